@@ -1,0 +1,99 @@
+package tools
+
+import "context"
+
+// Env is everything a tool may touch. One Env is built per agent run; it is
+// shared by tool calls that run in parallel, so every field must be safe for
+// concurrent use (the types below document their own guarantees).
+type Env struct {
+	// Roots are the absolute workspace roots; the first is the default cwd.
+	Roots []string
+	// Files remembers what the model last saw of each file (edit safety).
+	Files *FileTracker
+	// Host reaches the attached editor; nil when headless.
+	Host Host
+	// Approver asks for confirmation of writes and commands; nil means
+	// everything needing confirmation is refused.
+	Approver Approver
+	Settings Settings
+	// BeforeMutation is called before the first write or shell command of a
+	// turn (snapshots hook in here). May be nil.
+	BeforeMutation func(ctx context.Context)
+	SessionID      string
+	TurnID         string
+}
+
+// Settings are the knobs tools read; the agent fills them from govibe.*.
+type Settings struct {
+	EditEnabled      bool   // the 🔓/🔒 toggle; false refuses write tools
+	ConfirmChanges   bool   // govibe.confirmChanges
+	ConfirmShell     bool   // govibe.confirmShellCommand
+	ShellTimeoutMs   int    // default 120000
+	ShellMaxTimeout  int    // cap for timeoutMs
+	RipgrepPath      string // "" means look for rg on PATH, then use Go
+	Shell            string // override; "" means bash (Unix) / powershell (Windows)
+	MaxFileSizeBytes int64
+}
+
+// Host is the editor side. Implementations must be safe for concurrent use.
+type Host interface {
+	// DirtyBuffer returns the unsaved text of an open editor for path, if any.
+	DirtyBuffer(ctx context.Context, path string) (text string, dirty bool, err error)
+	// Diagnostics returns the editor's diagnostics for path ("" = all files).
+	Diagnostics(ctx context.Context, path string) ([]Diagnostic, error)
+}
+
+// Diagnostic is one editor problem.
+type Diagnostic struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Source   string `json:"source,omitempty"`
+}
+
+// EditProposal is a write awaiting the user's decision.
+type EditProposal struct {
+	Path     string // absolute
+	RelPath  string
+	Original string // "" for a new file
+	Proposed string // "" with Delete for a removal
+	IsNew    bool
+	Delete   bool
+	Tool     string
+	ToolCallID string
+}
+
+// EditDecision is the user's answer. When Accepted, Content is exactly what
+// must be written (accepted hunks only, or the user's own version).
+type EditDecision struct {
+	Accepted bool
+	Content  string
+	// Applied is true when the editor already applied the edit (through its
+	// undo stack); the tool must then not write the file itself.
+	Applied bool
+	// Note goes to the model: rejected hunks, the user's diff, the reason.
+	Note string
+}
+
+// ShellProposal is a command awaiting the user's decision.
+type ShellProposal struct {
+	Command    string
+	Cwd        string
+	ToolCallID string
+	Analysis   any // static analysis, shown to the user
+}
+
+// ShellDecision is the user's answer; Command may be edited by the user.
+type ShellDecision struct {
+	Allowed bool
+	Command string
+	Reason  string
+}
+
+// Approver is implemented by the agent (interactive or headless policy).
+type Approver interface {
+	ConfirmEdit(ctx context.Context, p EditProposal) (EditDecision, error)
+	ConfirmShell(ctx context.Context, p ShellProposal) (ShellDecision, error)
+}

@@ -1,0 +1,32 @@
+// Package tools holds the model-visible tools. Each tool is a small file with
+// its description embedded; model-visible failures are returned as a Result
+// with OK=false, never as a Go error (a Go error means the turn must stop).
+package tools
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Result is what the model sees for one tool call.
+type Result struct {
+	OK     bool   `json:"ok"`
+	Output string `json:"output"`
+	// Meta carries structured data for the UI (e.g. the shell result, the
+	// diff of an applied edit). It is never sent to the model.
+	Meta any `json:"meta,omitempty"`
+}
+
+// Failf builds a model-visible failure.
+func Fail(msg string) Result { return Result{OK: false, Output: msg} }
+
+// Tool is one model-visible tool.
+type Tool interface {
+	Name() string
+	Description() string
+	// Schema is the JSON schema of the arguments object.
+	Schema() json.RawMessage
+	// ReadOnly tools may run in parallel and are offered to read-only agents.
+	ReadOnly() bool
+	Run(ctx context.Context, env *Env, args json.RawMessage) (Result, error)
+}
