@@ -1,0 +1,125 @@
+package protocol
+
+// ChatSendParams starts a turn. An empty SessionID creates a session.
+type ChatSendParams struct {
+	SessionID string         `json:"sessionId"`
+	Text      string         `json:"text"`
+	Editor    *EditorContext `json:"editor,omitempty"`
+}
+
+// EditorContext is the active editor, for the prompt's host section.
+type EditorContext struct {
+	ActiveFile string `json:"activeFile,omitempty"`
+	Selection  string `json:"selection,omitempty"`
+	Language   string `json:"language,omitempty"`
+}
+
+type ChatSendResult struct {
+	SessionID string `json:"sessionId"`
+	TurnID    string `json:"turnId"`
+}
+
+type ChatCancelParams struct {
+	SessionID string `json:"sessionId"`
+	TurnID    string `json:"turnId,omitempty"`
+}
+
+type ChatSetEditEnabledParams struct {
+	SessionID string `json:"sessionId"`
+	Enabled   bool   `json:"enabled"`
+}
+
+// Event kinds carried by chat/event.
+const (
+	EventTurnStarted    = "turnStarted"
+	EventTextDelta      = "textDelta"
+	EventReasoningDelta = "reasoningDelta"
+	// EventRetry: the stream broke and is retried; discard text streamed
+	// since the last turnStarted/toolResult for this message.
+	EventRetry        = "retry"
+	EventToolCall     = "toolCall"
+	EventToolResult   = "toolResult"
+	EventNotice       = "notice"
+	EventTurnFinished = "turnFinished"
+	EventError        = "error"
+	EventMessage      = "message" // a whole message appended (user, notice)
+	EventTodo         = "todo"
+	EventReview       = "review"
+	EventCompaction   = "compaction"
+	EventUsage        = "usage"
+	EventTitle        = "title"
+)
+
+// ChatEvent is one entry of a session's ordered event stream. Seq increases
+// by one per event within a session, so a client can detect gaps and resume
+// from the last seq it applied.
+type ChatEvent struct {
+	SessionID string `json:"sessionId"`
+	Seq       int64  `json:"seq"`
+	TurnID    string `json:"turnId,omitempty"`
+	Kind      string `json:"kind"`
+	MessageID string `json:"messageId,omitempty"`
+	// SubAgentTag groups events: "free", "executor:N", "evaluator:N", ...
+	SubAgentTag string `json:"subAgentTag,omitempty"`
+	Text        string `json:"text,omitempty"`
+	// Status is the final turn status for turnFinished
+	// (done|error|cancelled|max_turns) or a tool status.
+	Status  string      `json:"status,omitempty"`
+	Usage   *Usage      `json:"usage,omitempty"`
+	Tool    *ToolEvent  `json:"tool,omitempty"`
+	Error   *ErrorInfo  `json:"error,omitempty"`
+	Message *Message    `json:"message,omitempty"`
+	Todo    *TodoState  `json:"todo,omitempty"`
+	Review  *ReviewCard `json:"review,omitempty"`
+	Context *ContextUse `json:"context,omitempty"`
+}
+
+type Usage struct {
+	PromptTokens     int64   `json:"promptTokens"`
+	CompletionTokens int64   `json:"completionTokens"`
+	CachedTokens     int64   `json:"cachedTokens"`
+	Cost             float64 `json:"cost"`
+}
+
+// ContextUse is the header bar: tokens used against the window.
+type ContextUse struct {
+	UsedTokens    int64   `json:"usedTokens"`
+	WindowTokens  int64   `json:"windowTokens"`
+	SessionCost   float64 `json:"sessionCost"`
+	SessionUsage  Usage   `json:"sessionUsage"`
+}
+
+type ToolEvent struct {
+	CallID     string `json:"callId"`
+	Name       string `json:"name"`
+	Arguments  string `json:"arguments,omitempty"`
+	Summary    string `json:"summary,omitempty"`
+	OK         bool   `json:"ok"`
+	Output     string `json:"output,omitempty"`
+	DurationMs int64  `json:"durationMs,omitempty"`
+	// Meta is tool-specific UI data (shell result, applied-edit paths).
+	Meta any `json:"meta,omitempty"`
+}
+
+// ErrorInfo is a human-readable error; Action names a remedy the UI can
+// offer as a button ("setApiKey", "openSettings", "showLogs", "continue").
+type ErrorInfo struct {
+	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
+	Action  string `json:"action,omitempty"`
+}
+
+type ReviewCard struct {
+	Kind       string          `json:"kind"` // plan|edit|shell
+	Approved   bool            `json:"approved"`
+	Problems   []ReviewProblem `json:"problems,omitempty"`
+	Suggestion string          `json:"suggestion,omitempty"`
+	DurationMs int64           `json:"durationMs"`
+	Unavailable string         `json:"unavailable,omitempty"`
+}
+
+type ReviewProblem struct {
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Location string `json:"location,omitempty"`
+}

@@ -1,0 +1,11 @@
+// Package protocol is the single source of truth for the JSON-RPC 2.0
+// contract between the GoVibe extension and the sidecar: method names,
+// params and results, notifications and error codes.
+//
+// The Methods table in spec.go drives code generation: `go generate
+// ./protocol` writes dispatch_gen.go (Go server dispatch and typed client)
+// and extension/src/protocol.gen.ts. TestGeneratedFilesAreFresh fails when
+// either is stale.
+package protocol
+
+//go:generate go run ./generate

@@ -1,0 +1,87 @@
+package protocol
+
+// InitializeParams opens a connection.
+type InitializeParams struct {
+	ProtocolVersion  int               `json:"protocolVersion"`
+	ClientInfo       ClientInfo        `json:"clientInfo"`
+	WorkspaceFolders []WorkspaceFolder `json:"workspaceFolders"`
+	// StorageDir is the extension's storageUri (per workspace) or
+	// globalStorageUri; sessions, snapshots and logs live under it.
+	StorageDir string `json:"storageDir"`
+	// Locale is the UI language ("en", "zh-cn", ...).
+	Locale       string             `json:"locale"`
+	Settings     Settings           `json:"settings"`
+	Capabilities ClientCapabilities `json:"capabilities"`
+	// Trusted is VS Code's workspace trust; project-level config loads only
+	// when true.
+	Trusted bool `json:"trusted"`
+	// Host describes the editor environment for the system prompt.
+	Host HostInfo `json:"host"`
+}
+
+type ClientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+type WorkspaceFolder struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// ClientCapabilities say which server→client requests the client answers.
+type ClientCapabilities struct {
+	ApplyEdit   bool `json:"applyEdit"`
+	DirtyBuffer bool `json:"dirtyBuffer"`
+	Diagnostics bool `json:"diagnostics"`
+	Confirm     bool `json:"confirm"`
+}
+
+type HostInfo struct {
+	OS          string `json:"os"`
+	Shell       string `json:"shell"`
+	RipgrepPath string `json:"ripgrepPath"`
+}
+
+type InitializeResult struct {
+	ProtocolVersion int                `json:"protocolVersion"`
+	ServerInfo      ClientInfo         `json:"serverInfo"`
+	Capabilities    ServerCapabilities `json:"capabilities"`
+	// Notices are user-visible start-up messages (e.g. a corrupt database
+	// that was moved aside).
+	Notices []string `json:"notices"`
+}
+
+type ServerCapabilities struct {
+	Tools     []string `json:"tools"`
+	Snapshots bool     `json:"snapshots"`
+	Sessions  bool     `json:"sessions"`
+}
+
+// ModelProfile is one entry of govibe.models.
+type ModelProfile struct {
+	Name            string  `json:"name"`
+	BaseURL         string  `json:"baseUrl"`
+	Model           string  `json:"model"`
+	APIKey          string  `json:"apiKey,omitempty"`
+	ContextWindow   int     `json:"contextWindow,omitempty"`
+	MaxOutputTokens int     `json:"maxOutputTokens,omitempty"`
+	ToolCalling     string  `json:"toolCalling,omitempty"` // native|text|auto
+	PriceInput      float64 `json:"priceInput,omitempty"`
+	PriceCached     float64 `json:"priceCachedInput,omitempty"`
+	PriceOutput     float64 `json:"priceOutput,omitempty"`
+}
+
+// Settings is the govibe.* snapshot. Values holds every key verbatim
+// (without the "govibe." prefix) so new settings need no protocol change;
+// APIKeys comes from SecretStorage, keyed by profile name ("" = default).
+type Settings struct {
+	Values  map[string]any    `json:"values"`
+	APIKeys map[string]string `json:"apiKeys,omitempty"`
+}
+
+type SettingsDidChangeParams struct {
+	Settings Settings `json:"settings"`
+}
+
+type Empty struct{}

@@ -1,0 +1,120 @@
+package protocol
+
+// Message is one UI-track message with its parts.
+type Message struct {
+	ID            string `json:"id"`
+	SessionID     string `json:"sessionId"`
+	Seq           int64  `json:"seq"`
+	TurnID        string `json:"turnId,omitempty"`
+	Role          string `json:"role"`   // user|assistant|tool|event
+	Status        string `json:"status"` // pending|done|error|cancelled
+	SubAgentTag   string `json:"subAgentTag,omitempty"`
+	HiddenFromLLM bool   `json:"hiddenFromLlm,omitempty"`
+	BTW           bool   `json:"btw,omitempty"`
+	Parts         []Part `json:"parts"`
+	Usage         *Usage `json:"usage,omitempty"`
+	Created       int64  `json:"created"` // unix ms
+}
+
+// Part is a tagged union: Type is text|reasoning|tool_call|tool_result|notice.
+type Part struct {
+	Type       string `json:"type"`
+	Text       string `json:"text,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Arguments  string `json:"arguments,omitempty"`
+	Status     string `json:"status,omitempty"`
+	OK         bool   `json:"ok,omitempty"`
+	Output     string `json:"output,omitempty"`
+	Level      string `json:"level,omitempty"`
+	Meta       any    `json:"meta,omitempty"`
+}
+
+type SessionInfo struct {
+	ID           string  `json:"id"`
+	Title        string  `json:"title"`
+	Created      int64   `json:"created"`
+	Updated      int64   `json:"updated"`
+	Model        string  `json:"model"`
+	MessageCount int     `json:"messageCount"`
+	Status       string  `json:"status"`
+	Running      bool    `json:"running"`
+	Cost         float64 `json:"cost,omitempty"`
+}
+
+type SessionListParams struct {
+	Limit  int `json:"limit,omitempty"`
+	Offset int `json:"offset,omitempty"`
+}
+
+type SessionListResult struct {
+	Sessions []SessionInfo `json:"sessions"`
+}
+
+// SessionLoadParams pages backwards from BeforeSeq (0 = newest).
+type SessionLoadParams struct {
+	SessionID string `json:"sessionId"`
+	BeforeSeq int64  `json:"beforeSeq,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+}
+
+type SessionLoadResult struct {
+	Session  SessionInfo `json:"session"`
+	Messages []Message   `json:"messages"`
+	HasMore  bool        `json:"hasMore"`
+	// LastSeq is the newest chat/event seq of the session; live events
+	// with a larger seq follow.
+	LastSeq int64 `json:"lastSeq"`
+	// RunningTurnID is set when a turn is still running.
+	RunningTurnID string `json:"runningTurnId,omitempty"`
+	// Pending confirmations that are still answerable.
+	Pending []ConfirmRequest `json:"pending"`
+	Todo    *TodoState       `json:"todo,omitempty"`
+	Context *ContextUse      `json:"context,omitempty"`
+	EditEnabled bool         `json:"editEnabled"`
+	// Interrupted is set when the session's last run was cut off by a
+	// sidecar restart; the UI offers "Continue".
+	Interrupted bool `json:"interrupted"`
+}
+
+type SessionCreateParams struct {
+	Title string `json:"title,omitempty"`
+}
+
+type SessionRenameParams struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+}
+
+type SessionDeleteParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+type SessionSearchParams struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit,omitempty"`
+}
+
+type SessionSearchHit struct {
+	SessionID string `json:"sessionId"`
+	MessageID string `json:"messageId"`
+	Title     string `json:"title"`
+	Snippet   string `json:"snippet"`
+}
+
+type SessionSearchResult struct {
+	Hits []SessionSearchHit `json:"hits"`
+}
+
+type SessionExportParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// SessionExportResult carries the export document as opaque JSON.
+type SessionExportResult struct {
+	Document string `json:"document"`
+}
+
+type SessionImportParams struct {
+	Document string `json:"document"`
+}

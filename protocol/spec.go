@@ -1,0 +1,66 @@
+package protocol
+
+// Direction of a method.
+type Direction int
+
+const (
+	ClientToServer Direction = iota + 1
+	ServerToClient
+)
+
+// Method describes one JSON-RPC method or notification. The generator turns
+// this table into Go dispatch glue and TypeScript types, so adding a method
+// here is the only step needed to extend the contract.
+type Method struct {
+	Name   string
+	GoName string // exported Go identifier for the interface method
+	Dir    Direction
+	Notify bool // notification (no reply)
+	Params any  // zero value of the params type (pointer), nil for none
+	Result any  // zero value of the result type (pointer), nil for none
+	// Ordered methods change state: they are handled one at a time in
+	// arrival order, together with every notification. Unordered requests
+	// (pure reads) run concurrently.
+	Ordered bool
+	Doc     string
+}
+
+// Methods is the contract.
+var Methods = []Method{
+	{Name: "initialize", GoName: "Initialize", Dir: ClientToServer, Params: &InitializeParams{}, Result: &InitializeResult{}, Ordered: true, Doc: "Opens the connection; refused on a protocol-version mismatch."},
+	{Name: "shutdown", GoName: "Shutdown", Dir: ClientToServer, Result: &Empty{}, Ordered: true, Doc: "Cancels running turns and flushes state; exit follows."},
+	{Name: "exit", GoName: "Exit", Dir: ClientToServer, Notify: true, Doc: "Ends the process."},
+	{Name: "settings/didChange", GoName: "SettingsDidChange", Dir: ClientToServer, Notify: true, Params: &SettingsDidChangeParams{}, Doc: "A live settings change."},
+
+	{Name: "chat/send", GoName: "ChatSend", Dir: ClientToServer, Params: &ChatSendParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Starts a turn; events follow as chat/event."},
+	{Name: "chat/cancel", GoName: "ChatCancel", Dir: ClientToServer, Params: &ChatCancelParams{}, Result: &Empty{}, Ordered: true, Doc: "Stops the running turn of a session."},
+	{Name: "chat/setEditEnabled", GoName: "ChatSetEditEnabled", Dir: ClientToServer, Params: &ChatSetEditEnabledParams{}, Result: &Empty{}, Ordered: true, Doc: "The edit-permission toggle."},
+	{Name: "chat/compact", GoName: "ChatCompact", Dir: ClientToServer, Params: &CompactParams{}, Result: &Empty{}, Ordered: true, Doc: "Compacts the session's model context now."},
+	{Name: "confirm/resolve", GoName: "ConfirmResolve", Dir: ClientToServer, Params: &ConfirmResolveParams{}, Result: &Empty{}, Ordered: true, Doc: "Answers a confirm/requested."},
+	{Name: "todo/control", GoName: "TodoControl", Dir: ClientToServer, Params: &TodoControlParams{}, Result: &Empty{}, Ordered: true, Doc: "Stop, skip, retry or resume todo items."},
+
+	{Name: "session/list", GoName: "SessionList", Dir: ClientToServer, Params: &SessionListParams{}, Result: &SessionListResult{}, Doc: "Sessions, newest first."},
+	{Name: "session/load", GoName: "SessionLoad", Dir: ClientToServer, Params: &SessionLoadParams{}, Result: &SessionLoadResult{}, Doc: "A page of a session's UI track plus live state."},
+	{Name: "session/create", GoName: "SessionCreate", Dir: ClientToServer, Params: &SessionCreateParams{}, Result: &SessionInfo{}, Ordered: true},
+	{Name: "session/rename", GoName: "SessionRename", Dir: ClientToServer, Params: &SessionRenameParams{}, Result: &Empty{}, Ordered: true},
+	{Name: "session/delete", GoName: "SessionDelete", Dir: ClientToServer, Params: &SessionDeleteParams{}, Result: &Empty{}, Ordered: true},
+	{Name: "session/search", GoName: "SessionSearch", Dir: ClientToServer, Params: &SessionSearchParams{}, Result: &SessionSearchResult{}},
+	{Name: "session/export", GoName: "SessionExport", Dir: ClientToServer, Params: &SessionExportParams{}, Result: &SessionExportResult{}},
+	{Name: "session/import", GoName: "SessionImport", Dir: ClientToServer, Params: &SessionImportParams{}, Result: &SessionInfo{}, Ordered: true},
+
+	{Name: "snapshot/list", GoName: "SnapshotList", Dir: ClientToServer, Params: &SnapshotListParams{}, Result: &SnapshotListResult{}},
+	{Name: "snapshot/diff", GoName: "SnapshotDiff", Dir: ClientToServer, Params: &SnapshotDiffParams{}, Result: &SnapshotDiffResult{}},
+	{Name: "snapshot/file", GoName: "SnapshotFile", Dir: ClientToServer, Params: &SnapshotFileParams{}, Result: &SnapshotFileResult{}},
+	{Name: "snapshot/create", GoName: "SnapshotCreate", Dir: ClientToServer, Params: &SnapshotCreateParams{}, Result: &SnapshotCreateResult{}, Ordered: true},
+	{Name: "snapshot/restore", GoName: "SnapshotRestore", Dir: ClientToServer, Params: &SnapshotRestoreParams{}, Result: &SnapshotRestoreResult{}, Ordered: true},
+	{Name: "snapshot/restoreFile", GoName: "SnapshotRestoreFile", Dir: ClientToServer, Params: &SnapshotRestoreFileParams{}, Result: &SnapshotRestoreResult{}, Ordered: true},
+
+	{Name: "chat/event", GoName: "ChatEvent", Dir: ServerToClient, Notify: true, Params: &ChatEvent{}, Doc: "The ordered per-session event stream."},
+	{Name: "confirm/requested", GoName: "ConfirmRequested", Dir: ServerToClient, Notify: true, Params: &ConfirmRequest{}, Doc: "A tool waits for the user."},
+	{Name: "confirm/closed", GoName: "ConfirmClosed", Dir: ServerToClient, Notify: true, Params: &ConfirmClosed{}, Doc: "A confirmation is no longer answerable."},
+	{Name: "snapshot/created", GoName: "SnapshotCreated", Dir: ServerToClient, Notify: true, Params: &SnapshotInfo{}},
+	{Name: "session/didChange", GoName: "SessionDidChange", Dir: ServerToClient, Notify: true, Params: &SessionInfo{}, Doc: "A session's title, status or counts changed."},
+	{Name: "editor/applyEdit", GoName: "EditorApplyEdit", Dir: ServerToClient, Params: &ApplyEditParams{}, Result: &ApplyEditResult{}, Doc: "Applies an accepted edit through the editor (undo stack, open buffers)."},
+	{Name: "editor/dirtyBuffer", GoName: "EditorDirtyBuffer", Dir: ServerToClient, Params: &DirtyBufferParams{}, Result: &DirtyBufferResult{}},
+	{Name: "editor/diagnostics", GoName: "EditorDiagnostics", Dir: ServerToClient, Params: &DiagnosticsParams{}, Result: &DiagnosticsResult{}},
+}
