@@ -83,10 +83,10 @@ type Usage struct {
 
 // ContextUse is the header bar: tokens used against the window.
 type ContextUse struct {
-	UsedTokens    int64   `json:"usedTokens"`
-	WindowTokens  int64   `json:"windowTokens"`
-	SessionCost   float64 `json:"sessionCost"`
-	SessionUsage  Usage   `json:"sessionUsage"`
+	UsedTokens   int64   `json:"usedTokens"`
+	WindowTokens int64   `json:"windowTokens"`
+	SessionCost  float64 `json:"sessionCost"`
+	SessionUsage Usage   `json:"sessionUsage"`
 }
 
 type ToolEvent struct {
@@ -110,12 +110,12 @@ type ErrorInfo struct {
 }
 
 type ReviewCard struct {
-	Kind       string          `json:"kind"` // plan|edit|shell
-	Approved   bool            `json:"approved"`
-	Problems   []ReviewProblem `json:"problems,omitempty"`
-	Suggestion string          `json:"suggestion,omitempty"`
-	DurationMs int64           `json:"durationMs"`
-	Unavailable string         `json:"unavailable,omitempty"`
+	Kind        string          `json:"kind"` // plan|edit|shell
+	Approved    bool            `json:"approved"`
+	Problems    []ReviewProblem `json:"problems,omitempty"`
+	Suggestion  string          `json:"suggestion,omitempty"`
+	DurationMs  int64           `json:"durationMs"`
+	Unavailable string          `json:"unavailable,omitempty"`
 }
 
 type ReviewProblem struct {

@@ -51,11 +51,11 @@ const (
 // modification); Applied says the editor already applied it through a
 // WorkspaceEdit. For shell, Command may be an edited command.
 type ConfirmResolveParams struct {
-	ID       string `json:"id"`
-	Decision string `json:"decision"`
-	Reason   string `json:"reason,omitempty"`
+	ID       string  `json:"id"`
+	Decision string  `json:"decision"`
+	Reason   string  `json:"reason,omitempty"`
 	Content  *string `json:"content,omitempty"`
-	Applied  bool   `json:"applied,omitempty"`
+	Applied  bool    `json:"applied,omitempty"`
 	// RejectedHunks lists 1-based hunk numbers the user rejected.
 	RejectedHunks []int  `json:"rejectedHunks,omitempty"`
 	Command       string `json:"command,omitempty"`

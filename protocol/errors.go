@@ -4,11 +4,11 @@ package protocol
 // -32800 for cancelled requests and we follow it so vscode-jsonrpc treats
 // our cancellations like a language server's.
 const (
-	CodeParseError      = -32700
-	CodeInvalidRequest  = -32600
-	CodeMethodNotFound  = -32601
-	CodeInvalidParams   = -32602
-	CodeInternalError   = -32603
+	CodeParseError       = -32700
+	CodeInvalidRequest   = -32600
+	CodeMethodNotFound   = -32601
+	CodeInvalidParams    = -32602
+	CodeInternalError    = -32603
 	CodeRequestCancelled = -32800
 
 	// Application codes.

@@ -68,10 +68,10 @@ type SessionLoadResult struct {
 	// RunningTurnID is set when a turn is still running.
 	RunningTurnID string `json:"runningTurnId,omitempty"`
 	// Pending confirmations that are still answerable.
-	Pending []ConfirmRequest `json:"pending"`
-	Todo    *TodoState       `json:"todo,omitempty"`
-	Context *ContextUse      `json:"context,omitempty"`
-	EditEnabled bool         `json:"editEnabled"`
+	Pending     []ConfirmRequest `json:"pending"`
+	Todo        *TodoState       `json:"todo,omitempty"`
+	Context     *ContextUse      `json:"context,omitempty"`
+	EditEnabled bool             `json:"editEnabled"`
 	// Interrupted is set when the session's last run was cut off by a
 	// sidecar restart; the UI offers "Continue".
 	Interrupted bool `json:"interrupted"`

@@ -1,17 +1,17 @@
 package gen
 
 import (
-	"io/fs"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"sort"
 	"strings"
 )
 
 type constant struct {
 	name, value, group string
-	pos             token.Pos
+	pos                token.Pos
 }
 
 // readConsts reads exported untyped constants with literal values from the
