@@ -1,0 +1,65 @@
+// The contract between the extension host and the chat webview. The host
+// owns the transcript (it fetches it from the sidecar); the webview keeps
+// only UI state. Both sides import this file; keep it free of runtime code
+// except plain constants so it bundles into either side.
+import type {
+  ChatEvent,
+  ConfirmRequest,
+  ConfirmClosed,
+  SessionLoadResult,
+  SessionInfo,
+  SnapshotInfo,
+} from '../src/protocol.gen';
+
+/** Host → webview. */
+export type HostMessage =
+  // Full state after the webview posts `ready` or the session switches.
+  | {
+      type: 'snapshot';
+      session: SessionLoadResult | null;
+      sessions: SessionInfo[];
+      l10n: Record<string, string> | undefined; // @vscode/l10n bundle contents
+      locale: string;
+      serverState: ServerState;
+      editEnabled: boolean;
+    }
+  // Older messages for the virtualised list (answer to `loadMore`).
+  | { type: 'page'; sessionId: string; result: SessionLoadResult }
+  // Live deltas, in seq order; the webview drops seq <= the last applied.
+  | { type: 'event'; event: ChatEvent }
+  | { type: 'confirm'; request: ConfirmRequest }
+  | { type: 'confirmClosed'; closed: ConfirmClosed }
+  | { type: 'sessions'; sessions: SessionInfo[] }
+  | { type: 'serverState'; state: ServerState; detail?: string }
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; action?: string }
+  | { type: 'snapshotCreated'; snapshot: SnapshotInfo }
+  | { type: 'focusInput' };
+
+export type ServerState = 'starting' | 'ready' | 'busy' | 'error' | 'stopped';
+
+/** Webview → host. */
+export type WebviewMessage =
+  | { type: 'ready'; lastSeq?: number; sessionId?: string }
+  | { type: 'send'; text: string; sessionId?: string }
+  | { type: 'stop'; sessionId: string }
+  | {
+      type: 'resolve';
+      id: string;
+      decision: 'accept' | 'reject';
+      reason?: string;
+      command?: string;
+      answer?: string;
+    }
+  | { type: 'openDiff'; confirmId?: string; path?: string; before?: string; after?: string }
+  | { type: 'reviewAll'; confirmIds: string[] }
+  | { type: 'setEditEnabled'; sessionId: string; enabled: boolean }
+  | { type: 'newSession' }
+  | { type: 'switchSession'; sessionId: string }
+  | { type: 'renameSession'; sessionId: string; title: string }
+  | { type: 'deleteSession'; sessionId: string }
+  | { type: 'loadMore'; sessionId: string; beforeSeq: number }
+  | { type: 'rollbackTurn'; sessionId: string; turnId: string }
+  | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }
+  | { type: 'compact'; sessionId: string }
+  | { type: 'openLink'; href: string }
+  | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' };
