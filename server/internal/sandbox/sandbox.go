@@ -1,0 +1,314 @@
+// Package sandbox confines model-supplied paths to the workspace roots.
+//
+// Every path a tool touches goes through Resolve (reads) or ResolveForWrite
+// (writes). The checks are lexical first (.., absolute paths, Windows drive
+// and UNC forms) and then physical: the longest existing ancestor of the
+// path is resolved through symlinks, so a link inside the workspace that
+// points outside it is refused even when the final file does not exist yet.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Sandbox is immutable after New and safe for concurrent use.
+type Sandbox struct {
+	roots []string // cleaned absolute roots, as given
+	real  []string // roots with symlinks resolved (same index)
+}
+
+// EscapeError is returned for any path that is refused. Its message names
+// the roots so the model can correct itself.
+type EscapeError struct {
+	Path   string
+	Reason string
+	Roots  []string
+}
+
+func (e *EscapeError) Error() string {
+	return fmt.Sprintf("path %q refused: %s; allowed workspace roots: %s",
+		e.Path, e.Reason, strings.Join(e.Roots, ", "))
+}
+
+// ErrNoRoots is returned by Resolve when the sandbox has no roots.
+var ErrNoRoots = errors.New("no workspace roots are open")
+
+// New builds a sandbox over roots. Relative or duplicate roots are made
+// absolute and kept once; roots that cannot be resolved through symlinks
+// (e.g. not created yet) keep their lexical form.
+func New(roots []string) *Sandbox {
+	s := &Sandbox{}
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			continue
+		}
+		abs = filepath.Clean(abs)
+		if seen[key(abs)] {
+			continue
+		}
+		seen[key(abs)] = true
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			real = abs
+		}
+		s.roots = append(s.roots, abs)
+		s.real = append(s.real, filepath.Clean(real))
+	}
+	return s
+}
+
+// Roots returns a copy of the workspace roots (first is the default cwd).
+func (s *Sandbox) Roots() []string { return append([]string(nil), s.roots...) }
+
+// Resolve maps a model-supplied path to an absolute path inside a root.
+// "" and "." mean the first root. A relative path is taken relative to the
+// first root; when it does not exist there but exists under another root,
+// or starts with another root's folder name, that root is used instead.
+func (s *Sandbox) Resolve(path string) (string, error) {
+	if len(s.roots) == 0 {
+		return "", ErrNoRoots
+	}
+	p, err := s.lexical(path)
+	if err != nil {
+		return "", err
+	}
+	if err := s.checkReal(path, p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// ResolveForWrite is Resolve plus a refusal of anything inside a .git
+// directory, whose contents the model must never rewrite directly.
+func (s *Sandbox) ResolveForWrite(path string) (string, error) {
+	p, err := s.Resolve(path)
+	if err != nil {
+		return "", err
+	}
+	for _, cand := range []string{p, s.realPath(p)} {
+		_, rel, ok := s.rootOf(cand)
+		if !ok {
+			continue
+		}
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			if strings.EqualFold(part, ".git") {
+				return "", s.refuse(path, "writing inside a .git directory is not allowed")
+			}
+		}
+	}
+	return p, nil
+}
+
+// Display renders an absolute path for the model: relative to the first
+// root when inside it, otherwise "<root folder name>/<rel>", otherwise as is.
+func (s *Sandbox) Display(abs string) string {
+	i, rel, ok := s.rootOf(abs)
+	if !ok {
+		return abs
+	}
+	rel = filepath.ToSlash(rel)
+	if i == 0 {
+		return rel
+	}
+	base := filepath.Base(s.roots[i])
+	if rel == "." {
+		return base
+	}
+	return base + "/" + rel
+}
+
+// Root returns the root containing abs (lexically), or "" if none.
+func (s *Sandbox) Root(abs string) string {
+	i, _, ok := s.rootOf(abs)
+	if !ok {
+		return ""
+	}
+	return s.roots[i]
+}
+
+func (s *Sandbox) refuse(path, reason string) error {
+	return &EscapeError{Path: path, Reason: reason, Roots: s.Roots()}
+}
+
+// lexical validates the spelling of path and joins it to a root.
+func (s *Sandbox) lexical(path string) (string, error) {
+	if strings.ContainsRune(path, 0) {
+		return "", s.refuse(path, "path contains a NUL byte")
+	}
+	p := path
+	if runtime.GOOS != "windows" {
+		// Models trained on Windows paths send backslashes; treating them
+		// as separators makes `..\x` an escape attempt instead of a file
+		// literally named "..\x".
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
+	if strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\\`) {
+		return "", s.refuse(path, "UNC and device paths (\\\\server\\share, //?/) are not allowed")
+	}
+	if hasDriveLetter(p) && runtime.GOOS != "windows" {
+		return "", s.refuse(path, "Windows drive paths are not valid here")
+	}
+	if runtime.GOOS == "windows" {
+		if len(p) >= 2 && p[1] == ':' && (len(p) == 2 || (p[2] != '\\' && p[2] != '/')) {
+			// "C:foo" is relative to the drive's current directory.
+			return "", s.refuse(path, "drive-relative paths like C:foo are not allowed")
+		}
+		if strings.ContainsAny(p, "<>\"|?*") || strings.Contains(p, ":") && !hasDriveLetter(p) {
+			return "", s.refuse(path, "alternate data streams and wildcard characters are not allowed")
+		}
+	}
+	if p == "" || p == "." {
+		return s.roots[0], nil
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") {
+		c := filepath.Clean(filepath.FromSlash(p))
+		if _, _, ok := s.rootOf(c); ok {
+			return c, nil
+		}
+		// Accept the symlink-resolved spelling of a root (e.g. /private/var
+		// on macOS) as well.
+		for i, r := range s.real {
+			if rel, ok := within(r, c); ok {
+				return filepath.Join(s.roots[i], rel), nil
+			}
+		}
+		return "", s.refuse(path, "absolute path is outside the workspace")
+	}
+	rel := filepath.Clean(filepath.FromSlash(p))
+	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		// A path like ../other/x may still name a sibling root.
+		c := filepath.Join(s.roots[0], rel)
+		if _, _, ok := s.rootOf(c); ok {
+			return c, nil
+		}
+		return "", s.refuse(path, "'..' leads outside the workspace")
+	}
+	first := filepath.Join(s.roots[0], rel)
+	if len(s.roots) == 1 || exists(first) {
+		return first, nil
+	}
+	for _, r := range s.roots[1:] {
+		if c := filepath.Join(r, rel); exists(c) {
+			return c, nil
+		}
+	}
+	head, tail, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	for _, r := range s.roots[1:] {
+		if filepath.Base(r) == head {
+			return filepath.Join(r, filepath.FromSlash(tail)), nil
+		}
+	}
+	return first, nil
+}
+
+// checkReal resolves the longest existing ancestor of p through symlinks
+// and requires the result to stay inside a root's real path.
+func (s *Sandbox) checkReal(orig, p string) error {
+	real := s.realPath(p)
+	for _, r := range s.real {
+		if _, ok := within(r, real); ok {
+			return nil
+		}
+	}
+	for _, r := range s.roots {
+		if _, ok := within(r, real); ok {
+			return nil
+		}
+	}
+	return s.refuse(orig, fmt.Sprintf("it resolves through a symlink to %s, outside the workspace", real))
+}
+
+// realPath returns p with symlinks resolved in its longest existing prefix;
+// the missing tail is appended unchanged.
+func (s *Sandbox) realPath(p string) string { return realPathDepth(p, 0) }
+
+func realPathDepth(p string, depth int) string {
+	cur := p
+	var tail []string
+	for {
+		r, err := filepath.EvalSymlinks(cur)
+		if err != nil && depth < 40 {
+			// A dangling link: follow it by hand so that creating the
+			// file through it cannot land outside the workspace.
+			if fi, lerr := os.Lstat(cur); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+				if target, rerr := os.Readlink(cur); rerr == nil {
+					if !filepath.IsAbs(target) {
+						target = filepath.Join(filepath.Dir(cur), target)
+					}
+					r, err = realPathDepth(target, depth+1), nil
+				}
+			}
+		}
+		if err == nil {
+			for i := len(tail) - 1; i >= 0; i-- {
+				r = filepath.Join(r, tail[i])
+			}
+			return r
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		tail = append(tail, filepath.Base(cur))
+		cur = parent
+	}
+}
+
+func (s *Sandbox) rootOf(abs string) (int, string, bool) {
+	for i, r := range s.roots {
+		if rel, ok := within(r, abs); ok {
+			return i, rel, true
+		}
+	}
+	return -1, "", false
+}
+
+// within reports whether p is root or below it, and the relative path.
+func within(root, p string) (string, bool) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		// Case-insensitive file systems: compare folded spellings.
+		if strings.EqualFold(root, p) {
+			return ".", true
+		}
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return "", false
+	}
+	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+			lr, err := filepath.Rel(strings.ToLower(root), strings.ToLower(p))
+			if err == nil && lr != ".." && !strings.HasPrefix(lr, ".."+string(filepath.Separator)) {
+				return p[len(p)-len(lr):], true
+			}
+		}
+		return "", false
+	}
+	return rel, true
+}
+
+func hasDriveLetter(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z'
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func key(p string) string {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		return strings.ToLower(p)
+	}
+	return p
+}
