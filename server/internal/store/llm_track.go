@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"github.com/govibe/govibe/server/internal/llm"
+)
+
+// LLMEntry is one position of a session's model-visible conversation.
+type LLMEntry struct {
+	Position int         `json:"position"`
+	Message  llm.Message `json:"message"`
+	// SourceMessageID is the stored message this entry came from; empty
+	// for synthesised entries such as compaction summaries.
+	SourceMessageID string `json:"source_message_id,omitempty"`
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only plain structs of strings and numbers reach here.
+		panic(err)
+	}
+	return b
+}
+
+func validateLLM(msgs []llm.Message) error {
+	for i, m := range msgs {
+		switch m.Role {
+		case llm.RoleSystem, llm.RoleUser, llm.RoleAssistant, llm.RoleTool:
+		default:
+			return invalidf("llm message %d has role %q", i, m.Role)
+		}
+	}
+	return nil
+}
+
+func llmLen(ctx context.Context, tx *sql.Tx, sessionID string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(position) + 1, 0) FROM llm_messages WHERE session_id = ?`, sessionID).Scan(&n)
+	return n, err
+}
+
+// appendLLM writes msgs after the last position and returns the first
+// position used.
+func appendLLM(ctx context.Context, tx *sql.Tx, sessionID, source string, msgs []llm.Message) (int, error) {
+	if err := validateLLM(msgs); err != nil {
+		return 0, err
+	}
+	if err := sessionExists(ctx, tx, sessionID); err != nil {
+		return 0, err
+	}
+	first, err := llmLen(ctx, tx, sessionID)
+	if err != nil {
+		return 0, err
+	}
+	for i, m := range msgs {
+		if err := insertLLM(ctx, tx, sessionID, first+i, m, source); err != nil {
+			return 0, err
+		}
+	}
+	return first, nil
+}
+
+func insertLLM(ctx context.Context, tx *sql.Tx, sessionID string, pos int, m llm.Message, source string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO llm_messages (session_id, position, message, source_message_id) VALUES (?, ?, ?, ?)`,
+		sessionID, pos, string(mustJSON(m)), source)
+	return err
+}
+
+// AppendLLMMessages appends msgs to the session's LLM track and returns the
+// position of the first. sourceMessageID may be empty.
+func (s *Store) AppendLLMMessages(ctx context.Context, sessionID, sourceMessageID string, msgs ...llm.Message) (int, error) {
+	var first int
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		first, err = appendLLM(ctx, tx, sessionID, sourceMessageID, msgs)
+		return err
+	})
+	return first, err
+}
+
+// LLMMessages returns the session's model-visible conversation in order.
+func (s *Store) LLMMessages(ctx context.Context, sessionID string) ([]llm.Message, error) {
+	entries, err := s.LLMEntries(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]llm.Message, len(entries))
+	for i, e := range entries {
+		out[i] = e.Message
+	}
+	return out, nil
+}
+
+// LLMEntries is LLMMessages with positions and sources.
+func (s *Store) LLMEntries(ctx context.Context, sessionID string) ([]LLMEntry, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return llmEntries(ctx, tx, sessionID)
+}
+
+func llmEntries(ctx context.Context, tx *sql.Tx, sessionID string) ([]LLMEntry, error) {
+	var one int
+	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, sessionID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		return nil, notFoundf("session %q", sessionID)
+	} else if err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT position, message, source_message_id FROM llm_messages WHERE session_id = ? ORDER BY position`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []LLMEntry{}
+	for rows.Next() {
+		var e LLMEntry
+		var raw string
+		if err := rows.Scan(&e.Position, &raw, &e.SourceMessageID); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(raw), &e.Message); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ReplaceLLMMessages atomically replaces positions [from, to) with msgs
+// (compaction, scoped summaries) and renumbers what follows, so positions
+// stay contiguous from 0. A concurrent reader sees the old or the new
+// track, never a mix. The replacements have no source message.
+func (s *Store) ReplaceLLMMessages(ctx context.Context, sessionID string, from, to int, msgs []llm.Message) error {
+	if err := validateLLM(msgs); err != nil {
+		return err
+	}
+	return s.writeTx(ctx, func(tx *sql.Tx) error {
+		if err := sessionExists(ctx, tx, sessionID); err != nil {
+			return err
+		}
+		n, err := llmLen(ctx, tx, sessionID)
+		if err != nil {
+			return err
+		}
+		if from < 0 || from > to || to > n {
+			return invalidf("llm range [%d, %d) outside track of length %d", from, to, n)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM llm_messages WHERE session_id = ? AND position >= ? AND position < ?`, sessionID, from, to); err != nil {
+			return err
+		}
+		if delta := len(msgs) - (to - from); delta != 0 {
+			// Two passes through negative positions: a direct shift would
+			// collide with rows not yet moved on the primary key.
+			if _, err := tx.ExecContext(ctx, `UPDATE llm_messages SET position = -(position + ?) - 1 WHERE session_id = ? AND position >= ?`, delta, sessionID, to); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE llm_messages SET position = -position - 1 WHERE session_id = ? AND position < 0`, sessionID); err != nil {
+				return err
+			}
+		}
+		for i, m := range msgs {
+			if err := insertLLM(ctx, tx, sessionID, from+i, m, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

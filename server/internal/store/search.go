@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// SearchHit is one message matching a search.
+type SearchHit struct {
+	SessionID string
+	MessageID string
+	Seq       int64
+	// Snippet is an excerpt of the message text around the first match.
+	Snippet string
+}
+
+// SearchOptions narrows Search.
+type SearchOptions struct {
+	// SessionID restricts the search to one session.
+	SessionID string
+	// Limit defaults to 20; at most 200.
+	Limit int
+}
+
+const snippetRadius = 60
+
+// Search finds messages whose text contains every whitespace-separated
+// term of query, case-insensitively and in any script. Terms are literal:
+// FTS syntax in the query has no special meaning.
+func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]SearchHit, error) {
+	terms := strings.Fields(query)
+	if len(terms) == 0 {
+		return nil, invalidf("empty search query")
+	}
+	if o.Limit == 0 {
+		o.Limit = 20
+	}
+	if o.Limit < 0 || o.Limit > 200 {
+		return nil, invalidf("search limit %d (want 1..200)", o.Limit)
+	}
+	var phrases []string
+	var where []string
+	var args []any
+	for _, t := range terms {
+		// The trigram index cannot look up fewer than three characters.
+		if utf8.RuneCountInString(t) >= 3 {
+			phrases = append(phrases, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+		} else {
+			where = append(where, `instr(lower(p.text), lower(?)) > 0`)
+			args = append(args, t)
+		}
+	}
+	var q string
+	var qargs []any
+	if len(phrases) > 0 {
+		q = `SELECT m.session_id, m.id, m.seq, p.text FROM message_text_fts f
+			JOIN message_parts p ON p.id = f.rowid JOIN messages m ON m.id = p.message_id
+			WHERE message_text_fts MATCH ?`
+		qargs = append(qargs, strings.Join(phrases, " AND "))
+	} else {
+		q = `SELECT m.session_id, m.id, m.seq, p.text FROM message_parts p JOIN messages m ON m.id = p.message_id
+			WHERE p.kind = 'text'`
+	}
+	for _, w := range where {
+		q += ` AND ` + w
+	}
+	qargs = append(qargs, args...)
+	if o.SessionID != "" {
+		q += ` AND m.session_id = ?`
+		qargs = append(qargs, o.SessionID)
+	}
+	if len(phrases) > 0 {
+		q += ` ORDER BY f.rank`
+	} else {
+		q += ` ORDER BY m.updated_at DESC, m.seq DESC`
+	}
+	rows, err := s.r.QueryContext(ctx, q, qargs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	re := termsRegexp(terms)
+	seen := map[string]bool{}
+	var hits []SearchHit
+	for rows.Next() && len(hits) < o.Limit {
+		var h SearchHit
+		var text string
+		if err := rows.Scan(&h.SessionID, &h.MessageID, &h.Seq, &text); err != nil {
+			return nil, err
+		}
+		if seen[h.MessageID] {
+			continue // several text parts of one message matched
+		}
+		seen[h.MessageID] = true
+		h.Snippet = snippet(text, re)
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+func termsRegexp(terms []string) *regexp.Regexp {
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = regexp.QuoteMeta(t)
+	}
+	return regexp.MustCompile(`(?i)` + strings.Join(quoted, "|"))
+}
+
+// snippet cuts text to about snippetRadius runes either side of the first
+// match, on rune boundaries.
+func snippet(text string, re *regexp.Regexp) string {
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		loc = []int{0, 0}
+	}
+	start, end := loc[0], loc[1]
+	for n := 0; start > 0 && n < snippetRadius; n++ {
+		_, size := utf8.DecodeLastRuneInString(text[:start])
+		start -= size
+	}
+	for n := 0; end < len(text) && n < snippetRadius; n++ {
+		_, size := utf8.DecodeRuneInString(text[end:])
+		end += size
+	}
+	out := strings.Join(strings.Fields(text[start:end]), " ")
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(text) {
+		out += "…"
+	}
+	return out
+}
