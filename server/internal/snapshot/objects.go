@@ -1,0 +1,227 @@
+package snapshot
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+)
+
+// objectStore writes git objects into the shadow repository's object
+// directory and answers whether an object exists.
+//
+// Objects are written as standard loose objects, but compressed at
+// zlib.BestSpeed (git's own core.looseCompression default) instead of the
+// default level go-git uses: snapshot time is dominated by compression.
+//
+// Concurrency: has and writeObject are safe for concurrent use by the
+// hashing workers; reloadPacks and the loose counter reset are called only
+// under the Store mutex while no workers run.
+type objectStore struct {
+	dir string // <repo>/objects
+
+	mu    sync.Mutex
+	known map[plumbing.Hash]struct{} // objects known to exist
+	dirs  map[byte]bool              // fan-out directories known to exist
+	loose int                        // approximate loose object count
+	packs []*packIndex
+}
+
+type packIndex struct {
+	name string // pack-<hash> without extension
+	idx  *idxfile.MemoryIndex
+}
+
+var zlibPool = sync.Pool{New: func() any {
+	w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	return w
+}}
+
+func openObjectStore(dir string) (*objectStore, error) {
+	o := &objectStore{dir: dir, known: map[plumbing.Hash]struct{}{}, dirs: map[byte]bool{}}
+	if err := o.reloadPacks(); err != nil {
+		return nil, err
+	}
+	n, err := o.countLoose()
+	if err != nil {
+		return nil, err
+	}
+	o.loose = n
+	return o, nil
+}
+
+// reloadPacks re-reads the pack indexes; called after packing or GC.
+func (o *objectStore) reloadPacks() error {
+	entries, err := os.ReadDir(filepath.Join(o.dir, "pack"))
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("snapshot: read packs: %w", err)
+	}
+	var packs []*packIndex
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".idx")
+		if !ok || !strings.HasPrefix(name, "pack-") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(o.dir, "pack", e.Name()))
+		if err != nil {
+			return fmt.Errorf("snapshot: open pack index: %w", err)
+		}
+		idx := idxfile.NewMemoryIndex()
+		err = idxfile.NewDecoder(f).Decode(idx)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("snapshot: decode pack index %s: %w", e.Name(), err)
+		}
+		packs = append(packs, &packIndex{name: name, idx: idx})
+	}
+	o.mu.Lock()
+	o.packs = packs
+	o.known = map[plumbing.Hash]struct{}{}
+	o.mu.Unlock()
+	return nil
+}
+
+func (o *objectStore) countLoose() (int, error) {
+	n := 0
+	for i := 0; i < 256; i++ {
+		entries, err := os.ReadDir(filepath.Join(o.dir, fmt.Sprintf("%02x", i)))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return 0, fmt.Errorf("snapshot: count loose objects: %w", err)
+		}
+		n += len(entries)
+	}
+	return n, nil
+}
+
+func (o *objectStore) loosePath(h plumbing.Hash) string {
+	hex := h.String()
+	return filepath.Join(o.dir, hex[:2], hex[2:])
+}
+
+// has reports whether the object is stored, loose or packed.
+func (o *objectStore) has(h plumbing.Hash) bool {
+	o.mu.Lock()
+	_, ok := o.known[h]
+	packs := o.packs
+	o.mu.Unlock()
+	if ok {
+		return true
+	}
+	found := false
+	for _, p := range packs {
+		if c, _ := p.idx.Contains(h); c {
+			found = true
+			break
+		}
+	}
+	if !found {
+		_, err := os.Lstat(o.loosePath(h))
+		found = err == nil
+	}
+	if found {
+		o.markKnown(h)
+	}
+	return found
+}
+
+func (o *objectStore) markKnown(h plumbing.Hash) {
+	o.mu.Lock()
+	o.known[h] = struct{}{}
+	o.mu.Unlock()
+}
+
+// hashObject computes the git object id of content.
+func hashObject(t plumbing.ObjectType, content []byte) plumbing.Hash {
+	h := plumbing.NewHasher(t, int64(len(content)))
+	h.Write(content)
+	return h.Sum()
+}
+
+// put stores content as an object unless it already exists and returns its
+// id. The id is computed from the very bytes that are written, so a file
+// changing underneath can never yield an object whose content does not
+// match its name.
+func (o *objectStore) put(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
+	h := hashObject(t, content)
+	if o.has(h) {
+		return h, nil
+	}
+	return h, o.writeLoose(h, t, content)
+}
+
+func (o *objectStore) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
+	hex := h.String()
+	fan := filepath.Join(o.dir, hex[:2])
+	o.mu.Lock()
+	dirOK := o.dirs[h[0]]
+	o.mu.Unlock()
+	if !dirOK {
+		if err := os.MkdirAll(fan, 0o755); err != nil {
+			return fmt.Errorf("snapshot: write object: %w", err)
+		}
+		o.mu.Lock()
+		o.dirs[h[0]] = true
+		o.mu.Unlock()
+	}
+	f, err := os.CreateTemp(fan, "tmp_obj_")
+	if err != nil {
+		return fmt.Errorf("snapshot: write object: %w", err)
+	}
+	tmp := f.Name()
+	zw := zlibPool.Get().(*zlib.Writer)
+	zw.Reset(f)
+	var hdr bytes.Buffer
+	hdr.WriteString(t.String())
+	hdr.WriteByte(' ')
+	hdr.WriteString(strconv.Itoa(len(content)))
+	hdr.WriteByte(0)
+	_, err = zw.Write(hdr.Bytes())
+	if err == nil {
+		_, err = zw.Write(content)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	zlibPool.Put(zw)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// Loose objects are read-only in git; keep that convention.
+		os.Chmod(tmp, 0o444)
+		dst := filepath.Join(fan, hex[2:])
+		if err = os.Rename(tmp, dst); err != nil {
+			// A concurrent writer of the same object may have won (on
+			// Windows a read-only target cannot be replaced).
+			if _, statErr := os.Lstat(dst); statErr == nil {
+				err = nil
+				os.Remove(tmp)
+			}
+		}
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("snapshot: write object %s: %w", hex, err)
+	}
+	o.mu.Lock()
+	o.known[h] = struct{}{}
+	o.loose++
+	o.mu.Unlock()
+	return nil
+}
+
+func (o *objectStore) looseCount() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.loose
+}

@@ -1,0 +1,243 @@
+package snapshot
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+)
+
+// packWriter writes a version 2 packfile without deltas, plus its index.
+// Objects are compressed at zlib.BestSpeed; packed entries can later be
+// copied into a new pack byte for byte, which keeps repacking cheap.
+type packWriter struct {
+	dir    string // objects/pack
+	f      *os.File
+	w      *bufio.Writer
+	sum    hash.Hash
+	offset int64
+	want   uint32
+	idx    *idxfile.Writer
+	zbuf   bytes.Buffer
+}
+
+func newPackWriter(packDir string, count int) (*packWriter, error) {
+	if err := os.MkdirAll(packDir, 0o755); err != nil {
+		return nil, fmt.Errorf("snapshot: create pack dir: %w", err)
+	}
+	f, err := os.CreateTemp(packDir, "tmp_pack_")
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: create pack: %w", err)
+	}
+	pw := &packWriter{dir: packDir, f: f, sum: sha1.New(), want: uint32(count), idx: new(idxfile.Writer)}
+	pw.w = bufio.NewWriterSize(io.MultiWriter(f, pw.sum), 1<<16)
+	var hdr [12]byte
+	copy(hdr[:], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(count))
+	pw.write(hdr[:])
+	pw.idx.OnHeader(uint32(count))
+	return pw, nil
+}
+
+func (pw *packWriter) write(p []byte) {
+	n, _ := pw.w.Write(p) // errors surface at Flush
+	pw.offset += int64(n)
+}
+
+// addRaw appends an already encoded, non-delta pack entry.
+func (pw *packWriter) addRaw(h plumbing.Hash, entry []byte) {
+	pw.idx.Add(h, uint64(pw.offset), crc32.ChecksumIEEE(entry))
+	pw.write(entry)
+}
+
+// add compresses and appends one object.
+func (pw *packWriter) add(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
+	pw.zbuf.Reset()
+	pw.zbuf.Write(entryHeader(t, int64(len(content))))
+	zw := zlibPool.Get().(*zlib.Writer)
+	zw.Reset(&pw.zbuf)
+	_, err := zw.Write(content)
+	if err == nil {
+		err = zw.Close()
+	}
+	zlibPool.Put(zw)
+	if err != nil {
+		return err
+	}
+	pw.addRaw(h, pw.zbuf.Bytes())
+	return nil
+}
+
+func entryHeader(t plumbing.ObjectType, size int64) []byte {
+	b := []byte{byte(t)<<4 | byte(size&0x0f)}
+	size >>= 4
+	for size > 0 {
+		b[len(b)-1] |= 0x80
+		b = append(b, byte(size&0x7f))
+		size >>= 7
+	}
+	return b
+}
+
+// finish writes the trailer and index and moves both into place; the pack
+// becomes visible only once complete.
+func (pw *packWriter) finish() (name string, err error) {
+	tmp := pw.f.Name()
+	defer func() {
+		if err != nil {
+			pw.f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := pw.w.Flush(); err != nil {
+		return "", fmt.Errorf("snapshot: write pack: %w", err)
+	}
+	var sum plumbing.Hash
+	copy(sum[:], pw.sum.Sum(nil))
+	if _, err := pw.f.Write(sum[:]); err != nil {
+		return "", fmt.Errorf("snapshot: write pack: %w", err)
+	}
+	if err := pw.f.Close(); err != nil {
+		return "", fmt.Errorf("snapshot: write pack: %w", err)
+	}
+	if err := pw.idx.OnFooter(sum); err != nil {
+		return "", err
+	}
+	idx, err := pw.idx.Index()
+	if err != nil {
+		return "", err
+	}
+	if n, _ := idx.Count(); n != int64(pw.want) {
+		return "", fmt.Errorf("snapshot: pack holds %d objects, header says %d", n, pw.want)
+	}
+	var ibuf bytes.Buffer
+	if _, err := idxfile.NewEncoder(&ibuf).Encode(idx); err != nil {
+		return "", fmt.Errorf("snapshot: encode pack index: %w", err)
+	}
+	name = "pack-" + sum.String()
+	os.Chmod(tmp, 0o444)
+	if err := os.Rename(tmp, filepath.Join(pw.dir, name+".pack")); err != nil {
+		return "", fmt.Errorf("snapshot: install pack: %w", err)
+	}
+	// The index goes last: readers discover packs through their index.
+	if err := writeFileAtomic(filepath.Join(pw.dir, name+".idx"), ibuf.Bytes(), 0o444); err != nil {
+		os.Remove(filepath.Join(pw.dir, name+".pack"))
+		return "", fmt.Errorf("snapshot: install pack index: %w", err)
+	}
+	return name, nil
+}
+
+func (pw *packWriter) abort() {
+	pw.f.Close()
+	os.Remove(pw.f.Name())
+}
+
+// readLoose inflates a loose object.
+func readLoose(path string) (plumbing.ObjectType, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return 0, nil, fmt.Errorf("snapshot: corrupt loose object %s: %w", path, err)
+	}
+	defer zr.Close()
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return 0, nil, fmt.Errorf("snapshot: corrupt loose object %s: %w", path, err)
+	}
+	nul := bytes.IndexByte(data, 0)
+	sp := bytes.IndexByte(data, ' ')
+	if nul < 0 || sp < 0 || sp > nul {
+		return 0, nil, fmt.Errorf("snapshot: corrupt loose object %s", path)
+	}
+	t, err := plumbing.ParseObjectType(string(data[:sp]))
+	if err != nil {
+		return 0, nil, fmt.Errorf("snapshot: corrupt loose object %s: %w", path, err)
+	}
+	size, err := strconv.Atoi(string(data[sp+1 : nul]))
+	if err != nil || size != len(data)-nul-1 {
+		return 0, nil, fmt.Errorf("snapshot: corrupt loose object %s: size mismatch", path)
+	}
+	return t, data[nul+1:], nil
+}
+
+// packSource reads raw entries out of one existing pack.
+type packSource struct {
+	f       *os.File
+	idx     *idxfile.MemoryIndex
+	offsets []int64 // sorted entry offsets
+	end     int64   // start of the trailer
+}
+
+func openPackSource(dir string, p *packIndex) (*packSource, error) {
+	f, err := os.Open(filepath.Join(dir, "pack", p.name+".pack"))
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	ps := &packSource{f: f, idx: p.idx, end: fi.Size() - 20}
+	iter, err := p.idx.Entries()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	for {
+		e, err := iter.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		ps.offsets = append(ps.offsets, int64(e.Offset))
+	}
+	sort.Slice(ps.offsets, func(i, j int) bool { return ps.offsets[i] < ps.offsets[j] })
+	return ps, nil
+}
+
+// raw returns the entry bytes of h if it is a non-delta entry of this pack.
+func (ps *packSource) raw(h plumbing.Hash) ([]byte, bool) {
+	off, err := ps.idx.FindOffset(h)
+	if err != nil {
+		return nil, false
+	}
+	i := sort.Search(len(ps.offsets), func(i int) bool { return ps.offsets[i] > off })
+	end := ps.end
+	if i < len(ps.offsets) {
+		end = ps.offsets[i]
+	}
+	if end <= off {
+		return nil, false
+	}
+	buf := make([]byte, end-off)
+	if _, err := ps.f.ReadAt(buf, off); err != nil {
+		return nil, false
+	}
+	switch plumbing.ObjectType((buf[0] >> 4) & 7) {
+	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+		return buf, true
+	}
+	return nil, false // a delta (e.g. after a manual `git gc`): re-encode instead
+}

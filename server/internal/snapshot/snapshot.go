@@ -1,0 +1,112 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Snapshot records the current workspace. If nothing changed since the
+// latest snapshot, no new one is made: the latest is returned with
+// created=false.
+func (s *Store) Snapshot(ctx context.Context, meta Meta) (Info, bool, error) {
+	if err := s.lock(); err != nil {
+		return Info{}, false, err
+	}
+	defer s.mu.Unlock()
+	info, created, err := s.snapshotLocked(ctx, meta)
+	if err == nil && created {
+		s.maybePackInBackground()
+	}
+	return info, created, err
+}
+
+func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, error) {
+	now := time.Now()
+	res, err := s.scan(ctx)
+	if err != nil {
+		return Info{}, false, fmt.Errorf("snapshot: scan %s: %w", s.root, err)
+	}
+	if res.tree.IsZero() {
+		if res.tree, err = s.putTree(nil); err != nil {
+			return Info{}, false, err
+		}
+	}
+	infos, err := s.loadInfos()
+	if err != nil {
+		return Info{}, false, err
+	}
+	prevTree := plumbing.ZeroHash
+	if len(infos) > 0 {
+		if infos[0].tree == res.tree.String() {
+			// The blobs are stored either way; remember their stats.
+			s.cache.replace(res.cache)
+			return infos[0], false, s.saveCache()
+		}
+		prevTree = plumbing.NewHash(infos[0].tree)
+	}
+	changed := res.files
+	if !prevTree.IsZero() {
+		diffs, err := s.diffTrees(prevTree, res.tree)
+		if err != nil {
+			return Info{}, false, err
+		}
+		changed = len(diffs)
+	}
+	info := Info{
+		Time:         now,
+		SessionID:    oneLine(meta.SessionID, 200),
+		Turn:         meta.Turn,
+		Message:      oneLine(meta.Message, 200),
+		Reason:       oneLine(meta.Reason, 200),
+		ChangedFiles: changed,
+		SkippedCount: len(res.skipped),
+		Skipped:      res.skipped[:min(len(res.skipped), maxSkippedListed)],
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, false, err
+	}
+	info, err = s.writeCommit(info, res.tree)
+	if err != nil {
+		return Info{}, false, err
+	}
+	s.cache.replace(res.cache)
+	return info, true, s.saveCache()
+}
+
+func (s *Store) saveCache() error {
+	if err := s.cache.save(s.cachePath()); err != nil {
+		return fmt.Errorf("snapshot: save stat cache: %w", err)
+	}
+	return nil
+}
+
+// List returns the snapshots of one session ("" for all), newest first.
+func (s *Store) List(sessionID string) ([]Info, error) {
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	infos, err := s.loadInfos()
+	if err != nil || sessionID == "" {
+		return infos, err
+	}
+	out := infos[:0]
+	for _, in := range infos {
+		if in.SessionID == sessionID {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
+
+// Get returns one snapshot by ID or unique ID prefix.
+func (s *Store) Get(id string) (Info, error) {
+	if err := s.lock(); err != nil {
+		return Info{}, err
+	}
+	defer s.mu.Unlock()
+	return s.resolve(id)
+}

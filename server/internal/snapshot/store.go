@@ -1,0 +1,204 @@
+// Package snapshot keeps whole-workspace snapshots in a private ("shadow")
+// git repository so that an agent's changes can be rolled back without ever
+// touching the user's own repository, index, branches or stash.
+//
+// Each workspace root gets a bare repository under
+// <stateDir>/snapshots/<hash of root>/. A snapshot is a parentless commit
+// referenced by refs/govibe/snapshots/<commit>; its metadata lives in the
+// commit message trailers, so the shadow repository is self-describing and
+// can be inspected with the git CLI.
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// ErrNotFound is returned for an unknown snapshot ID or a path that is not
+// in a snapshot.
+var ErrNotFound = errors.New("snapshot: not found")
+
+// ErrClosed is returned by every method after Close.
+var ErrClosed = errors.New("snapshot: store is closed")
+
+// Store is the snapshot store of one workspace root.
+//
+// Concurrency: a Store is safe for concurrent use. Every method takes one
+// mutex, so snapshots, restores, diffs and pruning of a Store run one at a
+// time; background packing holds the same mutex. Several processes may open
+// the same store: objects, refs and the stat cache are all written by atomic
+// rename, and garbage collection spares young loose objects (PruneGrace).
+// Restores from two processes at once are not coordinated.
+type Store struct {
+	mu     sync.Mutex
+	closed bool
+	bg     sync.WaitGroup // background packing
+	// packing is true while a background pack is scheduled; bgErr keeps
+	// its failure for Pack or Close to report.
+	packing bool
+	bgErr   error
+
+	root     string // absolute, cleaned workspace root
+	dir      string // shadow repository
+	stateDir string
+	opts     Options
+	skipDirs map[string]bool
+
+	storage *filesystem.Storage // go-git view, used for reads and refs
+	objs    *objectStore        // writes and existence checks
+	cache   *statCache
+	infos   map[string]Info // by ID; refreshed from refs by loadInfos
+	// lastHashed counts the files the latest scan had to read, which shows
+	// (in tests and benchmarks) how well the stat cache works.
+	lastHashed int
+}
+
+// Open opens (creating if needed) the snapshot store for the workspace root.
+func Open(stateDir, root string, opts Options) (*Store, error) {
+	if stateDir == "" || root == "" {
+		return nil, errors.New("snapshot: stateDir and root are required")
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: resolve root: %w", err)
+	}
+	fi, err := os.Stat(absRoot)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: workspace root: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("snapshot: workspace root %s is not a directory", absRoot)
+	}
+	absState, err := filepath.Abs(stateDir)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: resolve state dir: %w", err)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.LooseObjectLimit <= 0 {
+		opts.LooseObjectLimit = DefaultLooseObjectLimit
+	}
+	if opts.PruneGrace == 0 {
+		opts.PruneGrace = DefaultPruneGrace
+	}
+	skip := opts.SkipDirs
+	if skip == nil {
+		skip = DefaultSkipDirs
+	}
+	s := &Store{
+		root:     absRoot,
+		stateDir: absState,
+		dir:      filepath.Join(absState, "snapshots", rootKey(absRoot)),
+		opts:     opts,
+		skipDirs: make(map[string]bool, len(skip)),
+		infos:    map[string]Info{},
+	}
+	for _, d := range skip {
+		s.skipDirs[d] = true
+	}
+	if err := s.initRepo(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// rootKey names a workspace's shadow directory; hashing keeps it short and
+// free of path separators while staying stable across runs.
+func rootKey(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return hex.EncodeToString(sum[:])[:24]
+}
+
+func (s *Store) initRepo() error {
+	if _, err := os.Stat(filepath.Join(s.dir, "HEAD")); os.IsNotExist(err) {
+		if err := os.MkdirAll(filepath.Dir(s.dir), 0o700); err != nil {
+			return fmt.Errorf("snapshot: create state dir: %w", err)
+		}
+		// Initialise in a temporary directory and rename, so a crash never
+		// leaves a half-initialised repository behind.
+		tmp, err := os.MkdirTemp(filepath.Dir(s.dir), ".init-")
+		if err != nil {
+			return fmt.Errorf("snapshot: create shadow repo: %w", err)
+		}
+		if _, err := git.PlainInit(tmp, true); err != nil {
+			os.RemoveAll(tmp)
+			return fmt.Errorf("snapshot: init shadow repo: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "description"),
+			[]byte("GoVibe workspace snapshots of "+s.root+"\n"), 0o644); err != nil {
+			os.RemoveAll(tmp)
+			return fmt.Errorf("snapshot: init shadow repo: %w", err)
+		}
+		if err := os.Rename(tmp, s.dir); err != nil {
+			os.RemoveAll(tmp)
+			// Another process may have won the race; accept its repository.
+			if _, statErr := os.Stat(filepath.Join(s.dir, "HEAD")); statErr != nil {
+				return fmt.Errorf("snapshot: init shadow repo: %w", err)
+			}
+		}
+	} else if err != nil {
+		return fmt.Errorf("snapshot: open shadow repo: %w", err)
+	}
+	objs, err := openObjectStore(filepath.Join(s.dir, "objects"))
+	if err != nil {
+		return err
+	}
+	s.objs = objs
+	s.openStorage()
+	s.cache = loadStatCache(s.cachePath())
+	return nil
+}
+
+func (s *Store) openStorage() {
+	if s.storage != nil {
+		s.storage.Close()
+	}
+	s.storage = filesystem.NewStorageWithOptions(osfs.New(s.dir),
+		cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: false})
+}
+
+func (s *Store) cachePath() string { return filepath.Join(s.dir, "govibe-statcache") }
+
+// Dir returns the shadow repository's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Root returns the absolute workspace root.
+func (s *Store) Root() string { return s.root }
+
+// Close waits for background packing and releases open files. The store
+// must not be used afterwards.
+func (s *Store) Close() error {
+	s.bg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	err := s.storage.Close()
+	if s.bgErr != nil {
+		err = s.bgErr
+	}
+	return err
+}
+
+// lock takes the store mutex, failing once the store is closed.
+func (s *Store) lock() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	return nil
+}
