@@ -1,0 +1,38 @@
+// Starts the sidecar as a child process speaking JSON-RPC on stdio.
+import { spawn } from 'node:child_process';
+import type { SidecarProcess } from './manager';
+
+export interface SpawnOptions {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function spawnSidecar(opts: SpawnOptions): SidecarProcess {
+  const child = spawn(opts.command, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolve) => {
+    let spawnError: Error | undefined;
+    child.once('error', (err) => {
+      spawnError = err;
+      // A spawn failure emits no 'exit'; resolve so nothing waits forever.
+      if (child.pid === undefined) resolve({ code: null, signal: null, error: err });
+    });
+    child.once('exit', (code, signal) => resolve({ code, signal, error: spawnError }));
+  });
+  return {
+    reader: child.stdout,
+    writer: child.stdin,
+    stderr: child.stderr,
+    exited,
+    pid: child.pid,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}

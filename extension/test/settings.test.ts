@@ -1,0 +1,70 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SETTING_KEYS, buildSettings, findPlainKeys, modelsWithoutKey, profileNames, secretKey } from '../src/settings';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+
+function getter(values: Record<string, unknown>) {
+  return (key: string) => values[key];
+}
+
+describe('settings mapping', () => {
+  it('lists exactly the settings the manifest contributes', () => {
+    const contributed = Object.keys(manifest.contributes.configuration.properties)
+      .map((k) => k.replace(/^govibe\./, ''))
+      .sort();
+    expect(contributed).toEqual([...SETTING_KEYS].sort());
+  });
+
+  it('copies values verbatim without the prefix and keeps keys out of values', () => {
+    const s = buildSettings(
+      getter({
+        model: 'deepseek-reasoner',
+        'compact.threshold': 0.7,
+        'permissions.deny': ['Bash(rm *)'],
+        apiKey: 'plain-top',
+        models: [
+          { name: 'fast', model: 'deepseek-chat', apiKey: 'plain-fast' },
+          { name: 'local', model: 'qwen' },
+        ],
+      }),
+      {},
+    );
+    expect(s.values).toEqual({
+      model: 'deepseek-reasoner',
+      'compact.threshold': 0.7,
+      'permissions.deny': ['Bash(rm *)'],
+      models: [
+        { name: 'fast', model: 'deepseek-chat' },
+        { name: 'local', model: 'qwen' },
+      ],
+    });
+    expect(s.apiKeys).toEqual({ '': 'plain-top', fast: 'plain-fast' });
+    expect(JSON.stringify(s.values)).not.toContain('plain-');
+  });
+
+  it('prefers SecretStorage keys over plain ones and omits empty key maps', () => {
+    const s = buildSettings(getter({ apiKey: 'plain', models: [{ name: 'fast', apiKey: 'p2' }] }), { '': 'secret', other: 'k3', fast: '' });
+    expect(s.apiKeys).toEqual({ '': 'secret', fast: 'p2', other: 'k3' });
+    expect(buildSettings(getter({}), {})).toEqual({ values: {} });
+  });
+
+  it('finds plain keys and profile names, ignoring malformed entries', () => {
+    const get = getter({ models: [{ name: 'a', apiKey: 'k' }, 'junk', { apiKey: 'nameless' }, { name: 'b' }, null] });
+    expect(findPlainKeys(get)).toEqual([{ profile: 'a', key: 'k' }]);
+    expect(profileNames(get)).toEqual(['a', 'b']);
+    expect(profileNames(getter({ models: 'nope' }))).toEqual([]);
+  });
+
+  it('removes one profile key when moving it to SecretStorage', () => {
+    const models = [{ name: 'a', apiKey: 'k', model: 'm' }, { name: 'b', apiKey: 'k2' }];
+    expect(modelsWithoutKey(models, 'a')).toEqual([{ name: 'a', model: 'm' }, { name: 'b', apiKey: 'k2' }]);
+    expect(models[0].apiKey).toBe('k');
+  });
+
+  it('names secret slots per profile', () => {
+    expect(secretKey('')).toBe('govibe.apiKey');
+    expect(secretKey('fast')).toBe('govibe.apiKey.fast');
+  });
+});
