@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+//go:embed descriptions/create_directory.md
+var createDirectoryDesc string
+
+type createDirectoryArgs struct {
+	DirPath   string `json:"dirPath" jsonschema:"required" jsonschema_description:"Folder to create."`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"default=true" jsonschema_description:"Also create missing parent folders."`
+}
+
+// CreateDirectory returns the create_directory tool.
+func CreateDirectory() Tool {
+	return &define[createDirectoryArgs]{
+		name: "create_directory", desc: createDirectoryDesc,
+		defaults: func() createDirectoryArgs { return createDirectoryArgs{Recursive: true} },
+		run:      runCreateDirectory,
+	}
+}
+
+func runCreateDirectory(ctx context.Context, env *Env, a createDirectoryArgs) (Result, error) {
+	if r := editsDisabled(env, "create_directory"); r != nil {
+		return *r, nil
+	}
+	if err := needTracker(env); err != nil {
+		return Result{}, err
+	}
+	abs, sb, fail := resolveWrite(env, a.DirPath)
+	if fail != nil {
+		return *fail, nil
+	}
+	display := sb.Display(abs)
+	if fi, err := os.Stat(abs); err == nil {
+		if fi.IsDir() {
+			return Result{OK: true, Output: display + " already exists."}, nil
+		}
+		return Fail(display + " exists and is a file, not a folder"), nil
+	}
+	if !a.Recursive {
+		if _, err := os.Stat(filepath.Dir(abs)); err != nil {
+			return Fail(fmt.Sprintf("the parent folder of %s does not exist; pass recursive=true to create it too", display)), nil
+		}
+	}
+	beforeMutation(ctx, env)
+	mk := os.Mkdir
+	if a.Recursive {
+		mk = os.MkdirAll
+	}
+	if err := mk(abs, 0o755); err != nil {
+		return Fail(fmt.Sprintf("could not create %s: %v", display, err)), nil
+	}
+	return Result{OK: true, Output: "Created folder " + display + "."}, nil
+}

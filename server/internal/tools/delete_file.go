@@ -1,0 +1,65 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+)
+
+//go:embed descriptions/delete_file.md
+var deleteFileDesc string
+
+type deleteFileArgs struct {
+	FilePath string `json:"filePath" jsonschema:"required" jsonschema_description:"File to delete."`
+}
+
+// DeleteFile returns the delete_file tool.
+func DeleteFile() Tool {
+	return &define[deleteFileArgs]{
+		name: "delete_file", desc: deleteFileDesc,
+		defaults: func() deleteFileArgs { return deleteFileArgs{} },
+		run:      runDeleteFile,
+	}
+}
+
+func runDeleteFile(ctx context.Context, env *Env, a deleteFileArgs) (Result, error) {
+	if r := editsDisabled(env, "delete_file"); r != nil {
+		return *r, nil
+	}
+	if err := needTracker(env); err != nil {
+		return Result{}, err
+	}
+	abs, sb, fail := resolveWrite(env, a.FilePath)
+	if fail != nil {
+		return *fail, nil
+	}
+	defer env.Files.Lock(abs)()
+	display := sb.Display(abs)
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return notFound(sb, "file", a.FilePath, abs), nil
+	}
+	if fi.IsDir() {
+		return Fail(display + " is a folder; delete_file only deletes files"), nil
+	}
+	var before []byte
+	if fi.Mode().IsRegular() && fi.Size() <= maxFileSize(env) {
+		if before, err = os.ReadFile(abs); err != nil {
+			return Fail(fmt.Sprintf("cannot read %s: %v", display, err)), nil
+		}
+	}
+	p := proposal{
+		tool: "delete_file", abs: abs, display: display, before: before, delete: true, reread: "1–1",
+		stillCurrent: func() bool {
+			now, err := os.Lstat(abs)
+			return err == nil && now.ModTime().Equal(fi.ModTime()) && now.Size() == fi.Size()
+		},
+	}
+	o, r, err := apply(ctx, env, p)
+	if o == nil {
+		return derefResult(r), err
+	}
+	env.Files.Forget(abs)
+	return appliedResult(p, o, "Deleted "+display+"."), nil
+}

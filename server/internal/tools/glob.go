@@ -1,0 +1,114 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+//go:embed descriptions/glob.md
+var globDesc string
+
+const globMaxResults = 1000
+
+type globArgs struct {
+	Pattern string `json:"pattern" jsonschema:"required" jsonschema_description:"Glob relative to the workspace root, e.g. **/*.go or src/**/*_test.ts."`
+}
+
+// Glob returns the glob tool.
+func Glob() Tool {
+	return &define[globArgs]{
+		name: "glob", desc: globDesc, readOnly: true,
+		defaults: func() globArgs { return globArgs{} },
+		run:      runGlob,
+	}
+}
+
+func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
+	pat := filepath.ToSlash(strings.TrimSpace(a.Pattern))
+	if pat == "" {
+		return Fail("glob: pattern must not be empty"), nil
+	}
+	if !doublestar.ValidatePattern(pat) {
+		return Fail(fmt.Sprintf("glob: invalid pattern %q", a.Pattern)), nil
+	}
+	sb := sandboxOf(env)
+	type hit struct {
+		display string
+		mtime   time.Time
+	}
+	var hits []hit
+	matchedAny := false
+	for i, root := range sb.Roots() {
+		rootSlash := filepath.ToSlash(root)
+		p := pat
+		switch {
+		case strings.HasPrefix(p, rootSlash+"/"):
+			p = strings.TrimPrefix(p, rootSlash+"/")
+		case filepath.IsAbs(filepath.FromSlash(p)) || strings.HasPrefix(p, "/"):
+			continue
+		case i > 0 && strings.HasPrefix(p, filepath.Base(root)+"/"):
+			p = strings.TrimPrefix(p, filepath.Base(root)+"/")
+		}
+		matchedAny = true
+		prefix, _ := doublestar.SplitPattern(p)
+		start := root
+		if prefix != "." && !strings.ContainsAny(prefix, "*?[{\\") {
+			abs, err := sb.Resolve(filepath.Join(root, filepath.FromSlash(prefix)))
+			if err != nil {
+				continue
+			}
+			start = abs
+		}
+		walkFrom(root, start, walkOptions{hidden: true}, func(path string, d fs.DirEntry) bool {
+			if ctx.Err() != nil {
+				return false
+			}
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return true
+			}
+			if ok, _ := doublestar.Match(p, filepath.ToSlash(rel)); ok {
+				var mt time.Time
+				if fi, err := d.Info(); err == nil {
+					mt = fi.ModTime()
+				}
+				hits = append(hits, hit{sb.Display(path), mt})
+			}
+			return len(hits) < 50*globMaxResults
+		}, true)
+	}
+	if !matchedAny {
+		return Fail(fmt.Sprintf("glob: %q is outside the workspace roots: %s", a.Pattern, strings.Join(sb.Roots(), ", "))), nil
+	}
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	if len(hits) == 0 {
+		return Result{OK: true, Output: fmt.Sprintf("No files match %q.", a.Pattern)}, nil
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if !hits[i].mtime.Equal(hits[j].mtime) {
+			return hits[i].mtime.After(hits[j].mtime)
+		}
+		return hits[i].display < hits[j].display
+	})
+	var out strings.Builder
+	fmt.Fprintf(&out, "%d match(es), newest first:\n", len(hits))
+	for i, h := range hits {
+		if i == globMaxResults {
+			fmt.Fprintf(&out, "[%d more not shown; use a narrower pattern.]\n", len(hits)-globMaxResults)
+			break
+		}
+		out.WriteString(h.display)
+		out.WriteByte('\n')
+	}
+	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n")}, nil
+}

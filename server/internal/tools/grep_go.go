@@ -1,0 +1,252 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// grepGo is the engine used without ripgrep: a parallel walk honouring
+// .gitignore, skipping hidden and binary (NUL-containing) files, with the
+// same matching rules as rg --fixed-strings/--ignore-case.
+func grepGo(ctx context.Context, base, start string, q grepQuery, limit int) ([]grepHit, error) {
+	m, err := newMatcher(q)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" {
+		base = start
+	}
+	var (
+		mu   sync.Mutex
+		hits []grepHit
+	)
+	emit := func(rel string, hs []grepHit) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range hs {
+			hs[i].rel = rel
+		}
+		hits = append(hits, hs...)
+		return len(hits) < limit && ctx.Err() == nil
+	}
+	fi, err := os.Stat(start)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		buf := make([]byte, 0, fi.Size()+1)
+		if hs := searchFile(start, m, &buf); len(hs) > 0 {
+			emit(filepath.Base(start), hs)
+		}
+		return capHits(hits, limit), nil
+	}
+	opt := walkOptions{skipDir: func(rel string) bool {
+		for _, g := range q.excludes {
+			if globMatch(g, rel) {
+				return true
+			}
+		}
+		return false
+	}}
+	bufs := sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+	walkFiles(base, start, opt, func(path, _ string) bool {
+		rel, err := filepath.Rel(start, path)
+		if err != nil {
+			return true
+		}
+		rel = filepath.ToSlash(rel)
+		if !q.wants(rel) {
+			return ctx.Err() == nil
+		}
+		bp := bufs.Get().(*[]byte)
+		hs := searchFile(path, m, bp)
+		bufs.Put(bp)
+		if len(hs) == 0 {
+			return ctx.Err() == nil
+		}
+		return emit(rel, hs)
+	})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return capHits(hits, limit), nil
+}
+
+func capHits(h []grepHit, limit int) []grepHit {
+	if len(h) > limit {
+		return h[:limit]
+	}
+	return h
+}
+
+func (q grepQuery) wants(rel string) bool {
+	for _, g := range q.excludes {
+		if globMatch(g, rel) {
+			return false
+		}
+	}
+	if len(q.includes) == 0 {
+		return true
+	}
+	for _, g := range q.includes {
+		if globMatch(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// matcher is a compiled query; immutable and safe for concurrent use.
+type matcher struct {
+	literal []byte // nil for a regexp
+	fold    bool   // literal is lower-case ASCII; fold the haystack
+	re      *regexp.Regexp
+	line    *regexp.Regexp // re without (?m), for single-line verification
+}
+
+func newMatcher(q grepQuery) (*matcher, error) {
+	if !q.regex {
+		asciiPat := isASCII(q.pattern)
+		if q.caseSensitive {
+			return &matcher{literal: []byte(q.pattern)}, nil
+		}
+		if asciiPat && !hasFoldSpecial(q.pattern) {
+			return &matcher{literal: []byte(strings.ToLower(q.pattern)), fold: true}, nil
+		}
+		return newRegexMatcher(regexp.QuoteMeta(q.pattern), true)
+	}
+	return newRegexMatcher(q.pattern, !q.caseSensitive)
+}
+
+// hasFoldSpecial reports ASCII letters whose Unicode case folding reaches
+// non-ASCII runes (k → K Kelvin sign, s → ſ); those go through regexp so
+// the result matches ripgrep's Unicode-aware -i.
+func hasFoldSpecial(s string) bool { return strings.ContainsAny(strings.ToLower(s), "ks") }
+
+func newRegexMatcher(expr string, fold bool) (*matcher, error) {
+	flags := "(?m)"
+	if fold {
+		flags = "(?mi)"
+	}
+	re, err := regexp.Compile(flags + expr)
+	if err != nil {
+		return nil, err
+	}
+	lineFlags := ""
+	if fold {
+		lineFlags = "(?i)"
+	}
+	line := regexp.MustCompile(lineFlags + expr)
+	return &matcher{re: re, line: line}, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// searchFile returns the matching lines of one file (line and text only).
+// Files containing a NUL byte are binary and skipped, as ripgrep does.
+func searchFile(path string, m *matcher, bp *[]byte) []grepHit {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := (*bp)[:0]
+	if fi, err := f.Stat(); err == nil && int64(cap(buf)) < fi.Size()+1 {
+		buf = make([]byte, 0, fi.Size()+512)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil
+		}
+	}
+	*bp = buf
+	if bytes.IndexByte(buf, 0) >= 0 {
+		return nil
+	}
+	return m.lines(buf)
+}
+
+func (m *matcher) lines(buf []byte) []grepHit {
+	var hits []grepHit
+	hay := buf
+	if m.fold {
+		hay = lowerASCII(buf)
+	}
+	line, counted := 1, 0 // line number of offset counted
+	pos := 0
+	for pos < len(buf) {
+		var at int
+		if m.literal != nil {
+			i := bytes.Index(hay[pos:], m.literal)
+			if i < 0 {
+				break
+			}
+			at = pos + i
+		} else {
+			loc := m.re.FindIndex(buf[pos:])
+			if loc == nil {
+				break
+			}
+			at = pos + loc[0]
+		}
+		ls := bytes.LastIndexByte(buf[:at], '\n') + 1
+		le := bytes.IndexByte(buf[at:], '\n')
+		if le < 0 {
+			le = len(buf)
+		} else {
+			le += at
+		}
+		text := buf[ls:le]
+		if m.re != nil && !m.line.Match(text) {
+			// The match spanned lines; ripgrep matches within lines only.
+			pos = le + 1
+			continue
+		}
+		line += bytes.Count(buf[counted:ls], []byte{'\n'})
+		counted = ls
+		hits = append(hits, grepHit{line: line, text: string(bytes.TrimSuffix(clipBytes(text), []byte{'\r'}))})
+		pos = le + 1
+	}
+	return hits
+}
+
+func clipBytes(b []byte) []byte {
+	if len(b) > 4*grepMaxLineLen {
+		return b[:4*grepMaxLineLen]
+	}
+	return b
+}
+
+// lowerASCII returns an ASCII-lower-cased copy of b, byte offsets intact.
+func lowerASCII(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// editsDisabled refuses a write tool when the user locked edits.
+func editsDisabled(env *Env, tool string) *Result {
+	if env.Settings.EditEnabled {
+		return nil
+	}
+	r := Fail(tool + " refused: edits are disabled by the user (the lock toggle is off). Describe the change instead, or ask the user to enable edits.")
+	return &r
+}
+
+func needTracker(env *Env) error {
+	if env.Files == nil {
+		return errors.New("tools: Env.Files is nil; the agent must provide a FileTracker")
+	}
+	return nil
+}
+
+// beforeMutation calls env.BeforeMutation once per turn.
+func beforeMutation(ctx context.Context, env *Env) {
+	env.Files.beginMutation(ctx, env.TurnID, env.BeforeMutation)
+}
+
+// checkFresh enforces edit safety for an existing file: it must have been
+// read since the user's last message, and must not have changed since the
+// model last saw it. lines names the range to re-read in the refusal.
+func checkFresh(env *Env, abs, display string, cur current, lines string) *Result {
+	if !env.Files.ReadThisTurn(abs) {
+		r := Fail(fmt.Sprintf("refused: read %s with read_file first (files must be read since the user's last message before they are changed); nothing was written", display))
+		return &r
+	}
+	if !env.Files.Unchanged(abs, cur.content) {
+		r := Fail(fmt.Sprintf("refused: %s changed since you read it; re-read lines %s and retry; nothing was written", display, lines))
+		return &r
+	}
+	return nil
+}
+
+// proposal is a computed change waiting for the user's decision and the
+// write.
+type proposal struct {
+	tool    string
+	abs     string
+	display string
+	before  []byte
+	after   []byte
+	isNew   bool
+	delete  bool
+	mode    fs.FileMode
+	// stillCurrent re-checks, after the user's decision, that the file is
+	// what the proposal was computed from.
+	stillCurrent func() bool
+	reread       string
+}
+
+// outcome is what was actually applied.
+type outcome struct {
+	content []byte // final content (nil for a delete)
+	edited  bool   // the user changed the proposal
+	note    string
+	applied bool // written by the editor, not by us
+}
+
+// EditMeta is Result.Meta of an applied file change: enough for the UI to
+// offer "Open diff" later.
+type EditMeta struct {
+	Path    string `json:"path"`
+	Before  string `json:"before"`
+	After   string `json:"after"`
+	Created bool   `json:"created,omitempty"`
+	Deleted bool   `json:"deleted,omitempty"`
+}
+
+// apply asks for confirmation when configured, re-checks staleness, calls
+// BeforeMutation once per turn and writes (or deletes) atomically. A nil
+// outcome comes with the model-visible refusal.
+func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error) {
+	out := &outcome{content: p.after}
+	if env.Settings.ConfirmChanges {
+		if env.Approver == nil {
+			r := Fail(fmt.Sprintf("%s of %s needs confirmation; not approved (no one is available to approve it); nothing was written", p.tool, p.display))
+			return nil, &r, nil
+		}
+		dec, err := env.Approver.ConfirmEdit(ctx, EditProposal{
+			Path: p.abs, RelPath: p.display, Original: string(p.before), Proposed: string(p.after),
+			IsNew: p.isNew, Delete: p.delete, Tool: p.tool, ToolCallID: CallID(ctx),
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("confirming %s of %s: %w", p.tool, p.display, err)
+		}
+		out.note = dec.Note
+		if !dec.Accepted {
+			msg := fmt.Sprintf("the user rejected the %s of %s; nothing was written", p.tool, p.display)
+			if dec.Note != "" {
+				msg += "\nUser note: " + dec.Note
+			}
+			r := Fail(msg)
+			return nil, &r, nil
+		}
+		if dec.Applied {
+			out.applied = true
+			out.content = []byte(dec.Content)
+			out.edited = !p.delete && dec.Content != string(p.after)
+			return out, nil, nil
+		}
+		if !p.stillCurrent() {
+			r := Fail(fmt.Sprintf("refused: %s changed while waiting for your change to be approved; re-read lines %s and retry; nothing was written", p.display, p.reread))
+			return nil, &r, nil
+		}
+		if !p.delete {
+			out.edited = dec.Content != string(p.after)
+			out.content = []byte(dec.Content)
+		}
+	}
+	beforeMutation(ctx, env)
+	if p.delete {
+		if err := os.Remove(p.abs); err != nil {
+			r := Fail(fmt.Sprintf("could not delete %s: %v", p.display, err))
+			return nil, &r, nil
+		}
+		out.content = nil
+		return out, nil, nil
+	}
+	if p.isNew {
+		// Parents are made only now, after approval, so a rejected
+		// proposal leaves no trace.
+		if err := os.MkdirAll(filepath.Dir(p.abs), 0o755); err != nil {
+			r := Fail(fmt.Sprintf("could not create the folder for %s: %v", p.display, err))
+			return nil, &r, nil
+		}
+	}
+	if err := writeAtomic(p.abs, out.content, p.mode); err != nil {
+		r := Fail(fmt.Sprintf("could not write %s: %v; the file is unchanged", p.display, err))
+		return nil, &r, nil
+	}
+	return out, nil, nil
+}
+
+// appliedResult formats a successful change for the model and the UI.
+func appliedResult(p proposal, o *outcome, summary string) Result {
+	msg := summary
+	if o.edited {
+		msg += "\nThe user modified your change before accepting it; re-read the file before editing it again."
+	}
+	if o.note != "" {
+		msg += "\nUser note: " + o.note
+	}
+	return Result{OK: true, Output: msg, Meta: EditMeta{
+		Path: p.abs, Before: string(p.before), After: string(o.content), Created: p.isNew, Deleted: p.delete,
+	}}
+}

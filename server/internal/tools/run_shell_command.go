@@ -1,0 +1,124 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/govibe/govibe/server/internal/shell"
+)
+
+//go:embed descriptions/run_shell_command.md
+var runShellDesc string
+
+type runShellArgs struct {
+	Command   string `json:"command" jsonschema:"required" jsonschema_description:"The command line to run."`
+	Cwd       string `json:"cwd,omitempty" jsonschema_description:"Working directory inside the workspace; defaults to the first root."`
+	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"minimum=1" jsonschema_description:"Timeout in milliseconds (default 120000; capped by the user's maximum)."`
+}
+
+// RunShellCommand returns the run_shell_command tool.
+func RunShellCommand() Tool {
+	return &define[runShellArgs]{
+		name: "run_shell_command", desc: runShellDesc,
+		defaults: func() runShellArgs { return runShellArgs{} },
+		run:      runShell,
+	}
+}
+
+func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
+	if r := editsDisabled(env, "run_shell_command"); r != nil {
+		return *r, nil
+	}
+	if err := needTracker(env); err != nil {
+		return Result{}, err
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return Fail("run_shell_command: command must not be empty"), nil
+	}
+	cwd, sb, fail := resolve(env, a.Cwd)
+	if fail != nil {
+		return *fail, nil
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return notFound(sb, "folder", a.Cwd, cwd), nil
+	}
+	timeout := time.Duration(env.Settings.ShellTimeoutMs) * time.Millisecond
+	if timeout <= 0 {
+		timeout = shell.DefaultTimeout
+	}
+	if a.TimeoutMs > 0 {
+		timeout = time.Duration(a.TimeoutMs) * time.Millisecond
+	}
+	capped := false
+	if env.Settings.ShellMaxTimeout > 0 {
+		if m := time.Duration(env.Settings.ShellMaxTimeout) * time.Millisecond; timeout > m {
+			timeout, capped = m, true
+		}
+	}
+	command := a.Command
+	var note string
+	if env.Settings.ConfirmShell {
+		if env.Approver == nil {
+			return Fail("run_shell_command needs confirmation; not approved (no one is available to approve it); nothing was run"), nil
+		}
+		dec, err := env.Approver.ConfirmShell(ctx, ShellProposal{Command: command, Cwd: cwd, ToolCallID: CallID(ctx)})
+		if err != nil {
+			return Result{}, fmt.Errorf("confirming shell command: %w", err)
+		}
+		if !dec.Allowed {
+			msg := "the user denied running the command; nothing was run"
+			if dec.Reason != "" {
+				msg += "\nReason: " + dec.Reason
+			}
+			return Fail(msg), nil
+		}
+		if c := strings.TrimSpace(dec.Command); c != "" && c != strings.TrimSpace(command) {
+			note = "The user edited the command before running it; it ran as shown above."
+			command = dec.Command
+		}
+	}
+	beforeMutation(ctx, env)
+	res, err := shell.Run(ctx, shell.Spec{Command: command, Cwd: cwd, Timeout: timeout, Shell: env.Settings.Shell})
+	if err != nil {
+		return Fail("run_shell_command: " + err.Error()), nil
+	}
+	res.Cwd = sb.Display(cwd)
+	var out strings.Builder
+	fmt.Fprintf(&out, "$ %s\n(cwd %s, exit code %d, %d ms)\n", command, res.Cwd, res.ExitCode, res.DurationMs)
+	if note != "" {
+		out.WriteString(note + "\n")
+	}
+	switch {
+	case res.TimedOut:
+		fmt.Fprintf(&out, "Timed out after %s; the command and everything it started were killed.", timeout)
+		if capped {
+			out.WriteString(" (The timeout was capped by the user's maximum.)")
+		}
+		out.WriteString("\n")
+	case res.Canceled:
+		out.WriteString("Canceled; the command and everything it started were killed.\n")
+	}
+	if res.Stdout != "" {
+		out.WriteString("stdout:\n" + strings.TrimRight(res.Stdout, "\n") + "\n")
+	}
+	if res.Stderr != "" {
+		out.WriteString("stderr:\n" + strings.TrimRight(res.Stderr, "\n") + "\n")
+	}
+	if res.Stdout == "" && res.Stderr == "" {
+		out.WriteString("(no output)\n")
+	}
+	if res.Truncated {
+		out.WriteString("[Output was truncated to its beginning and end.]\n")
+	}
+	if len(res.KeyErrors) > 0 {
+		out.WriteString("Key errors:\n  " + strings.Join(res.KeyErrors, "\n  ") + "\n")
+	}
+	if res.Canceled && ctx.Err() != nil {
+		return Result{OK: false, Output: strings.TrimRight(out.String(), "\n"), Meta: res}, nil
+	}
+	return Result{OK: res.ExitCode == 0 && !res.TimedOut, Output: strings.TrimRight(out.String(), "\n"), Meta: res}, nil
+}

@@ -1,0 +1,42 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+//go:embed descriptions/text_diff.md
+var textDiffDesc string
+
+type textDiffArgs struct {
+	Original     string `json:"original" jsonschema:"required" jsonschema_description:"The original text."`
+	Modified     string `json:"modified" jsonschema:"required" jsonschema_description:"The modified text."`
+	ContextLines int    `json:"contextLines,omitempty" jsonschema:"minimum=0,default=3" jsonschema_description:"Unchanged lines shown around each change."`
+}
+
+// TextDiff returns the text_diff tool.
+func TextDiff() Tool {
+	return &define[textDiffArgs]{
+		name: "text_diff", desc: textDiffDesc, readOnly: true,
+		defaults: func() textDiffArgs { return textDiffArgs{ContextLines: 3} },
+		run:      runTextDiff,
+	}
+}
+
+func runTextDiff(ctx context.Context, env *Env, a textDiffArgs) (Result, error) {
+	if a.ContextLines < 0 {
+		return Fail("text_diff: contextLines must be ≥ 0"), nil
+	}
+	if a.Original == a.Modified {
+		return Result{OK: true, Output: "The texts are identical."}, nil
+	}
+	edits := udiff.Strings(a.Original, a.Modified)
+	d, err := udiff.ToUnified("original", "modified", a.Original, edits, a.ContextLines)
+	if err != nil {
+		return Fail(fmt.Sprintf("text_diff: %v", err)), nil
+	}
+	return Result{OK: true, Output: d}, nil
+}

@@ -1,0 +1,220 @@
+package tools
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// walkOptions tunes the workspace walkers. Both walkers honour .gitignore
+// files from the walk's base down (nested files add to their parents', as
+// git does) and never enter .git.
+type walkOptions struct {
+	hidden bool // include dot-files and dot-directories
+	// skipDir, when set, prunes directories (rel is slash-separated,
+	// relative to the walk's base).
+	skipDir func(rel string) bool
+}
+
+// ignoreSet is an immutable stack of gitignore patterns, shared by the
+// goroutines walking below the directory that produced it.
+type ignoreSet struct {
+	patterns []gitignore.Pattern
+	matcher  gitignore.Matcher
+}
+
+func (s *ignoreSet) with(dir string, parts []string) *ignoreSet {
+	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		return s
+	}
+	ps := append([]gitignore.Pattern(nil), s.patterns...)
+	domain := append([]string(nil), parts...)
+	for line := range strings.SplitSeq(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return &ignoreSet{patterns: ps, matcher: gitignore.NewMatcher(ps)}
+}
+
+func (s *ignoreSet) ignored(parts []string, isDir bool) bool {
+	return s.matcher != nil && s.matcher.Match(parts, isDir)
+}
+
+// ignoreFor loads the .gitignore files of base and of every directory from
+// base down to start (exclusive of start's own, which the walk reads).
+func ignoreFor(base, start string) (*ignoreSet, []string) {
+	set := &ignoreSet{}
+	rel, err := filepath.Rel(base, start)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return set, nil
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	dir := base
+	for i := range parts {
+		set = set.with(dir, parts[:i])
+		dir = filepath.Join(dir, parts[i])
+	}
+	return set, parts
+}
+
+func skipName(name string, opt walkOptions) bool {
+	return name == ".git" || (!opt.hidden && strings.HasPrefix(name, "."))
+}
+
+// walkTree visits every non-ignored entry below root in lexical order,
+// depth first, until fn returns false. Symlinks are reported, not followed.
+func walkTree(root string, opt walkOptions, fn func(path string, d fs.DirEntry) bool) {
+	walkFrom(root, root, opt, fn, true)
+}
+
+// walkFrom walks start (below base, whose .gitignore files apply); without
+// recursive only start's own entries are visited.
+func walkFrom(base, start string, opt walkOptions, fn func(path string, d fs.DirEntry) bool, recursive bool) {
+	set, parts := ignoreFor(base, start)
+	var rec func(dir string, parts []string, set *ignoreSet) bool
+	rec = func(dir string, parts []string, set *ignoreSet) bool {
+		set = set.with(dir, parts)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return true
+		}
+		for _, e := range entries {
+			if skipName(e.Name(), opt) {
+				continue
+			}
+			p := append(parts[:len(parts):len(parts)], e.Name())
+			if set.ignored(p, e.IsDir()) {
+				continue
+			}
+			if e.IsDir() && opt.skipDir != nil && opt.skipDir(strings.Join(p, "/")) {
+				continue
+			}
+			path := filepath.Join(dir, e.Name())
+			if !fn(path, e) {
+				return false
+			}
+			if recursive && e.IsDir() && !rec(path, p, set) {
+				return false
+			}
+		}
+		return true
+	}
+	rec(start, parts, set)
+}
+
+// walkFiles calls fn for every non-ignored regular file below start from
+// several goroutines at once (fn must be safe for concurrent use); order
+// is unspecified. base is the workspace root whose .gitignore files apply.
+// fn returning false stops the walk early.
+func walkFiles(base, start string, opt walkOptions, fn func(path string, rel string) bool) {
+	set, parts := ignoreFor(base, start)
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		queue   = []dirJob{{start, parts, set}}
+		pending = 1 // directories queued or being listed
+		stop    atomic.Bool
+		wg      sync.WaitGroup
+	)
+	worker := func() {
+		defer wg.Done()
+		for {
+			mu.Lock()
+			for len(queue) == 0 && pending > 0 {
+				cond.Wait()
+			}
+			if pending == 0 {
+				mu.Unlock()
+				return
+			}
+			j := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			mu.Unlock()
+
+			var sub []dirJob
+			if !stop.Load() {
+				sub = walkDir(j.dir, j.parts, j.set, opt, &stop, fn)
+			}
+			mu.Lock()
+			queue = append(queue, sub...)
+			pending += len(sub) - 1
+			if pending == 0 || len(sub) > 0 {
+				cond.Broadcast()
+			}
+			mu.Unlock()
+		}
+	}
+	n := max(2, runtime.GOMAXPROCS(0))
+	wg.Add(n)
+	for range n {
+		go worker()
+	}
+	wg.Wait()
+}
+
+// dirJob is a directory waiting to be listed with the ignore rules that
+// apply to it.
+type dirJob struct {
+	dir   string
+	parts []string
+	set   *ignoreSet
+}
+
+// walkDir lists one directory: files go to fn, subdirectories are returned.
+func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *atomic.Bool, fn func(string, string) bool) []dirJob {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && len(entries) == 0 {
+		return nil
+	}
+	for _, e := range entries {
+		if e.Name() == ".gitignore" {
+			set = set.with(dir, parts)
+			break
+		}
+	}
+	var subs []dirJob
+	for _, e := range entries {
+		name := e.Name()
+		if skipName(name, opt) {
+			continue
+		}
+		t := e.Type()
+		if t&fs.ModeSymlink != 0 || (!t.IsDir() && !t.IsRegular()) {
+			continue
+		}
+		p := append(parts[:len(parts):len(parts)], name)
+		if set.ignored(p, t.IsDir()) {
+			continue
+		}
+		if t.IsDir() {
+			if opt.skipDir != nil && opt.skipDir(strings.Join(p, "/")) {
+				continue
+			}
+			subs = append(subs, dirJob{filepath.Join(dir, name), p, set})
+			continue
+		}
+		if stop.Load() {
+			return nil
+		}
+		if !fn(filepath.Join(dir, name), strings.Join(p, "/")) {
+			stop.Store(true)
+			return nil
+		}
+	}
+	return subs
+}
