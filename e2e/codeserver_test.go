@@ -1,0 +1,267 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// codeServer is one running code-server owned by one test.
+type codeServer struct {
+	URL           string // base URL, ending in "/"
+	UserDataDir   string
+	ExtensionsDir string
+	LogPath       string // code-server's own stdout and stderr
+	Mark          string // value of markEnv in every process of its tree
+	PGID          int
+
+	stopOnce sync.Once
+	escaped  []procInfo
+	stopFn   func() []procInfo
+}
+
+// Stop ends code-server's process tree (once; later calls return the first
+// result) and returns the processes that had escaped its group.
+func (c *codeServer) Stop() []procInfo {
+	c.stopOnce.Do(func() { c.escaped = c.stopFn() })
+	return c.escaped
+}
+
+// codeServerDirs are the per-test directories code-server reads and writes.
+type codeServerDirs struct {
+	userData, extensions, home string
+}
+
+var goEnvOnce = sync.OnceValue(func() []string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 3 {
+		return nil
+	}
+	return []string{"GOCACHE=" + lines[0], "GOMODCACHE=" + lines[1], "GOPATH=" + lines[2]}
+})
+
+func goCacheEnv() []string { return goEnvOnce() }
+
+func newCodeServerDirs(t *testing.T) codeServerDirs {
+	t.Helper()
+	base := t.TempDir()
+	d := codeServerDirs{
+		userData:   filepath.Join(base, "user-data"),
+		extensions: filepath.Join(base, "extensions"),
+		home:       filepath.Join(base, "home"),
+	}
+	for _, p := range []string{d.userData, filepath.Join(d.userData, "User"), d.extensions, d.home} {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An identity for any commit the product makes in the workspace.
+	gitconfig := "[user]\n\tname = GoVibe E2E\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n"
+	if err := os.WriteFile(filepath.Join(d.home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// codeServerEnv isolates code-server from the machine: HOME, config, data and
+// caches live under the test's temp dir (so VS Code's login-shell environment
+// probe reads no rc file of the machine's user), and variables that would make
+// the CLI talk to some other running VS Code instance are dropped. Go's caches
+// stay the machine's: a cold build cache would make any `go test` the agent
+// runs take minutes on two cores.
+func codeServerEnv(d codeServerDirs) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "VSCODE_") || strings.HasPrefix(k, "CODE_SERVER_") ||
+			k == "PASSWORD" || k == "HASHED_PASSWORD" || strings.HasPrefix(k, "XDG_") || k == markEnv ||
+			k == "HOME" || k == "GOCACHE" || k == "GOMODCACHE" || k == "GOPATH" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, goCacheEnv()...)
+	return append(env,
+		"HOME="+d.home,
+		"XDG_CONFIG_HOME="+filepath.Join(d.home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(d.home, ".local", "share"),
+		"XDG_CACHE_HOME="+filepath.Join(d.home, ".cache"),
+	)
+}
+
+// installExtension runs `code-server --install-extension` into the test's
+// extensions dir, as a user installing the .vsix would.
+func installExtension(t *testing.T, env toolEnv, d codeServerDirs, vsix string, logPath string) {
+	t.Helper()
+	if _, err := os.Stat(vsix); err != nil {
+		t.Fatalf("GoVibe .vsix not found (%v): build it with `make vsix-local`, or point GOVIBE_VSIX at one", err)
+	}
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(env.Node, env.CodeServerEntry,
+		"--user-data-dir", d.userData, "--extensions-dir", d.extensions,
+		"--install-extension", vsix)
+	cmd.Env = codeServerEnv(d)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	mark := newMark()
+	if err := startGroup(cmd, mark); err != nil {
+		t.Fatal(err)
+	}
+	// The CLI exits by itself; stopGroup then only reaps it and proves nothing
+	// it spawned stayed behind.
+	state, waitErr := waitProcess(cmd, 2*time.Minute)
+	if escaped := stopGroup(cmd, mark, 0, time.Second); len(escaped) > 0 {
+		t.Errorf("--install-extension left processes behind: %v", escaped)
+	}
+	out, _ := os.ReadFile(logPath)
+	if waitErr != nil || !state.Success() || !bytes.Contains(out, []byte("was successfully installed")) {
+		t.Fatalf("code-server --install-extension %s failed (%v, %v):\n%s", vsix, waitErr, state, out)
+	}
+}
+
+// waitProcess waits for cmd's process to exit on its own within d, without
+// reaping it through cmd.Wait (stopGroup does that).
+func waitProcess(cmd *exec.Cmd, d time.Duration) (*os.ProcessState, error) {
+	type result struct {
+		st  *os.ProcessState
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		st, err := cmd.Process.Wait()
+		ch <- result{st, err}
+	}()
+	select {
+	case r := <-ch:
+		cmd.ProcessState = r.st
+		return r.st, r.err
+	case <-time.After(d):
+		return nil, fmt.Errorf("still running after %v", d)
+	}
+}
+
+var listeningRE = regexp.MustCompile(`HTTP server listening on (http://[0-9.:]+/)`)
+
+// startCodeServer starts code-server on a free loopback port, serving folder,
+// and stops its whole process tree when the test ends, failing the test if
+// anything outlives that.
+func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string) *codeServer {
+	t.Helper()
+	port := freePort(t)
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := &lineWatcher{w: logf, re: listeningRE, found: make(chan string, 1)}
+	cmd := exec.Command(env.Node, env.CodeServerEntry,
+		"--bind-addr", fmt.Sprintf("127.0.0.1:%d", port),
+		"--auth", "none",
+		"--disable-telemetry",
+		"--disable-update-check",
+		"--disable-workspace-trust",
+		"--disable-getting-started-override",
+		"--ignore-last-opened",
+		"--disable-proxy",
+		"--user-data-dir", d.userData,
+		"--extensions-dir", d.extensions,
+	)
+	cmd.Env = codeServerEnv(d)
+	cmd.Stdout, cmd.Stderr = ready, ready
+	mark := newMark()
+	if err := startGroup(cmd, mark); err != nil {
+		t.Fatalf("start code-server: %v", err)
+	}
+	cs := &codeServer{UserDataDir: d.userData, ExtensionsDir: d.extensions, LogPath: logPath,
+		Mark: mark, PGID: cmd.Process.Pid}
+	cs.stopFn = func() []procInfo {
+		escaped := stopGroup(cmd, mark, settleTimeout, 10*time.Second)
+		logf.Close()
+		return escaped
+	}
+	t.Cleanup(func() {
+		if escaped := cs.Stop(); len(escaped) > 0 {
+			t.Errorf("processes escaped code-server's process group and outlived it (killed now): %v", escaped)
+		}
+	})
+
+	select {
+	case u := <-ready.found:
+		cs.URL = u
+	case <-time.After(60 * time.Second):
+		out, _ := os.ReadFile(logPath)
+		t.Fatalf("code-server did not report listening within 60s; its log (%s):\n%s", logPath, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, cs.URL+"healthz", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("code-server at %s never became healthy: %v", cs.URL, err)
+		}
+		time.Sleep(100 * time.Millisecond) // the listener is up; the first requests may race its routes
+	}
+	return cs
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// lineWatcher copies output to w and reports the first submatch of re seen
+// in it. Safe for concurrent Write calls (exec may write stdout and stderr
+// from two goroutines when they are different writers; here they share one).
+type lineWatcher struct {
+	mu    sync.Mutex
+	w     *os.File
+	re    *regexp.Regexp
+	buf   []byte
+	done  bool
+	found chan string
+}
+
+func (l *lineWatcher) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, err := l.w.Write(p)
+	if !l.done {
+		l.buf = append(l.buf, p...)
+		if m := l.re.FindSubmatch(l.buf); m != nil {
+			l.done = true
+			l.found <- string(m[1])
+			l.buf = nil
+		} else if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+			l.buf = l.buf[i+1:]
+		}
+	}
+	return n, err
+}

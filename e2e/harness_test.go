@@ -1,0 +1,238 @@
+package e2e
+
+import (
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// harnessOptions choose what a test's product instance has.
+type harnessOptions struct {
+	// Extension installs the GoVibe .vsix before code-server starts.
+	Extension bool
+	// ModelRules, when non-nil, starts the scripted model with these rules and
+	// points GoVibe's settings at it.
+	ModelRules any
+	// Settings are merged over the defaults written to the user settings.json.
+	Settings map[string]any
+}
+
+// harness is one test's running product: a git workspace, code-server with
+// its own user-data dir, optionally GoVibe and the scripted model, and a page
+// in a fresh browser context showing the workbench.
+type harness struct {
+	t         *testing.T
+	root      string
+	env       toolEnv
+	Workspace string
+	Dirs      codeServerDirs
+	CS        *codeServer
+	Model     *scriptedModel
+	Page      playwright.Page
+	Expect    playwright.PlaywrightAssertions
+	Console   *consoleLog
+	Artifacts string
+}
+
+const (
+	actionTimeoutMS = 30_000
+	startupTimeout  = 90_000 // first workbench load compiles and caches a lot on two cores
+)
+
+func newHarness(t *testing.T, opts harnessOptions) *harness {
+	t.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := loadToolEnv(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, root: root, env: env, Console: &consoleLog{},
+		Expect: playwright.NewPlaywrightAssertions(actionTimeoutMS)}
+
+	h.Artifacts = filepath.Join(root, "e2e", "artifacts", sanitize(t.Name()))
+	if err := os.RemoveAll(h.Artifacts); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(h.Artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.Workspace = newWorkspace(t)
+	h.Dirs = newCodeServerDirs(t)
+	// Registered after the temp dirs so it runs before they are removed, and
+	// before everything below so it runs after all of it has stopped.
+	t.Cleanup(h.finish)
+
+	settings := map[string]any{
+		"workbench.startupEditor":                          "none",
+		"workbench.tips.enabled":                           false,
+		"workbench.enableExperiments":                      false,
+		"telemetry.telemetryLevel":                         "off",
+		"update.mode":                                      "none",
+		"extensions.autoUpdate":                            false,
+		"extensions.autoCheckUpdates":                      false,
+		"extensions.ignoreRecommendations":                 true,
+		"security.workspace.trust.enabled":                 false,
+		"chat.disableAIFeatures":                           true,
+		"workbench.secondarySideBar.defaultVisibility":     "hidden",
+		"workbench.welcomePage.walkthroughs.openOnInstall": false,
+		"git.openRepositoryInParentFolders":                "never",
+	}
+	if opts.ModelRules != nil {
+		h.Model = startScriptedModel(t, root, opts.ModelRules, h.Artifacts)
+		settings["govibe.apiBaseUrl"] = h.Model.URL
+		settings["govibe.model"] = "scripted"
+	}
+	for k, v := range opts.Settings {
+		settings[k] = v
+	}
+	h.writeSettings(settings)
+
+	if opts.Extension {
+		installExtension(t, env, h.Dirs, vsixPath(root), filepath.Join(h.Artifacts, "install-extension.log"))
+	}
+	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"))
+
+	browser := sharedBrowser(t, env)
+	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{
+		Viewport: &playwright.Size{Width: 1400, Height: 900},
+	})
+	if err != nil {
+		t.Fatalf("new browser context: %v", err)
+	}
+	bctx.SetDefaultTimeout(actionTimeoutMS)
+	t.Cleanup(func() { _ = bctx.Close() })
+	h.Page, err = bctx.NewPage()
+	if err != nil {
+		t.Fatalf("new page: %v", err)
+	}
+	attachConsole(h.Page, h.Console)
+	t.Cleanup(h.captureOnFailure) // runs first: the page is still open
+
+	target := h.CS.URL + "?folder=" + url.QueryEscape(h.Workspace)
+	if _, err := h.Page.Goto(target, playwright.PageGotoOptions{
+		WaitUntil: playwright.WaitUntilStateDomcontentloaded, Timeout: playwright.Float(startupTimeout)}); err != nil {
+		t.Fatalf("open %s: %v", target, err)
+	}
+	if err := h.Expect.Locator(h.Page.Locator(selWorkbench)).ToBeVisible(
+		playwright.LocatorAssertionsToBeVisibleOptions{Timeout: playwright.Float(startupTimeout)}); err != nil {
+		t.Fatalf("workbench did not render: %v", err)
+	}
+	return h
+}
+
+func (h *harness) writeSettings(settings map[string]any) {
+	h.t.Helper()
+	data, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.WriteFile(h.settingsPath(), data, 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) settingsPath() string {
+	return filepath.Join(h.Dirs.userData, "User", "settings.json")
+}
+
+// captureOnFailure saves what the browser showed while the page is still open.
+func (h *harness) captureOnFailure() {
+	if !h.t.Failed() {
+		return
+	}
+	shot := filepath.Join(h.Artifacts, "screenshot.png")
+	if _, err := h.Page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(shot), Timeout: playwright.Float(10_000)}); err != nil {
+		h.t.Logf("screenshot failed: %v", err)
+	}
+	if h.Model != nil {
+		if resp, err := httpGet(h.Model.URL + "/_requests"); err == nil {
+			_ = os.WriteFile(filepath.Join(h.Artifacts, "model-requests.json"), resp, 0o644)
+		}
+	}
+}
+
+// finish runs after code-server and the model have stopped. On failure it
+// keeps the artifacts folder, adds the console and the product's own logs to
+// it and prints where everything is; on success it removes the folder.
+func (h *harness) finish() {
+	if !h.t.Failed() {
+		_ = os.RemoveAll(h.Artifacts)
+		return
+	}
+	_ = os.WriteFile(filepath.Join(h.Artifacts, "console.log"),
+		[]byte(strings.Join(h.Console.snapshot(), "\n")+"\n"), 0o644)
+	copied := copyLogs(h.Dirs.userData, filepath.Join(h.Artifacts, "user-data"))
+	h.t.Logf("e2e artifacts for %s in %s:", h.t.Name(), h.Artifacts)
+	_ = filepath.WalkDir(h.Artifacts, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			h.t.Logf("  %s", p)
+		}
+		return nil
+	})
+	if copied == 0 {
+		h.t.Logf("  (no log files were found under the user-data dir %s)", h.Dirs.userData)
+	}
+}
+
+// copyLogs copies the product's logs out of a user-data dir before it is
+// deleted: VS Code's own logs (extension host, output channels, where an
+// extension's LogOutputChannel lands) and any file in GoVibe's storage, which
+// is where the sidecar log lives.
+func copyLogs(userData, dst string) int {
+	n := 0
+	_ = filepath.WalkDir(userData, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(userData, p)
+		lower := strings.ToLower(rel)
+		keep := strings.HasPrefix(rel, "logs"+string(filepath.Separator)) ||
+			strings.Contains(lower, "govibe") || strings.HasSuffix(lower, ".log")
+		if !keep {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > 20<<20 {
+			return nil
+		}
+		if copyFile(p, filepath.Join(dst, rel)) == nil {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func sanitize(name string) string { return unsafeName.ReplaceAllString(name, "_") }

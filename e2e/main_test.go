@@ -1,0 +1,27 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	// Tagging this process's environment tags the Playwright driver and the
+	// Chromium it launches, which is how stopSharedBrowser finds stragglers.
+	// Processes the harness starts itself get their own mark instead.
+	browserShared.mark = newMark()
+	os.Setenv(markEnv, browserShared.mark)
+
+	code := m.Run()
+
+	if err := stopSharedBrowser(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
+	stopSharedModelBuild()
+	os.Exit(code)
+}
+
+func killPID(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }

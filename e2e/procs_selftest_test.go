@@ -1,0 +1,47 @@
+package e2e
+
+import (
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// The harness's leak detection is what makes "no leftover processes" an
+// assertion rather than a hope, so it is tested against real processes.
+
+func TestStopGroupEndsWholeGroup(t *testing.T) {
+	mark := newMark()
+	cmd := exec.Command("sh", "-c", "sleep 300 & sleep 300 & wait")
+	if err := startGroup(cmd, mark); err != nil {
+		t.Fatal(err)
+	}
+	if !waitUntil(10*time.Second, func() bool { return len(markedProcesses(mark)) == 3 }) {
+		t.Fatalf("want sh and two sleeps running, found %v", markedProcesses(mark))
+	}
+	if escaped := stopGroup(cmd, mark, 0, 5*time.Second); len(escaped) != 0 {
+		t.Fatalf("nothing left the group, yet stopGroup reported %v", escaped)
+	}
+	if left := markedProcesses(mark); len(left) != 0 {
+		t.Fatalf("processes survived stopGroup: %v", left)
+	}
+}
+
+func TestStopGroupReportsAndKillsEscapedProcess(t *testing.T) {
+	mark := newMark()
+	// setsid puts the first sleep in a session and group of its own: killing
+	// the group cannot reach it, only the mark can.
+	cmd := exec.Command("sh", "-c", "setsid sleep 300 & sleep 300")
+	if err := startGroup(cmd, mark); err != nil {
+		t.Fatal(err)
+	}
+	if !waitUntil(10*time.Second, func() bool { return len(markedProcesses(mark)) == 3 }) {
+		t.Fatalf("want sh and two sleeps running, found %v", markedProcesses(mark))
+	}
+	escaped := stopGroup(cmd, mark, 200*time.Millisecond, 5*time.Second)
+	if len(escaped) != 1 || escaped[0].cmdline != "sleep 300" {
+		t.Fatalf("want exactly the setsid sleep reported, got %v", escaped)
+	}
+	if left := markedProcesses(mark); len(left) != 0 {
+		t.Fatalf("escaped process was not killed: %v", left)
+	}
+}

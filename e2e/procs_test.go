@@ -1,0 +1,194 @@
+package e2e
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// markEnv is set, with a value unique to one started process tree, in the
+// environment of every process the suite starts. Descendants inherit it even
+// when they leave the process group (node-pty and some daemons call setsid),
+// so scanning /proc for it finds every leftover, not only the group members.
+const markEnv = "GOVIBE_E2E_MARK"
+
+func newMark() string {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return "e2e-" + hex.EncodeToString(b)
+}
+
+// startGroup starts cmd as the leader of a new process group, tagged with mark.
+func startGroup(cmd *exec.Cmd, mark string) error {
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, markEnv+"="+mark)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd.Start()
+}
+
+// markedProcesses lists live (non-zombie) processes whose environment carries mark.
+func markedProcesses(mark string) []procInfo {
+	needle := []byte(markEnv + "=" + mark + "\x00")
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var found []procInfo
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, needle) {
+			continue
+		}
+		info := readProc(pid)
+		if info.state == "Z" {
+			continue
+		}
+		found = append(found, info)
+	}
+	return found
+}
+
+type procInfo struct {
+	pid     int
+	state   string
+	cmdline string
+}
+
+func (p procInfo) String() string { return fmt.Sprintf("pid %d [%s] %s", p.pid, p.state, p.cmdline) }
+
+func readProc(pid int) procInfo {
+	info := procInfo{pid: pid}
+	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// The command name in field 2 may contain spaces; the state follows its closing paren.
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+			info.state = string(stat[i+2])
+		}
+	}
+	if cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil {
+		info.cmdline = strings.TrimSpace(strings.ReplaceAll(string(cl), "\x00", " "))
+		if len(info.cmdline) > 200 {
+			info.cmdline = info.cmdline[:200] + "…"
+		}
+	}
+	return info
+}
+
+// stopGroup ends the process tree started by cmd. It first gives detached
+// helpers up to settle to finish by themselves, then sends SIGTERM to the group so
+// code-server can stop its extension host (and with it the GoVibe sidecar)
+// cleanly, then SIGKILL to the group once grace runs out. Whatever carries the
+// mark after that has left the group (setsid, double fork) and would outlive
+// the test: those are killed one by one and returned so the caller fails the
+// test, because a product that leaks processes is a bug even though the
+// harness cleans up after it.
+func stopGroup(cmd *exec.Cmd, mark string, settle, grace time.Duration) (escaped []procInfo) {
+	if cmd.Process == nil {
+		return nil
+	}
+	pgid := cmd.Process.Pid
+	// VS Code starts short-lived detached helpers (its login-shell environment
+	// probe runs in its own session, with a 10s timeout); let those finish
+	// rather than report them. Anything detached that is still there after
+	// this is a real leak and is reported below.
+	waitUntil(settle, func() bool {
+		for _, p := range markedProcesses(mark) {
+			if pgidOf(p.pid) != pgid {
+				return false
+			}
+		}
+		return true
+	})
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	waited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(waited)
+	}()
+	waitUntil(grace, func() bool { return len(groupMembers(pgid)) == 0 })
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	<-waited
+	waitUntil(5*time.Second, func() bool { return len(groupMembers(pgid)) == 0 })
+	escaped = markedProcesses(mark)
+	for _, p := range escaped {
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+	waitUntil(5*time.Second, func() bool { return len(markedProcesses(mark)) == 0 })
+	return escaped
+}
+
+// settleTimeout bounds the wait for detached helpers; VS Code's shell
+// environment probe gives up after 10s.
+const settleTimeout = 12 * time.Second
+
+// groupMembers lists live processes in process group pgid.
+func groupMembers(pgid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pgidOf(pid) == pgid {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// pgidOf returns the process group of a live process, or -1 for a zombie or
+// a process that is gone.
+func pgidOf(pid int) int {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return -1
+	}
+	// After the command name: state ppid pgrp ...
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 3 || f[0] == "Z" {
+		return -1
+	}
+	g, err := strconv.Atoi(f[2])
+	if err != nil {
+		return -1
+	}
+	return g
+}
+
+// waitUntil polls cond until it holds or d passes; /proc offers no event for
+// "process gone", so polling is the only way to wait on it.
+func waitUntil(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

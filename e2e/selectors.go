@@ -1,0 +1,37 @@
+// Package e2e runs the real GoVibe product end to end: the packaged .vsix
+// installed into a real code-server, driven in real Chromium through
+// playwright-go, talking to a scripted OpenAI-compatible model on loopback.
+//
+// The package holds only tests plus this file: the selectors are the one
+// contract the suite shares with the webview and the workbench, kept together
+// so a change to either touches a single place.
+package e2e
+
+// Workbench (code-server / VS Code) selectors.
+const (
+	selWorkbench      = ".monaco-workbench"
+	selGoVibeActivity = "a[aria-label^='GoVibe']"
+	selQuickInput     = ".quick-input-widget"
+	selQuickInputBox  = ".quick-input-widget input"
+	selQuickInputRow  = ".quick-input-widget .monaco-list-row"
+	selExplorerRow    = ".explorer-folders-view .monaco-list-row"
+	selNotification   = ".notification-toast"
+
+	// Webviews nest twice: the workbench's host iframe, then the frame the
+	// extension's HTML is loaded into.
+	selWebviewHost  = "iframe.webview.ready"
+	selWebviewInner = "#active-frame"
+)
+
+// GoVibe webview DOM contract.
+const (
+	selChatInput        = "[data-testid=chat-input]"
+	selSend             = "[data-testid=send]"
+	selStop             = "[data-testid=stop]"
+	selAssistantMessage = "[data-testid=message-assistant]"
+	selCodeBlock        = "pre code"
+	selToolCard         = "[data-testid=tool-card]"
+	selConfirmCard      = "[data-testid=confirm-card]"
+	selConfirmAllow     = "[data-testid=confirm-allow]"
+	selConfirmDeny      = "[data-testid=confirm-deny]"
+)
