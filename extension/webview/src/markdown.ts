@@ -1,0 +1,119 @@
+// Markdown → sanitised HTML, block by block. A streamed reply only changes
+// its last block, so earlier blocks come from the cache and only the tail
+// is parsed, highlighted and sanitised again.
+import DOMPurify from 'dompurify';
+import { Marked, type Token, type Tokens } from 'marked';
+import { escapeHtml, highlight } from './highlight';
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+const SAFE_IMG = /^https:/i;
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const name = (lang ?? '').trim().split(/\s+/)[0];
+      const cls = name.replace(/[^\w+#.-]/g, '');
+      return `<pre><code class="hljs${cls ? ` language-${cls}` : ''}">${highlight(text, name)}</code></pre>`;
+    },
+  },
+});
+
+let hooked = false;
+
+function installHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    const el = node as Element;
+    if (el.tagName === 'A') {
+      const href = el.getAttribute('href') ?? '';
+      el.removeAttribute('target');
+      // Only web and mail links may be followed (and only through the host);
+      // relative, javascript:, data:, command: and vscode: links stay as text.
+      if (!SAFE_LINK.test(href.trim())) el.removeAttribute('href');
+    } else if (el.tagName === 'IMG') {
+      const src = el.getAttribute('src') ?? '';
+      if (!SAFE_IMG.test(src.trim())) el.removeAttribute('src');
+    }
+  });
+}
+
+export function sanitize(html: string): string {
+  installHooks();
+  return DOMPurify.sanitize(html, {
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'link', 'meta', 'base'],
+    FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
+    ALLOW_DATA_ATTR: false,
+  });
+}
+
+/**
+ * Closes a code fence the stream has opened but not yet closed, so the
+ * partial block renders as code instead of flipping the rest into prose.
+ */
+export function closeOpenFence(text: string): string {
+  let open: { ch: string; len: number } | null = null;
+  for (const line of text.split('\n')) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!m) continue;
+    const fence = m[1];
+    if (!open) {
+      // A backtick fence's info string cannot contain backticks.
+      if (fence[0] === '`' && m[2].includes('`')) continue;
+      open = { ch: fence[0], len: fence.length };
+    } else if (fence[0] === open.ch && fence.length >= open.len && m[2].trim() === '') {
+      open = null;
+    }
+  }
+  if (!open) return text;
+  return `${text}${text.endsWith('\n') ? '' : '\n'}${open.ch.repeat(open.len)}\n`;
+}
+
+export interface RenderedBlock {
+  /** Stable within one text: the block's position. */
+  key: number;
+  raw: string;
+  html: string;
+}
+
+const cache = new Map<string, string>();
+const CACHE_MAX = 2000;
+
+function cached(raw: string, render: () => string): string {
+  const hit = cache.get(raw);
+  if (hit !== undefined) return hit;
+  const html = render();
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(raw, html);
+  return html;
+}
+
+/** Renders markdown as a list of independently sanitised top-level blocks. */
+export function renderBlocks(text: string, streaming: boolean): RenderedBlock[] {
+  const src = streaming ? closeOpenFence(text) : text;
+  const tokens = marked.lexer(src);
+  const links = tokens.links;
+  const hasRefs = Object.keys(links).length > 0;
+  const out: RenderedBlock[] = [];
+  tokens.forEach((tok: Token) => {
+    if (tok.type === 'space') return;
+    const one = Object.assign([tok], { links }) as unknown as Token[];
+    const render = () => sanitize(marked.parser(one) as string);
+    // Reference-style links resolve against the whole text, so such blocks
+    // are not cached by their raw source alone.
+    const html = hasRefs ? render() : cached(tok.raw, render);
+    out.push({ key: out.length, raw: tok.raw, html });
+  });
+  return out;
+}
+
+/** Renders a whole markdown text to one sanitised HTML string. */
+export function renderMarkdown(text: string): string {
+  return renderBlocks(text, false)
+    .map((b) => b.html)
+    .join('');
+}
+
+export { escapeHtml };

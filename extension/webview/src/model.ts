@@ -1,0 +1,200 @@
+// The view model: wire messages folded into blocks the UI renders. Tool
+// results are merged into their calls so one card shows both, wherever the
+// server stored the result.
+import type { ErrorInfo, Message, Part, ReviewCard, Usage } from '../../src/protocol.gen';
+
+export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'cancelled';
+export type NoticeLevel = 'info' | 'warn' | 'error';
+
+export interface ToolBlock {
+  kind: 'tool';
+  callId: string;
+  name: string;
+  args: string;
+  summary?: string;
+  status: ToolStatus;
+  ok?: boolean;
+  output?: string;
+  durationMs?: number;
+  meta?: unknown;
+}
+
+export type Block =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | ToolBlock
+  | { kind: 'notice'; level: NoticeLevel; text: string }
+  | { kind: 'error'; error: ErrorInfo }
+  | { kind: 'review'; card: ReviewCard }
+  | { kind: 'compaction'; summary: string; savedTokens?: number }
+  | { kind: 'turnEnd'; status: string };
+
+export interface ViewMessage {
+  id: string;
+  /** Message seq from the server, or -1 for one assembled from deltas. */
+  seq: number;
+  turnId?: string;
+  role: string;
+  status: string;
+  subAgentTag?: string;
+  btw: boolean;
+  created: number;
+  blocks: Block[];
+  usage?: Usage;
+}
+
+export function noticeLevel(s: string | undefined): NoticeLevel {
+  if (s === 'warn' || s === 'warning') return 'warn';
+  if (s === 'error') return 'error';
+  return 'info';
+}
+
+function toolStatus(s: string | undefined, ok?: boolean): ToolStatus {
+  switch (s) {
+    case 'pending':
+    case 'running':
+    case 'done':
+    case 'error':
+    case 'cancelled':
+      return s;
+  }
+  if (ok === undefined) return 'running';
+  return ok ? 'done' : 'error';
+}
+
+export function toolBlockFromCall(p: Part): ToolBlock {
+  return {
+    kind: 'tool',
+    callId: p.toolCallId ?? '',
+    name: p.name ?? '',
+    args: p.arguments ?? '',
+    status: toolStatus(p.status),
+  };
+}
+
+/** Folds a result into its card; the result's own status wins. */
+export function withResult(
+  b: ToolBlock,
+  r: { ok: boolean; output?: string; durationMs?: number; meta?: unknown; status?: string },
+): ToolBlock {
+  return {
+    ...b,
+    ok: r.ok,
+    output: r.output ?? b.output,
+    durationMs: r.durationMs ?? b.durationMs,
+    meta: r.meta ?? b.meta,
+    status: r.status ? toolStatus(r.status, r.ok) : r.ok ? 'done' : 'error',
+  };
+}
+
+function isCompaction(m: Message): boolean {
+  return m.role === 'event' && m.parts.some((p) => metaKind(p.meta) === 'compaction');
+}
+
+function metaKind(meta: unknown): string | undefined {
+  if (meta && typeof meta === 'object' && 'kind' in meta) {
+    const k = (meta as { kind: unknown }).kind;
+    return typeof k === 'string' ? k : undefined;
+  }
+  return undefined;
+}
+
+function savedTokens(m: Message): number | undefined {
+  for (const p of m.parts) {
+    const meta = p.meta as { savedTokens?: unknown } | undefined;
+    if (meta && typeof meta.savedTokens === 'number') return meta.savedTokens;
+  }
+  return undefined;
+}
+
+/**
+ * Converts one wire message. Tool results are returned separately: the
+ * caller folds them into whichever message holds the matching call.
+ */
+export function fromWire(m: Message): { message: ViewMessage; results: Part[] } {
+  const results: Part[] = [];
+  const blocks: Block[] = [];
+  if (isCompaction(m)) {
+    const summary = m.parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text ?? '')
+      .join('\n');
+    blocks.push({ kind: 'compaction', summary, savedTokens: savedTokens(m) });
+  } else {
+    for (const p of m.parts) {
+      switch (p.type) {
+        case 'text':
+        case 'reasoning':
+          if (p.text) blocks.push({ kind: p.type, text: p.text });
+          break;
+        case 'tool_call':
+          blocks.push(toolBlockFromCall(p));
+          break;
+        case 'tool_result':
+          results.push(p);
+          break;
+        case 'notice':
+          blocks.push({ kind: 'notice', level: noticeLevel(p.level), text: p.text ?? '' });
+          break;
+      }
+    }
+  }
+  return {
+    message: {
+      id: m.id,
+      seq: m.seq,
+      turnId: m.turnId,
+      role: m.role,
+      status: m.status,
+      subAgentTag: m.subAgentTag,
+      btw: !!m.btw,
+      created: m.created,
+      blocks,
+      usage: m.usage,
+    },
+    results,
+  };
+}
+
+/**
+ * Converts a page of wire messages, folding results into calls from the
+ * same page; results whose call is elsewhere come back in `orphans`.
+ */
+export function foldMessages(ms: Message[]): { messages: ViewMessage[]; orphans: Part[] } {
+  const out: ViewMessage[] = [];
+  const where = new Map<string, number>();
+  const orphans: Part[] = [];
+  const pending: Part[] = [];
+  for (const m of ms) {
+    const { message, results } = fromWire(m);
+    message.blocks.forEach((b) => {
+      if (b.kind === 'tool') where.set(b.callId, out.length);
+    });
+    pending.push(...results);
+    // A tool message that only carries results has nothing of its own to show.
+    if (message.blocks.length > 0 || results.length === 0) out.push(message);
+  }
+  for (const r of pending) {
+    const i = where.get(r.toolCallId ?? '');
+    if (i === undefined) {
+      orphans.push(r);
+      continue;
+    }
+    const m = out[i];
+    out[i] = {
+      ...m,
+      blocks: m.blocks.map((b) =>
+        b.kind === 'tool' && b.callId === r.toolCallId
+          ? withResult(b, { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status })
+          : b,
+      ),
+    };
+  }
+  return { messages: out, orphans };
+}
+
+export function toolCount(m: ViewMessage): number {
+  let n = 0;
+  for (const b of m.blocks) if (b.kind === 'tool') n++;
+  return n;
+}

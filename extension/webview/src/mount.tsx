@@ -1,0 +1,55 @@
+import * as l10n from '@vscode/l10n';
+import { render } from 'preact';
+import type { HostMessage } from '../../shared/webviewMessages';
+import { ServicesContext } from './context';
+import { installDocumentHandlers } from './docHandlers';
+import './elements';
+import { ChatStore } from './store';
+import { App } from './ui/App';
+import { Bridge } from './vscode';
+
+export interface Mounted {
+  store: ChatStore;
+  bridge: Bridge;
+  unmount(): void;
+}
+
+function isHostMessage(v: unknown): v is HostMessage {
+  return !!v && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string';
+}
+
+/** Starts the chat view in container and tells the host it is ready. */
+export function mount(container: HTMLElement, api?: ConstructorParameters<typeof Bridge>[0]): Mounted {
+  const bridge = new Bridge(api);
+  const store = new ChatStore({
+    onGap: (sessionId, lastSeq) => bridge.post({ type: 'ready', lastSeq, sessionId }),
+    onL10n: (contents) => l10n.config({ contents: contents ?? {} }),
+  });
+  store.subscribe(() => {
+    const s = store.state;
+    if (s.sessionId !== bridge.ui.sessionId || store.lastSeqFor(s.sessionId) !== bridge.ui.lastSeq) {
+      bridge.update({ sessionId: s.sessionId, lastSeq: store.lastSeqFor(s.sessionId) });
+    }
+  });
+  const onMessage = (e: MessageEvent) => {
+    if (isHostMessage(e.data)) store.apply(e.data);
+  };
+  window.addEventListener('message', onMessage);
+  const removeHandlers = installDocumentHandlers(container.ownerDocument, bridge);
+  render(
+    <ServicesContext.Provider value={{ bridge, store }}>
+      <App />
+    </ServicesContext.Provider>,
+    container,
+  );
+  bridge.post({ type: 'ready', lastSeq: bridge.ui.lastSeq, sessionId: bridge.ui.sessionId });
+  return {
+    store,
+    bridge,
+    unmount() {
+      window.removeEventListener('message', onMessage);
+      removeHandlers();
+      render(null, container);
+    },
+  };
+}

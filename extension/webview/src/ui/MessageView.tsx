@@ -1,0 +1,195 @@
+import * as l10n from '@vscode/l10n';
+import { useState } from 'preact/hooks';
+import { actionLabel, actionMessage } from '../actions';
+import { useServices } from '../context';
+import { formatTokens } from '../format';
+import type { Block, ViewMessage } from '../model';
+import { memo } from '../memo';
+import type { ErrorInfo } from '../../../src/protocol.gen';
+import { Markdown } from './Markdown';
+import { ReviewView } from './Review';
+import { ToolCard } from './ToolCard';
+
+interface Props {
+  msg: ViewMessage;
+  sessionId?: string;
+  /** Whether this user message's turn may be rolled back (not while running). */
+  canRollback: boolean;
+}
+
+export const MessageView = memo(function MessageView({ msg, sessionId, canRollback }: Props) {
+  if (msg.role === 'user') return <UserMessage msg={msg} sessionId={sessionId} canRollback={canRollback} />;
+  const streaming = msg.status === 'pending';
+  const testid = msg.role === 'event' ? 'message-event' : 'message-assistant';
+  return (
+    <div
+      class={`message message-${msg.role}${msg.btw ? ' btw' : ''}${streaming ? ' streaming' : ''}`}
+      data-testid={testid}
+      data-id={msg.id}
+    >
+      {msg.btw && <SideNoteLabel />}
+      {msg.blocks.map((b, i) => (
+        <BlockView key={i} block={b} msgId={msg.id} index={i} streaming={streaming && i === msg.blocks.length - 1} />
+      ))}
+      {streaming && msg.blocks.length === 0 && (
+        <div class="working">
+          <span class="codicon codicon-loading codicon-modifier-spin" /> {l10n.t('Working…')}
+        </div>
+      )}
+    </div>
+  );
+});
+
+function SideNoteLabel() {
+  return (
+    <div class="btw-label" data-testid="btw-label">
+      <span class="codicon codicon-comment" /> {l10n.t('Side note')}
+    </div>
+  );
+}
+
+function UserMessage({ msg, sessionId, canRollback }: Props) {
+  const { bridge } = useServices();
+  const [asking, setAsking] = useState(false);
+  const text = msg.blocks
+    .map((b) => (b.kind === 'text' ? b.text : ''))
+    .filter(Boolean)
+    .join('\n');
+  return (
+    <div class={`message message-user${msg.btw ? ' btw' : ''}`} data-testid="message-user" data-id={msg.id}>
+      {msg.btw && <SideNoteLabel />}
+      <div class="user-text">{text}</div>
+      {msg.turnId && sessionId && canRollback && (
+        <div class="turn-actions">
+          {asking ? (
+            <span class="confirm-inline">
+              {l10n.t('Undo every change made from this turn on?')}
+              <button
+                type="button"
+                class="link-btn"
+                data-testid="rollback-confirm"
+                onClick={() => {
+                  setAsking(false);
+                  bridge.post({ type: 'rollbackTurn', sessionId, turnId: msg.turnId! });
+                }}
+              >
+                {l10n.t('Roll back')}
+              </button>
+              <button type="button" class="link-btn" onClick={() => setAsking(false)}>
+                {l10n.t('Cancel')}
+              </button>
+            </span>
+          ) : (
+            <button type="button" class="link-btn" data-testid="rollback" onClick={() => setAsking(true)}>
+              <span class="codicon codicon-discard" /> {l10n.t('Roll back to before this turn')}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function BlockView({ block, msgId, index, streaming }: { block: Block; msgId: string; index: number; streaming: boolean }) {
+  switch (block.kind) {
+    case 'text':
+      return <Markdown text={block.text} streaming={streaming} />;
+    case 'reasoning':
+      return <Reasoning text={block.text} openKey={`reasoning:${msgId}:${index}`} streaming={streaming} />;
+    case 'tool':
+      return <ToolCard block={block} />;
+    case 'notice':
+      return (
+        <div class={`notice notice-${block.level}`} data-testid="notice">
+          <span class={`codicon ${block.level === 'error' ? 'codicon-error' : block.level === 'warn' ? 'codicon-warning' : 'codicon-info'}`} />{' '}
+          {block.text}
+        </div>
+      );
+    case 'error':
+      return <ErrorView error={block.error} />;
+    case 'review':
+      return <ReviewView card={block.card} />;
+    case 'compaction':
+      return <Compaction summary={block.summary} saved={block.savedTokens} />;
+    case 'turnEnd':
+      return <TurnEnd status={block.status} />;
+  }
+}
+
+function Reasoning({ text, openKey, streaming }: { text: string; openKey: string; streaming: boolean }) {
+  const { bridge } = useServices();
+  const [open, setOpen] = useState(bridge.ui.open[openKey] ?? false);
+  return (
+    <details
+      class="reasoning"
+      data-testid="reasoning"
+      open={open}
+      onToggle={(e) => {
+        const v = (e.currentTarget as HTMLDetailsElement).open;
+        if (v === open) return;
+        setOpen(v);
+        bridge.setOpen(openKey, v);
+      }}
+    >
+      <summary>
+        <span class={`codicon ${streaming ? 'codicon-loading codicon-modifier-spin' : 'codicon-lightbulb'}`} /> {l10n.t('Thinking…')}
+      </summary>
+      {open && <Markdown text={text} streaming={streaming} />}
+    </details>
+  );
+}
+
+export function ErrorView({ error }: { error: ErrorInfo }) {
+  const { bridge } = useServices();
+  const msg = actionMessage(error.action);
+  return (
+    <div class="notice notice-error" data-testid="error" role="alert">
+      <span class="codicon codicon-error" /> <span class="error-text">{error.message || l10n.t('Something went wrong.')}</span>
+      {msg && error.action && (
+        <vscode-button data-testid="error-action" onClick={() => bridge.post(msg)}>
+          {actionLabel(error.action)}
+        </vscode-button>
+      )}
+    </div>
+  );
+}
+
+function Compaction({ summary, saved }: { summary: string; saved?: number }) {
+  const [show, setShow] = useState(false);
+  return (
+    <div class="compaction" data-testid="compaction">
+      <div class="compaction-line">
+        <span>
+          {saved
+            ? l10n.t('Earlier messages were summarised (saved {0} tokens)', formatTokens(saved))
+            : l10n.t('Earlier messages were summarised')}
+        </span>
+        {summary && (
+          <button type="button" class="link-btn" data-testid="compaction-toggle" onClick={() => setShow(!show)}>
+            {show ? l10n.t('Hide summary') : l10n.t('Show summary')}
+          </button>
+        )}
+      </div>
+      {show && <Markdown text={summary} />}
+    </div>
+  );
+}
+
+function TurnEnd({ status }: { status: string }) {
+  const { bridge } = useServices();
+  if (status === 'max_turns') {
+    return (
+      <div class="notice notice-warn" data-testid="turn-end">
+        <span class="codicon codicon-warning" /> {l10n.t('Stopped after reaching the step limit for one request.')}
+        <vscode-button secondary onClick={() => bridge.post({ type: 'command', command: 'continue' })}>
+          {l10n.t('Continue')}
+        </vscode-button>
+      </div>
+    );
+  }
+  return (
+    <div class="notice notice-info" data-testid="turn-end">
+      <span class="codicon codicon-debug-stop" /> {l10n.t('Stopped at your request.')}
+    </div>
+  );
+}

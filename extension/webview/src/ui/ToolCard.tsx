@@ -1,0 +1,133 @@
+import * as l10n from '@vscode/l10n';
+import { useState } from 'preact/hooks';
+import { useServices } from '../context';
+import { formatDuration, prettyJson, summarizeArgs } from '../format';
+import type { ToolBlock } from '../model';
+
+const OUTPUT_PREVIEW = 4000;
+
+interface EditMeta {
+  path: string;
+  before?: string;
+  after?: string;
+}
+
+/**
+ * Applied edits carry their before/after text in the result meta, either as
+ * {path, before, after} or as {edits: [{path, before, after}, ...]}.
+ */
+export function editsFromMeta(meta: unknown): EditMeta[] {
+  if (!meta || typeof meta !== 'object') return [];
+  const m = meta as Record<string, unknown>;
+  const one = (v: unknown): EditMeta | null => {
+    if (!v || typeof v !== 'object') return null;
+    const o = v as Record<string, unknown>;
+    if (typeof o.path !== 'string') return null;
+    if (typeof o.before !== 'string' && typeof o.after !== 'string') return null;
+    return {
+      path: o.path,
+      before: typeof o.before === 'string' ? o.before : undefined,
+      after: typeof o.after === 'string' ? o.after : undefined,
+    };
+  };
+  if (Array.isArray(m.edits)) return m.edits.map(one).filter((e): e is EditMeta => e !== null);
+  const e = one(m);
+  return e ? [e] : [];
+}
+
+function statusIcon(s: ToolBlock['status']): string {
+  switch (s) {
+    case 'done':
+      return 'codicon-check';
+    case 'error':
+      return 'codicon-error';
+    case 'cancelled':
+      return 'codicon-circle-slash';
+    case 'pending':
+      return 'codicon-clock';
+    default:
+      return 'codicon-loading codicon-modifier-spin';
+  }
+}
+
+export function statusLabel(s: ToolBlock['status']): string {
+  switch (s) {
+    case 'done':
+      return l10n.t('Done');
+    case 'error':
+      return l10n.t('Failed');
+    case 'cancelled':
+      return l10n.t('Cancelled');
+    case 'pending':
+      return l10n.t('Waiting');
+    default:
+      return l10n.t('Running');
+  }
+}
+
+export function ToolCard({ block }: { block: ToolBlock }) {
+  const { bridge } = useServices();
+  const key = `tool:${block.callId}`;
+  const failed = block.status === 'error';
+  const [open, setOpen] = useState<boolean>(bridge.ui.open[key] ?? failed);
+  const [full, setFull] = useState(false);
+  const summary = block.summary || summarizeArgs(block.args);
+  const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
+  const out = block.output ?? '';
+  const shown = full || out.length <= OUTPUT_PREVIEW ? out : `${out.slice(0, OUTPUT_PREVIEW)}…`;
+  return (
+    <div class={`tool-card status-${block.status}`} data-testid="tool-card" data-status={block.status}>
+    <details
+      open={open}
+      onToggle={(e) => {
+        const v = (e.currentTarget as HTMLDetailsElement).open;
+        if (v === open) return;
+        setOpen(v);
+        bridge.setOpen(key, v);
+      }}
+    >
+      <summary>
+        <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status)} />
+        <span class="tool-name">{block.name}</span>
+        <span class="tool-summary">{summary}</span>
+        {block.durationMs !== undefined && <span class="tool-duration">{formatDuration(block.durationMs)}</span>}
+      </summary>
+      {open && (
+        <div class="tool-body">
+          {block.args && (
+            <section>
+              <div class="tool-label">{l10n.t('Arguments')}</div>
+              <pre class="tool-pre">{prettyJson(block.args)}</pre>
+            </section>
+          )}
+          {block.ok !== undefined && (
+            <section>
+              <div class="tool-label">{failed ? l10n.t('Error') : l10n.t('Result')}</div>
+              <pre class={`tool-pre${failed ? ' tool-error' : ''}`} data-testid="tool-output">
+                {shown || l10n.t('(no output)')}
+              </pre>
+              {shown !== out && (
+                <button type="button" class="link-btn" onClick={() => setFull(true)}>
+                  {l10n.t('Show all {0} characters', out.length)}
+                </button>
+              )}
+            </section>
+          )}
+        </div>
+      )}
+    </details>
+      {failed && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {edits.map((e) => (
+        <vscode-button
+          key={e.path}
+          secondary
+          data-testid="open-diff"
+          onClick={() => bridge.post({ type: 'openDiff', path: e.path, before: e.before, after: e.after })}
+        >
+          <span class="codicon codicon-diff" /> {l10n.t('Open diff')}
+          {edits.length > 1 ? ` · ${e.path}` : ''}
+        </vscode-button>
+      ))}
+    </div>
+  );
+}

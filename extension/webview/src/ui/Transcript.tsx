@@ -1,0 +1,142 @@
+import * as l10n from '@vscode/l10n';
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
+import type { TodoState } from '../../../src/protocol.gen';
+import { useServices } from '../context';
+import { type ViewMessage, toolCount } from '../model';
+import { MessageView } from './MessageView';
+import { VirtualList } from './VirtualList';
+
+type Row =
+  | { type: 'msg'; key: string; msg: ViewMessage; grouped: boolean }
+  | { type: 'group'; key: string; tag: string; count: number; tools: number; open: boolean };
+
+interface Props {
+  messages: ViewMessage[];
+  sessionId?: string;
+  running: boolean;
+  todo?: TodoState;
+  hasMore: boolean;
+  loadingMore: boolean;
+}
+
+/** Sub-agent tags look like "executor:2": the agent and its todo item (0-based). */
+export function groupLabel(tag: string, tools: number, todo?: TodoState): string {
+  const m = /^([\w-]+):(\d+)$/.exec(tag);
+  const toolText = tools === 1 ? l10n.t('1 tool call') : l10n.t('{0} tool calls', tools);
+  if (!m) return `${tag} · ${toolText}`;
+  const n = Number(m[2]) + 1;
+  const item = todo && todo.items.length > 0 ? l10n.t('Item {0}/{1}', n, todo.items.length) : l10n.t('Item {0}', n);
+  return `${item} · ${m[1]} · ${toolText}`;
+}
+
+function isGrouped(m: ViewMessage): boolean {
+  return !!m.subAgentTag && m.subAgentTag !== 'free';
+}
+
+export function buildRows(messages: ViewMessage[], open: (key: string, dflt: boolean) => boolean, running: boolean): Row[] {
+  const rows: Row[] = [];
+  let i = 0;
+  while (i < messages.length) {
+    const m = messages[i];
+    if (!isGrouped(m)) {
+      rows.push({ type: 'msg', key: m.id, msg: m, grouped: false });
+      i++;
+      continue;
+    }
+    const tag = m.subAgentTag!;
+    let j = i;
+    let tools = 0;
+    while (j < messages.length && messages[j].subAgentTag === tag) tools += toolCount(messages[j++]);
+    const key = `group:${m.id}`;
+    // The group still being written stays open; finished ones fold away.
+    const isOpen = open(key, running && j === messages.length);
+    rows.push({ type: 'group', key, tag, count: j - i, tools, open: isOpen });
+    if (isOpen) for (let k = i; k < j; k++) rows.push({ type: 'msg', key: messages[k].id, msg: messages[k], grouped: true });
+    i = j;
+  }
+  return rows;
+}
+
+function estimate(r: Row): number {
+  if (r.type === 'group') return 28;
+  let h = 24;
+  for (const b of r.msg.blocks) {
+    if (b.kind === 'text') h += 20 * Math.max(1, Math.ceil(b.text.length / 70));
+    else h += 32;
+  }
+  return Math.min(h, 2000);
+}
+
+export function Transcript(props: Props) {
+  const { bridge } = useServices();
+  const [openMap, setOpenMap] = useState<Record<string, boolean>>(() => ({ ...bridge.ui.open }));
+  const askedFor = useRef<number | null>(null);
+
+  const rows = useMemo(
+    () => buildRows(props.messages, (k, d) => openMap[k] ?? d, props.running),
+    [props.messages, openMap, props.running],
+  );
+
+  const toggle = (key: string, v: boolean) => {
+    setOpenMap((m) => ({ ...m, [key]: v }));
+    bridge.setOpen(key, v);
+  };
+
+  const onNearTop = useCallback(() => {
+    const first = props.messages.find((m) => m.seq >= 0);
+    if (!props.hasMore || props.loadingMore || !props.sessionId || !first) return;
+    if (askedFor.current === first.seq) return;
+    askedFor.current = first.seq;
+    bridge.post({ type: 'loadMore', sessionId: props.sessionId, beforeSeq: first.seq });
+  }, [props.messages, props.hasMore, props.loadingMore, props.sessionId]);
+
+  const renderRow = (r: Row) => {
+    if (r.type === 'group') {
+      return (
+        <button
+          type="button"
+          class="group-header"
+          data-testid="subagent-group"
+          aria-expanded={r.open}
+          onClick={() => toggle(r.key, !r.open)}
+        >
+          <span class={`codicon ${r.open ? 'codicon-chevron-down' : 'codicon-chevron-right'}`} />
+          {groupLabel(r.tag, r.tools, props.todo)}
+        </button>
+      );
+    }
+    return (
+      <div class={r.grouped ? 'grouped' : undefined}>
+        <MessageView msg={r.msg} sessionId={props.sessionId} canRollback={!props.running} />
+      </div>
+    );
+  };
+
+  if (props.messages.length === 0) {
+    return (
+      <div class="empty" data-testid="empty">
+        <span class="codicon codicon-sparkle" />
+        <p>{l10n.t('Ask GoVibe to explain, fix or build something in this workspace.')}</p>
+      </div>
+    );
+  }
+  return (
+    <>
+      {props.loadingMore && <div class="loading-more">{l10n.t('Loading earlier messages…')}</div>}
+      <VirtualList
+        items={rows}
+        itemKey={rowKey}
+        estimate={estimate}
+        renderItem={renderRow}
+        onNearTop={onNearTop}
+        initialScrollTop={bridge.ui.scrollTop}
+        initialAtBottom={bridge.ui.atBottom}
+        onScrollState={(scrollTop, atBottom) => bridge.update({ scrollTop, atBottom })}
+      />
+    </>
+  );
+}
+
+function rowKey(r: Row): string {
+  return r.key;
+}

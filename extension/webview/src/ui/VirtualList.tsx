@@ -1,0 +1,146 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+
+export interface VirtualListProps<T> {
+  items: T[];
+  itemKey: (item: T) => string;
+  estimate: (item: T) => number;
+  renderItem: (item: T) => ComponentChildren;
+  /** Called when the user scrolls near the top (to page in older items). */
+  onNearTop?: () => void;
+  initialScrollTop?: number;
+  initialAtBottom?: boolean;
+  onScrollState?: (scrollTop: number, atBottom: boolean) => void;
+  overscan?: number;
+}
+
+const NEAR_TOP_PX = 200;
+const BOTTOM_SLACK_PX = 24;
+
+/**
+ * Renders only the rows in view plus an overscan, with spacers standing in
+ * for the rest. Row heights are measured once rendered and estimated until
+ * then; the first visible row is kept in place when heights above it change
+ * or older rows are prepended, and the list sticks to the bottom while the
+ * user is there.
+ */
+export function VirtualList<T>(props: VirtualListProps<T>) {
+  const { items, itemKey, estimate, renderItem, overscan = 8 } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [, rerender] = useReducer((x: number) => x + 1, 0);
+  const pos = useRef({ top: props.initialScrollTop ?? 0, atBottom: props.initialAtBottom ?? true });
+  const anchor = useRef<{ key: string; delta: number } | null>(null);
+  const observer = useRef<ResizeObserver | null>(null);
+
+  const offsets = useMemo(() => {
+    const off = new Float64Array(items.length + 1);
+    for (let i = 0; i < items.length; i++) {
+      off[i + 1] = off[i] + (heights.current.get(itemKey(items[i])) ?? estimate(items[i]));
+    }
+    return off;
+    // heights change through rerender(), which runs this again via the counter below.
+  }, [items, itemKey, estimate, heights.current.size, measureVersion(heights.current)]);
+
+  const viewport = scroller.current?.clientHeight || window.innerHeight || 800;
+  const top = pos.current.atBottom ? Math.max(0, offsets[items.length] - viewport) : pos.current.top;
+  const first = Math.max(0, findIndex(offsets, top) - overscan);
+  const last = Math.min(items.length, findIndex(offsets, top + viewport) + 1 + overscan);
+
+  const measure = useCallback(() => {
+    const root = scroller.current;
+    if (!root) return;
+    let changed = false;
+    for (const el of Array.from(root.querySelectorAll<HTMLElement>('.vrow'))) {
+      const key = el.dataset.key!;
+      const h = el.offsetHeight;
+      if (h > 0 && heights.current.get(key) !== h) {
+        heights.current.set(key, h);
+        changed = true;
+      }
+    }
+    if (changed) {
+      bump(heights.current);
+      rerender(0);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(() => measure());
+    return () => observer.current?.disconnect();
+  }, [measure]);
+
+  useLayoutEffect(() => {
+    const root = scroller.current;
+    if (!root) return;
+    for (const el of Array.from(root.querySelectorAll<HTMLElement>('.vrow'))) {
+      observer.current?.observe(el);
+    }
+    measure();
+    if (pos.current.atBottom) {
+      root.scrollTop = root.scrollHeight;
+    } else if (anchor.current) {
+      const i = items.findIndex((it) => itemKey(it) === anchor.current!.key);
+      if (i >= 0) {
+        const want = offsets[i] + anchor.current.delta;
+        if (Math.abs(root.scrollTop - want) > 1) root.scrollTop = want;
+        pos.current.top = want;
+      }
+    } else if (root.scrollTop !== pos.current.top) {
+      root.scrollTop = pos.current.top;
+    }
+  });
+
+  const onScroll = () => {
+    const root = scroller.current!;
+    const t = root.scrollTop;
+    const atBottom = root.scrollHeight - t - root.clientHeight <= BOTTOM_SLACK_PX;
+    pos.current = { top: t, atBottom };
+    const i = findIndex(offsets, t);
+    anchor.current = i < items.length ? { key: itemKey(items[i]), delta: t - offsets[i] } : null;
+    props.onScrollState?.(t, atBottom);
+    if (t < NEAR_TOP_PX) props.onNearTop?.();
+    rerender(0);
+  };
+
+  const rows = [];
+  for (let i = first; i < last; i++) {
+    const it = items[i];
+    const key = itemKey(it);
+    rows.push(
+      <div class="vrow" key={key} data-key={key}>
+        {renderItem(it)}
+      </div>,
+    );
+  }
+  return (
+    <div class="vlist" ref={scroller} onScroll={onScroll} data-testid="transcript">
+      <div class="vlist-inner">
+        <div class="vspacer" style={{ height: `${offsets[first]}px` }} />
+        {rows}
+        <div class="vspacer" style={{ height: `${offsets[items.length] - offsets[last]}px` }} />
+      </div>
+    </div>
+  );
+}
+
+/** Index of the row containing y (binary search over prefix offsets). */
+function findIndex(off: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = off.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (off[mid] <= y) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.min(lo, Math.max(0, off.length - 2));
+}
+
+const versions = new WeakMap<Map<string, number>, number>();
+function measureVersion(m: Map<string, number>): number {
+  return versions.get(m) ?? 0;
+}
+function bump(m: Map<string, number>): void {
+  versions.set(m, measureVersion(m) + 1);
+}
