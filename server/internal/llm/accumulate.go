@@ -1,0 +1,148 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/respjson"
+)
+
+// accumulator assembles one attempt's chunks into a Response. It is owned
+// by the streaming goroutine.
+type accumulator struct {
+	content   strings.Builder
+	reasoning strings.Builder
+	calls     []*ToolCall
+	byIndex   map[int64]int // chunk tool-call index -> position in calls
+	finish    string
+	usage     Usage
+	gotUsage  bool
+	emitted   bool
+}
+
+func newAccumulator() *accumulator {
+	return &accumulator{byIndex: map[int64]int{}}
+}
+
+func (a *accumulator) add(chunk openai.ChatCompletionChunk, onEvent func(Event)) {
+	for _, ch := range chunk.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		d := ch.Delta
+		if r := extraString(d.JSON.ExtraFields, "reasoning_content", "reasoning"); r != "" {
+			a.reasoning.WriteString(r)
+			a.emitted = true
+			onEvent(Event{Kind: EventReasoning, Text: r})
+		}
+		if d.Content != "" {
+			a.content.WriteString(d.Content)
+			a.emitted = true
+			onEvent(Event{Kind: EventText, Text: d.Content})
+		}
+		for _, tc := range d.ToolCalls {
+			a.addToolCall(tc)
+		}
+		if ch.FinishReason != "" {
+			a.finish = ch.FinishReason
+		}
+	}
+	if chunk.JSON.Usage.Valid() {
+		a.usage = usageFrom(chunk.Usage)
+		a.gotUsage = true
+	}
+}
+
+func (a *accumulator) addToolCall(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
+	a.emitted = true
+	pos, ok := a.byIndex[tc.Index]
+	// Some servers reuse index 0 for every call and tell them apart only by
+	// id; a new id at a known index starts a new call.
+	if ok && tc.ID != "" && a.calls[pos].ID != "" && a.calls[pos].ID != tc.ID {
+		ok = false
+	}
+	if !ok {
+		a.calls = append(a.calls, &ToolCall{})
+		pos = len(a.calls) - 1
+		a.byIndex[tc.Index] = pos
+	}
+	call := a.calls[pos]
+	if tc.ID != "" && call.ID == "" {
+		call.ID = tc.ID
+	}
+	// Names normally arrive whole in the first delta; some servers repeat
+	// them in every delta, a few split them.
+	if n := tc.Function.Name; n != "" && n != call.Name {
+		call.Name += n
+	}
+	call.Arguments += tc.Function.Arguments
+}
+
+func (a *accumulator) complete() bool { return a.finish != "" }
+
+func (a *accumulator) response() *Response {
+	r := &Response{
+		Content:          a.content.String(),
+		ReasoningContent: a.reasoning.String(),
+		FinishReason:     a.finish,
+		Usage:            a.usage,
+	}
+	for i, c := range a.calls {
+		tc := *c
+		if tc.ID == "" {
+			// The agent pairs results to calls by id; never hand it an empty one.
+			tc.ID = fmt.Sprintf("call_%d", i)
+		}
+		if strings.TrimSpace(tc.Arguments) == "" {
+			tc.Arguments = "{}"
+		}
+		r.ToolCalls = append(r.ToolCalls, tc)
+	}
+	return r
+}
+
+func usageFrom(u openai.CompletionUsage) Usage {
+	out := Usage{
+		PromptTokens:     u.PromptTokens,
+		CompletionTokens: u.CompletionTokens,
+		CachedTokens:     u.PromptTokensDetails.CachedTokens,
+		ReasoningTokens:  u.CompletionTokensDetails.ReasoningTokens,
+	}
+	if out.CachedTokens == 0 {
+		out.CachedTokens = extraInt(u.JSON.ExtraFields, "prompt_cache_hit_tokens")
+	}
+	return out
+}
+
+// extraString returns the first of keys present as a JSON string.
+func extraString(fields map[string]respjson.Field, keys ...string) string {
+	for _, k := range keys {
+		f, ok := fields[k]
+		if !ok {
+			continue
+		}
+		raw := f.Raw()
+		if raw == "" || raw == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(raw), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func extraInt(fields map[string]respjson.Field, key string) int64 {
+	f, ok := fields[key]
+	if !ok {
+		return 0
+	}
+	var n int64
+	if json.Unmarshal([]byte(f.Raw()), &n) != nil {
+		return 0
+	}
+	return n
+}

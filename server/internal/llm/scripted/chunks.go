@@ -1,0 +1,150 @@
+package scripted
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+const defaultChunkSize = 6
+
+// splitRunes cuts s into pieces of n runes, never splitting a UTF-8 sequence.
+func splitRunes(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	if n <= 0 {
+		n = defaultChunkSize
+	}
+	var out []string
+	r := []rune(s)
+	for i := 0; i < len(r); i += n {
+		out = append(out, string(r[i:min(i+n, len(r))]))
+	}
+	return out
+}
+
+// streamPlan is the ordered list of SSE data payloads for one reply, minus
+// the [DONE] terminator.
+type streamPlan struct {
+	chunks [][]byte
+}
+
+type chunkEnvelope struct {
+	ID      string         `json:"id"`
+	Object  string         `json:"object"`
+	Created int64          `json:"created"`
+	Model   string         `json:"model"`
+	Choices []chunkChoice  `json:"choices"`
+	Usage   map[string]any `json:"usage,omitempty"`
+}
+
+type chunkChoice struct {
+	Index        int            `json:"index"`
+	Delta        map[string]any `json:"delta"`
+	Logprobs     any            `json:"logprobs"`
+	FinishReason *string        `json:"finish_reason"`
+}
+
+func finishReason(r Reply) string {
+	switch {
+	case r.FinishReason != "":
+		return r.FinishReason
+	case len(r.ToolCalls) > 0:
+		return "tool_calls"
+	default:
+		return "stop"
+	}
+}
+
+// usageJSON renders usage in the requested provider dialect(s).
+func usageJSON(u Usage) map[string]any {
+	m := map[string]any{
+		"prompt_tokens":     u.PromptTokens,
+		"completion_tokens": u.CompletionTokens,
+		"total_tokens":      u.PromptTokens + u.CompletionTokens,
+	}
+	if u.ReasoningTokens > 0 {
+		m["completion_tokens_details"] = map[string]any{"reasoning_tokens": u.ReasoningTokens}
+	}
+	style := u.CacheFields
+	if style == "" {
+		style = CacheFieldsBoth
+	}
+	if style == CacheFieldsBoth || style == CacheFieldsOpenAI {
+		m["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CachedTokens}
+	}
+	if style == CacheFieldsBoth || style == CacheFieldsDeepSeek {
+		m["prompt_cache_hit_tokens"] = u.CachedTokens
+		m["prompt_cache_miss_tokens"] = u.PromptTokens - u.CachedTokens
+	}
+	return m
+}
+
+func buildStream(id, model string, created int64, r Reply, usage *Usage) streamPlan {
+	var p streamPlan
+	add := func(delta map[string]any, finish *string) {
+		env := chunkEnvelope{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
+			Choices: []chunkChoice{{Index: 0, Delta: delta, FinishReason: finish}}}
+		b, _ := json.Marshal(env)
+		p.chunks = append(p.chunks, b)
+	}
+	add(map[string]any{"role": "assistant", "content": ""}, nil)
+	for _, s := range splitRunes(r.Reasoning, r.ChunkSize) {
+		// DeepSeek sends content:null alongside reasoning deltas.
+		add(map[string]any{"content": nil, "reasoning_content": s}, nil)
+	}
+	for _, s := range splitRunes(r.Text, r.ChunkSize) {
+		add(map[string]any{"content": s}, nil)
+	}
+	for i, tc := range r.ToolCalls {
+		add(map[string]any{"tool_calls": []any{map[string]any{
+			"index": i, "id": tc.ID, "type": "function",
+			"function": map[string]any{"name": tc.Name, "arguments": ""},
+		}}}, nil)
+		for _, s := range splitRunes(tc.Arguments, r.ChunkSize) {
+			add(map[string]any{"tool_calls": []any{map[string]any{
+				"index": i, "function": map[string]any{"arguments": s},
+			}}}, nil)
+		}
+	}
+	fr := finishReason(r)
+	add(map[string]any{}, &fr)
+	if usage != nil {
+		env := chunkEnvelope{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
+			Choices: []chunkChoice{}, Usage: usageJSON(*usage)}
+		b, _ := json.Marshal(env)
+		p.chunks = append(p.chunks, b)
+	}
+	return p
+}
+
+// buildCompletion renders a non-streaming chat.completion object.
+func buildCompletion(id, model string, created int64, r Reply, usage Usage) []byte {
+	msg := map[string]any{"role": "assistant", "content": r.Text}
+	if r.Reasoning != "" {
+		msg["reasoning_content"] = r.Reasoning
+	}
+	if len(r.ToolCalls) > 0 {
+		var calls []any
+		for _, tc := range r.ToolCalls {
+			calls = append(calls, map[string]any{"id": tc.ID, "type": "function",
+				"function": map[string]any{"name": tc.Name, "arguments": tc.Arguments}})
+		}
+		msg["tool_calls"] = calls
+	}
+	b, _ := json.Marshal(map[string]any{
+		"id": id, "object": "chat.completion", "created": created, "model": model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finishReason(r)}},
+		"usage":   usageJSON(usage),
+	})
+	return b
+}
+
+func errorJSON(message, typ string, code any) []byte {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": message, "type": typ, "param": nil, "code": code,
+	}})
+	return b
+}
+
+func completionID(seq int) string { return fmt.Sprintf("chatcmpl-scripted-%d", seq) }
