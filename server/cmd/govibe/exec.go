@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/logging"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Exit codes of govibe exec.
+const (
+	exitDone     = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitMaxTurns = 3
+)
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// commonFlags are shared by exec, snapshot and session.
+type commonFlags struct {
+	workspace, stateDir string
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.workspace, "workspace", "", "workspace directory (default: the current directory)")
+	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions, snapshots and logs live (default $XDG_STATE_HOME/govibe/<hash of workspace>)")
+}
+
+func (c *commonFlags) resolve() error {
+	if c.workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		c.workspace = wd
+	}
+	abs, err := filepath.Abs(c.workspace)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--workspace %s is not a directory", c.workspace)
+	}
+	c.workspace = abs
+	if c.stateDir == "" {
+		c.stateDir = defaultStateDir(abs)
+	}
+	return nil
+}
+
+func defaultStateDir(ws string) string {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, _ := os.UserHomeDir()
+		base = filepath.Join(home, ".local", "state")
+	}
+	sum := sha256.Sum256([]byte(ws))
+	return filepath.Join(base, "govibe", hex.EncodeToString(sum[:8]))
+}
+
+func execCmd(args []string) int {
+	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
+	var cf commonFlags
+	cf.register(fs)
+	baseURL := fs.String("base-url", "", "OpenAI-compatible base URL")
+	model := fs.String("model", "", "model name")
+	keyEnv := fs.String("api-key-env", "GOVIBE_API_KEY", "environment variable holding the API key")
+	approve := fs.String("approve", "none", "none|edits|all: what runs without a human")
+	maxTurns := fs.Int("max-turns", -1, "cap on tool rounds (-1: the maxInteractions setting)")
+	output := fs.String("output", "text", "text|json|stream-json")
+	sessionID := fs.String("session", "", "resume this session")
+	var sets multiFlag
+	fs.Var(&sets, "set", "KEY=VALUE: override a govibe.* setting (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: govibe exec [flags] PROMPT")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if prompt == "-" {
+		b, _ := io.ReadAll(os.Stdin)
+		prompt = strings.TrimSpace(string(b))
+	}
+	if prompt == "" {
+		fmt.Fprintln(os.Stderr, "govibe exec: a PROMPT is required")
+		fs.Usage()
+		return exitUsage
+	}
+	switch *approve {
+	case "none", "edits", "all":
+	default:
+		fmt.Fprintf(os.Stderr, "govibe exec: --approve must be none, edits or all (got %q)\n", *approve)
+		return exitUsage
+	}
+	switch *output {
+	case "text", "json", "stream-json":
+	default:
+		fmt.Fprintf(os.Stderr, "govibe exec: --output must be text, json or stream-json (got %q)\n", *output)
+		return exitUsage
+	}
+	if err := cf.resolve(); err != nil {
+		fmt.Fprintln(os.Stderr, "govibe exec:", err)
+		return exitUsage
+	}
+
+	// Settings: user file, then environment, then flags.
+	values, err := config.LoadFile(config.UserFile())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "govibe exec:", err)
+		return exitUsage
+	}
+	values = values.Merge(config.FromEnv())
+	flagVals := config.Values{}
+	for _, s := range sets {
+		k, v, err := config.ParseAssignment(s)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "govibe exec:", err)
+			return exitUsage
+		}
+		flagVals[k] = v
+	}
+	for _, k := range config.UnknownKeys(flagVals) {
+		fmt.Fprintf(os.Stderr, "govibe exec: warning: unknown setting %q (ignored by GoVibe)\n", k)
+	}
+	if *baseURL != "" {
+		flagVals["apiBaseUrl"] = *baseURL
+	}
+	if *model != "" {
+		flagVals["model"] = *model
+	}
+	if *maxTurns >= 0 {
+		flagVals["maxInteractions"] = float64(*maxTurns)
+	}
+	values = values.Merge(flagVals)
+	keys := map[string]string{}
+	if k := os.Getenv(*keyEnv); k != "" {
+		keys[""] = k
+	}
+
+	log := logging.New(logging.Options{Level: values.String("logLevel"), Dir: filepath.Join(cf.stateDir, "logs"), Stderr: discardUnlessDebug()})
+	log.Redactor.Set(keys[""])
+	defer log.Sync()
+
+	eng, err := engine.New(engine.Options{
+		Roots: []string{cf.workspace}, StateDir: cf.stateDir, Logger: log.Logger,
+		Settings: values, APIKeys: keys, Headless: true, Approve: *approve,
+		HostInfo: engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "govibe exec:", err)
+		return exitError
+	}
+	defer eng.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := newExecPrinter(*output, os.Stdout)
+	var sid string
+	var mu sync.Mutex
+	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ev.SessionID == sid {
+			out.event(ev)
+		}
+	})
+	sess := *sessionID
+	if sess == "" {
+		s, err := eng.CreateSession(ctx, "")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "govibe exec:", err)
+			return exitError
+		}
+		sess = s.ID
+	}
+	mu.Lock()
+	sid = sess
+	mu.Unlock()
+	out.init(sess, values.String("model"), toolNames())
+	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: sess, Text: prompt}); err != nil {
+		out.fail(err)
+		unsub()
+		return exitError
+	}
+	done := make(chan agent.Status, 1)
+	go func() { done <- eng.Wait(sess) }()
+	var status agent.Status
+	select {
+	case status = <-done:
+	case <-ctx.Done():
+		eng.Cancel(sess)
+		status = <-done
+	}
+	unsub()
+	out.finish(status)
+	switch status {
+	case agent.StatusDone:
+		return exitDone
+	case agent.StatusMaxTurns:
+		return exitMaxTurns
+	default:
+		return exitError
+	}
+}
+
+func toolNames() []string {
+	var out []string
+	for _, t := range tools.Builtin() {
+		out = append(out, t.Name())
+	}
+	return out
+}
+
+// discardUnlessDebug keeps headless stderr for the run's own messages; the
+// log file in the state directory has everything.
+func discardUnlessDebug() *nopSyncer {
+	if os.Getenv("GOVIBE_DEBUG") != "" {
+		return &nopSyncer{os.Stderr}
+	}
+	return &nopSyncer{io.Discard}
+}
+
+type nopSyncer struct{ io.Writer }
+
+func (*nopSyncer) Sync() error { return nil }
+
+func printJSON(w io.Writer, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintln(w, string(b))
+}

@@ -1,0 +1,52 @@
+// Command govibe is GoVibe's sidecar and headless CLI.
+//
+//	govibe serve --stdio          JSON-RPC over stdio, for the VS Code extension
+//	govibe exec [flags] PROMPT    run the agent headless
+//	govibe snapshot list|diff|restore
+//	govibe session list|show|export
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// stderr is where the CLI talks to people; stdout carries results.
+var stderr io.Writer = os.Stderr
+
+const usage = `usage: govibe <command> [flags]
+
+commands:
+  serve --stdio                  serve the VS Code extension over stdio
+  exec [flags] PROMPT            run the agent headless (govibe exec -h)
+  snapshot list|diff|restore     inspect and restore workspace snapshots
+  session list|show|export       inspect stored sessions
+  version                        print the version
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var code int
+	switch os.Args[1] {
+	case "serve":
+		code = serve(os.Args[2:])
+	case "exec":
+		code = execCmd(os.Args[2:])
+	case "snapshot":
+		code = snapshotCmd(os.Args[2:])
+	case "session":
+		code = sessionCmd(os.Args[2:])
+	case "version", "--version":
+		fmt.Println(version())
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "govibe: unknown command %q\n\n%s", os.Args[1], usage)
+		code = 2
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/logging"
+	"github.com/govibe/govibe/server/internal/server"
+	"github.com/govibe/govibe/server/internal/wire"
+)
+
+func version() string {
+	return "govibe " + server.Version + " (protocol " + fmt.Sprint(protocol.Version) + ")"
+}
+
+// stdio joins stdin and stdout into the connection's stream. Nothing else
+// may write to stdout: the logger goes to stderr.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return os.Stdin.Close() }
+
+func serve(args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	useStdio := fs.Bool("stdio", false, "serve JSON-RPC over stdin/stdout")
+	logDir := fs.String("log-dir", "", "also write a rotated log file here")
+	level := fs.String("log-level", "info", "debug|info|warn|error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if !*useStdio {
+		fmt.Fprintln(os.Stderr, "govibe serve: only --stdio is supported")
+		return 2
+	}
+	if *logDir == "" {
+		*logDir = os.Getenv("GOVIBE_LOG_DIR")
+	}
+	log := logging.New(logging.Options{Level: *level, Dir: *logDir})
+	defer log.Sync()
+
+	exitCode := make(chan int, 1)
+	lazy := &lazyCaller{ready: make(chan struct{})}
+	srv := server.New(protocol.NewClient(lazy), log, func(code int) {
+		select {
+		case exitCode <- code:
+		default:
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	caller := wire.Serve(ctx, stdio{os.Stdin, os.Stdout}, func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		return protocol.Dispatch(ctx, srv, method, params)
+	}, log.Logger)
+	lazy.c = caller
+	close(lazy.ready)
+	log.Info("govibe sidecar started", zap.String("version", server.Version), zap.Int("pid", os.Getpid()))
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	select {
+	case code := <-exitCode:
+		return code
+	case <-caller.Done():
+		// The editor went away without exit: persist and stop.
+		srv.Close()
+		return 1
+	case s := <-sigs:
+		log.Info("signal received; shutting down", zap.String("signal", s.String()))
+		srv.Close()
+		return 0
+	}
+}
+
+// lazyCaller lets the server be built before the connection it calls
+// through. c is written once before ready closes and only read after.
+type lazyCaller struct {
+	c     *wire.Conn
+	ready chan struct{}
+}
+
+func (l *lazyCaller) Call(ctx context.Context, method string, params, result any) error {
+	<-l.ready
+	return l.c.Call(ctx, method, params, result)
+}
+
+func (l *lazyCaller) Notify(ctx context.Context, method string, params any) error {
+	<-l.ready
+	return l.c.Notify(ctx, method, params)
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// approver decides confirmations for one turn: auto-approve settings,
+// the headless policy, or the user through the Broker. Safe for concurrent
+// use (it holds no mutable state of its own).
+type approver struct {
+	e *Engine
+	t *turn
+}
+
+// protected paths always ask, even under auto-approve: they configure
+// tools, CI or GoVibe itself.
+func protected(rel string) bool {
+	rel = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(rel, `\`, "/")), "/")
+	base := path.Base(rel)
+	switch {
+	case strings.HasPrefix(rel, ".vscode/") && strings.HasSuffix(rel, ".json"):
+		return true
+	case rel == ".govibe" || strings.HasPrefix(rel, ".govibe/"):
+		return true
+	case strings.HasPrefix(base, ".git") && base != ".gitkeep":
+		return true // .gitignore, .gitattributes, .gitmodules
+	case strings.HasPrefix(rel, ".github/workflows/"), rel == ".gitlab-ci.yml", strings.HasPrefix(rel, ".circleci/"), rel == "azure-pipelines.yml", rel == "Jenkinsfile":
+		return true
+	}
+	return false
+}
+
+func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
+	v := a.e.Settings()
+	isProtected := protected(p.RelPath)
+	if a.e.opts.Headless {
+		switch {
+		case isProtected && a.e.opts.Approve != "all":
+			return tools.EditDecision{Note: p.RelPath + " is a protected file; headless runs change it only with --approve all."}, nil
+		case a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
+			return tools.EditDecision{Accepted: true, Content: p.Proposed}, nil
+		default:
+			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits)."}, nil
+		}
+	}
+	if !v.Bool("confirmChanges") || (v.Bool("autoApprove.edits") && !isProtected) {
+		return a.apply(ctx, p, p.Proposed, "")
+	}
+	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "edit",
+		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete}
+	if d := v.Float("autoApprove.editsDelay"); d > 0 && !isProtected {
+		c.AutoAcceptMs = int(d * 1000)
+	}
+	ans, err := a.e.Broker.Ask(ctx, c)
+	if err != nil {
+		return tools.EditDecision{}, err
+	}
+	if !ans.Accept {
+		note := "The user rejected this edit; nothing was written."
+		if r := strings.TrimSpace(ans.Reason); r != "" {
+			note += " Their reason: " + r
+		}
+		return tools.EditDecision{Note: note}, nil
+	}
+	content := p.Proposed
+	if ans.Content != nil {
+		content = *ans.Content
+	}
+	var notes []string
+	if len(ans.RejectedHunks) > 0 {
+		hs := append([]int(nil), ans.RejectedHunks...)
+		sort.Ints(hs)
+		notes = append(notes, fmt.Sprintf("The user rejected hunk(s) %s of your edit; only the other hunks were written.", joinInts(hs)))
+	} else if content != p.Proposed {
+		d := udiff.Unified("your proposal", "what the user accepted", p.Proposed, content)
+		notes = append(notes, "the user modified your edit:\n"+d)
+	}
+	if ans.Applied {
+		return tools.EditDecision{Accepted: true, Content: content, Applied: true, Note: strings.Join(notes, "\n")}, nil
+	}
+	return a.apply(ctx, p, content, strings.Join(notes, "\n"))
+}
+
+// apply routes an accepted edit through the editor when one is attached,
+// so it joins VS Code's undo stack and respects open buffers. A dirty
+// buffer is never overwritten silently: the editor asks or refuses, and
+// the model is told which.
+func (a *approver) apply(ctx context.Context, p tools.EditProposal, content, note string) (tools.EditDecision, error) {
+	ed := a.e.opts.Editor
+	if ed == nil {
+		return tools.EditDecision{Accepted: true, Content: content, Note: note}, nil
+	}
+	applied, reason, err := ed.ApplyEdit(ctx, p.Path, content, p.Original, p.Delete)
+	if err != nil {
+		return tools.EditDecision{}, fmt.Errorf("the editor could not apply the edit: %w", err)
+	}
+	if !applied {
+		if reason == "" {
+			reason = "the editor refused it"
+		}
+		return tools.EditDecision{Note: "not applied: " + reason + ". Ask the user to save or discard their changes, then re-read the file."}, nil
+	}
+	return tools.EditDecision{Accepted: true, Content: content, Applied: true, Note: note}, nil
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tools.ShellDecision, error) {
+	v := a.e.Settings()
+	analysis := classifyShell(p.Command, a.e.opts.Roots, p.Cwd)
+	if a.e.opts.Headless {
+		switch {
+		case analysis.Class == "dangerous":
+			return tools.ShellDecision{Reason: "refused: the command is classified dangerous (" + strings.Join(analysis.Reasons, "; ") + ") and headless runs never run dangerous commands without a matching permission rule."}, nil
+		case a.e.opts.Approve == "all":
+			return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
+		case analysis.Class == "read-only" && v.Bool("autoApprove.readOnlyCommands"):
+			return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
+		default:
+			return tools.ShellDecision{Reason: "refused: this headless run does not approve commands (use --approve all)."}, nil
+		}
+	}
+	if analysis.Class == "read-only" && v.Bool("autoApprove.readOnlyCommands") {
+		return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
+	}
+	if !v.Bool("confirmShellCommand") && analysis.Class != "dangerous" {
+		return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
+	}
+	ans, err := a.e.Broker.Ask(ctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "shell",
+		Command: p.Command, Cwd: p.Cwd, Analysis: &analysis})
+	if err != nil {
+		return tools.ShellDecision{}, err
+	}
+	if !ans.Accept {
+		return tools.ShellDecision{Reason: strings.TrimSpace(ans.Reason)}, nil
+	}
+	cmd := p.Command
+	if strings.TrimSpace(ans.Command) != "" {
+		cmd = ans.Command
+	}
+	return tools.ShellDecision{Allowed: true, Command: cmd}, nil
+}

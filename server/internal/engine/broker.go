@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/govibe/govibe/server/internal/store"
+)
+
+// Confirm is a question parked for the user: an edit, a shell command or an
+// ask_human question.
+type Confirm struct {
+	ID           string         `json:"id"`
+	SessionID    string         `json:"sessionId"`
+	TurnID       string         `json:"turnId"`
+	ToolCallID   string         `json:"toolCallId"`
+	Kind         string         `json:"kind"` // edit|shell|question
+	Path         string         `json:"path,omitempty"`
+	RelPath      string         `json:"relPath,omitempty"`
+	Original     string         `json:"original,omitempty"`
+	Proposed     string         `json:"proposed,omitempty"`
+	IsNew        bool           `json:"isNew,omitempty"`
+	Delete       bool           `json:"delete,omitempty"`
+	AutoAcceptMs int            `json:"autoAcceptMs,omitempty"`
+	Command      string         `json:"command,omitempty"`
+	Cwd          string         `json:"cwd,omitempty"`
+	Analysis     *ShellAnalysis `json:"analysis,omitempty"`
+	Review       *ReviewCard    `json:"review,omitempty"`
+	Question     string         `json:"question,omitempty"`
+	Options      []string       `json:"options,omitempty"`
+}
+
+// ShellAnalysis is the static classification shown with a command.
+type ShellAnalysis struct {
+	Class   string   `json:"class"`
+	Reasons []string `json:"reasons"`
+}
+
+// ReviewCard is a reviewer's verdict as shown to the user.
+type ReviewCard struct {
+	Kind        string          `json:"kind"`
+	Approved    bool            `json:"approved"`
+	Problems    []ReviewProblem `json:"problems,omitempty"`
+	Suggestion  string          `json:"suggestion,omitempty"`
+	DurationMs  int64           `json:"durationMs"`
+	Unavailable string          `json:"unavailable,omitempty"`
+}
+
+type ReviewProblem struct {
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Location string `json:"location,omitempty"`
+}
+
+// Answer is the user's decision.
+type Answer struct {
+	Accept        bool    `json:"accept"`
+	Reason        string  `json:"reason,omitempty"`
+	Content       *string `json:"content,omitempty"`
+	Applied       bool    `json:"applied,omitempty"`
+	RejectedHunks []int   `json:"rejectedHunks,omitempty"`
+	Command       string  `json:"command,omitempty"`
+	Answer        string  `json:"answer,omitempty"`
+}
+
+// ErrNoSuchConfirm is returned when resolving something no longer pending.
+var ErrNoSuchConfirm = errors.New("no such pending confirmation (it was already answered, or its turn ended)")
+
+// Broker parks tools on user decisions. A waiting tool blocks only its own
+// goroutine; answers arrive through Resolve from the ordered handler, so
+// the connection's read loop never waits. Safe for concurrent use.
+type Broker struct {
+	store *store.Store
+	// onRequested and onClosed tell the client; they must not block.
+	onRequested func(Confirm)
+	onClosed    func(id, reason string)
+
+	mu      sync.Mutex
+	pending map[string]*waiting
+	order   []string // ids in the order they were asked
+}
+
+type waiting struct {
+	c  Confirm
+	ch chan Answer
+}
+
+func NewBroker(st *store.Store, onRequested func(Confirm), onClosed func(id, reason string)) *Broker {
+	return &Broker{store: st, onRequested: onRequested, onClosed: onClosed, pending: map[string]*waiting{}}
+}
+
+// Ask persists c (so it survives a window reload), shows it, and waits for
+// the answer or ctx's end.
+func (b *Broker) Ask(ctx context.Context, c Confirm) (Answer, error) {
+	if c.ID == "" {
+		c.ID = uuid.NewString()
+	}
+	payload, _ := json.Marshal(c)
+	if b.store != nil {
+		rec, err := b.store.CreateConfirmation(ctx, c.SessionID, store.NewConfirmation{Kind: c.Kind, ToolCallID: c.ToolCallID, Payload: payload})
+		if err != nil {
+			return Answer{}, fmt.Errorf("recording the confirmation: %w", err)
+		}
+		c.ID = rec.ID
+	}
+	w := &waiting{c: c, ch: make(chan Answer, 1)}
+	b.mu.Lock()
+	b.pending[c.ID] = w
+	b.order = append(b.order, c.ID)
+	b.mu.Unlock()
+	b.onRequested(c)
+	select {
+	case a := <-w.ch:
+		return a, nil
+	case <-ctx.Done():
+		if b.remove(c.ID) {
+			b.persist(c.ID, store.ConfirmCancelled, nil)
+			b.onClosed(c.ID, "cancelled")
+		} else {
+			// Resolve won the race: honour the answer it sent.
+			select {
+			case a := <-w.ch:
+				return a, nil
+			default:
+			}
+		}
+		return Answer{}, ctx.Err()
+	}
+}
+
+// Resolve delivers an answer.
+func (b *Broker) Resolve(id string, a Answer) error {
+	b.mu.Lock()
+	w := b.pending[id]
+	b.mu.Unlock()
+	if w == nil || !b.remove(id) {
+		return ErrNoSuchConfirm
+	}
+	resp, _ := json.Marshal(a)
+	st := store.ConfirmRejected
+	if a.Accept {
+		st = store.ConfirmApproved
+	}
+	b.persist(id, st, resp)
+	w.ch <- a
+	b.onClosed(id, "resolved")
+	return nil
+}
+
+func (b *Broker) remove(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.pending[id]; !ok {
+		return false
+	}
+	delete(b.pending, id)
+	for i, x := range b.order {
+		if x == id {
+			b.order = append(b.order[:i:i], b.order[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
+func (b *Broker) persist(id string, st store.ConfirmationStatus, resp json.RawMessage) {
+	if b.store == nil {
+		return
+	}
+	_ = b.store.ResolveConfirmation(context.Background(), id, st, resp)
+}
+
+// Pending lists a session's open confirmations in the order asked.
+func (b *Broker) Pending(sessionID string) []Confirm {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []Confirm
+	for _, id := range b.order {
+		if w := b.pending[id]; w != nil && (sessionID == "" || w.c.SessionID == sessionID) {
+			out = append(out, w.c)
+		}
+	}
+	return out
+}

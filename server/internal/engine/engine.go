@@ -1,0 +1,207 @@
+// Package engine is the sidecar's state layer: sessions, turns, the event
+// bus, confirmations and snapshots. The JSON-RPC server and the headless
+// CLI both drive it; neither owns any logic of its own.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Editor applies accepted edits through the attached editor (its undo
+// stack and open buffers). Nil when headless.
+type Editor interface {
+	ApplyEdit(ctx context.Context, path, content, expected string, del bool) (applied bool, reason string, err error)
+}
+
+// Options configure New.
+type Options struct {
+	Roots    []string
+	StateDir string
+	Logger   *zap.Logger
+	Settings config.Values
+	// APIKeys by profile name; "" is the default profile's key.
+	APIKeys map[string]string
+	Host    tools.Host
+	Editor  Editor
+	// Headless selects the non-interactive approval policy Approve
+	// (none|edits|all).
+	Headless bool
+	Approve  string
+	HostInfo HostInfo
+	Trusted  bool
+	// NewClient builds the model client; tests may substitute it.
+	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
+	// Confirm callbacks tell the client about parked questions.
+	OnConfirm       func(Confirm)
+	OnConfirmClosed func(id, reason string)
+	OnSession       func(SessionSummary)
+	OnSnapshot      func(SnapshotInfo)
+}
+
+// HostInfo is the editor environment.
+type HostInfo struct {
+	OS, Shell, RipgrepPath string
+	Language               string // UI locale
+}
+
+// Engine is safe for concurrent use. Each session runs at most one turn at
+// a time; different sessions run independently.
+type Engine struct {
+	opts   Options
+	log    *zap.Logger
+	Store  *store.Store
+	Bus    *Bus
+	Broker *Broker
+	snaps  *snapshots
+
+	mu       sync.Mutex
+	settings config.Values
+	apiKeys  map[string]string
+	running  map[string]*turn // by session id
+	trackers map[string]*tools.FileTracker
+	// interrupted sessions had a run cut off by a previous process.
+	interrupted map[string]bool
+	notices     []string
+
+	baseCtx context.Context
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New opens the state directory and returns a ready engine.
+func New(o Options) (*Engine, error) {
+	if len(o.Roots) == 0 {
+		return nil, errors.New("no workspace folder is open")
+	}
+	for i, r := range o.Roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("workspace folder %s is not a directory", abs)
+		}
+		o.Roots[i] = abs
+	}
+	if o.StateDir == "" {
+		return nil, errors.New("no storage directory")
+	}
+	if err := os.MkdirAll(o.StateDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the storage directory: %w", err)
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	if o.NewClient == nil {
+		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
+	}
+	if o.OnConfirm == nil {
+		o.OnConfirm = func(Confirm) {}
+	}
+	if o.OnConfirmClosed == nil {
+		o.OnConfirmClosed = func(string, string) {}
+	}
+	if o.OnSession == nil {
+		o.OnSession = func(SessionSummary) {}
+	}
+	st, err := store.Open(filepath.Join(o.StateDir, "sessions.db"), store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &Engine{
+		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
+		settings: o.Settings, apiKeys: o.APIKeys,
+		running: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
+		interrupted: map[string]bool{},
+		baseCtx:     ctx, stop: cancel,
+	}
+	if e.settings == nil {
+		e.settings = config.Values{}
+	}
+	if rec := st.Recovered(); rec != nil {
+		e.notices = append(e.notices, rec.Error())
+	}
+	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
+	e.snaps = newSnapshots(e)
+	if err := e.recoverInterrupted(ctx); err != nil {
+		e.log.Warn("recovering interrupted runs", zap.Error(err))
+	}
+	return e, nil
+}
+
+// Notices are start-up messages for the user.
+func (e *Engine) Notices() []string { return e.notices }
+
+// Roots are the workspace roots.
+func (e *Engine) Roots() []string { return e.opts.Roots }
+
+// UpdateSettings applies a live settings change.
+func (e *Engine) UpdateSettings(v config.Values, keys map[string]string) {
+	e.mu.Lock()
+	e.settings = v
+	if keys != nil {
+		e.apiKeys = keys
+	}
+	e.mu.Unlock()
+}
+
+// Settings returns the current settings.
+func (e *Engine) Settings() config.Values {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.settings
+}
+
+// Close cancels running turns, waits for them to persist their final
+// state, and closes the store.
+func (e *Engine) Close() error {
+	e.stop()
+	e.wg.Wait()
+	e.snaps.close()
+	return e.Store.Close()
+}
+
+func (e *Engine) tracker(sessionID string) *tools.FileTracker {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.trackers[sessionID]
+	if t == nil {
+		t = tools.NewFileTracker()
+		e.trackers[sessionID] = t
+	}
+	return t
+}
+
+// recoverInterrupted finalises what a killed process left pending: its
+// assistant messages become "cancelled" with a notice, and its parked
+// confirmations are closed. The sessions are flagged so the UI can offer
+// "Continue".
+func (e *Engine) recoverInterrupted(ctx context.Context) error {
+	ids, err := e.Store.PendingMessages(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range ids {
+		w, err := e.Store.ResumeWriter(ctx, m.ID)
+		if err != nil {
+			continue
+		}
+		_ = w.AddNotice(ctx, store.NoticeWarn, "This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume.")
+		_ = w.Finalize(ctx, store.StatusCancelled, nil)
+		e.interrupted[m.SessionID] = true
+	}
+	return e.Store.CancelPendingConfirmations(ctx)
+}

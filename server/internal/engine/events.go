@@ -1,0 +1,70 @@
+package engine
+
+import "github.com/govibe/govibe/server/internal/llm"
+
+// Event kinds. They mirror the wire's chat/event kinds one to one; the
+// server package converts at the edge.
+const (
+	KindTurnStarted    = "turnStarted"
+	KindTextDelta      = "textDelta"
+	KindReasoningDelta = "reasoningDelta"
+	KindRetry          = "retry"
+	KindToolCall       = "toolCall"
+	KindToolResult     = "toolResult"
+	KindNotice         = "notice"
+	KindTurnFinished   = "turnFinished"
+	KindError          = "error"
+	KindMessage        = "message"
+	KindTodo           = "todo"
+	KindReview         = "review"
+	KindCompaction     = "compaction"
+	KindUsage          = "usage"
+	KindTitle          = "title"
+)
+
+// Event is one entry of a session's ordered stream.
+type Event struct {
+	SessionID   string
+	Seq         int64
+	TurnID      string
+	Kind        string
+	MessageID   string
+	SubAgentTag string
+	Text        string
+	Status      string
+	Usage       *UsageInfo
+	Tool        *ToolInfo
+	Err         *ErrorInfo
+	MessageSeq  int64 // for KindMessage: the stored message's seq
+	Payload     any   // kind-specific extra data (todo state, review card)
+}
+
+// UsageInfo is usage with cost.
+type UsageInfo struct {
+	llm.Usage
+	Cost float64
+}
+
+// ToolInfo describes a tool call or its result.
+type ToolInfo struct {
+	CallID     string
+	Name       string
+	Arguments  string
+	Summary    string
+	OK         bool
+	Output     string
+	DurationMs int64
+	Meta       any
+}
+
+// ErrorInfo is a human-readable error with an optional remedy.
+type ErrorInfo struct {
+	Message string
+	Code    string
+	Action  string // setApiKey|openSettings|showLogs|continue
+}
+
+// terminal events are never dropped or merged by a slow subscriber.
+func (e Event) terminal() bool {
+	return e.Kind != KindTextDelta && e.Kind != KindReasoningDelta
+}

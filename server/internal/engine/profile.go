@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
+)
+
+// Profile is the active model profile plus GoVibe-level options.
+type Profile struct {
+	llm.Profile
+	ToolCalling string
+}
+
+// resolveProfile picks the profile named by govibe.model from
+// govibe.models, else builds one from apiBaseUrl/model. Keys come from
+// SecretStorage (keys), falling back to a key in plain settings.
+func resolveProfile(v config.Values, keys map[string]string) Profile {
+	def := llm.DefaultProfile()
+	p := Profile{Profile: def}
+	p.BaseURL = firstNonEmpty(v.String("apiBaseUrl"), def.BaseURL)
+	p.Model = firstNonEmpty(v.String("model"), def.Model)
+	p.ContextWindow = firstPositive(v.Int("contextWindow"), def.ContextWindow)
+	p.MaxOutputTokens = firstPositive(v.Int("maxOutputTokens"), def.MaxOutputTokens)
+	p.Name = ""
+	if models, ok := v["models"].([]any); ok {
+		for _, raw := range models {
+			m, ok := raw.(map[string]any)
+			if !ok {
+				continue
+			}
+			mv := config.Values(m)
+			name := mv.String("name")
+			if name != p.Model && mv.String("model") != p.Model {
+				continue
+			}
+			p.Name = name
+			p.BaseURL = firstNonEmpty(mv.String("baseUrl"), p.BaseURL)
+			p.Model = firstNonEmpty(mv.String("model"), p.Model)
+			p.ContextWindow = firstPositive(mv.Int("contextWindow"), p.ContextWindow)
+			p.MaxOutputTokens = firstPositive(mv.Int("maxOutputTokens"), p.MaxOutputTokens)
+			p.ToolCalling = mv.String("toolCalling")
+			p.PriceInput = mv.Float("priceInput")
+			p.PriceCachedInput = mv.Float("priceCachedInput")
+			p.PriceOutput = mv.Float("priceOutput")
+			if k := mv.String("apiKey"); k != "" {
+				p.APIKey = k
+			}
+			break
+		}
+	}
+	if p.Name != "" && keys[p.Name] != "" {
+		p.APIKey = keys[p.Name]
+	} else if keys[""] != "" {
+		p.APIKey = keys[""]
+	} else if p.APIKey == "" {
+		p.APIKey = v.String("apiKey")
+	}
+	p.Provider = ""
+	return p
+}
+
+func firstPositive(xs ...int) int {
+	for _, x := range xs {
+		if x > 0 {
+			return x
+		}
+	}
+	return 0
+}
+
+func pathSep() string { return string(filepath.Separator) }
+
+func lineEnding() string {
+	if runtime.GOOS == "windows" {
+		return "CRLF"
+	}
+	return "LF"
+}
+
+// DefaultShell names the shell tools use.
+func DefaultShell() string {
+	if runtime.GOOS == "windows" {
+		return "powershell"
+	}
+	if s := os.Getenv("SHELL"); s != "" {
+		return s
+	}
+	return "bash"
+}

@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/store"
+)
+
+// SessionSummary is a session as listed.
+type SessionSummary struct {
+	store.Session
+	Running bool
+}
+
+// CreateSession makes an empty chat session.
+func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummary, error) {
+	s, err := e.Store.CreateSession(ctx, store.NewSession{Title: title, Model: e.profile().Model, Kind: store.KindChat})
+	if err != nil {
+		return SessionSummary{}, err
+	}
+	sum := SessionSummary{Session: s}
+	e.opts.OnSession(sum)
+	return sum, nil
+}
+
+func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
+	s, _ := e.Store.GetSession(ctx, sid)
+	return SessionSummary{Session: s, Running: e.Running(sid) != ""}
+}
+
+// autoTitle names a session after its first message at once. A later
+// rename by the user always wins (the store ignores auto titles then).
+func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
+	title := strings.TrimSpace(strings.SplitN(text, "\n", 2)[0])
+	if utf8.RuneCountInString(title) > 60 {
+		title = string([]rune(title)[:60]) + "…"
+	}
+	if title == "" {
+		return
+	}
+	if ok, err := e.Store.SetAutoTitle(ctx, sid, title); err == nil && ok {
+		e.opts.OnSession(e.summary(ctx, sid))
+	}
+}
+
+// ListSessions lists top-level sessions, newest first.
+func (e *Engine) ListSessions(ctx context.Context, limit int) ([]SessionSummary, error) {
+	if limit <= 0 {
+		limit = 200
+	}
+	page, err := e.Store.ListSessions(ctx, store.ListOptions{Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionSummary, 0, len(page.Sessions))
+	for _, s := range page.Sessions {
+		out = append(out, SessionSummary{Session: s, Running: e.Running(s.ID) != ""})
+	}
+	return out, nil
+}
+
+// Loaded is one page of a session plus its live state.
+type Loaded struct {
+	Session       SessionSummary
+	Page          store.MessagePage
+	LastSeq       int64
+	RunningTurnID string
+	Pending       []Confirm
+	EditEnabled   bool
+	Interrupted   bool
+}
+
+// Load returns a page of the UI track, newest first when beforeSeq is 0.
+// LastSeq is read before the page so that no live event can fall between
+// the page and the events the client applies after it: a client may see
+// an event whose effect is already in the page, and dedupes by seq.
+func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit int) (Loaded, error) {
+	if limit <= 0 {
+		limit = 200
+	}
+	last := e.Bus.LastSeq(sid)
+	s, err := e.Store.GetSession(ctx, sid)
+	if err != nil {
+		return Loaded{}, err
+	}
+	// Buffered deltas are not yet on disk: flush them so the page holds
+	// all text up to LastSeq.
+	e.flushRunning(ctx, sid)
+	page, err := e.Store.LoadMessages(ctx, sid, beforeSeq, limit)
+	if err != nil {
+		return Loaded{}, err
+	}
+	e.mu.Lock()
+	interrupted := e.interrupted[sid]
+	e.mu.Unlock()
+	return Loaded{
+		Session: SessionSummary{Session: s, Running: e.Running(sid) != ""}, Page: page, LastSeq: last,
+		RunningTurnID: e.Running(sid), Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
+		Interrupted: interrupted,
+	}, nil
+}
+
+func (e *Engine) flushRunning(ctx context.Context, sid string) {
+	e.mu.Lock()
+	var w *store.StreamWriter
+	if t := e.running[sid]; t != nil {
+		w = t.writer
+	}
+	e.mu.Unlock()
+	if w != nil {
+		_ = w.Flush(ctx)
+	}
+}
+
+// RenameSession sets a user title.
+func (e *Engine) RenameSession(ctx context.Context, sid, title string) error {
+	if err := e.Store.RenameSession(ctx, sid, strings.TrimSpace(title)); err != nil {
+		return err
+	}
+	e.opts.OnSession(e.summary(ctx, sid))
+	return nil
+}
+
+// DeleteSession stops the session's run and deletes it.
+func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
+	e.Cancel(sid)
+	if err := e.Store.DeleteSession(ctx, sid); err != nil {
+		return err
+	}
+	e.Bus.Forget(sid)
+	return nil
+}
+
+// Search runs a full-text search over message text.
+func (e *Engine) Search(ctx context.Context, q string, limit int) ([]store.SearchHit, error) {
+	return e.Store.Search(ctx, q, store.SearchOptions{Limit: limit})
+}
+
+// Export returns a session as a JSON document.
+func (e *Engine) Export(ctx context.Context, sid string) ([]byte, error) {
+	return e.Store.Export(ctx, sid)
+}
+
+// Import recreates a session from an export.
+func (e *Engine) Import(ctx context.Context, doc []byte) (SessionSummary, error) {
+	s, err := e.Store.Import(ctx, doc)
+	if err != nil {
+		return SessionSummary{}, err
+	}
+	return SessionSummary{Session: s}, nil
+}
+
+func msOf(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// AddNote records something the user did outside the chat (a restore) in
+// both tracks, so the UI shows it and the model learns of it.
+func (e *Engine) AddNote(ctx context.Context, sid, text string) error {
+	m, err := e.Store.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, Status: store.StatusDone,
+		Parts: []store.Part{{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeInfo, Text: text}}}})
+	if err != nil {
+		return err
+	}
+	if _, err := e.Store.AppendLLMMessages(ctx, sid, m.ID, llm.Message{Role: llm.RoleUser, Content: "<context>\n" + text + "\n</context>"}); err != nil {
+		return err
+	}
+	e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
+	return nil
+}

@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// turnSink persists and publishes what a run produces. The loop calls it
+// from one goroutine at a time (tool events are serialised by the loop).
+//
+// Write policy: deltas are buffered by the StreamWriter (flushed at most
+// every 500 ms); the assistant message with its tool calls is committed
+// before any tool runs; each tool result is committed as it arrives.
+type turnSink struct {
+	e     *Engine
+	t     *turn
+	w     *store.StreamWriter
+	msgID string
+	tag   string
+}
+
+func (s *turnSink) publish(ev Event) {
+	ev.SessionID, ev.TurnID, ev.MessageID = s.t.sessionID, s.t.id, s.msgID
+	if ev.SubAgentTag == "" {
+		ev.SubAgentTag = s.tag
+	}
+	s.e.Bus.Publish(ev)
+}
+
+func (s *turnSink) warn(what string, err error) {
+	if err != nil {
+		s.e.log.Warn(what, zap.String("session", s.t.sessionID), zap.Error(err))
+	}
+}
+
+func (s *turnSink) TextDelta(text string) {
+	s.warn("persisting text", s.w.AppendText(text))
+	s.publish(Event{Kind: KindTextDelta, Text: text})
+}
+
+func (s *turnSink) ReasoningDelta(text string) {
+	s.warn("persisting reasoning", s.w.AppendReasoning(text))
+	s.publish(Event{Kind: KindReasoningDelta, Text: text})
+}
+
+func (s *turnSink) Retry(attempt int, reason string) {
+	s.warn("discarding partial text", s.w.DiscardTail(context.Background()))
+	s.publish(Event{Kind: KindRetry, Text: reason, Status: "retry"})
+}
+
+func (s *turnSink) Append(m llm.Message) {
+	ctx := context.Background()
+	switch m.Role {
+	case llm.RoleAssistant:
+		s.warn("committing assistant message", s.w.CommitLLM(ctx, m))
+		for _, c := range m.ToolCalls {
+			s.warn("committing tool call", s.w.AddToolCall(ctx, store.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Status: store.ToolPending}))
+		}
+	default:
+		s.warn("committing message", s.w.CommitLLM(ctx, m))
+	}
+}
+
+func (s *turnSink) ToolStarted(c llm.ToolCall) {
+	s.warn("tool status", s.w.SetToolCallStatus(context.Background(), c.ID, store.ToolRunning))
+	s.publish(Event{Kind: KindToolCall, Status: "running", Tool: &ToolInfo{CallID: c.ID, Name: c.Name, Arguments: c.Arguments, Summary: summarizeArgs(c)}})
+}
+
+func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duration, msg llm.Message) {
+	var meta json.RawMessage
+	if res.Meta != nil {
+		meta, _ = json.Marshal(res.Meta)
+	}
+	// The tool message for the model is committed in the same transaction
+	// as the UI's result part.
+	s.warn("committing tool result", s.w.AddToolResult(context.Background(), store.ToolResult{ToolCallID: c.ID, OK: res.OK, Output: res.Output, Meta: meta}, msg))
+	status := "done"
+	if !res.OK {
+		status = "error"
+	}
+	s.publish(Event{Kind: KindToolResult, Status: status, Tool: &ToolInfo{CallID: c.ID, Name: c.Name, OK: res.OK, Output: res.Output, DurationMs: d.Milliseconds(), Meta: res.Meta}})
+}
+
+func (s *turnSink) Usage(u llm.Usage) {
+	p := s.e.profile()
+	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u, Cost: p.Cost(u)}})
+}
+
+func (s *turnSink) Notice(text string) {
+	s.warn("notice", s.w.AddNotice(context.Background(), store.NoticeInfo, text))
+	s.publish(Event{Kind: KindNotice, Text: text})
+}
+
+func summarizeArgs(c llm.ToolCall) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(c.Arguments), &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"filePath", "path", "pattern", "command", "dirPath", "objective", "goal"} {
+		if v, ok := m[k].(string); ok && v != "" {
+			if len(v) > 120 {
+				v = v[:120] + "…"
+			}
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,141 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/snapshot"
+)
+
+// SnapshotInfo is one snapshot of one workspace root.
+type SnapshotInfo struct {
+	snapshot.Info
+	Root string
+}
+
+// snapshots owns one shadow store per workspace root, opened lazily. Safe
+// for concurrent use; each snapshot.Store serialises its own operations.
+type snapshots struct {
+	e      *Engine
+	mu     sync.Mutex
+	stores map[string]*snapshot.Store
+}
+
+func newSnapshots(e *Engine) *snapshots {
+	return &snapshots{e: e, stores: map[string]*snapshot.Store{}}
+}
+
+func (s *snapshots) store(root string) (*snapshot.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.stores[root]; st != nil {
+		return st, nil
+	}
+	v := s.e.Settings()
+	opts := snapshot.Options{}
+	if mb := v.Float("snapshots.maxFileSizeMB"); mb > 0 {
+		opts.MaxFileSize = int64(mb * (1 << 20))
+	}
+	st, err := snapshot.Open(s.e.opts.StateDir, root, opts)
+	if err != nil {
+		return nil, fmt.Errorf("opening the snapshot store for %s: %w", root, err)
+	}
+	s.stores[root] = st
+	return st, nil
+}
+
+// Take snapshots every root; it returns the snapshots that were created.
+func (s *snapshots) Take(ctx context.Context, meta snapshot.Meta) ([]SnapshotInfo, error) {
+	if !s.e.Settings().Bool("snapshots.enabled") {
+		return nil, nil
+	}
+	var out []SnapshotInfo
+	var errs []error
+	for _, root := range s.e.opts.Roots {
+		st, err := s.store(root)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		info, created, err := st.Snapshot(ctx, meta)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if created {
+			si := SnapshotInfo{Info: info, Root: root}
+			out = append(out, si)
+			if s.e.opts.OnSnapshot != nil {
+				s.e.opts.OnSnapshot(si)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// List returns snapshots of every root, newest first.
+func (s *snapshots) List(sessionID string) ([]SnapshotInfo, int64, error) {
+	var out []SnapshotInfo
+	var size int64
+	for _, root := range s.e.opts.Roots {
+		st, err := s.store(root)
+		if err != nil {
+			return nil, 0, err
+		}
+		infos, err := st.List(sessionID)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, i := range infos {
+			out = append(out, SnapshotInfo{Info: i, Root: root})
+		}
+		if n, err := st.Size(); err == nil {
+			size += n
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
+	return out, size, nil
+}
+
+// find locates the store holding snapshot id.
+func (s *snapshots) find(id string) (*snapshot.Store, snapshot.Info, error) {
+	for _, root := range s.e.opts.Roots {
+		st, err := s.store(root)
+		if err != nil {
+			return nil, snapshot.Info{}, err
+		}
+		if info, err := st.Get(id); err == nil {
+			return st, info, nil
+		}
+	}
+	return nil, snapshot.Info{}, fmt.Errorf("no snapshot %q", id)
+}
+
+func (s *snapshots) prune() {
+	v := s.e.Settings()
+	age := time.Duration(v.Float("snapshots.maxAgeDays") * float64(24*time.Hour))
+	count := v.Int("snapshots.maxCount")
+	for _, root := range s.e.opts.Roots {
+		st, err := s.store(root)
+		if err != nil {
+			continue
+		}
+		if _, err := st.Prune(age, count); err != nil {
+			s.e.log.Warn("pruning snapshots", zap.String("root", root), zap.Error(err))
+		}
+	}
+}
+
+func (s *snapshots) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range s.stores {
+		_ = st.Close()
+	}
+}

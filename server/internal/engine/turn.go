@@ -1,0 +1,352 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/snapshot"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// SendParams start a turn.
+type SendParams struct {
+	SessionID  string
+	Text       string
+	ActiveFile string
+	Selection  string
+}
+
+// ErrBusy is returned when a session already runs a turn.
+var ErrBusy = errors.New("this session is still working on the previous message; stop it or wait")
+
+// turn is one running user message. Its fields are set before the
+// goroutine starts and then owned by it, except cancel (safe to call from
+// anywhere) and done (closed when the turn has persisted its final state).
+type turn struct {
+	id        string
+	sessionID string
+	number    int
+	text      string
+	btw       bool
+	cancel    context.CancelFunc
+	writer    *store.StreamWriter
+	done      chan struct{}
+	status    agent.Status
+}
+
+// Send starts a turn and returns at once; progress arrives on the Bus.
+func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID string, err error) {
+	text := strings.TrimSpace(p.Text)
+	if text == "" {
+		return "", "", errors.New("the message is empty")
+	}
+	if p.SessionID == "" {
+		s, err := e.CreateSession(ctx, "")
+		if err != nil {
+			return "", "", err
+		}
+		p.SessionID = s.ID
+	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
+		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
+	}
+	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: text, done: make(chan struct{})}
+	t.btw, t.text = parseBTW(text)
+	e.mu.Lock()
+	if e.running[p.SessionID] != nil {
+		e.mu.Unlock()
+		return "", "", ErrBusy
+	}
+	e.running[p.SessionID] = t
+	delete(e.interrupted, p.SessionID)
+	e.mu.Unlock()
+
+	release := func() {
+		e.mu.Lock()
+		if e.running[p.SessionID] == t {
+			delete(e.running, p.SessionID)
+		}
+		e.mu.Unlock()
+	}
+	begun, err := e.beginTurn(ctx, t, p)
+	if err != nil {
+		release()
+		close(t.done)
+		return "", "", err
+	}
+	runCtx, cancel := context.WithCancel(e.baseCtx)
+	e.mu.Lock()
+	t.cancel = cancel
+	t.writer = begun.writer
+	e.mu.Unlock()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer close(t.done)
+		defer release()
+		defer cancel()
+		e.runTurn(runCtx, t, begun)
+	}()
+	return p.SessionID, t.id, nil
+}
+
+// begun is what beginTurn committed.
+type begun struct {
+	ids     store.TurnIDs
+	writer  *store.StreamWriter
+	history []llm.Message
+}
+
+// beginTurn commits the user message and a pending assistant record before
+// anything is sent to the model.
+func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, error) {
+	sid := t.sessionID
+	if err := e.applyBTWTransition(ctx, sid, t.btw); err != nil {
+		return nil, err
+	}
+	history, err := e.Store.LLMMessages(ctx, sid)
+	if err != nil {
+		return nil, err
+	}
+	if fixed, changed := Sanitize(history); changed {
+		if err := e.Store.ReplaceLLMMessages(ctx, sid, 0, len(history), fixed); err != nil {
+			return nil, err
+		}
+		history = fixed
+	}
+	state := e.contextState(ctx, sid)
+	state.ActiveFile, state.Selection = p.ActiveFile, p.Selection
+	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + t.text}
+	opts := store.TurnOptions{LLM: []llm.Message{userLLM}}
+	if t.btw {
+		opts.BTWBranch = "btw"
+	}
+	ids, w, err := e.Store.BeginTurn(ctx, sid, p.Text, opts)
+	if err != nil {
+		return nil, err
+	}
+	t.number = e.turnNumber(ctx, sid)
+	e.tracker(sid).ResetTurn()
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
+	if t.number == 1 {
+		e.autoTitle(ctx, sid, t.text)
+	}
+	return &begun{ids: ids, writer: w, history: append(history, userLLM)}, nil
+}
+
+func (e *Engine) turnNumber(ctx context.Context, sid string) int {
+	n := 0
+	if raw, ok, _ := e.Store.GetState(ctx, sid, "turns"); ok {
+		_ = json.Unmarshal(raw, &n)
+	}
+	n++
+	b, _ := json.Marshal(n)
+	_ = e.Store.SetState(ctx, sid, "turns", b)
+	return n
+}
+
+func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
+	return agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid)}
+}
+
+// EditEnabled is the session's 🔓/🔒 toggle (default on).
+func (e *Engine) EditEnabled(ctx context.Context, sid string) bool {
+	raw, ok, _ := e.Store.GetState(ctx, sid, "editEnabled")
+	if !ok {
+		return true
+	}
+	var b bool
+	return json.Unmarshal(raw, &b) == nil && b
+}
+
+// SetEditEnabled flips the toggle.
+func (e *Engine) SetEditEnabled(ctx context.Context, sid string, on bool) error {
+	b, _ := json.Marshal(on)
+	return e.Store.SetState(ctx, sid, "editEnabled", b)
+}
+
+// Cancel stops a session's running turn and waits (briefly) until its
+// final state is persisted. Tools, streams and parked confirmations all
+// observe the cancelled context.
+func (e *Engine) Cancel(sessionID string) {
+	e.mu.Lock()
+	t := e.running[sessionID]
+	var cancel context.CancelFunc
+	if t != nil {
+		cancel = t.cancel
+	}
+	e.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel()
+	select {
+	case <-t.done:
+	case <-time.After(900 * time.Millisecond):
+	}
+}
+
+// Running reports the running turn of a session.
+func (e *Engine) Running(sessionID string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t := e.running[sessionID]; t != nil {
+		return t.id
+	}
+	return ""
+}
+
+// Wait blocks until the session's running turn (if any) ends.
+func (e *Engine) Wait(sessionID string) agent.Status {
+	e.mu.Lock()
+	t := e.running[sessionID]
+	e.mu.Unlock()
+	if t == nil {
+		return ""
+	}
+	<-t.done
+	return t.status
+}
+
+func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
+	sid := t.sessionID
+	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: "free"}
+	run, err := e.newRun(ctx, t, sink)
+	var out agent.Outcome
+	if err != nil {
+		out = agent.Outcome{Status: agent.StatusError, Err: err}
+	} else {
+		out = run.Execute(ctx, b.history, sink)
+	}
+	t.status = out.Status
+	fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st := store.StatusDone
+	switch out.Status {
+	case agent.StatusError:
+		st = store.StatusError
+	case agent.StatusCancelled:
+		st = store.StatusCancelled
+	}
+	if out.Err != nil {
+		info := humanError(out.Err, e.profile().BaseURL)
+		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
+		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindError, MessageID: sink.msgID, Err: &info})
+	}
+	usage := out.Usage
+	if err := b.writer.Finalize(fctx, st, &usage); err != nil {
+		e.log.Error("finalising the turn", zap.String("session", sid), zap.Error(err))
+	}
+	if !t.btw && (out.Status == agent.StatusDone || out.Status == agent.StatusMaxTurns) {
+		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, Message: t.text, Reason: "after turn"}); err != nil {
+			e.log.Warn("snapshot after turn", zap.Error(err))
+		}
+	}
+	profile := e.profile()
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: sink.msgID, Status: string(out.Status),
+		Usage: &UsageInfo{Usage: usage, Cost: profile.Cost(usage)}})
+	e.opts.OnSession(e.summary(fctx, sid))
+}
+
+// newRun assembles the agent run for a turn.
+func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Run, error) {
+	profile := e.profile()
+	client, err := e.client(profile)
+	if err != nil {
+		return nil, err
+	}
+	v := e.Settings()
+	env := e.toolEnv(ctx, t)
+	return &agent.Run{
+		Client:      client,
+		Tools:       tools.Builtin(),
+		Env:         env,
+		System:      e.systemPrompt(),
+		MaxRounds:   v.Int("maxInteractions"),
+		ToolCalling: firstNonEmpty(profile.ToolCalling, v.String("toolCalling")),
+		SessionID:   t.sessionID,
+		MaxTokens:   profile.MaxOutputTokens,
+		Prepare: func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error) {
+			fixed, _ := Sanitize(msgs)
+			if err := ValidateToolPairs(fixed); err != nil {
+				return nil, err
+			}
+			return fixed, nil
+		},
+	}, nil
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// toolEnv builds the tools' view of this turn.
+func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
+	v := e.Settings()
+	var once sync.Once
+	env := &tools.Env{
+		Roots:    e.opts.Roots,
+		Files:    e.tracker(t.sessionID),
+		Approver: &approver{e: e, t: t},
+		Settings: tools.Settings{
+			EditEnabled:     e.EditEnabled(ctx, t.sessionID),
+			ConfirmChanges:  true, // the approver applies auto-approve and headless policy
+			ConfirmShell:    true,
+			ShellTimeoutMs:  v.Int("shell.timeoutMs"),
+			ShellMaxTimeout: v.Int("shell.maxTimeoutMs"),
+			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
+		},
+		BeforeMutation: func(ctx context.Context) {
+			if t.btw {
+				return
+			}
+			once.Do(func() {
+				if _, err := e.snaps.Take(ctx, snapshot.Meta{SessionID: t.sessionID, Turn: t.number, Message: t.text, Reason: "before turn"}); err != nil {
+					e.log.Warn("snapshot before turn", zap.Error(err))
+				}
+			})
+		},
+		SessionID: t.sessionID,
+		TurnID:    t.id,
+	}
+	if e.opts.Host != nil {
+		env.Host = e.opts.Host
+	}
+	return env
+}
+
+func (e *Engine) systemPrompt() string {
+	return agent.SystemPrompt(agent.HostInfo{
+		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
+		Roots: e.opts.Roots,
+	}, e.Settings().String("language"))
+}
+
+// profile resolves the active model profile from settings.
+func (e *Engine) profile() Profile {
+	e.mu.Lock()
+	v, keys := e.settings, e.apiKeys
+	e.mu.Unlock()
+	return resolveProfile(v, keys)
+}
+
+func (e *Engine) client(p Profile) (llm.Client, error) {
+	v := e.Settings()
+	return e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: v.String("proxy")})
+}

@@ -1,0 +1,108 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/snapshot"
+	"github.com/govibe/govibe/server/internal/store"
+)
+
+func toChatEvent(e engine.Event) protocol.ChatEvent {
+	w := protocol.ChatEvent{SessionID: e.SessionID, Seq: e.Seq, TurnID: e.TurnID, Kind: e.Kind, MessageID: e.MessageID,
+		SubAgentTag: e.SubAgentTag, Text: e.Text, Status: e.Status}
+	if e.Usage != nil {
+		w.Usage = &protocol.Usage{PromptTokens: e.Usage.PromptTokens, CompletionTokens: e.Usage.CompletionTokens, CachedTokens: e.Usage.CachedTokens, Cost: e.Usage.Cost}
+	}
+	if e.Tool != nil {
+		w.Tool = &protocol.ToolEvent{CallID: e.Tool.CallID, Name: e.Tool.Name, Arguments: e.Tool.Arguments, Summary: e.Tool.Summary,
+			OK: e.Tool.OK, Output: e.Tool.Output, DurationMs: e.Tool.DurationMs, Meta: e.Tool.Meta}
+	}
+	if e.Err != nil {
+		w.Error = &protocol.ErrorInfo{Message: e.Err.Message, Code: e.Err.Code, Action: e.Err.Action}
+	}
+	if e.Kind == engine.KindMessage {
+		role := "user"
+		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
+			Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
+	}
+	if e.Kind == engine.KindTurnStarted {
+		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}
+	}
+	return w
+}
+
+func toConfirmRequest(c engine.Confirm) protocol.ConfirmRequest {
+	w := protocol.ConfirmRequest{ID: c.ID, SessionID: c.SessionID, TurnID: c.TurnID, ToolCallID: c.ToolCallID, Kind: c.Kind,
+		Path: c.Path, RelPath: c.RelPath, Original: c.Original, Proposed: c.Proposed, IsNew: c.IsNew, Delete: c.Delete,
+		AutoAcceptMs: c.AutoAcceptMs, Command: c.Command, Cwd: c.Cwd, Question: c.Question, Options: c.Options}
+	if c.Analysis != nil {
+		w.Analysis = &protocol.ShellAnalysis{Class: c.Analysis.Class, Reasons: c.Analysis.Reasons}
+	}
+	if c.Review != nil {
+		w.Review = toReviewCard(c.Review)
+	}
+	return w
+}
+
+func toReviewCard(r *engine.ReviewCard) *protocol.ReviewCard {
+	out := &protocol.ReviewCard{Kind: r.Kind, Approved: r.Approved, Suggestion: r.Suggestion, DurationMs: r.DurationMs, Unavailable: r.Unavailable}
+	for _, p := range r.Problems {
+		out.Problems = append(out.Problems, protocol.ReviewProblem{Severity: p.Severity, Message: p.Message, Location: p.Location})
+	}
+	return out
+}
+
+func toSessionInfo(s engine.SessionSummary) protocol.SessionInfo {
+	return protocol.SessionInfo{ID: s.ID, Title: s.Title, Created: s.Created.UnixMilli(), Updated: s.Updated.UnixMilli(),
+		Model: s.Model, MessageCount: s.MessageCount, Status: string(s.Status), Running: s.Running}
+}
+
+func toMessage(m store.Message) protocol.Message {
+	w := protocol.Message{ID: m.ID, SessionID: m.SessionID, Seq: m.Seq, Role: string(m.Role), Status: string(m.Status),
+		SubAgentTag: m.SubAgentTag, HiddenFromLLM: m.HiddenFromLLM, BTW: m.BTWBranch != "", Created: m.Created.UnixMilli(),
+		Parts: make([]protocol.Part, 0, len(m.Parts))}
+	if m.Usage != nil {
+		w.Usage = &protocol.Usage{PromptTokens: m.Usage.PromptTokens, CompletionTokens: m.Usage.CompletionTokens, CachedTokens: m.Usage.CachedTokens}
+	}
+	for _, p := range m.Parts {
+		wp := protocol.Part{Type: string(p.Kind), Text: p.Text}
+		switch {
+		case p.ToolCall != nil:
+			wp.ToolCallID, wp.Name, wp.Arguments, wp.Status = p.ToolCall.ID, p.ToolCall.Name, p.ToolCall.Arguments, string(p.ToolCall.Status)
+		case p.ToolResult != nil:
+			wp.ToolCallID, wp.OK, wp.Output = p.ToolResult.ToolCallID, p.ToolResult.OK, p.ToolResult.Output
+			if len(p.ToolResult.Meta) > 0 {
+				var meta any
+				if json.Unmarshal(p.ToolResult.Meta, &meta) == nil {
+					wp.Meta = meta
+				}
+			}
+		case p.Notice != nil:
+			wp.Level, wp.Text = string(p.Notice.Level), p.Notice.Text
+		}
+		w.Parts = append(w.Parts, wp)
+	}
+	return w
+}
+
+func toSnapshotInfo(s engine.SnapshotInfo) protocol.SnapshotInfo {
+	w := protocol.SnapshotInfo{ID: s.ID, Root: s.Root, Time: s.Time.UnixMilli(), SessionID: s.SessionID, Turn: s.Turn,
+		Message: s.Message, Reason: s.Reason, ChangedFiles: s.ChangedFiles}
+	for _, sk := range s.Skipped {
+		w.Skipped = append(w.Skipped, sk.Path+" ("+sk.Reason+")")
+	}
+	return w
+}
+
+func toFileChanges(cs []snapshot.Change) []protocol.FileChange {
+	out := make([]protocol.FileChange, 0, len(cs))
+	for _, c := range cs {
+		if c.Kind == snapshot.Kept {
+			continue
+		}
+		out = append(out, protocol.FileChange{Path: c.Path, Kind: string(c.Kind)})
+	}
+	return out
+}

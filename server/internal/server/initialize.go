@@ -1,0 +1,120 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	if p.ProtocolVersion != protocol.Version {
+		return nil, protocol.Errorf(protocol.CodeVersionMismatch,
+			"GoVibe's extension speaks protocol version %d but its server speaks version %d; reinstall the extension so both come from the same release",
+			p.ProtocolVersion, protocol.Version)
+	}
+	s.mu.Lock()
+	already := s.eng != nil
+	s.mu.Unlock()
+	if already {
+		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "initialize was already called")
+	}
+	var roots []string
+	for _, f := range p.WorkspaceFolders {
+		roots = append(roots, f.Path)
+	}
+	if len(roots) == 0 {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "GoVibe needs an open folder: open a folder or workspace first")
+	}
+	if p.StorageDir == "" {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "initialize: storageDir is required")
+	}
+	values := config.Flatten(p.Settings.Values)
+	s.applyLogSettings(values, p.Settings.APIKeys)
+	if p.StorageDir != "" {
+		s.log.Info("initializing", zap.Strings("roots", roots), zap.String("storage", p.StorageDir), zap.String("client", p.ClientInfo.Name+" "+p.ClientInfo.Version))
+	}
+	var host tools.Host
+	if p.Capabilities.DirtyBuffer || p.Capabilities.Diagnostics {
+		host = &editorHost{client: s.client, dirty: p.Capabilities.DirtyBuffer, diags: p.Capabilities.Diagnostics}
+	}
+	var editor engine.Editor
+	if p.Capabilities.ApplyEdit {
+		editor = &editorHost{client: s.client}
+	}
+	eng, err := engine.New(engine.Options{
+		Roots:    roots,
+		StateDir: filepath.Clean(p.StorageDir),
+		Logger:   s.log.Named("engine"),
+		Settings: values,
+		APIKeys:  p.Settings.APIKeys,
+		Host:     host,
+		Editor:   editor,
+		HostInfo: engine.HostInfo{OS: p.Host.OS, Shell: p.Host.Shell, RipgrepPath: p.Host.RipgrepPath, Language: p.Locale},
+		Trusted:  p.Trusted,
+		OnConfirm: func(c engine.Confirm) {
+			wc := toConfirmRequest(c)
+			s.notify(func(ctx context.Context) error { return s.client.ConfirmRequested(ctx, &wc) })
+		},
+		OnConfirmClosed: func(id, reason string) {
+			s.notify(func(ctx context.Context) error {
+				return s.client.ConfirmClosed(ctx, &protocol.ConfirmClosed{ID: id, Reason: reason})
+			})
+		},
+		OnSession: func(sum engine.SessionSummary) {
+			info := toSessionInfo(sum)
+			s.notify(func(ctx context.Context) error { return s.client.SessionDidChange(ctx, &info) })
+		},
+		OnSnapshot: func(si engine.SnapshotInfo) {
+			info := toSnapshotInfo(si)
+			s.notify(func(ctx context.Context) error { return s.client.SnapshotCreated(ctx, &info) })
+		},
+	})
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternalError, "%s", fmt.Sprint(err))
+	}
+	// Events reach the client from one goroutine, in seq order per session.
+	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
+		we := toChatEvent(ev)
+		s.notify(func(ctx context.Context) error { return s.client.ChatEvent(ctx, &we) })
+	})
+	s.mu.Lock()
+	s.eng, s.unsub = eng, unsub
+	s.mu.Unlock()
+	return &protocol.InitializeResult{
+		ProtocolVersion: protocol.Version,
+		ServerInfo:      protocol.ClientInfo{Name: "govibe", Version: Version},
+		Capabilities: protocol.ServerCapabilities{
+			Tools:     toolNames(),
+			Snapshots: true,
+			Sessions:  true,
+		},
+		Notices: eng.Notices(),
+	}, nil
+}
+
+func (s *Server) applyLogSettings(v config.Values, keys map[string]string) {
+	s.log.Level.SetLevel(logLevel(v.String("logLevel")))
+	var secrets []string
+	for _, k := range keys {
+		secrets = append(secrets, k)
+	}
+	if k := v.String("apiKey"); k != "" {
+		secrets = append(secrets, k)
+	}
+	s.log.Redactor.Set(secrets...)
+}
+
+func toolNames() []string {
+	var out []string
+	for _, t := range tools.Builtin() {
+		out = append(out, t.Name())
+	}
+	return out
+}

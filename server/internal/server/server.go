@@ -1,0 +1,75 @@
+// Package server implements protocol.Server on top of the engine: one file
+// per method, converting between wire and domain types at this edge.
+package server
+
+import (
+	"context"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/logging"
+)
+
+// Version is the sidecar's version, set by the linker.
+var Version = "0.1.0-dev"
+
+// Server is the sidecar's protocol.Server. Methods are called by the wire
+// layer: ordered methods one at a time, reads concurrently; mu guards the
+// engine pointer and lifecycle flags.
+type Server struct {
+	client protocol.Client
+	log    *logging.Logger
+	// exit is called when the client sends exit.
+	exit func(code int)
+
+	mu       sync.Mutex
+	eng      *engine.Engine
+	shutdown bool
+	unsub    func()
+}
+
+// New returns a Server that talks back through client.
+func New(client protocol.Client, log *logging.Logger, exit func(code int)) *Server {
+	return &Server{client: client, log: log, exit: exit}
+}
+
+var _ protocol.Server = (*Server)(nil)
+
+func (s *Server) engine() (*engine.Engine, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.eng == nil {
+		return nil, protocol.Errorf(protocol.CodeServerNotInitialized, "the server is not initialized")
+	}
+	if s.shutdown {
+		return nil, protocol.Errorf(protocol.CodeInvalidState, "the server is shutting down")
+	}
+	return s.eng, nil
+}
+
+// Close releases the engine; used when the connection drops.
+func (s *Server) Close() {
+	s.mu.Lock()
+	eng, unsub := s.eng, s.unsub
+	s.eng, s.unsub = nil, nil
+	s.mu.Unlock()
+	if eng != nil {
+		if err := eng.Close(); err != nil {
+			s.log.Warn("closing the engine", zap.Error(err))
+		}
+	}
+	if unsub != nil {
+		unsub()
+	}
+}
+
+// notify sends a notification without blocking the caller on a slow or
+// gone client for long.
+func (s *Server) notify(f func(ctx context.Context) error) {
+	if err := f(context.Background()); err != nil {
+		s.log.Debug("notification not delivered", zap.Error(err))
+	}
+}

@@ -1,0 +1,18 @@
+package server
+
+import (
+	"context"
+
+	"github.com/govibe/govibe/protocol"
+)
+
+func (s *Server) SessionDelete(ctx context.Context, p *protocol.SessionDeleteParams) (*protocol.Empty, error) {
+	eng, err := s.engine()
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.DeleteSession(ctx, p.SessionID); err != nil {
+		return nil, notFound(err)
+	}
+	return &protocol.Empty{}, nil
+}

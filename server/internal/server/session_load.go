@@ -1,0 +1,32 @@
+package server
+
+import (
+	"context"
+
+	"github.com/govibe/govibe/protocol"
+)
+
+// SessionLoad returns a page of the UI track (oldest first within the
+// page) and the live state a reconnecting client needs.
+func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams) (*protocol.SessionLoadResult, error) {
+	eng, err := s.engine()
+	if err != nil {
+		return nil, err
+	}
+	l, err := eng.Load(ctx, p.SessionID, p.BeforeSeq, p.Limit)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	out := &protocol.SessionLoadResult{
+		Session: toSessionInfo(l.Session), HasMore: l.Page.HasMore, LastSeq: l.LastSeq,
+		RunningTurnID: l.RunningTurnID, EditEnabled: l.EditEnabled, Interrupted: l.Interrupted,
+		Messages: make([]protocol.Message, 0, len(l.Page.Messages)), Pending: []protocol.ConfirmRequest{},
+	}
+	for _, m := range l.Page.Messages {
+		out.Messages = append(out.Messages, toMessage(m))
+	}
+	for _, c := range l.Pending {
+		out.Pending = append(out.Pending, toConfirmRequest(c))
+	}
+	return out, nil
+}

@@ -1,0 +1,246 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/protocol"
+)
+
+// Handler answers one client→server message. It is protocol.Dispatch bound
+// to a Server in production.
+type Handler func(ctx context.Context, method string, params json.RawMessage) (any, error)
+
+// Conn is a served JSON-RPC connection.
+//
+// Ordering: jsonrpc2 calls handle from its single read loop. Notifications
+// and state-changing requests (protocol.IsOrdered) are queued and run one at
+// a time in arrival order on the ordered worker; pure reads run on their own
+// goroutines. handle itself never blocks, so replies to our own
+// server→client calls are always read, and a handler awaiting one cannot
+// deadlock the connection.
+//
+// Cancellation: $/cancelRequest is handled directly on the read loop. It
+// cancels the running handler's context, or marks a still-queued request so
+// it is answered with RequestCancelled without running.
+type Conn struct {
+	conn   *jsonrpc2.Conn
+	log    *zap.Logger
+	handle Handler
+
+	mu       sync.Mutex
+	inflight map[jsonrpc2.ID]context.CancelFunc
+	queue    []queued
+	wake     chan struct{}
+
+	nextID atomic.Uint64
+	done   chan struct{}
+}
+
+type queued struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	req    *jsonrpc2.Request
+}
+
+// Serve starts serving rwc. The returned Conn's Done channel closes when the
+// peer disconnects.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logger, opts ...jsonrpc2.ConnOpt) *Conn {
+	c := &Conn{
+		log:      log,
+		handle:   h,
+		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		wake:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+	}
+	s := newStream(rwc, func(err error) { log.Warn("skipped malformed JSON-RPC input", zap.Error(err)) })
+	c.conn = jsonrpc2.NewConn(ctx, s, c, append(opts, jsonrpc2.SetLogger(zapLogger{log}))...)
+	go c.orderedWorker()
+	go func() {
+		<-c.conn.DisconnectNotify()
+		close(c.done)
+		c.mu.Lock()
+		for _, cancel := range c.inflight {
+			cancel()
+		}
+		c.mu.Unlock()
+		c.kick()
+	}()
+	return c
+}
+
+// Done closes when the connection ends.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.conn.Close() }
+
+// Handle implements jsonrpc2.Handler. It runs on the read loop and must
+// never block.
+func (c *Conn) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Method == "$/cancelRequest" {
+		c.cancelRequest(req)
+		return
+	}
+	hctx, cancel := context.WithCancel(ctx)
+	if !req.Notif {
+		c.mu.Lock()
+		c.inflight[req.ID] = cancel
+		c.mu.Unlock()
+	}
+	if protocol.IsOrdered(req.Method) {
+		c.mu.Lock()
+		c.queue = append(c.queue, queued{hctx, cancel, req})
+		c.mu.Unlock()
+		c.kick()
+		return
+	}
+	go c.run(hctx, cancel, req)
+}
+
+func (c *Conn) kick() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *Conn) orderedWorker() {
+	for {
+		c.mu.Lock()
+		if len(c.queue) == 0 {
+			c.mu.Unlock()
+			select {
+			case <-c.wake:
+				continue
+			case <-c.done:
+				return
+			}
+		}
+		q := c.queue[0]
+		c.queue[0] = queued{}
+		c.queue = c.queue[1:]
+		c.mu.Unlock()
+		c.run(q.ctx, q.cancel, q.req)
+	}
+}
+
+type cancelParams struct {
+	ID jsonrpc2.ID `json:"id"`
+}
+
+func (c *Conn) cancelRequest(req *jsonrpc2.Request) {
+	var p cancelParams
+	if req.Params == nil || json.Unmarshal(*req.Params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.inflight[p.ID]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// run handles one message and replies. Panics become InternalError replies:
+// one broken handler must not take the sidecar down.
+func (c *Conn) run(ctx context.Context, cancel context.CancelFunc, req *jsonrpc2.Request) {
+	defer func() {
+		cancel()
+		if !req.Notif {
+			c.mu.Lock()
+			delete(c.inflight, req.ID)
+			c.mu.Unlock()
+		}
+	}()
+	var (
+		result any
+		err    error
+	)
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	} else {
+		result, err = c.call(ctx, req)
+	}
+	if req.Notif {
+		if err != nil {
+			c.log.Warn("notification failed", zap.String("method", req.Method), zap.Error(err))
+		}
+		return
+	}
+	if err != nil {
+		_ = c.conn.ReplyWithError(context.Background(), req.ID, toRPCError(ctx, err))
+		return
+	}
+	if err := c.conn.Reply(context.Background(), req.ID, result); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+		c.log.Warn("reply failed", zap.String("method", req.Method), zap.Error(err))
+	}
+}
+
+func (c *Conn) call(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("handler panic", zap.String("method", req.Method), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			err = &protocol.Error{Code: protocol.CodeInternalError, Message: fmt.Sprintf("internal error in %s: %v", req.Method, p)}
+		}
+	}()
+	var params json.RawMessage
+	if req.Params != nil {
+		params = *req.Params
+	}
+	return c.handle(ctx, req.Method, params)
+}
+
+func toRPCError(ctx context.Context, err error) *jsonrpc2.Error {
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		e := &jsonrpc2.Error{Code: int64(pe.Code), Message: pe.Message}
+		if pe.Data != nil {
+			e.SetError(pe.Data)
+		}
+		return e
+	}
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
+		return &jsonrpc2.Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}
+	}
+	return &jsonrpc2.Error{Code: protocol.CodeInternalError, Message: err.Error()}
+}
+
+// Call sends a server→client request and waits for its reply. When ctx ends
+// first, the peer is sent $/cancelRequest so it can stop working on it.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	id := jsonrpc2.ID{Num: c.nextID.Add(1)}
+	w, err := c.conn.DispatchCall(ctx, method, params, jsonrpc2.PickID(id))
+	if err != nil {
+		return err
+	}
+	err = w.Wait(ctx, result)
+	if err != nil && ctx.Err() != nil {
+		_ = c.conn.Notify(context.Background(), "$/cancelRequest", cancelParams{ID: id})
+		return ctx.Err()
+	}
+	var re *jsonrpc2.Error
+	if errors.As(err, &re) {
+		return &protocol.Error{Code: int(re.Code), Message: re.Message}
+	}
+	return err
+}
+
+// Notify sends a server→client notification. Concurrent calls are written
+// whole, in the order they acquire the stream.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	return c.conn.Notify(ctx, method, params)
+}
+
+type zapLogger struct{ l *zap.Logger }
+
+func (z zapLogger) Printf(format string, v ...any) { z.l.Debug(fmt.Sprintf(format, v...)) }
