@@ -156,7 +156,7 @@ func (h *harness) captureOnFailure() {
 		h.t.Logf("screenshot failed: %v", err)
 	}
 	if h.Model != nil {
-		if resp, err := httpGet(h.Model.URL + "/_requests"); err == nil {
+		if resp, err := httpGet(h.Model.adminURL() + "/_requests"); err == nil {
 			_ = os.WriteFile(filepath.Join(h.Artifacts, "model-requests.json"), resp, 0o644)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,9 +53,13 @@ func stopSharedModelBuild() {
 
 // scriptedModel is a running scripted OpenAI-compatible server owned by one test.
 type scriptedModel struct {
-	URL     string
+	URL     string // the OpenAI base URL it announced, ending in /v1
 	LogPath string
 }
+
+// adminURL is where /_requests and /_script live: at the server's root, not
+// under the API's /v1.
+func (m *scriptedModel) adminURL() string { return strings.TrimSuffix(m.URL, "/v1") }
 
 // startScriptedModel writes rules to a file, starts the server on loopback
 // with it and waits for the one JSON line announcing its URL.
@@ -117,7 +122,7 @@ func startScriptedModel(t *testing.T, root string, rules any, artifacts string) 
 // Requests returns the raw JSON of the requests the model has recorded.
 func (m *scriptedModel) Requests(t *testing.T) json.RawMessage {
 	t.Helper()
-	resp, err := http.Get(m.URL + "/_requests")
+	resp, err := http.Get(m.adminURL() + "/_requests")
 	if err != nil {
 		t.Fatalf("GET /_requests: %v", err)
 	}
@@ -136,7 +141,7 @@ func (m *scriptedModel) SetScript(t *testing.T, rules any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Post(m.URL+"/_script", "application/json", bytes.NewReader(data))
+	resp, err := http.Post(m.adminURL()+"/_script", "application/json", bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("POST /_script: %v", err)
 	}
