@@ -111,9 +111,11 @@ func recordHeaders(h http.Header) (map[string]string, bool) {
 
 // wireBody is the subset of the request body the server interprets.
 type wireBody struct {
-	Model               string            `json:"model"`
-	Stream              bool              `json:"stream"`
-	StreamOptions       *struct{ IncludeUsage bool `json:"include_usage"` } `json:"stream_options"`
+	Model         string `json:"model"`
+	Stream        bool   `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
 	MaxTokens           int               `json:"max_tokens"`
 	MaxCompletionTokens int               `json:"max_completion_tokens"`
 	Messages            []json.RawMessage `json:"messages"`
