@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   test: {
-    environment: 'happy-dom',
+    environment: 'jsdom',
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     setupFiles: ['test/setup.ts'],
   },

@@ -1,4 +1,4 @@
-// happy-dom has no ElementInternals; vscode-elements' form-associated
+// jsdom has no ElementInternals; vscode-elements' form-associated
 // controls only need these members of it outside a <form>.
 if (!('attachInternals' in HTMLElement.prototype)) {
   Object.defineProperty(HTMLElement.prototype, 'attachInternals', {
