@@ -61,7 +61,9 @@ func (w *StreamWriter) MessageID() string { return w.messageID }
 func (w *StreamWriter) AppendText(delta string) error { return w.appendDelta(PartText, delta) }
 
 // AppendReasoning buffers a reasoning delta.
-func (w *StreamWriter) AppendReasoning(delta string) error { return w.appendDelta(PartReasoning, delta) }
+func (w *StreamWriter) AppendReasoning(delta string) error {
+	return w.appendDelta(PartReasoning, delta)
+}
 
 func (w *StreamWriter) appendDelta(kind PartKind, delta string) error {
 	w.mu.Lock()
