@@ -55,6 +55,12 @@ func grepGo(ctx context.Context, base, start string, q grepQuery, limit int) ([]
 		}
 		return false
 	}}
+	if len(q.includes) > 0 {
+		opt.forceFile = func(path string) bool {
+			rel, err := filepath.Rel(start, path)
+			return err == nil && q.wants(filepath.ToSlash(rel))
+		}
+	}
 	bufs := sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 	walkFiles(base, start, opt, func(path, _ string) bool {
 		rel, err := filepath.Rel(start, path)

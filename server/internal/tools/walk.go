@@ -20,6 +20,9 @@ type walkOptions struct {
 	// skipDir, when set, prunes directories (rel is slash-separated,
 	// relative to the walk's base).
 	skipDir func(rel string) bool
+	// forceFile, when set, keeps a file that .gitignore would skip; it is
+	// ripgrep's rule that an explicit --glob outranks ignore files.
+	forceFile func(path string) bool
 }
 
 // ignoreSet is an immutable stack of gitignore patterns, shared by the
@@ -198,7 +201,7 @@ func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *
 			continue
 		}
 		p := append(parts[:len(parts):len(parts)], name)
-		if set.ignored(p, t.IsDir()) {
+		if set.ignored(p, t.IsDir()) && (t.IsDir() || opt.forceFile == nil || !opt.forceFile(filepath.Join(dir, name))) {
 			continue
 		}
 		if t.IsDir() {
