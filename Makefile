@@ -1,0 +1,82 @@
+# GoVibe: a VS Code agent with a Go sidecar.
+#   make build   sidecar at bin/govibe + bundled extension and webview
+#   make test    every test: Go (unit + integration), TypeScript, e2e
+#   make run     code-server with the built extension on 127.0.0.1:8080
+#   make vsix    platform .vsix files under dist/
+#   make bench   benchmark figures as ratios against same-run references
+
+SHELL := /bin/bash
+GO ?= go
+VERSION ?= 0.1.0
+LDFLAGS := -s -w -X github.com/govibe/govibe/server/internal/server.Version=$(VERSION)
+GO_PKGS = $(shell $(GO) list ./... | grep -v /e2e)
+VSIX_TARGETS := linux-x64 linux-arm64 alpine-x64 darwin-x64 darwin-arm64 win32-x64 win32-arm64
+
+.PHONY: all build sidecar extension deps generate test test-go test-ts test-e2e e2e-setup vsix vsix-local run bench clean
+
+all: build
+
+deps: node_modules/.stamp extension/webview/node_modules/.stamp
+
+node_modules/.stamp: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+extension/webview/node_modules/.stamp: extension/webview/package-lock.json
+	npm --prefix extension/webview ci --no-audit --no-fund
+	@touch $@
+
+generate:
+	$(GO) generate ./protocol
+
+sidecar:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/govibe ./server/cmd/govibe
+
+extension: deps
+	npm run build
+
+build: sidecar extension
+
+test: test-go test-ts test-e2e
+
+test-go:
+	$(GO) vet $(GO_PKGS)
+	$(GO) test -count=1 -timeout 20m $(GO_PKGS)
+
+test-ts: deps
+	npm run typecheck
+	npm test
+	npm --prefix extension/webview run typecheck
+	npm --prefix extension/webview test
+
+e2e-setup:
+	bash e2e/setup.sh
+
+test-e2e: e2e-setup vsix-local
+	GOVIBE_VSIX=$(CURDIR)/dist/govibe-linux-x64.vsix $(GO) test -count=1 -timeout 30m ./e2e/
+
+# The .vsix for this machine only, used by make run and the e2e tests.
+vsix-local: build
+	npm run package:target -- linux-x64 bin/govibe
+
+# Every platform: the sidecar cross-compiled without cgo, one .vsix each.
+vsix: extension
+	@mkdir -p dist/bin
+	@set -e; for t in $(VSIX_TARGETS); do \
+		os=$${t%-*}; arch=$${t#*-}; ext=""; \
+		case $$os in alpine) os=linux;; win32) os=windows; ext=.exe;; esac; \
+		echo "== $$t"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/bin/$$t/govibe$$ext ./server/cmd/govibe; \
+		npm run -s package:target -- $$t dist/bin/$$t/govibe$$ext; \
+	done
+	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/govibe ./server/cmd/govibe
+	@ls -l dist/*.vsix
+
+run: vsix-local
+	bash scripts/run.sh
+
+bench: build
+	bash scripts/bench.sh
+
+clean:
+	rm -rf bin dist extension/dist extension/webview/dist

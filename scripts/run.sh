@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# make run: code-server (VS Code in the browser) with the freshly built
+# GoVibe .vsix, opened on a sample workspace. Works on a fresh Linux
+# machine: e2e/setup.sh installs Node 24, code-server and their packages
+# into the git-ignored .cache/e2e/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+bash e2e/setup.sh
+node_bin=$(python3 -c 'import json;print(json.load(open(".cache/e2e/env.json"))["node"])')
+entry=$(python3 -c 'import json;print(json.load(open(".cache/e2e/env.json"))["codeServerEntry"])')
+
+vsix="$root/dist/govibe-linux-x64.vsix"
+[[ -f "$vsix" ]] || { echo "missing $vsix: run make vsix-local" >&2; exit 1; }
+
+run_dir="$root/.cache/run"
+user_data="$run_dir/user-data"
+ext_dir="$run_dir/extensions"
+ws="$run_dir/sample-workspace"
+mkdir -p "$user_data/User" "$ext_dir"
+
+# A small sample project, created once and then left to the user.
+if [[ ! -d "$ws" ]]; then
+  mkdir -p "$ws"
+  cat >"$ws/README.md" <<'MD'
+# Sample workspace
+
+Ask GoVibe to explain `calc.go`, or to fix the failing test.
+MD
+  cat >"$ws/go.mod" <<'MD'
+module sample
+
+go 1.22
+MD
+  cat >"$ws/calc.go" <<'MD'
+package sample
+
+// Add returns the sum of a and b.
+func Add(a, b int) int { return a - b }
+MD
+  cat >"$ws/calc_test.go" <<'MD'
+package sample
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		t.Fatalf("Add(2, 3) = %d, want 5", got)
+	}
+}
+MD
+  git -C "$ws" init -q && git -C "$ws" add -A && git -C "$ws" -c user.name=govibe -c user.email=govibe@localhost commit -qm "sample"
+fi
+
+# The model endpoint comes from the environment when set; otherwise the
+# GoVibe view asks for it. The key is never written to settings.json: the
+# extension moves GOVIBE_API_KEY into VS Code's SecretStorage.
+python3 - "$user_data/User/settings.json" <<'PY'
+import json, os, sys
+path = sys.argv[1]
+try:
+    s = json.load(open(path))
+except Exception:
+    s = {}
+s.setdefault("workbench.startupEditor", "none")
+s.setdefault("security.workspace.trust.enabled", False)
+if os.environ.get("GOVIBE_BASE_URL"):
+    s["govibe.apiBaseUrl"] = os.environ["GOVIBE_BASE_URL"]
+if os.environ.get("GOVIBE_MODEL"):
+    s["govibe.model"] = os.environ["GOVIBE_MODEL"]
+json.dump(s, open(path, "w"), indent=2)
+PY
+
+cs() { XDG_CONFIG_HOME="$run_dir/xdg" "$node_bin" "$entry" --user-data-dir "$user_data" --extensions-dir "$ext_dir" "$@"; }
+cs --install-extension "$vsix" --force >/dev/null
+
+host=${GOVIBE_RUN_HOST:-127.0.0.1}
+port=${GOVIBE_RUN_PORT:-${PORT:-8080}}
+echo
+echo "GoVibe is starting in code-server: http://$host:$port/?folder=$ws"
+echo "Open the GoVibe icon in the activity bar. Ctrl+C stops it."
+echo
+exec env XDG_CONFIG_HOME="$run_dir/xdg" "$node_bin" "$entry" --user-data-dir "$user_data" --extensions-dir "$ext_dir" \
+  --auth none --disable-telemetry --disable-update-check --bind-addr "$host:$port" "$ws"
