@@ -31,11 +31,11 @@ func (c *OpenAIClient) classifyStatus(status int, header http.Header, body []byt
 	lower := strings.ToLower(code + " " + detail)
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return outcome{err: &AuthError{BaseURL: c.profile.BaseURL, Status: status, Detail: detail}}
+		return outcome{err: &AuthError{BaseURL: c.baseURL, Status: status, Detail: detail}}
 	case status == http.StatusTooManyRequests:
 		if strings.Contains(lower, "insufficient_quota") || (strings.Contains(lower, "quota") && strings.Contains(lower, "exceeded your")) {
 			// Waiting does not refill a quota.
-			return outcome{err: &APIError{BaseURL: c.profile.BaseURL, Status: status, Detail: detail}}
+			return outcome{err: &APIError{BaseURL: c.baseURL, Status: status, Detail: detail}}
 		}
 		return outcome{
 			err:        &StreamError{Reason: "rate limited (HTTP 429)", Status: status, Err: detailErr(detail)},
@@ -57,7 +57,7 @@ func (c *OpenAIClient) classifyStatus(status int, header http.Header, body []byt
 	if mentionsContextTooLong(lower) {
 		return outcome{err: &ContextTooLongError{Model: c.profile.Model, Detail: detail}}
 	}
-	return outcome{err: &APIError{BaseURL: c.profile.BaseURL, Status: status, Detail: detail}}
+	return outcome{err: &APIError{BaseURL: c.baseURL, Status: status, Detail: detail}}
 }
 
 func detailErr(detail string) error {

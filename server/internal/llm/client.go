@@ -27,8 +27,11 @@ type OpenAIClient struct {
 	opts     Options
 	log      *zap.Logger
 	chat     openai.ChatCompletionService
-	host     string
-	local    bool
+	// baseURL is the profile's URL without userinfo: it appears in errors
+	// and logs, which must never carry credentials.
+	baseURL string
+	host    string
+	local   bool
 }
 
 var _ Client = (*OpenAIClient)(nil)
@@ -54,6 +57,7 @@ func New(p Profile, o Options) (*OpenAIClient, error) {
 		provider: p.ResolvedProvider(),
 		opts:     o,
 		log:      o.Logger.Named("llm"),
+		baseURL:  displayURL(u),
 		host:     u.Host,
 		local:    isLoopback(u.Hostname()),
 	}
@@ -74,6 +78,12 @@ func (c *OpenAIClient) Profile() Profile { return c.profile }
 
 // Provider returns the resolved provider quirk set.
 func (c *OpenAIClient) Provider() string { return c.provider }
+
+func displayURL(u *url.URL) string {
+	d := *u
+	d.User = nil
+	return strings.TrimRight(d.String(), "/")
+}
 
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
@@ -99,13 +109,13 @@ func (c *OpenAIClient) Stream(ctx context.Context, req Request, onEvent func(Eve
 		onEvent = func(Event) {}
 	}
 	if strings.TrimSpace(c.profile.APIKey) == "" && !c.local {
-		return nil, &MissingAPIKeyError{Profile: c.profile.Name, BaseURL: c.profile.BaseURL}
+		return nil, &MissingAPIKeyError{Profile: c.profile.Name, BaseURL: c.baseURL}
 	}
 	params, err := c.buildParams(req)
 	if err != nil {
 		return nil, err
 	}
-	log := c.log.With(zap.String("model", c.profile.Model), zap.String("base_url", c.profile.BaseURL),
+	log := c.log.With(zap.String("model", c.profile.Model), zap.String("base_url", c.baseURL),
 		zap.String("session", req.SessionID))
 	for attempt := 1; ; attempt++ {
 		start := time.Now()

@@ -51,7 +51,7 @@ func fastOptions() llm.Options {
 	}
 }
 
-func newClient(t *testing.T, baseURL string, mod func(*llm.Profile, *llm.Options)) *llm.OpenAIClient {
+func newClient(t testing.TB, baseURL string, mod func(*llm.Profile, *llm.Options)) *llm.OpenAIClient {
 	t.Helper()
 	p := llm.Profile{Name: "test", BaseURL: baseURL, Model: "test-model", APIKey: testKey, Provider: llm.ProviderGeneric}
 	o := fastOptions()

@@ -69,7 +69,7 @@ func TestClassifyTransport(t *testing.T) {
 }
 
 func TestClassifyStatusMessages(t *testing.T) {
-	c := &OpenAIClient{profile: Profile{BaseURL: "https://api.deepseek.com", Model: "m", APIKey: "sk-abcdef"}}
+	c := &OpenAIClient{profile: Profile{BaseURL: "https://api.deepseek.com", Model: "m", APIKey: "sk-abcdef"}, baseURL: "https://api.deepseek.com"}
 	tools := Request{Tools: []ToolDef{{Name: "x"}}}
 	cases := []struct {
 		status int
@@ -191,5 +191,20 @@ func TestInvalidToolSchemaFailsBeforeSending(t *testing.T) {
 	_, err = c.Stream(t.Context(), Request{Messages: []Message{{Role: "robot", Content: "x"}}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `unknown role "robot"`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestBaseURLCredentialsNeverShown(t *testing.T) {
+	c, err := New(Profile{BaseURL: "https://bob:hunter2@gw.example.test/v1/", Model: "m"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Stream(t.Context(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}}, nil)
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("err = %v", err)
+	}
+	out := c.classifyStatus(401, nil, nil, Request{})
+	if strings.Contains(out.err.Error(), "hunter2") || !strings.Contains(out.err.Error(), "https://gw.example.test/v1") {
+		t.Fatalf("auth error = %v", out.err)
 	}
 }
