@@ -1,0 +1,118 @@
+package shellcheck
+
+import "fmt"
+
+// Class is how much harm running a command can do. Classes are ordered: a
+// larger value is worse, so the class of a whole command is the maximum of
+// its parts.
+type Class int
+
+const (
+	// ReadOnly commands only read state (files, git history, processes).
+	ReadOnly Class = iota
+	// Mutating commands change the workspace or run project code that may.
+	Mutating
+	// Dangerous commands may destroy data, escape the workspace, leak it
+	// over the network, gain privileges, or hide what they really run.
+	Dangerous
+)
+
+// String returns "read-only", "mutating" or "dangerous".
+func (c Class) String() string {
+	switch c {
+	case ReadOnly:
+		return "read-only"
+	case Mutating:
+		return "mutating"
+	case Dangerous:
+		return "dangerous"
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
+
+// MarshalText makes a Class read well in JSON shown to the user.
+func (c Class) MarshalText() ([]byte, error) {
+	if c < ReadOnly || c > Dangerous {
+		return nil, fmt.Errorf("shellcheck: invalid class %d", int(c))
+	}
+	return []byte(c.String()), nil
+}
+
+// Valid reports whether c is one of the three classes.
+func (c Class) Valid() bool { return c >= ReadOnly && c <= Dangerous }
+
+// Workspace tells the analysis where the command runs and which directories
+// it may write to.
+type Workspace struct {
+	// Roots are absolute workspace roots; writes outside them are dangerous.
+	Roots []string
+	// Cwd is the directory the command starts in; "" means Roots[0]. A
+	// relative Cwd is taken relative to Roots[0].
+	Cwd string
+	// Home is the user's home directory, used to resolve ~ and $HOME. When
+	// empty, home paths are never inside the workspace.
+	Home string
+}
+
+// Tool names used in hints; they are the model-visible tool names.
+const (
+	ToolReadFile  = "read_file"
+	ToolWriteFile = "write_file"
+	ToolEditFile  = "edit_file"
+)
+
+// ToolHint says that a dedicated tool must be used instead of the shell.
+type ToolHint struct {
+	Tool    string `json:"tool"`
+	Message string `json:"message"`
+}
+
+// SubCommand is one simple command the shell would run, after unwrapping
+// wrappers such as env, timeout or bash -c.
+type SubCommand struct {
+	// Name is the command name as the shell resolves it (quotes and escapes
+	// removed); for a name computed at run time it is the source text.
+	Name string `json:"name"`
+	// Args are the arguments, literal where resolvable and the source text
+	// otherwise (e.g. "$X").
+	Args []string `json:"args,omitempty"`
+	// Literal is false when the name or an argument is computed at run time.
+	Literal bool `json:"literal"`
+	// Via names the wrappers this command runs under ("timeout", "bash -c").
+	Via []string `json:"via,omitempty"`
+	// Writes are the files written by this command's output redirections
+	// (descriptor duplications and /dev/null are not writes).
+	Writes  []string `json:"writes,omitempty"`
+	Class   Class    `json:"class"`
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Text is the command as one line, words joined by single spaces; it is what
+// permission patterns are matched against.
+func (s SubCommand) Text() string {
+	n := len(s.Name)
+	for _, a := range s.Args {
+		n += 1 + len(a)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, s.Name...)
+	for _, a := range s.Args {
+		b = append(b, ' ')
+		b = append(b, a...)
+	}
+	return string(b)
+}
+
+// Analysis is the verdict on one command line.
+type Analysis struct {
+	// Class is the worst class of any sub-command (Dangerous on parse error).
+	Class    Class        `json:"class"`
+	Commands []SubCommand `json:"commands"`
+	// Reasons explain the class in words a user understands.
+	Reasons []string `json:"reasons,omitempty"`
+	// UseTool is set when the command reads or writes workspace files that
+	// a dedicated tool handles; the caller should refuse and name the tool.
+	UseTool *ToolHint `json:"useTool,omitempty"`
+	// ParseError is the parser's message when the command is not valid bash.
+	ParseError string `json:"parseError,omitempty"`
+}

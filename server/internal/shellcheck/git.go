@@ -1,0 +1,179 @@
+package shellcheck
+
+import "strings"
+
+// gitReadOnly are subcommands that only read the repository (given no
+// option that writes, checked in gitCmd).
+var gitReadOnly = set("status", "log", "diff", "show", "rev-parse", "ls-files", "blame", "describe",
+	"ls-tree", "cat-file", "shortlog", "rev-list", "merge-base", "name-rev", "show-ref",
+	"for-each-ref", "whatchanged", "count-objects", "version", "help", "grep", "ls-remote",
+	"check-ignore", "check-attr", "var", "cherry", "show-branch", "range-diff", "annotate",
+	"diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck")
+
+// gitWriteOptions make read-only subcommands write files or run programs.
+var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager", "-O"}
+
+func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
+	args := argv[1:]
+	var dir *arg
+	unsafeGlobal := ""
+	// Global options come before the subcommand.
+	for len(args) > 0 && args[0].lit && strings.HasPrefix(args[0].val, "-") {
+		v := args[0].val
+		switch {
+		case v == "-C":
+			if len(args) > 1 {
+				d := args[1]
+				dir = &d
+				args = args[1:]
+			}
+		case v == "-c" || v == "--config-env":
+			unsafeGlobal = "git " + v + " can make git run arbitrary commands"
+			if len(args) > 1 {
+				args = args[1:]
+			}
+		case strings.HasPrefix(v, "--git-dir") || strings.HasPrefix(v, "--work-tree") || strings.HasPrefix(v, "--exec-path=") || strings.HasPrefix(v, "--namespace"):
+			unsafeGlobal = "git " + v + " points git at another repository or program"
+			if !strings.Contains(v, "=") && len(args) > 1 {
+				args = args[1:]
+			}
+		}
+		args = args[1:]
+	}
+	run := func() { gitSub(a, argv, args, cx, unsafeGlobal) }
+	if dir != nil {
+		a.withCwd(*dir, run)
+		return
+	}
+	run()
+}
+
+func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
+	if len(args) == 0 {
+		a.emit(argv, cx, ReadOnly)
+		return
+	}
+	if !args[0].lit {
+		a.emit(argv, cx, Dangerous, "git subcommand computed at run time ("+args[0].val+")")
+		return
+	}
+	sub := args[0].val
+	flags, ops := parseArgs(args[1:], spec{valued: set("-m", "-F", "-C", "-c", "-b", "-B", "-u", "-n", "-S", "-G", "-L", "--format", "--pretty", "--author", "--since", "--until", "--grep", "--sort", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--set-upstream-to")})
+	class, why := gitClass(sub, flags, ops)
+	i := a.emit(argv, cx, class, why)
+	if unsafeGlobal != "" {
+		a.out.Commands[i].raise(Mutating, unsafeGlobal)
+	}
+	if class > ReadOnly {
+		// A writing git command writes into the repository it runs in.
+		a.checkWrite(i, arg{val: ".", lit: true})
+	}
+}
+
+func gitClass(sub string, flags []flag, ops []arg) (Class, string) {
+	switch sub {
+	case "push":
+		for _, op := range ops {
+			if strings.HasPrefix(op.val, "+") {
+				return Dangerous, "force-pushes (+refspec), overwriting remote history"
+			}
+		}
+		if has(flags, "-f", "--force", "--mirror") || hasPrefix(flags, "--force-with-lease", "--force-if-includes", "--forc", "--mirr") {
+			return Dangerous, "force-pushes, overwriting remote history"
+		}
+		return Mutating, "pushes to a remote"
+	case "reset":
+		if has(flags, "--hard") || hasPrefix(flags, "--har") {
+			return Dangerous, "git reset --hard discards uncommitted changes"
+		}
+		return Mutating, ""
+	case "clean":
+		if has(flags, "-n", "--dry-run") && !has(flags, "-f", "--force") {
+			return ReadOnly, ""
+		}
+		if has(flags, "-f", "--force") || hasPrefix(flags, "--forc") {
+			return Dangerous, "git clean -f deletes untracked files"
+		}
+		return Mutating, ""
+	case "checkout", "restore":
+		if has(flags, "-f", "--force") && sub == "checkout" {
+			return Dangerous, "git checkout -f discards uncommitted changes"
+		}
+		staged := has(flags, "--staged", "-S") && !has(flags, "--worktree", "-W")
+		for _, op := range ops {
+			if (op.val == "." || op.val == ":/" || op.val == "*") && !staged {
+				return Dangerous, "discards all uncommitted changes"
+			}
+		}
+		return Mutating, ""
+	case "filter-branch", "filter-repo":
+		return Dangerous, "rewrites the whole repository history"
+	case "reflog":
+		if len(ops) > 0 && (ops[0].val == "expire" || ops[0].val == "delete") {
+			return Dangerous, "destroys the reflog, which recovers lost work"
+		}
+		return ReadOnly, ""
+	case "gc", "prune":
+		if hasPrefix(flags, "--prune") || sub == "prune" {
+			return Dangerous, "prunes unreachable objects, which recovers lost work"
+		}
+		return Mutating, ""
+	case "stash":
+		if len(ops) > 0 && (ops[0].val == "list" || ops[0].val == "show") {
+			return ReadOnly, ""
+		}
+		if len(ops) > 0 && (ops[0].val == "clear" || ops[0].val == "drop") {
+			return Dangerous, "deletes stashed changes"
+		}
+		return Mutating, ""
+	case "branch":
+		if has(flags, "-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--no-track") {
+			return Mutating, "changes branches"
+		}
+		if len(ops) > 0 && !has(flags, "-l", "--list") {
+			return Mutating, "creates a branch"
+		}
+		return ReadOnly, ""
+	case "tag":
+		if has(flags, "-d", "--delete", "-a", "--annotate", "-s", "--sign", "-f", "--force", "-m", "-F", "-u") {
+			return Mutating, "changes tags"
+		}
+		if len(ops) > 0 && !has(flags, "-l", "--list") {
+			return Mutating, "creates a tag"
+		}
+		return ReadOnly, ""
+	case "remote":
+		if len(ops) == 0 || ops[0].val == "show" || ops[0].val == "get-url" {
+			return ReadOnly, ""
+		}
+		return Mutating, "changes remotes"
+	case "config":
+		global := has(flags, "--global", "--system") || hasPrefix(flags, "--file")
+		read := has(flags, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l") ||
+			(len(ops) > 0 && (ops[0].val == "get" || ops[0].val == "list")) || len(ops) == 1
+		if read {
+			return ReadOnly, ""
+		}
+		if global {
+			return Dangerous, "changes the user's or system's git configuration"
+		}
+		return Mutating, "changes the repository's git configuration"
+	case "worktree":
+		if len(ops) > 0 && ops[0].val == "list" {
+			return ReadOnly, ""
+		}
+		return Mutating, ""
+	case "submodule":
+		if len(ops) == 0 || ops[0].val == "status" || ops[0].val == "summary" {
+			return ReadOnly, ""
+		}
+		return Mutating, ""
+	}
+	if gitReadOnly[sub] {
+		if hasPrefix(flags, gitWriteOptions...) {
+			return Mutating, "git " + sub + " option writes files or runs a program"
+		}
+		return ReadOnly, ""
+	}
+	return Mutating, ""
+}
