@@ -1,0 +1,31 @@
+// npm run package:target -- <vsce-target> [binary]
+// Copies the sidecar for one platform to bin/ and packages dist/govibe-<target>.vsix.
+// Without [binary] it uses bin/govibe (or bin/govibe.exe for win32 targets).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const [target, binary] = process.argv.slice(2);
+const targets = ['win32-x64', 'win32-arm64', 'linux-x64', 'linux-arm64', 'linux-armhf', 'alpine-x64', 'alpine-arm64', 'darwin-x64', 'darwin-arm64'];
+if (!targets.includes(target)) {
+  console.error(`usage: npm run package:target -- <${targets.join('|')}> [path/to/govibe binary]`);
+  process.exit(2);
+}
+const exe = target.startsWith('win32') ? 'govibe.exe' : 'govibe';
+const bin = join(root, 'bin');
+mkdirSync(bin, { recursive: true });
+if (binary) {
+  // Exactly one sidecar goes into a platform package.
+  for (const f of readdirSync(bin)) if (f.startsWith('govibe')) rmSync(join(bin, f));
+  copyFileSync(resolve(binary), join(bin, exe));
+}
+if (!existsSync(join(bin, exe))) {
+  console.error(`bin/${exe} is missing; run make build or pass the binary path`);
+  process.exit(1);
+}
+mkdirSync(join(root, 'dist'), { recursive: true });
+const out = join('dist', `govibe-${target}.vsix`);
+const r = spawnSync('npx', ['vsce', 'package', '--skip-license', '--target', target, '-o', out], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+process.exit(r.status ?? 1);

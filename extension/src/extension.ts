@@ -1,0 +1,203 @@
+// Entry point: wires the sidecar manager to VS Code. Logic lives in the
+// vscode-free modules (sidecar/, transcript, hunks, settings); this file and
+// host/ only adapt them.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { ServerState } from '../shared/webviewMessages';
+import {
+  ConfirmEdit,
+  Method,
+  Version,
+  type ChatEvent,
+  type ConfirmClosed,
+  type ConfirmRequest,
+  type InitializeParams,
+  type SessionInfo,
+  type SnapshotInfo,
+} from './protocol.gen';
+import { SECTION, buildSettings } from './settings';
+import { findRipgrep, findServerBinary } from './sidecar/binary';
+import { SidecarManager } from './sidecar/manager';
+import { spawnSidecar } from './sidecar/spawn';
+import { ApiKeys } from './host/apiKeys';
+import { ChatView } from './host/chatView';
+import { EditorRequests } from './host/editorRequests';
+import { Proposals } from './host/proposals';
+import { SnapshotsView } from './host/snapshots';
+import { ServerStatusItem } from './host/status';
+
+let manager: SidecarManager | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('GoVibe', { log: true });
+  const keys = new ApiKeys(context.secrets);
+  const editor = new EditorRequests((l) => log.warn(l));
+  const status = new ServerStatusItem();
+  let trace: vscode.OutputChannel | undefined;
+  const cfg = () => vscode.workspace.getConfiguration(SECTION);
+
+  const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const locale = () => {
+    const lang = String(cfg().get('language') ?? 'auto');
+    return (lang === 'auto' ? vscode.env.language : lang).toLowerCase();
+  };
+
+  let chat: ChatView | undefined;
+  const mgr = new SidecarManager({
+    launch: () => {
+      const command = findServerBinary(cfg().get<string>('server.path'), context.extensionPath, process.platform);
+      fs.mkdirSync(storageDir, { recursive: true });
+      return spawnSidecar({
+        command,
+        args: ['serve', '--stdio'],
+        cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? storageDir,
+      });
+    },
+    initializeParams: async (): Promise<InitializeParams> => ({
+      protocolVersion: Version,
+      clientInfo: { name: 'vscode', version: `${context.extension.packageJSON.version} (VS Code ${vscode.version})` },
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
+      storageDir,
+      locale: locale(),
+      settings: buildSettings((k) => cfg().get(k), await keys.load()),
+      capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true },
+      trusted: vscode.workspace.isTrusted,
+      host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
+    }),
+    attach: (conn: MessageConnection) => {
+      editor.attach(conn);
+      conn.onNotification(Method.ChatEvent, (e: ChatEvent) => chat?.event(e));
+      conn.onNotification(Method.ConfirmRequested, (req: ConfirmRequest) => {
+        if (req.kind === ConfirmEdit) void proposals.requested(req);
+        chat?.confirm(req);
+      });
+      conn.onNotification(Method.ConfirmClosed, (c: ConfirmClosed) => {
+        void proposals.closed(c.id);
+        chat?.confirmClosed(c);
+      });
+      conn.onNotification(Method.SnapshotCreated, (s: SnapshotInfo) => {
+        snapshots.refresh();
+        chat?.snapshotCreated(s);
+      });
+      conn.onNotification(Method.SessionDidChange, (s: SessionInfo) => chat?.sessionChanged(s));
+    },
+    log: (l) => log.info(l),
+  });
+  manager = mgr;
+  const request = mgr.request.bind(mgr) as SidecarManager['request'];
+
+  const proposals = new Proposals({
+    resolve: async (params) => {
+      await mgr.request('confirm/resolve', params);
+    },
+    log: (l) => log.warn(l),
+  });
+  const snapshots = new SnapshotsView(request, () => chat?.sessionId);
+  chat = new ChatView({
+    extensionUri: context.extensionUri,
+    request,
+    proposals,
+    snapshots,
+    editor,
+    locale,
+    log: (l) => log.info(l),
+    state: context.workspaceState,
+  });
+  const chatView = chat;
+
+  const applyTrace = () => {
+    if (cfg().get<boolean>('trace.server')) {
+      trace ??= vscode.window.createOutputChannel('GoVibe (JSON-RPC trace)');
+      const ch = trace;
+      mgr.setTracer({ log: (message: unknown, data?: string) => ch.appendLine(data ? `${String(message)}\n${data}` : String(message)) });
+    } else {
+      mgr.setTracer(undefined);
+    }
+  };
+  applyTrace();
+
+  const pushSettings = async () => {
+    await mgr.notify('settings/didChange', { settings: buildSettings((k) => cfg().get(k), await keys.load()) });
+  };
+
+  mgr.onDidChangeState(({ state, detail }) => chatView.serverStateChanged(state as ServerState, detail));
+  chatView.onDidChangeServerState((state, detail) => status.show(state, detail));
+  mgr.onNotice((n) => {
+    chatView.notice(n.level, n.text, n.action);
+    if (n.level === 'error') {
+      const show = vscode.l10n.t('Show Logs');
+      void vscode.window.showErrorMessage(n.text, show).then((c) => c === show && log.show());
+    }
+  });
+
+  const guarded =
+    (fn: (...args: any[]) => unknown) =>
+    async (...args: any[]) => {
+      try {
+        await fn(...args);
+      } catch (err) {
+        const msg = err instanceof Error ? err.message : String(err);
+        log.error(msg);
+        void vscode.window.showErrorMessage(msg);
+      }
+    };
+  const command = (id: string, fn: (...args: any[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, guarded(fn)));
+
+  context.subscriptions.push(
+    log,
+    status,
+    proposals,
+    snapshots,
+    chatView,
+    { dispose: () => trace?.dispose() },
+    vscode.window.registerWebviewViewProvider('govibe.chat', chatView),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      if (e.affectsConfiguration(`${SECTION}.trace.server`)) applyTrace();
+      if (e.affectsConfiguration(`${SECTION}.server.path`)) void mgr.restart('govibe.server.path changed');
+      else void pushSettings();
+      if (e.affectsConfiguration(`${SECTION}.apiKey`) || e.affectsConfiguration(`${SECTION}.models`)) void keys.warnAboutPlainKeys();
+    }),
+    context.secrets.onDidChange((e) => {
+      if (e.key.startsWith('govibe.apiKey')) void pushSettings();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void mgr.restart('workspace trusted')),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void mgr.restart('workspace folders changed')),
+  );
+
+  command('govibe.newSession', () => chatView.newSession());
+  command('govibe.setApiKey', async () => {
+    if (await keys.promptAndStore()) await pushSettings();
+  });
+  command('govibe.restartServer', () => mgr.restart('user: Restart Server'));
+  command('govibe.stopServer', () => mgr.stop('user: Stop Server'));
+  command('govibe.showLogs', () => log.show());
+  command('govibe.takeSnapshot', () => snapshots.take());
+  command('govibe.acceptProposal', (arg?: unknown) => proposals.accept(arg));
+  command('govibe.rejectProposal', (arg?: unknown) => proposals.reject(arg));
+  command('govibe.acceptAll', () => proposals.acceptAll());
+  command('govibe.rejectAll', () => proposals.rejectAll());
+  command('govibe.reviewAll', () => proposals.reviewAll());
+  command('govibe.acceptHunk', (id: string, hunk: number) => proposals.decideHunk(id, hunk, 'accepted'));
+  command('govibe.rejectHunk', (id: string, hunk: number) => proposals.decideHunk(id, hunk, 'rejected'));
+  command('govibe.stopAutoAccept', () => proposals.stopCountdowns());
+  command('govibe.focusChat', async () => {
+    await vscode.commands.executeCommand('govibe.chat.focus');
+    chatView.focusInput();
+  });
+  command('govibe.compact', () => chatView.compact());
+  command('govibe.snapshots.refresh', () => snapshots.refresh());
+  command('govibe.snapshots.compare', (node) => snapshots.compare(node));
+  command('govibe.snapshots.restore', (node) => snapshots.restore(node));
+  command('govibe.snapshots.restoreFile', (node) => snapshots.restoreFile(node));
+
+  void keys.warnAboutPlainKeys();
+  void mgr.start('activation');
+}
+
+export async function deactivate(): Promise<void> {
+  await manager?.dispose();
+  manager = undefined;
+}

@@ -1,0 +1,97 @@
+// API keys live in SecretStorage. Keys still found in plain settings work
+// but trigger an offer to move them.
+import * as vscode from 'vscode';
+import { SECTION, findPlainKeys, modelsWithoutKey, profileNames, secretKey } from '../settings';
+
+export class ApiKeys {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  /** Keys from SecretStorage for the default slot and every profile. */
+  async load(): Promise<Record<string, string>> {
+    const cfg = vscode.workspace.getConfiguration(SECTION);
+    const out: Record<string, string> = {};
+    for (const profile of ['', ...profileNames((k) => cfg.get(k))]) {
+      const key = await this.secrets.get(secretKey(profile));
+      if (key) out[profile] = key;
+    }
+    return out;
+  }
+
+  /** "GoVibe: Set API Key". Returns true when something was stored or removed. */
+  async promptAndStore(): Promise<boolean> {
+    const cfg = vscode.workspace.getConfiguration(SECTION);
+    const profiles = profileNames((k) => cfg.get(k));
+    let profile = '';
+    if (profiles.length > 0) {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: vscode.l10n.t('Default'), description: String(cfg.get('apiBaseUrl') ?? ''), profile: '' },
+          ...profiles.map((p) => ({ label: p, description: vscode.l10n.t('model profile'), profile: p })),
+        ],
+        { title: vscode.l10n.t('Which API key do you want to set?') },
+      );
+      if (!picked) return false;
+      profile = picked.profile;
+    }
+    const key = await vscode.window.showInputBox({
+      title: profile === '' ? vscode.l10n.t('GoVibe API key') : vscode.l10n.t('API key for {0}', profile),
+      prompt: vscode.l10n.t('Stored in VS Code secret storage. Leave empty to remove the key.'),
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return false;
+    if (key.trim() === '') await this.secrets.delete(secretKey(profile));
+    else await this.secrets.store(secretKey(profile), key.trim());
+    return true;
+  }
+
+  /** Offers to move plain-text keys into SecretStorage. */
+  async warnAboutPlainKeys(): Promise<void> {
+    const cfg = vscode.workspace.getConfiguration(SECTION);
+    const plain = findPlainKeys((k) => cfg.get(k));
+    if (plain.length === 0) return;
+    const where = plain.map((p) => (p.profile === '' ? 'govibe.apiKey' : `govibe.models[${p.profile}].apiKey`)).join(', ');
+    const move = vscode.l10n.t('Move to Secret Storage');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('An API key is stored in plain-text settings ({0}). It still works, but anyone who can read your settings can read it.', where),
+      move,
+    );
+    if (choice !== move) return;
+    for (const p of plain) await this.secrets.store(secretKey(p.profile), p.key);
+    await removePlainKeys(plain.map((p) => p.profile));
+    void vscode.window.showInformationMessage(vscode.l10n.t('The API key was moved to secret storage.'));
+  }
+}
+
+const TARGETS: Array<[keyof ScopedValues, vscode.ConfigurationTarget]> = [
+  ['globalValue', vscode.ConfigurationTarget.Global],
+  ['workspaceValue', vscode.ConfigurationTarget.Workspace],
+  ['workspaceFolderValue', vscode.ConfigurationTarget.WorkspaceFolder],
+];
+
+interface ScopedValues {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** Removes keys from whichever scopes hold them; never writes a key anywhere. */
+async function removePlainKeys(profiles: string[]): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  if (profiles.includes('')) {
+    const inspected = cfg.inspect('apiKey') as ScopedValues | undefined;
+    for (const [field, target] of TARGETS) {
+      if (inspected?.[field] !== undefined) await cfg.update('apiKey', undefined, target);
+    }
+  }
+  const named = profiles.filter((p) => p !== '');
+  if (named.length === 0) return;
+  const inspected = cfg.inspect('models') as ScopedValues | undefined;
+  for (const [field, target] of TARGETS) {
+    let models = inspected?.[field];
+    if (models === undefined) continue;
+    const before = JSON.stringify(models);
+    for (const p of named) models = modelsWithoutKey(models, p);
+    if (JSON.stringify(models) !== before) await cfg.update('models', models, target);
+  }
+}

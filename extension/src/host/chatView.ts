@@ -1,0 +1,350 @@
+// The chat webview view (host side). The host owns the transcript: on
+// `ready` it posts a fresh session/load snapshot, then live deltas through
+// the TranscriptBuffer, which holds them while the view is hidden (there is
+// no retainContextWhenHidden, so a hidden view loses its DOM and posts
+// `ready` again when shown).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { HostMessage, ServerState, WebviewMessage } from '../../shared/webviewMessages';
+import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
+import {
+  ConfirmEdit,
+  EventError,
+  EventTurnFinished,
+  EventTurnStarted,
+  type ChatEvent,
+  type ClientRequests,
+  type ConfirmClosed,
+  type ConfirmRequest,
+  type EditorContext,
+  type SessionInfo,
+  type SnapshotInfo,
+} from '../protocol.gen';
+import { TranscriptBuffer } from '../transcript';
+import { isExternalLink, makeNonce, webviewHtml } from '../webviewHtml';
+import type { EditorRequests } from './editorRequests';
+import type { Proposals } from './proposals';
+import type { SnapshotsView } from './snapshots';
+
+type Request = <M extends keyof ClientRequests>(method: M, params: ClientRequests[M]['params']) => Promise<ClientRequests[M]['result']>;
+
+export interface ChatViewDeps {
+  extensionUri: vscode.Uri;
+  request: Request;
+  proposals: Proposals;
+  snapshots: SnapshotsView;
+  editor: EditorRequests;
+  locale(): string;
+  log(line: string): void;
+  /** Persists the followed session across reloads. */
+  state: vscode.Memento;
+}
+
+const SESSION_KEY = 'govibe.currentSession';
+
+export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly buffer: TranscriptBuffer;
+  private serverState: ServerState = 'starting';
+  private serverDetail: string | undefined;
+  private readonly running = new Set<string>();
+  private readonly stateListeners: Array<(s: ServerState, detail?: string) => void> = [];
+  private loading = 0;
+
+  constructor(private readonly deps: ChatViewDeps) {
+    this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
+    this.buffer.follow(deps.state.get<string>(SESSION_KEY));
+  }
+
+  get sessionId(): string | undefined {
+    return this.buffer.currentSession;
+  }
+
+  /** Busy while any turn runs. */
+  onDidChangeServerState(listener: (s: ServerState, detail?: string) => void): void {
+    this.stateListeners.push(listener);
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'extension', 'webview', 'dist');
+    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist] };
+    const nonce = makeNonce();
+    view.webview.html = webviewHtml({
+      cspSource: view.webview.cspSource,
+      nonce,
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.css')).toString(),
+      codiconUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
+      lang: this.deps.locale(),
+    });
+    view.webview.onDidReceiveMessage((m: WebviewMessage) => {
+      this.onMessage(m).catch((err) => this.notice('error', errorText(err)));
+    });
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) this.buffer.hold();
+    });
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+      this.buffer.hold();
+    });
+  }
+
+  // ---- server → host ----
+
+  event(e: ChatEvent): void {
+    if (e.kind === EventTurnStarted && e.turnId) this.running.add(`${e.sessionId}/${e.turnId}`);
+    if (e.kind === EventTurnFinished && e.turnId) this.running.delete(`${e.sessionId}/${e.turnId}`);
+    this.publishState();
+    this.buffer.event(e);
+    if (e.kind === EventError && e.error && (!this.view || !this.view.visible)) {
+      void this.offerRemedy(e.error.message, e.error.action);
+    }
+  }
+
+  confirm(req: ConfirmRequest): void {
+    this.buffer.confirm(req);
+    if (req.kind !== ConfirmEdit && (!this.view || !this.view.visible)) {
+      const open = vscode.l10n.t('Open Chat');
+      void vscode.window.showInformationMessage(vscode.l10n.t('GoVibe is waiting for your answer.'), open).then((c) => {
+        if (c === open) void vscode.commands.executeCommand('govibe.chat.focus');
+      });
+    }
+  }
+
+  confirmClosed(c: ConfirmClosed): void {
+    this.buffer.confirmClosed(c);
+  }
+
+  sessionChanged(_info: SessionInfo): void {
+    void this.refreshSessions();
+  }
+
+  snapshotCreated(snapshot: SnapshotInfo): void {
+    this.post({ type: 'snapshotCreated', snapshot });
+  }
+
+  serverStateChanged(state: ServerState, detail?: string): void {
+    if (state !== 'ready') this.running.clear();
+    this.serverState = state;
+    this.serverDetail = detail;
+    this.publishState();
+    if (state === 'ready' && this.view) void this.sendSnapshot(this.sessionId);
+  }
+
+  notice(level: 'info' | 'warning' | 'error', text: string, action?: string): void {
+    if (this.view) this.post({ type: 'notice', level, text, action });
+    else if (level === 'error') void this.offerRemedy(text, action);
+  }
+
+  // ---- commands ----
+
+  async newSession(): Promise<void> {
+    const info = await this.deps.request('session/create', {});
+    await this.switchTo(info.id);
+  }
+
+  async compact(): Promise<void> {
+    if (!this.sessionId) return;
+    await this.deps.request('chat/compact', { sessionId: this.sessionId });
+  }
+
+  focusInput(): void {
+    this.post({ type: 'focusInput' });
+  }
+
+  dispose(): void {
+    this.view = undefined;
+  }
+
+  // ---- webview → host ----
+
+  private async onMessage(m: WebviewMessage): Promise<void> {
+    const r = this.deps.request;
+    switch (m.type) {
+      case 'ready':
+        return this.sendSnapshot(m.sessionId ?? this.sessionId);
+      case 'send': {
+        let sessionId = m.sessionId ?? this.sessionId;
+        if (!sessionId) {
+          sessionId = (await r('session/create', {})).id;
+          await this.switchTo(sessionId);
+        }
+        await r('chat/send', { sessionId, text: m.text, editor: editorContext() });
+        return;
+      }
+      case 'stop':
+        await r('chat/cancel', { sessionId: m.sessionId });
+        return;
+      case 'resolve':
+        if (this.deps.proposals.has(m.id)) return this.deps.proposals.resolveFromChat(m.id, m.decision, m.reason);
+        await r('confirm/resolve', { id: m.id, decision: m.decision, reason: m.reason, command: m.command, answer: m.answer });
+        return;
+      case 'openDiff':
+        return this.openDiff(m);
+      case 'reviewAll':
+        return this.deps.proposals.reviewAll(m.confirmIds);
+      case 'setEditEnabled':
+        await r('chat/setEditEnabled', { sessionId: m.sessionId, enabled: m.enabled });
+        return;
+      case 'newSession':
+        return this.newSession();
+      case 'switchSession':
+        return this.switchTo(m.sessionId);
+      case 'renameSession':
+        await r('session/rename', { sessionId: m.sessionId, title: m.title });
+        return this.refreshSessions();
+      case 'deleteSession': {
+        await r('session/delete', { sessionId: m.sessionId });
+        if (m.sessionId === this.sessionId) {
+          const { sessions } = await r('session/list', {});
+          return this.switchTo(sessions[0]?.id);
+        }
+        return this.refreshSessions();
+      }
+      case 'loadMore': {
+        const result = await r('session/load', { sessionId: m.sessionId, beforeSeq: m.beforeSeq });
+        this.post({ type: 'page', sessionId: m.sessionId, result });
+        return;
+      }
+      case 'rollbackTurn':
+        return this.deps.snapshots.rollbackTurn(m.sessionId, m.turnId);
+      case 'todoControl':
+        await r('todo/control', { sessionId: m.sessionId, action: m.action, index: m.index });
+        return;
+      case 'compact':
+        await r('chat/compact', { sessionId: m.sessionId });
+        return;
+      case 'openLink':
+        if (isExternalLink(m.href)) await vscode.env.openExternal(vscode.Uri.parse(m.href, true));
+        else this.deps.log(`refused to open non-http link from the webview: ${m.href}`);
+        return;
+      case 'command':
+        return this.runRemedy(m.command);
+    }
+  }
+
+  private async openDiff(m: Extract<WebviewMessage, { type: 'openDiff' }>): Promise<void> {
+    if (m.confirmId && this.deps.proposals.has(m.confirmId)) return this.deps.proposals.show(m.confirmId);
+    if (m.before !== undefined && m.after !== undefined) {
+      return this.deps.proposals.showTexts(m.path ?? 'file', m.before, m.after);
+    }
+    if (m.path) {
+      const applied = this.deps.editor.lastApplied(m.path);
+      if (applied) return this.deps.proposals.showTexts(applied.path, applied.before, applied.after);
+      await vscode.window.showTextDocument(vscode.Uri.file(m.path));
+    }
+  }
+
+  private async runRemedy(command: string): Promise<void> {
+    if (command === 'continue') {
+      if (this.sessionId) await this.deps.request('chat/send', { sessionId: this.sessionId, text: 'continue', editor: editorContext() });
+      return;
+    }
+    if (isRemedy(command)) await vscode.commands.executeCommand(REMEDY_COMMANDS[command as keyof typeof REMEDY_COMMANDS], command === 'openSettings' ? 'govibe' : undefined);
+  }
+
+  private async offerRemedy(message: string, action: string | undefined): Promise<void> {
+    const label: Record<string, string> = {
+      setApiKey: vscode.l10n.t('Set API Key'),
+      showLogs: vscode.l10n.t('Show Logs'),
+      restartServer: vscode.l10n.t('Restart Server'),
+      openSettings: vscode.l10n.t('Open Settings'),
+      continue: vscode.l10n.t('Continue'),
+    };
+    const button = action && isRemedy(action) ? label[action] : undefined;
+    const choice = await (button ? vscode.window.showErrorMessage(message, button) : vscode.window.showErrorMessage(message));
+    if (choice && action) await this.runRemedy(action);
+  }
+
+  private async switchTo(sessionId: string | undefined): Promise<void> {
+    await this.deps.state.update(SESSION_KEY, sessionId);
+    await this.sendSnapshot(sessionId);
+  }
+
+  /** Loads `sessionId` (or the newest session) and posts it; then opens the buffer. */
+  private async sendSnapshot(wanted: string | undefined): Promise<void> {
+    if (!this.view) return;
+    const ticket = ++this.loading;
+    this.buffer.hold();
+    if (this.serverState === 'error' || this.serverState === 'stopped' || this.serverState === 'starting') {
+      this.post({ ...this.emptySnapshot(), session: null, sessions: [] }, true);
+      return;
+    }
+    try {
+      const { sessions } = await this.deps.request('session/list', {});
+      const sessionId: string | undefined = wanted && sessions.some((s) => s.id === wanted) ? wanted : sessions[0]?.id;
+      this.buffer.follow(sessionId);
+      const load = sessionId ? await this.deps.request('session/load', { sessionId }) : null;
+      if (ticket !== this.loading) return; // a newer switch superseded this one
+      await this.deps.state.update(SESSION_KEY, sessionId);
+      this.post({ ...this.emptySnapshot(), session: load, sessions, editEnabled: load?.editEnabled ?? true }, true);
+      this.buffer.opened(sessionId, load?.lastSeq ?? 0, load?.pending ?? []);
+      for (const p of load?.pending ?? []) if (p.kind === ConfirmEdit) void this.deps.proposals.requested(p);
+    } catch (err) {
+      this.post({ ...this.emptySnapshot(), session: null, sessions: [] }, true);
+      this.notice('error', errorText(err));
+    }
+  }
+
+  private emptySnapshot(): Extract<HostMessage, { type: 'snapshot' }> {
+    return {
+      type: 'snapshot',
+      session: null,
+      sessions: [],
+      l10n: webviewBundle(this.deps.extensionUri.fsPath, this.deps.locale()),
+      locale: this.deps.locale(),
+      serverState: this.effectiveState(),
+      editEnabled: true,
+    };
+  }
+
+  private async refreshSessions(): Promise<void> {
+    try {
+      const { sessions } = await this.deps.request('session/list', {});
+      this.post({ type: 'sessions', sessions });
+    } catch (err) {
+      this.deps.log(`session/list: ${errorText(err)}`);
+    }
+  }
+
+  private effectiveState(): ServerState {
+    return this.serverState === 'ready' && this.running.size > 0 ? 'busy' : this.serverState;
+  }
+
+  private publishState(): void {
+    const state = this.effectiveState();
+    for (const l of this.stateListeners) l(state, this.serverDetail);
+    this.post({ type: 'serverState', state, detail: this.serverDetail });
+  }
+
+  /** Posts to the webview; transcript messages only once it rendered a snapshot. */
+  private post(m: HostMessage, force = false): void {
+    if (!this.view) return;
+    if (!force && !this.buffer.isOpen && (m.type === 'event' || m.type === 'confirm' || m.type === 'confirmClosed')) return;
+    void this.view.webview.postMessage(m);
+  }
+}
+
+/** The webview's own l10n bundle for `locale`, if it ships one. */
+export function webviewBundle(extensionDir: string, locale: string): Record<string, string> | undefined {
+  if (locale === 'en' || locale.startsWith('en-')) return undefined;
+  const file = path.join(extensionDir, 'extension', 'webview', 'l10n', `bundle.l10n.${locale.toLowerCase()}.json`);
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+}
+
+function editorContext(): EditorContext | undefined {
+  const ed = vscode.window.activeTextEditor;
+  if (!ed || ed.document.uri.scheme !== 'file') return undefined;
+  const sel = ed.selection.isEmpty ? undefined : ed.document.getText(ed.selection);
+  return { activeFile: ed.document.uri.fsPath, selection: sel, language: ed.document.languageId };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
