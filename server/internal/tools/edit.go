@@ -63,7 +63,8 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 	if kind := binaryKind(cur.content); kind != "" {
 		return Fail(fmt.Sprintf("%s is a binary file (%s); edit only changes text files", display, kind)), nil
 	}
-	total := countLines(bytes.TrimPrefix(cur.content, utf8BOM))
+	ti := inspectText(cur.content)
+	total := ti.lines
 	reread := fmt.Sprintf("%d–%d", max(1, min(a.StartLine, total)), max(1, min(max(a.EndLine, a.StartLine), total)))
 	if r := checkFresh(env, abs, display, cur, reread); r != nil {
 		return *r, nil
@@ -73,16 +74,12 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 		return Fail("edit refused: " + refusal + "; nothing was written"), nil
 	}
 	end := start + (a.EndLine - a.StartLine)
-	body := bytes.TrimPrefix(cur.content, utf8BOM)
-	if end >= start {
-		region := body[lineOffset(body, start):lineOffset(body, end+1)]
-		if !utf8.Valid(region) {
-			return Fail(fmt.Sprintf("edit refused: lines %d–%d contain bytes that are not valid UTF-8 (shown as \uFFFD by read_file); replacing them from text would corrupt them; nothing was written", a.StartLine, a.EndLine)), nil
-		}
-	}
-	after, err := replaceLines(cur.content, start, end, newLines)
+	after, region, err := replaceLinesInfo(cur.content, ti, start, end, newLines)
 	if err != nil {
 		return Fail("edit refused: " + err.Error() + "; nothing was written"), nil
+	}
+	if !utf8.Valid(region) {
+		return Fail(fmt.Sprintf("edit refused: lines %d–%d contain bytes that are not valid UTF-8 (shown as \uFFFD by read_file); replacing them from text would corrupt them; nothing was written", a.StartLine, a.EndLine)), nil
 	}
 	before := cur.content
 	p := proposal{
@@ -107,7 +104,11 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 	} else if len(newLines) == 0 {
 		what = fmt.Sprintf("deleted lines %d–%d", a.StartLine, a.EndLine)
 	}
-	summary := fmt.Sprintf("Edited %s: %s; it now has %d lines. Line numbers for further edits still refer to the file as you last read it.", display, what, countLines(bytes.TrimPrefix(o.content, utf8BOM)))
+	nowLines := total - (end - start + 1) + len(newLines)
+	if o.edited || o.applied {
+		nowLines = countLines(bytes.TrimPrefix(o.content, utf8BOM))
+	}
+	summary := fmt.Sprintf("Edited %s: %s; it now has %d lines. Line numbers for further edits still refer to the file as you last read it.", display, what, nowLines)
 	if cur.dirty {
 		summary += " (The edit was made on the editor's unsaved changes.)"
 	}

@@ -112,7 +112,8 @@ func (q grepQuery) wants(rel string) bool {
 // matcher is a compiled query; immutable and safe for concurrent use.
 type matcher struct {
 	literal []byte // nil for a regexp
-	fold    bool   // literal is lower-case ASCII; fold the haystack
+	fold    bool   // literal is lower-case ASCII; match it ASCII-case-blind
+	anchor  int    // index in literal of the rarest byte, scanned for first
 	re      *regexp.Regexp
 	line    *regexp.Regexp // re without (?m), for single-line verification
 }
@@ -124,7 +125,8 @@ func newMatcher(q grepQuery) (*matcher, error) {
 			return &matcher{literal: []byte(q.pattern)}, nil
 		}
 		if asciiPat && !hasFoldSpecial(q.pattern) {
-			return &matcher{literal: []byte(strings.ToLower(q.pattern)), fold: true}, nil
+			lit := []byte(strings.ToLower(q.pattern))
+			return &matcher{literal: lit, fold: true, anchor: rarestByte(lit)}, nil
 		}
 		return newRegexMatcher(regexp.QuoteMeta(q.pattern), true)
 	}
@@ -196,16 +198,17 @@ func searchFile(path string, m *matcher, bp *[]byte) []grepHit {
 
 func (m *matcher) lines(buf []byte) []grepHit {
 	var hits []grepHit
-	hay := buf
-	if m.fold {
-		hay = lowerASCII(buf)
-	}
 	line, counted := 1, 0 // line number of offset counted
 	pos := 0
 	for pos < len(buf) {
 		var at int
-		if m.literal != nil {
-			i := bytes.Index(hay[pos:], m.literal)
+		if m.fold {
+			at = m.foldIndex(buf, pos)
+			if at < 0 {
+				break
+			}
+		} else if m.literal != nil {
+			i := bytes.Index(buf[pos:], m.literal)
 			if i < 0 {
 				break
 			}
@@ -245,14 +248,79 @@ func clipBytes(b []byte) []byte {
 	return b
 }
 
-// lowerASCII returns an ASCII-lower-cased copy of b, byte offsets intact.
-func lowerASCII(b []byte) []byte {
-	out := make([]byte, len(b))
+// byteCommonness orders bytes from most to least common in source code;
+// bytes not listed are rarer still. Scanning for a rare byte first keeps
+// the number of candidate positions to verify small.
+const byteCommonness = " e\tt\nanirosl.cd(u)p\"fm,g_h:=;b/y{}vk*xw<>-[]&0'1j!2q+z3|%#$9z"
+
+func rarestByte(lit []byte) int {
+	best, bestRank := 0, -1
+	for i, c := range lit {
+		r := strings.IndexByte(byteCommonness, c)
+		if r < 0 {
+			r = len(byteCommonness)
+		}
+		if 'a' <= c && c <= 'z' {
+			r -= 3 // a letter costs two scans (both cases)
+		}
+		if r > bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// foldIndex finds the lower-case ASCII literal in buf at or after from,
+// ignoring ASCII case, by scanning for the anchor byte (in both cases) with
+// the vectorised IndexByte and verifying around each hit.
+func (m *matcher) foldIndex(buf []byte, from int) int {
+	lit, k := m.literal, m.anchor
+	lo := lit[k]
+	up := lo
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	nextLo, nextUp := -2, -2 // -2: not searched yet; -1: none left
+	for p := from + k; p < len(buf); {
+		if nextLo != -1 && nextLo < p {
+			if i := bytes.IndexByte(buf[p:], lo); i >= 0 {
+				nextLo = p + i
+			} else {
+				nextLo = -1
+			}
+		}
+		if up != lo && nextUp != -1 && nextUp < p {
+			if i := bytes.IndexByte(buf[p:], up); i >= 0 {
+				nextUp = p + i
+			} else {
+				nextUp = -1
+			}
+		}
+		c := nextLo
+		if up != lo && nextUp >= 0 && (c < 0 || nextUp < c) {
+			c = nextUp
+		}
+		if c < 0 {
+			return -1
+		}
+		start := c - k
+		if start+len(lit) <= len(buf) && equalFoldASCII(buf[start:start+len(lit)], lit) {
+			return start
+		}
+		p = c + 1
+	}
+	return -1
+}
+
+// equalFoldASCII compares b with the lower-case ASCII lit, ignoring case.
+func equalFoldASCII(b, lit []byte) bool {
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		out[i] = c
+		if c != lit[i] {
+			return false
+		}
 	}
-	return out
+	return true
 }

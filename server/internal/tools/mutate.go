@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"unsafe"
 )
 
 // editsDisabled refuses a write tool when the user locked edits.
@@ -155,6 +156,16 @@ func appliedResult(p proposal, o *outcome, summary string) Result {
 		msg += "\nUser note: " + o.note
 	}
 	return Result{OK: true, Output: msg, Meta: EditMeta{
-		Path: p.abs, Before: string(p.before), After: string(o.content), Created: p.isNew, Deleted: p.delete,
+		Path: p.abs, Before: frozenString(p.before), After: frozenString(o.content), Created: p.isNew, Deleted: p.delete,
 	}}
+}
+
+// frozenString views b as a string without copying. Callers pass buffers
+// that nothing writes to afterwards (file contents read or built for one
+// call), which saves two full-file copies per edit of a large file.
+func frozenString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }

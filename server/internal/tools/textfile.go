@@ -21,8 +21,11 @@ type textInfo struct {
 
 func inspectText(b []byte) textInfo {
 	ti := textInfo{bom: bytes.HasPrefix(b, utf8BOM)}
-	lf := bytes.Count(b, []byte{'\n'})
-	crlf := bytes.Count(b, []byte("\r\n"))
+	// The dominant line ending is judged on a prefix: files are rarely
+	// mixed, and counting CRLF over a whole large file costs a full pass.
+	sample := b[:min(len(b), 64<<10)]
+	lf := bytes.Count(sample, []byte{'\n'})
+	crlf := bytes.Count(sample, []byte("\r\n"))
 	ti.crlf = crlf > 0 && crlf*2 >= lf
 	ti.finalNL = len(b) > 0 && b[len(b)-1] == '\n'
 	ti.lines = countLines(b)
@@ -51,9 +54,12 @@ func countLines(b []byte) int {
 
 // lineOffset returns the byte offset where 1-based line n starts; n may be
 // lines+1, meaning the end of the content. body excludes any BOM.
-func lineOffset(body []byte, n int) int {
-	off := 0
-	for i := 1; i < n; i++ {
+func lineOffset(body []byte, n int) int { return lineOffsetFrom(body, 0, 1, n) }
+
+// lineOffsetFrom is lineOffset resuming from a known line start: off is
+// where line from starts.
+func lineOffsetFrom(body []byte, off, from, n int) int {
+	for i := from; i < n; i++ {
 		j := bytes.IndexByte(body[off:], '\n')
 		if j < 0 {
 			return len(body)
@@ -116,14 +122,20 @@ func splitNewContent(s string) []string {
 // line ending and the presence or absence of a final newline. Bytes outside
 // the replaced lines are kept exactly.
 func replaceLines(content []byte, start, end int, newLines []string) ([]byte, error) {
-	ti := inspectText(content)
+	out, _, err := replaceLinesInfo(content, inspectText(content), start, end, newLines)
+	return out, err
+}
+
+// replaceLinesInfo is replaceLines with the file's textInfo already known;
+// it also returns the bytes of the replaced lines.
+func replaceLinesInfo(content []byte, ti textInfo, start, end int, newLines []string) ([]byte, []byte, error) {
 	body := content
 	if ti.bom {
 		body = content[len(utf8BOM):]
 	}
-	n := countLines(body)
+	n := ti.lines
 	if start < 1 || end < start-1 || end > n || start > n+1 {
-		return nil, fmt.Errorf("lines %d–%d are outside the file's %d lines", start, end, n)
+		return nil, nil, fmt.Errorf("lines %d–%d are outside the file's %d lines", start, end, n)
 	}
 	eol := ti.eol()
 	if n == 0 {
@@ -131,10 +143,11 @@ func replaceLines(content []byte, start, end int, newLines []string) ([]byte, er
 		ti.finalNL = true
 	}
 	from := lineOffset(body, start)
-	to := lineOffset(body, end+1)
-	if end < start {
-		to = from
+	to := from
+	if end >= start {
+		to = lineOffsetFrom(body, from, start, end+1)
 	}
+	region := body[from:to]
 	var repl []byte
 	toEOF := to == len(body)
 	switch {
@@ -161,7 +174,7 @@ func replaceLines(content []byte, start, end int, newLines []string) ([]byte, er
 	out = append(out, body[:from]...)
 	out = append(out, repl...)
 	out = append(out, body[to:]...)
-	return out, nil
+	return out, region, nil
 }
 
 func trimEOLBefore(body []byte, off int) int {

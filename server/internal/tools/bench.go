@@ -1,0 +1,188 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// BenchOptions configures Bench.
+type BenchOptions struct {
+	// GrepRoot is the tree searched (default $(go env GOROOT)/src).
+	GrepRoot string
+	// GrepPattern is searched literally and case-insensitively, the tool's
+	// defaults (default "func main").
+	GrepPattern string
+	// Runs per measurement; the median is reported (default 5).
+	Runs int
+}
+
+// BenchFigures are medians of one Bench run.
+type BenchFigures struct {
+	RipgrepDirect, GrepToolRipgrep, GrepToolGo time.Duration
+	Edit100k, Read256K                         time.Duration
+	ReadFileBytes                              int
+}
+
+// Bench measures grep_search through ripgrep and through the Go engine
+// against running rg directly in the same run, an edit of a 100,000-line
+// file and a 256 KB read_file, and prints one line per figure to w.
+func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, error) {
+	var f BenchFigures
+	if o.Runs <= 0 {
+		o.Runs = 5
+	}
+	if o.GrepPattern == "" {
+		o.GrepPattern = "func main"
+	}
+	if o.GrepRoot == "" {
+		o.GrepRoot = filepath.Join(runtime.GOROOT(), "src")
+	}
+	rg := findRipgrep("")
+	if rg == "" {
+		return f, errors.New("bench needs ripgrep (rg) on PATH as the reference")
+	}
+	q := grepQuery{pattern: o.GrepPattern}
+	direct := func() error {
+		cmd := exec.CommandContext(ctx, rg, ripgrepArgs(q)...)
+		cmd.Dir, cmd.Stdout = o.GrepRoot, io.Discard
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			return nil
+		}
+		return err
+	}
+	env := &Env{Roots: []string{o.GrepRoot}, Files: NewFileTracker()}
+	args, _ := json.Marshal(map[string]any{"pattern": o.GrepPattern, "maxResults": 500})
+	viaTool := func(rgPath string) func() error {
+		return func() error {
+			e := *env
+			e.Settings.RipgrepPath = rgPath
+			r, err := GrepSearch().Run(ctx, &e, args)
+			if err == nil && !r.OK {
+				err = errors.New(r.Output)
+			}
+			return err
+		}
+	}
+	noRg := filepath.Join(os.TempDir(), "govibe-no-such-rg")
+	var err error
+	// Interleave so that cache warmth and machine load hit all three alike.
+	var d1, d2, d3 []time.Duration
+	for i := 0; i <= o.Runs; i++ {
+		for _, m := range []struct {
+			fn  func() error
+			out *[]time.Duration
+		}{{direct, &d1}, {viaTool(""), &d2}, {viaTool(noRg), &d3}} {
+			t0 := time.Now()
+			if err = m.fn(); err != nil {
+				return f, err
+			}
+			if i > 0 { // the first round only warms the page cache
+				*m.out = append(*m.out, time.Since(t0))
+			}
+		}
+	}
+	f.RipgrepDirect, f.GrepToolRipgrep, f.GrepToolGo = median(d1), median(d2), median(d3)
+	fmt.Fprintf(w, "grep_search %q over %s (median of %d)\n", o.GrepPattern, o.GrepRoot, o.Runs)
+	fmt.Fprintf(w, "  rg direct:            %8.1f ms (reference)\n", ms(f.RipgrepDirect))
+	fmt.Fprintf(w, "  grep_search via rg:   %8.1f ms  ratio %.2fx (goal <= 1.1x)\n", ms(f.GrepToolRipgrep), ratio(f.GrepToolRipgrep, f.RipgrepDirect))
+	fmt.Fprintf(w, "  grep_search Go engine:%8.1f ms  ratio %.2fx (goal <= 2x)\n", ms(f.GrepToolGo), ratio(f.GrepToolGo, f.RipgrepDirect))
+
+	dir, err := os.MkdirTemp("", "toolbench-")
+	if err != nil {
+		return f, err
+	}
+	defer os.RemoveAll(dir)
+	if f.Edit100k, err = benchEdit(ctx, dir, o.Runs); err != nil {
+		return f, err
+	}
+	fmt.Fprintf(w, "edit of one line in a 100,000-line file: %6.2f ms (goal < 20 ms)\n", ms(f.Edit100k))
+	if f.Read256K, f.ReadFileBytes, err = benchRead(ctx, dir, o.Runs); err != nil {
+		return f, err
+	}
+	fmt.Fprintf(w, "read_file of a 256 KB slice (2,000 lines of a %s file): %6.2f ms (goal < 5 ms)\n", humanSize(int64(f.ReadFileBytes)), ms(f.Read256K))
+	return f, nil
+}
+
+// benchEdit times edit replacing one line mid-file of 100,000 lines.
+func benchEdit(ctx context.Context, dir string, runs int) (time.Duration, error) {
+	var b strings.Builder
+	for i := 1; i <= 100000; i++ {
+		fmt.Fprintf(&b, "\tline %06d of a reasonably long source file;\n", i)
+	}
+	p := filepath.Join(dir, "big.go")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		return 0, err
+	}
+	env := &Env{Roots: []string{dir}, Files: NewFileTracker(), Settings: Settings{EditEnabled: true}}
+	var ds []time.Duration
+	for i := 0; i <= runs; i++ {
+		content, err := os.ReadFile(p)
+		if err != nil {
+			return 0, err
+		}
+		env.Files.RecordRead(p, content)
+		args, _ := json.Marshal(map[string]any{"filePath": "big.go", "startLine": 50000 + i, "endLine": 50000 + i, "newContent": fmt.Sprintf("\tedited %d", i)})
+		t0 := time.Now()
+		r, err := Edit().Run(ctx, env, args)
+		d := time.Since(t0)
+		if err != nil || !r.OK {
+			return 0, fmt.Errorf("edit: %v %s", err, r.Output)
+		}
+		if i > 0 {
+			ds = append(ds, d)
+		}
+	}
+	return median(ds), nil
+}
+
+// benchRead times read_file returning a 256 KB, 2,000-line slice.
+func benchRead(ctx context.Context, dir string, runs int) (time.Duration, int, error) {
+	line := strings.Repeat("r", 127) + "\n" // 2,000 lines = 256,000 bytes
+	content := strings.Repeat(line, 8000)
+	p := filepath.Join(dir, "wide.txt")
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		return 0, 0, err
+	}
+	env := &Env{Roots: []string{dir}, Files: NewFileTracker()}
+	args := json.RawMessage(`{"filePath":"wide.txt","startLine":3000}`)
+	var ds []time.Duration
+	for i := 0; i <= runs*4; i++ {
+		t0 := time.Now()
+		r, err := ReadFile().Run(ctx, env, args)
+		d := time.Since(t0)
+		if err != nil || !r.OK || !strings.Contains(r.Output, "4999\t") {
+			return 0, 0, fmt.Errorf("read_file: %v %.200s", err, r.Output)
+		}
+		if i > 0 {
+			ds = append(ds, d)
+		}
+	}
+	return median(ds), len(content), nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
