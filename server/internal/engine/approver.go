@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -16,8 +17,9 @@ import (
 // the headless policy, or the user through the Broker. Safe for concurrent
 // use (it holds no mutable state of its own).
 type approver struct {
-	e *Engine
-	t *turn
+	e              *Engine
+	t              *turn
+	beforeMutation func(context.Context)
 }
 
 // protected paths always ask, even under auto-approve: they configure
@@ -64,9 +66,9 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 		return tools.EditDecision{}, err
 	}
 	if !ans.Accept {
-		note := "The user rejected this edit; nothing was written."
+		note := ""
 		if r := strings.TrimSpace(ans.Reason); r != "" {
-			note += " Their reason: " + r
+			note = "The user's reason: " + r
 		}
 		return tools.EditDecision{Note: note}, nil
 	}
@@ -98,6 +100,13 @@ func (a *approver) apply(ctx context.Context, p tools.EditProposal, content, not
 	if ed == nil {
 		return tools.EditDecision{Accepted: true, Content: content, Note: note}, nil
 	}
+	// The tool re-checks staleness only for writes it makes itself; here
+	// the editor writes, so check first that the disk still holds what the
+	// proposal was computed from.
+	if cur, err := os.ReadFile(p.Path); (p.IsNew && err == nil) || (!p.IsNew && (err != nil || string(cur) != p.Original)) {
+		return tools.EditDecision{Note: "not applied: " + p.RelPath + " changed on disk while the proposal waited; re-read it and propose the edit again."}, nil
+	}
+	a.beforeMutation(ctx)
 	applied, reason, err := ed.ApplyEdit(ctx, p.Path, content, p.Original, p.Delete)
 	if err != nil {
 		return tools.EditDecision{}, fmt.Errorf("the editor could not apply the edit: %w", err)

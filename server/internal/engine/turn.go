@@ -300,10 +300,22 @@ func firstNonEmpty(xs ...string) string {
 func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	v := e.Settings()
 	var once sync.Once
+	// One snapshot before the first mutation of the turn, whoever makes it:
+	// a tool writing itself, or the editor applying an accepted edit.
+	beforeMutation := func(ctx context.Context) {
+		if t.btw {
+			return
+		}
+		once.Do(func() {
+			if _, err := e.snaps.Take(ctx, snapshot.Meta{SessionID: t.sessionID, Turn: t.number, Message: t.text, Reason: "before turn"}); err != nil {
+				e.log.Warn("snapshot before turn", zap.Error(err))
+			}
+		})
+	}
 	env := &tools.Env{
 		Roots:    e.opts.Roots,
 		Files:    e.tracker(t.sessionID),
-		Approver: &approver{e: e, t: t},
+		Approver: &approver{e: e, t: t, beforeMutation: beforeMutation},
 		Settings: tools.Settings{
 			EditEnabled:     e.EditEnabled(ctx, t.sessionID),
 			ConfirmChanges:  true, // the approver applies auto-approve and headless policy
@@ -312,16 +324,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			ShellMaxTimeout: v.Int("shell.maxTimeoutMs"),
 			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
 		},
-		BeforeMutation: func(ctx context.Context) {
-			if t.btw {
-				return
-			}
-			once.Do(func() {
-				if _, err := e.snaps.Take(ctx, snapshot.Meta{SessionID: t.sessionID, Turn: t.number, Message: t.text, Reason: "before turn"}); err != nil {
-					e.log.Warn("snapshot before turn", zap.Error(err))
-				}
-			})
-		},
+		BeforeMutation: beforeMutation,
 		SessionID: t.sessionID,
 		TurnID:    t.id,
 	}
