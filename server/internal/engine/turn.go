@@ -325,8 +325,8 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
 		},
 		BeforeMutation: beforeMutation,
-		SessionID: t.sessionID,
-		TurnID:    t.id,
+		SessionID:      t.sessionID,
+		TurnID:         t.id,
 	}
 	if e.opts.Host != nil {
 		env.Host = e.opts.Host
