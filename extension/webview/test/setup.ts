@@ -1,16 +1,16 @@
-// jsdom has no ElementInternals; vscode-elements' form-associated
-// controls only need these members of it outside a <form>.
+// jsdom's ElementInternals covers ARIA only; vscode-elements' form-associated
+// controls also call these members, which matter only inside a <form>.
+const proto = (globalThis as unknown as { ElementInternals?: { prototype: object } }).ElementInternals?.prototype;
+if (proto) {
+  for (const name of ['setFormValue', 'setValidity']) {
+    if (!(name in proto)) Object.defineProperty(proto, name, { value() {} });
+  }
+  if (!('form' in proto)) Object.defineProperty(proto, 'form', { get: () => null });
+}
 if (!('attachInternals' in HTMLElement.prototype)) {
   Object.defineProperty(HTMLElement.prototype, 'attachInternals', {
     value() {
-      return {
-        form: null,
-        states: new Set<string>(),
-        setFormValue() {},
-        setValidity() {},
-        checkValidity: () => true,
-        reportValidity: () => true,
-      };
+      return { form: null, setFormValue() {}, setValidity() {} };
     },
   });
 }

@@ -20,15 +20,30 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
     if (focusTick > 0) area.current?.focus();
   }, [focusTick]);
 
+  // Bound directly: Preact would register onCompositionEnd case-sensitively.
+  useEffect(() => {
+    const el = area.current!;
+    const on = () => (composing.current = true);
+    const off = () => (composing.current = false);
+    el.addEventListener('compositionstart', on);
+    el.addEventListener('compositionend', off);
+    return () => {
+      el.removeEventListener('compositionstart', on);
+      el.removeEventListener('compositionend', off);
+    };
+  }, []);
+
   const update = (v: string) => {
     setText(v);
     bridge.update({ draft: v });
   };
 
   const send = () => {
-    const t = text.trim();
+    // The element, not the last render, holds what was typed just now.
+    const t = (area.current?.value ?? text).trim();
     if (!t || disabled) return;
     bridge.post({ type: 'send', text: t, ...(sessionId ? { sessionId } : {}) });
+    if (area.current) area.current.value = '';
     update('');
   };
 
@@ -43,8 +58,6 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
         placeholder={running ? l10n.t('Add a side note while the agent works…') : l10n.t('Ask GoVibe… (Enter to send, Shift+Enter for a new line)')}
         aria-label={l10n.t('Message')}
         onInput={(e) => update((e.currentTarget as HTMLTextAreaElement).value)}
-        onCompositionStart={() => (composing.current = true)}
-        onCompositionEnd={() => (composing.current = false)}
         onKeyDown={(e) => {
           if (e.key !== 'Enter' || e.shiftKey) return;
           // Enter that confirms an IME candidate must not send the message.

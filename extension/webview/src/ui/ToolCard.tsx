@@ -69,7 +69,9 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const { bridge } = useServices();
   const key = `tool:${block.callId}`;
   const failed = block.status === 'error';
-  const [open, setOpen] = useState<boolean>(bridge.ui.open[key] ?? failed);
+  // Until the user chooses, a card is open exactly when its call failed.
+  const [chosen, setChosen] = useState<boolean | undefined>(bridge.ui.open[key]);
+  const open = chosen ?? failed;
   const [full, setFull] = useState(false);
   const summary = block.summary || summarizeArgs(block.args);
   const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
@@ -82,7 +84,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       onToggle={(e) => {
         const v = (e.currentTarget as HTMLDetailsElement).open;
         if (v === open) return;
-        setOpen(v);
+        setChosen(v);
         bridge.setOpen(key, v);
       }}
     >

@@ -95,7 +95,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const onScroll = () => {
     const root = scroller.current!;
     const t = root.scrollTop;
-    const atBottom = root.scrollHeight - t - root.clientHeight <= BOTTOM_SLACK_PX;
+    // Judged against the model's total height so it holds before layout settles.
+    const atBottom = t + (root.clientHeight || window.innerHeight || 800) >= offsets[items.length] - BOTTOM_SLACK_PX;
     pos.current = { top: t, atBottom };
     const i = findIndex(offsets, t);
     anchor.current = i < items.length ? { key: itemKey(items[i]), delta: t - offsets[i] } : null;
