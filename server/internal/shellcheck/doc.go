@@ -15,7 +15,7 @@
 //   - A command name, eval string, shell script or write target that is
 //     computed at run time ($X, $(...), ${!X}) cannot be checked and is
 //     dangerous. Words made of quotes, escapes, brace expansions and $HOME
-//     are resolved to their literal value first, so c\at, "c"at, 'r''m' and
+//     are resolved to their literal value first, so c\at, "c"at, 'r”m' and
 //     {rm,-rf,/} are seen as cat, cat, rm and rm -rf /.
 //   - Running tests, linters and type checkers (go test, go vet, npm test,
 //     npm run lint/type-check/test:*, jest, vitest, pytest, cargo test,

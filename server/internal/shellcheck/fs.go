@@ -7,57 +7,57 @@ import (
 // fsHandlers are commands that read or write files named by their
 // arguments; each write target is placed relative to the workspace.
 var fsHandlers = map[string]handler{
-	"cd":       cdCmd,
-	"pushd":    cdCmd,
-	"rm":       rmCmd,
-	"rmdir":    writesOperands(spec{}, "removes"),
-	"unlink":   writesOperands(spec{}, "removes"),
-	"touch":    writesOperands(spec{valued: set("-r", "-d", "-t", "--reference", "--date")}, "touches"),
-	"mkdir":    writesOperands(spec{valued: set("-m", "--mode", "--context")}, "creates"),
-	"truncate": writesOperands(spec{valued: set("-s", "-r", "--size", "--reference")}, "truncates"),
-	"mv":       mvCmd,
-	"cp":       copyCmd,
-	"ln":       copyCmd,
-	"install":  installCmd,
-	"chmod":    chmodCmd,
-	"chown":    chmodCmd,
-	"chgrp":    chmodCmd,
-	"tee":      teeCmd,
-	"cat":      readCmd(spec{}),
-	"more":     readCmd(spec{valued: set("-n", "--lines")}),
-	"head":     readCmd(spec{valued: set("-n", "-c", "--lines", "--bytes")}),
-	"tail":     readCmd(spec{valued: set("-n", "-c", "-s", "--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats")}),
-	"less":     lessCmd,
-	"sort":     sortCmd,
-	"uniq":     inOutCmd(spec{valued: set("-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated")}),
-	"xxd":      inOutCmd(spec{valued: set("-c", "-g", "-l", "-s", "-o", "-n", "-cols", "-len", "-seek", "-groupsize")}),
-	"tree":     outFlagCmd(spec{valued: set("-L", "-P", "-I", "-o", "-H", "-T", "--filelimit", "--charset", "--sort", "--timefmt")}, "-o"),
-	"iconv":    outFlagCmd(spec{valued: set("-f", "-t", "-o", "--from-code", "--to-code", "--output")}, "-o", "--output"),
-	"date":     dateCmd,
-	"hostname": hostnameCmd,
-	"find":     findCmd,
-	"fd":       fdCmd,
-	"fdfind":   fdCmd,
-	"rg":       rgCmd,
-	"sed":      sedCmd,
-	"yq":       yqCmd,
-	"tar":      tarCmd,
-	"unzip":    unzipCmd,
-	"zip":      zipCmd,
-	"gzip":     compressCmd,
-	"gunzip":   compressCmd,
-	"bzip2":    compressCmd,
-	"xz":       compressCmd,
-	"kill":     killCmd,
-	"pkill":    mutatingCmd("signals processes by name"),
-	"killall":  mutatingCmd("signals processes by name"),
-	"awk":      mutatingCmd("awk programs can run commands and write files"),
-	"gawk":     mutatingCmd("awk programs can run commands and write files"),
-	"mawk":     mutatingCmd("awk programs can run commands and write files"),
-	"nawk":     mutatingCmd("awk programs can run commands and write files"),
+	"cd":        cdCmd,
+	"pushd":     cdCmd,
+	"rm":        rmCmd,
+	"rmdir":     writesOperands(spec{}, "removes"),
+	"unlink":    writesOperands(spec{}, "removes"),
+	"touch":     writesOperands(spec_fs_0, "touches"),
+	"mkdir":     writesOperands(spec_fs_1, "creates"),
+	"truncate":  writesOperands(spec_fs_2, "truncates"),
+	"mv":        mvCmd,
+	"cp":        copyCmd,
+	"ln":        copyCmd,
+	"install":   installCmd,
+	"chmod":     chmodCmd,
+	"chown":     chmodCmd,
+	"chgrp":     chmodCmd,
+	"tee":       teeCmd,
+	"cat":       readCmd(spec{}),
+	"more":      readCmd(spec_fs_3),
+	"head":      readCmd(spec_fs_4),
+	"tail":      readCmd(spec_fs_5),
+	"less":      lessCmd,
+	"sort":      sortCmd,
+	"uniq":      inOutCmd(spec_fs_6),
+	"xxd":       inOutCmd(spec_fs_7),
+	"tree":      outFlagCmd(spec_fs_8, "-o"),
+	"iconv":     outFlagCmd(spec_fs_9, "-o", "--output"),
+	"date":      dateCmd,
+	"hostname":  hostnameCmd,
+	"find":      findCmd,
+	"fd":        fdCmd,
+	"fdfind":    fdCmd,
+	"rg":        rgCmd,
+	"sed":       sedCmd,
+	"yq":        yqCmd,
+	"tar":       tarCmd,
+	"unzip":     unzipCmd,
+	"zip":       zipCmd,
+	"gzip":      compressCmd,
+	"gunzip":    compressCmd,
+	"bzip2":     compressCmd,
+	"xz":        compressCmd,
+	"kill":      killCmd,
+	"pkill":     mutatingCmd("signals processes by name"),
+	"killall":   mutatingCmd("signals processes by name"),
+	"awk":       mutatingCmd("awk programs can run commands and write files"),
+	"gawk":      mutatingCmd("awk programs can run commands and write files"),
+	"mawk":      mutatingCmd("awk programs can run commands and write files"),
+	"nawk":      mutatingCmd("awk programs can run commands and write files"),
 	"systemctl": systemctlCmd,
-	"crontab":  crontabCmd,
-	"init":     initCmd,
+	"crontab":   crontabCmd,
+	"init":      initCmd,
 }
 
 func mutatingCmd(why string) handler {
@@ -103,7 +103,7 @@ func cdCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func rmCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("--interactive")})
+	flags, ops := parseArgs(argv[1:], spec_fs_10)
 	i := a.emit(argv, cx, Mutating)
 	recursive := has(flags, "-r", "-R") || hasPrefix(flags, "--rec")
 	if hasPrefix(flags, "--no-pres") {
@@ -195,7 +195,7 @@ func copyCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func installCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-m", "-o", "-g", "-t", "-S", "--mode", "--owner", "--group", "--target-directory", "--suffix")})
+	flags, ops := parseArgs(argv[1:], spec_fs_11)
 	if has(flags, "-d", "--directory") {
 		i := a.emit(argv, cx, Mutating)
 		for _, op := range ops {
@@ -207,7 +207,7 @@ func installCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func chmodCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("--reference", "--from")})
+	flags, ops := parseArgs(argv[1:], spec_fs_12)
 	i := a.emit(argv, cx, Mutating)
 	if has(flags, "-R") || hasPrefix(flags, "--recursive") {
 		a.out.Commands[i].raise(Dangerous, "changes permissions or owners recursively")
@@ -221,7 +221,7 @@ func chmodCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func teeCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("--output-error")})
+	flags, ops := parseArgs(argv[1:], spec_fs_13)
 	i := a.emit(argv, cx, ReadOnly)
 	for _, op := range ops {
 		pi := a.checkWrite(i, op)
@@ -256,7 +256,7 @@ func (a *analyzer) readHint(cmd string, files []arg) {
 }
 
 func lessCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-o", "-O", "-b", "-h", "-j", "-k", "-p", "-P", "-t", "-T", "-x", "-y", "-z", "--log-file", "--LOG-FILE")})
+	flags, ops := parseArgs(argv[1:], spec_fs_14)
 	i := a.emit(argv, cx, ReadOnly)
 	for _, f := range values(flags, "-o", "-O", "--log-file", "--LOG-FILE") {
 		a.checkWrite(i, arg{val: f.value, lit: f.lit})
@@ -265,7 +265,7 @@ func lessCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func sortCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, _ := parseArgs(argv[1:], spec{valued: set("-k", "-t", "-S", "-T", "-o", "--key", "--field-separator", "--buffer-size", "--temporary-directory", "--output", "--parallel", "--batch-size", "--files0-from", "--compress-program", "--sort", "--random-source")})
+	flags, _ := parseArgs(argv[1:], spec_fs_15)
 	i := a.emit(argv, cx, ReadOnly)
 	for _, f := range values(flags, "-o", "--output") {
 		a.checkWrite(i, arg{val: f.value, lit: f.lit})
@@ -297,7 +297,7 @@ func outFlagCmd(sp spec, outs ...string) handler {
 }
 
 func dateCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-d", "--date", "-f", "--file", "-r", "--reference", "-s", "--set")})
+	flags, ops := parseArgs(argv[1:], spec_fs_16)
 	for _, op := range ops {
 		if !op.lit || !strings.HasPrefix(op.val, "+") {
 			a.emit(argv, cx, Mutating, "sets the system clock")
@@ -312,7 +312,7 @@ func dateCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func hostnameCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-F", "--file")})
+	flags, ops := parseArgs(argv[1:], spec_fs_17)
 	if len(ops) > 0 || has(flags, "-F", "--file") {
 		a.emit(argv, cx, Mutating, "sets the host name")
 		return
@@ -407,7 +407,7 @@ func fdCmd(a *analyzer, argv []arg, cx *callCtx) {
 	_ = self
 	for i, x := range args {
 		if x.lit && (x.val == "-x" || x.val == "--exec" || x.val == "-X" || x.val == "--exec-batch") {
-			_, ops := parseArgs(args[:i], spec{valued: set("-e", "-t", "-E", "-d", "-j", "-S", "-c", "--extension", "--type", "--exclude", "--max-depth", "--min-depth", "--threads", "--size", "--color", "--changed-within", "--changed-before", "--owner", "--base-directory", "--search-path")})
+			_, ops := parseArgs(args[:i], spec_fs_18)
 			root := arg{val: ".", lit: true}
 			if len(ops) > 1 {
 				root = ops[1]
@@ -439,7 +439,7 @@ func fdCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func rgCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, _ := parseArgs(argv[1:], spec{valued: set("-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "-M", "-r", "-E", "--pre", "--pre-glob", "--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--after-context", "--before-context", "--context", "--max-count", "--threads", "--max-columns", "--replace", "--encoding", "--type-add", "--max-depth", "--sort", "--sortr", "--color", "--colors", "--ignore-file", "--max-filesize", "--path-separator", "--context-separator", "--field-match-separator", "--field-context-separator", "--engine", "--dfa-size-limit", "--regex-size-limit")})
+	flags, _ := parseArgs(argv[1:], spec_fs_19)
 	if has(flags, "--pre") {
 		a.emit(argv, cx, Mutating, "rg --pre runs a preprocessor command on every file")
 		return
@@ -448,7 +448,7 @@ func rgCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func yqCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-o", "-p", "-I", "--output-format", "--input-format", "--indent", "--expression", "--from-file", "--split-exp")})
+	flags, ops := parseArgs(argv[1:], spec_fs_20)
 	if has(flags, "-i", "--inplace") {
 		i := a.emit(argv, cx, Mutating, "edits files in place")
 		for _, op := range ops[min(1, len(ops)):] {
@@ -467,7 +467,7 @@ func tarCmd(a *analyzer, argv []arg, cx *callCtx) {
 		list = strings.Contains(args[0].val, "t")
 		args = append([]arg{{val: "-" + args[0].val, lit: true}}, args[1:]...)
 	}
-	flags, _ := parseArgs(args, spec{valued: set("-f", "-C", "-T", "-X", "-b", "-H", "-I", "-K", "-L", "-N", "-V", "--file", "--directory", "--files-from", "--exclude-from", "--format", "--use-compress-program", "--transform", "--exclude", "--owner", "--group", "--mode", "--newer", "--to-command", "--checkpoint-action", "--rsh-command", "--info-script", "--new-volume-script")})
+	flags, _ := parseArgs(args, spec_fs_21)
 	if has(flags, "--to-command", "--checkpoint-action", "--rsh-command", "--info-script", "--new-volume-script", "--use-compress-program", "-I") {
 		a.emit(argv, cx, Dangerous, "tar option runs an arbitrary command")
 		return
@@ -494,7 +494,7 @@ func tarCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func unzipCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, _ := parseArgs(argv[1:], spec{valued: set("-d", "-x")})
+	flags, _ := parseArgs(argv[1:], spec_fs_22)
 	if has(flags, "-l", "-t", "-v", "-Z", "-z") {
 		a.emit(argv, cx, ReadOnly)
 		return
@@ -510,7 +510,7 @@ func unzipCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func zipCmd(a *analyzer, argv []arg, cx *callCtx) {
-	_, ops := parseArgs(argv[1:], spec{valued: set("-b", "-n", "-t", "-tt", "-x", "-i", "-O", "--out")})
+	_, ops := parseArgs(argv[1:], spec_fs_23)
 	i := a.emit(argv, cx, Mutating)
 	if len(ops) > 0 {
 		a.checkWrite(i, ops[0])
@@ -518,7 +518,7 @@ func zipCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func compressCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-S", "--suffix")})
+	flags, ops := parseArgs(argv[1:], spec_fs_24)
 	if has(flags, "-c", "--stdout", "-l", "--list", "-t", "--test") || len(ops) == 0 {
 		a.emit(argv, cx, ReadOnly)
 		return
@@ -555,7 +555,7 @@ var systemctlReadOnly = set("status", "show", "cat", "list-units", "list-unit-fi
 var systemctlPower = set("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate", "default", "soft-reboot")
 
 func systemctlCmd(a *analyzer, argv []arg, cx *callCtx) {
-	_, ops := parseArgs(argv[1:], spec{valued: set("-t", "-p", "-H", "-M", "-n", "-o", "-s", "--type", "--property", "--host", "--machine", "--lines", "--output", "--signal", "--state", "--root")})
+	_, ops := parseArgs(argv[1:], spec_fs_25)
 	switch {
 	case len(ops) == 0:
 		a.emit(argv, cx, ReadOnly)
@@ -571,7 +571,7 @@ func systemctlCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func crontabCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-u")})
+	flags, ops := parseArgs(argv[1:], spec_fs_26)
 	if has(flags, "-l") && len(ops) == 0 && !has(flags, "-r", "-e", "-i") {
 		a.emit(argv, cx, ReadOnly)
 		return
@@ -582,3 +582,35 @@ func crontabCmd(a *analyzer, argv []arg, cx *callCtx) {
 func initCmd(a *analyzer, argv []arg, cx *callCtx) {
 	a.emit(argv, cx, Dangerous, "changes the run level")
 }
+
+// Option specs are built once: building their sets per call showed up in
+// the benchmark.
+var (
+	spec_fs_0  = spec{valued: set("-r", "-d", "-t", "--reference", "--date")}
+	spec_fs_1  = spec{valued: set("-m", "--mode", "--context")}
+	spec_fs_2  = spec{valued: set("-s", "-r", "--size", "--reference")}
+	spec_fs_3  = spec{valued: set("-n", "--lines")}
+	spec_fs_4  = spec{valued: set("-n", "-c", "--lines", "--bytes")}
+	spec_fs_5  = spec{valued: set("-n", "-c", "-s", "--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats")}
+	spec_fs_6  = spec{valued: set("-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated")}
+	spec_fs_7  = spec{valued: set("-c", "-g", "-l", "-s", "-o", "-n", "-cols", "-len", "-seek", "-groupsize")}
+	spec_fs_8  = spec{valued: set("-L", "-P", "-I", "-o", "-H", "-T", "--filelimit", "--charset", "--sort", "--timefmt")}
+	spec_fs_9  = spec{valued: set("-f", "-t", "-o", "--from-code", "--to-code", "--output")}
+	spec_fs_10 = spec{valued: set("--interactive")}
+	spec_fs_11 = spec{valued: set("-m", "-o", "-g", "-t", "-S", "--mode", "--owner", "--group", "--target-directory", "--suffix")}
+	spec_fs_12 = spec{valued: set("--reference", "--from")}
+	spec_fs_13 = spec{valued: set("--output-error")}
+	spec_fs_14 = spec{valued: set("-o", "-O", "-b", "-h", "-j", "-k", "-p", "-P", "-t", "-T", "-x", "-y", "-z", "--log-file", "--LOG-FILE")}
+	spec_fs_15 = spec{valued: set("-k", "-t", "-S", "-T", "-o", "--key", "--field-separator", "--buffer-size", "--temporary-directory", "--output", "--parallel", "--batch-size", "--files0-from", "--compress-program", "--sort", "--random-source")}
+	spec_fs_16 = spec{valued: set("-d", "--date", "-f", "--file", "-r", "--reference", "-s", "--set")}
+	spec_fs_17 = spec{valued: set("-F", "--file")}
+	spec_fs_18 = spec{valued: set("-e", "-t", "-E", "-d", "-j", "-S", "-c", "--extension", "--type", "--exclude", "--max-depth", "--min-depth", "--threads", "--size", "--color", "--changed-within", "--changed-before", "--owner", "--base-directory", "--search-path")}
+	spec_fs_19 = spec{valued: set("-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "-M", "-r", "-E", "--pre", "--pre-glob", "--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--after-context", "--before-context", "--context", "--max-count", "--threads", "--max-columns", "--replace", "--encoding", "--type-add", "--max-depth", "--sort", "--sortr", "--color", "--colors", "--ignore-file", "--max-filesize", "--path-separator", "--context-separator", "--field-match-separator", "--field-context-separator", "--engine", "--dfa-size-limit", "--regex-size-limit")}
+	spec_fs_20 = spec{valued: set("-o", "-p", "-I", "--output-format", "--input-format", "--indent", "--expression", "--from-file", "--split-exp")}
+	spec_fs_21 = spec{valued: set("-f", "-C", "-T", "-X", "-b", "-H", "-I", "-K", "-L", "-N", "-V", "--file", "--directory", "--files-from", "--exclude-from", "--format", "--use-compress-program", "--transform", "--exclude", "--owner", "--group", "--mode", "--newer", "--to-command", "--checkpoint-action", "--rsh-command", "--info-script", "--new-volume-script")}
+	spec_fs_22 = spec{valued: set("-d", "-x")}
+	spec_fs_23 = spec{valued: set("-b", "-n", "-t", "-tt", "-x", "-i", "-O", "--out")}
+	spec_fs_24 = spec{valued: set("-S", "--suffix")}
+	spec_fs_25 = spec{valued: set("-t", "-p", "-H", "-M", "-n", "-o", "-s", "--type", "--property", "--host", "--machine", "--lines", "--output", "--signal", "--state", "--root")}
+	spec_fs_26 = spec{valued: set("-u")}
+)

@@ -182,7 +182,6 @@ var readOnlyCmds = set(
 	"declare", "typeset", "readonly", "let", "printf", "look", "whatis",
 	"apropos", "host", "dig", "nslookup", "ping", "mapfile", "readarray",
 	"zcat", "bzcat", "xzcat",
-	
 )
 
 // dangerousCmds are dangerous whatever their arguments.

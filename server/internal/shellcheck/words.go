@@ -82,6 +82,9 @@ func (a *analyzer) literal(w *syntax.Word) []arg {
 			}
 		}
 	}
+	if v, ok := plainWord(w); ok {
+		return []arg{{val: v, lit: true}}
+	}
 	fields, err := expand.Fields(literalCfg, w)
 	if err != nil {
 		return []arg{{val: a.text(w)}}
@@ -91,6 +94,34 @@ func (a *analyzer) literal(w *syntax.Word) []arg {
 		out[i] = arg{val: f, lit: true}
 	}
 	return out
+}
+
+// plainWord returns the value of the common words that need no expansion
+// at all (ls, '-la', "main.go"), sparing expand.Fields' allocations.
+func plainWord(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		if strings.ContainsAny(p.Value, "\\~") {
+			return "", false
+		}
+		return p.Value, true
+	case *syntax.SglQuoted:
+		return p.Value, !p.Dollar
+	case *syntax.DblQuoted:
+		if p.Dollar {
+			return "", false
+		}
+		if len(p.Parts) == 0 {
+			return "", true
+		}
+		if l, ok := p.Parts[0].(*syntax.Lit); ok && len(p.Parts) == 1 && !strings.Contains(l.Value, "\\") {
+			return l.Value, true
+		}
+	}
+	return "", false
 }
 
 // literalParts reports whether the parts have a value known before running:

@@ -8,18 +8,18 @@ import (
 // is analysed as if run directly (with the wrapper recorded in Via).
 var wrapperHandlers = map[string]handler{
 	"env":     envCmd,
-	"nice":    simpleWrapper(spec{valued: set("-n", "--adjustment"), stopAtOperand: true}, 0),
-	"timeout": simpleWrapper(spec{valued: set("-k", "--kill-after", "-s", "--signal"), stopAtOperand: true}, 1),
+	"nice":    simpleWrapper(spec_wrappers_0, 0),
+	"timeout": simpleWrapper(spec_wrappers_1, 1),
 	"nohup":   simpleWrapper(spec{stopAtOperand: true}, 0),
 	"setsid":  simpleWrapper(spec{stopAtOperand: true}, 0),
-	"stdbuf":  simpleWrapper(spec{valued: set("-i", "-o", "-e", "--input", "--output", "--error"), stopAtOperand: true}, 0),
+	"stdbuf":  simpleWrapper(spec_wrappers_2, 0),
 	"ionice":  ioniceCmd,
 	"time":    timeCmd,
 	"command": commandCmd,
 	"builtin": simpleWrapper(spec{stopAtOperand: true}, 0),
-	"exec":    simpleWrapper(spec{valued: set("-a"), stopAtOperand: true}, 0),
-	"sudo":    privWrapper(spec{valued: set("-u", "-g", "-C", "-h", "-p", "-D", "-T", "-r", "-t", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--command-timeout"), stopAtOperand: true}),
-	"doas":    privWrapper(spec{valued: set("-u", "-C"), stopAtOperand: true}),
+	"exec":    simpleWrapper(spec_wrappers_3, 0),
+	"sudo":    privWrapper(spec_wrappers_4),
+	"doas":    privWrapper(spec_wrappers_5),
 	"xargs":   xargsCmd,
 	"watch":   watchCmd,
 	"flock":   flockCmd,
@@ -150,7 +150,7 @@ func (a *analyzer) withCwd(dir arg, f func()) {
 }
 
 func ioniceCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata", "--pid", "--pgid", "--uid"), stopAtOperand: true})
+	flags, ops := parseArgs(argv[1:], spec_wrappers_6)
 	if has(flags, "-p", "-P", "-u", "--pid", "--pgid", "--uid") || len(ops) == 0 {
 		c := ReadOnly
 		if len(flags) > 0 && has(flags, "-c", "-n", "--class", "--classdata") {
@@ -163,7 +163,7 @@ func ioniceCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func timeCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-f", "--format", "-o", "--output"), stopAtOperand: true})
+	flags, ops := parseArgs(argv[1:], spec_wrappers_7)
 	if outs := values(flags, "-o", "--output"); len(outs) > 0 {
 		i := a.emit(argv, cx, Mutating)
 		for _, o := range outs {
@@ -187,7 +187,7 @@ func commandCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func flockCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command"), stopAtOperand: true})
+	flags, ops := parseArgs(argv[1:], spec_wrappers_8)
 	i := a.emit(argv, cx, Mutating, "takes a file lock")
 	if len(ops) > 0 {
 		a.checkWrite(i, ops[0])
@@ -201,7 +201,7 @@ func flockCmd(a *analyzer, argv []arg, cx *callCtx) {
 }
 
 func watchCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec{valued: set("-n", "--interval", "-q", "--equexit"), stopAtOperand: true})
+	flags, ops := parseArgs(argv[1:], spec_wrappers_9)
 	if len(ops) == 0 {
 		a.emit(argv, cx, ReadOnly)
 		return
@@ -229,7 +229,7 @@ func watchCmd(a *analyzer, argv []arg, cx *callCtx) {
 // xargsCmd analyses the command xargs runs, with the words it reads from
 // standard input as run-time paths.
 func xargsCmd(a *analyzer, argv []arg, cx *callCtx) {
-	sp := spec{valued: set("-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var", "--max-lines", "--replace", "--eof"), stopAtOperand: true}
+	sp := spec_wrappers_10
 	flags, ops := parseArgs(argv[1:], sp)
 	a.emit(argv[:1], cx, ReadOnly)
 	a.out.Commands[len(a.out.Commands)-1].Args = argStrings(argv[1:])
@@ -274,3 +274,19 @@ func argStrings(args []arg) []string {
 	}
 	return out
 }
+
+// Option specs are built once: building their sets per call showed up in
+// the benchmark.
+var (
+	spec_wrappers_0  = spec{valued: set("-n", "--adjustment"), stopAtOperand: true}
+	spec_wrappers_1  = spec{valued: set("-k", "--kill-after", "-s", "--signal"), stopAtOperand: true}
+	spec_wrappers_2  = spec{valued: set("-i", "-o", "-e", "--input", "--output", "--error"), stopAtOperand: true}
+	spec_wrappers_3  = spec{valued: set("-a"), stopAtOperand: true}
+	spec_wrappers_4  = spec{valued: set("-u", "-g", "-C", "-h", "-p", "-D", "-T", "-r", "-t", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--command-timeout"), stopAtOperand: true}
+	spec_wrappers_5  = spec{valued: set("-u", "-C"), stopAtOperand: true}
+	spec_wrappers_6  = spec{valued: set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata", "--pid", "--pgid", "--uid"), stopAtOperand: true}
+	spec_wrappers_7  = spec{valued: set("-f", "--format", "-o", "--output"), stopAtOperand: true}
+	spec_wrappers_8  = spec{valued: set("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command"), stopAtOperand: true}
+	spec_wrappers_9  = spec{valued: set("-n", "--interval", "-q", "--equexit"), stopAtOperand: true}
+	spec_wrappers_10 = spec{valued: set("-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var", "--max-lines", "--replace", "--eof"), stopAtOperand: true}
+)
