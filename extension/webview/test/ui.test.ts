@@ -25,6 +25,21 @@ describe('startup', () => {
   });
 });
 
+describe('resync', () => {
+  test('a gap in seq asks the host for a fresh snapshot', async () => {
+    await h.host(snapshot({ lastSeq: 10 }));
+    await h.host({ type: 'event', event: { sessionId: SID, seq: 14, kind: 'textDelta', messageId: 'a1', text: 'x' } });
+    expect(h.posted.at(-1)).toEqual({ type: 'ready', lastSeq: 10, sessionId: SID });
+    expect(h.q('message-assistant')).toBeNull();
+  });
+
+  test('a short transcript with older pages asks for them without scrolling', async () => {
+    await h.host(snapshot({ hasMore: true, messages: [user('u5', 'latest', 't5')].map((m) => ({ ...m, seq: 5 })) }));
+    expect(h.posted).toContainEqual({ type: 'loadMore', sessionId: SID, beforeSeq: 5 });
+    expect(h.posted.filter((p) => p.type === 'loadMore').length).toBe(1);
+  });
+});
+
 describe('streamed reply', () => {
   test('deltas render as markdown with a highlighted code block and a copy button', async () => {
     await h.host(snapshot({ messages: [user('u1', 'show me')] }));
@@ -403,6 +418,14 @@ describe('header', () => {
     h.q('session-delete-confirm')!.click();
     expect(h.posted).toContainEqual({ type: 'deleteSession', sessionId: 's2' });
     await flush();
+    h.q('session-rename')!.click();
+    await flush();
+    const field = h.q<HTMLInputElement>('session-rename-input')!;
+    field.value = '  Write better docs ';
+    key(field, 'Enter');
+    field.dispatchEvent(new FocusEvent('blur'));
+    await flush();
+    expect(h.posted.filter((p) => p.type === 'renameSession')).toEqual([{ type: 'renameSession', sessionId: 's2', title: 'Write better docs' }]);
     h.q('session-item')!.querySelector<HTMLElement>('.session-pick')!.click();
     expect(h.posted).toContainEqual({ type: 'switchSession', sessionId: 's2' });
   });

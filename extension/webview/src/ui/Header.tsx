@@ -134,6 +134,13 @@ function SessionMenu({ sessions, currentId, onClose }: { sessions: SessionInfo[]
 
 function RenameField({ title, onDone }: { title: string; onDone: (t: string | null) => void }) {
   const ref = useRef<HTMLInputElement>(null);
+  // Enter and the blur that may follow it must rename only once.
+  const finished = useRef(false);
+  const finish = (t: string | null) => {
+    if (finished.current) return;
+    finished.current = true;
+    onDone(t);
+  };
   useEffect(() => {
     ref.current?.focus();
     ref.current?.select();
@@ -145,10 +152,10 @@ function RenameField({ title, onDone }: { title: string; onDone: (t: string | nu
       data-testid="session-rename-input"
       value={title}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') onDone((e.currentTarget as HTMLInputElement).value);
-        else if (e.key === 'Escape') onDone(null);
+        if (e.key === 'Enter') finish((e.currentTarget as HTMLInputElement).value);
+        else if (e.key === 'Escape') finish(null);
       }}
-      onBlur={(e) => onDone((e.currentTarget as HTMLInputElement).value)}
+      onBlur={(e) => finish((e.currentTarget as HTMLInputElement).value)}
     />
   );
 }

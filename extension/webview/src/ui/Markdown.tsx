@@ -29,7 +29,7 @@ export function Markdown({ text, streaming }: { text: string; streaming?: boolea
     });
     while (root.children.length > blocks.length) root.lastElementChild!.remove();
   }, [text, streaming]);
-  return <div class="markdown" ref={ref} />;
+  return <div class={streaming ? 'markdown streaming' : 'markdown'} ref={ref} />;
 }
 
 /** Wraps each code block with a header carrying its language and a copy button. */

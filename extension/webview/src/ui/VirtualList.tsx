@@ -90,6 +90,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     } else if (root.scrollTop !== pos.current.top) {
       root.scrollTop = pos.current.top;
     }
+    // Too little content to scroll means no scroll event will ever ask for more.
+    if (offsets[items.length] < viewport) props.onNearTop?.();
   });
 
   const onScroll = () => {
