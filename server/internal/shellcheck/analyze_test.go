@@ -356,6 +356,15 @@ var table = []tc{
 	{"rm -rf sr\"c\"", DA, ""},
 	{"rm -r'f' src", DA, ""},
 
+	{"tar czf - ~/.ssh | base64", DA, ""},
+	{"cp /etc/shadow .", DA, ""},
+	{"echo hi | tee >(rm -rf src)", DA, ""},
+	{"X=rm; $X -rf src", DA, ""},
+	{"find . -name x -exec sh -c 'rm -rf \"$1\"' _ {} \\;", DA, ""},
+	{"exec 3>/etc/passwd", DA, ""},
+	{">~/.bashrc", DA, ""},
+	{"git log > /dev/null; ls ~/.ssh", DA, ""},
+
 	// Parser and shell quoting disagreements: bash decides.
 	{"echo 'a\\' ; rm -rf src", DA, ""},
 	{"echo \"a\\\"\" ; rm -rf src", DA, ""},

@@ -45,10 +45,9 @@ var sensitiveHome = []string{
 // credentialHome are home-relative paths that even reading is dangerous:
 // their content is a secret the model must never see or send.
 var credentialHome = []string{
-	".ssh/id_", ".aws/credentials", ".netrc", ".git-credentials",
-	".config/gh/hosts.yml", ".npmrc", ".pypirc", ".docker/config.json",
-	".kube/config", ".gnupg", ".config/gcloud", ".azure",
-	".cargo/credentials",
+	".ssh", ".aws", ".netrc", ".git-credentials", ".config/gh", ".npmrc",
+	".pypirc", ".docker/config.json", ".kube", ".gnupg", ".config/gcloud",
+	".azure", ".cargo/credentials", ".cargo/credentials.toml",
 }
 
 var credentialAbs = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/root/.ssh"}
@@ -176,7 +175,7 @@ func (a *analyzer) isCredential(pi pathInfo) bool {
 		return false
 	}
 	for _, c := range credentialHome {
-		if rel == c || strings.HasPrefix(rel, c) && (strings.HasSuffix(c, "_") || strings.HasPrefix(rel[len(c):], "/")) {
+		if rel == c || strings.HasPrefix(rel, c+"/") {
 			return true
 		}
 	}
