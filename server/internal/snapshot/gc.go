@@ -21,7 +21,10 @@ import (
 // crossed the limit returns at once and the next operation waits.
 // Called with the mutex held.
 func (s *Store) maybePackInBackground() {
-	if s.packing || s.objs.looseCount() <= s.opts.LooseObjectLimit {
+	s.objs.mu.Lock()
+	manyPacks := len(s.objs.packs) > maxPacks
+	s.objs.mu.Unlock()
+	if s.packing || (!manyPacks && s.objs.looseCount() <= s.opts.LooseObjectLimit) {
 		return
 	}
 	s.packing = true
@@ -34,11 +37,22 @@ func (s *Store) maybePackInBackground() {
 		if s.closed {
 			return
 		}
-		if err := s.packLooseLocked(); err != nil {
+		var err error
+		if manyPacks {
+			// Lookups probe every pack: merge them (and drop what no
+			// snapshot reaches) once there are too many.
+			err = s.gcLocked()
+		} else {
+			err = s.packLooseLocked()
+		}
+		if err != nil {
 			s.bgErr = err
 		}
 	}()
 }
+
+// maxPacks is how many packs may accumulate before they are merged.
+const maxPacks = 16
 
 // Pack moves all loose objects into a pack now (waiting for any background
 // packing first) and reports a background packing failure, if any.
@@ -93,7 +107,7 @@ func (s *Store) packLooseLocked() error {
 	if len(loose) < 2 {
 		return nil
 	}
-	pw, err := newPackWriter(filepath.Join(s.objs.dir, "pack"), len(loose))
+	pw, err := newPackWriter(filepath.Join(s.objs.dir, "pack"))
 	if err != nil {
 		return err
 	}
@@ -226,7 +240,7 @@ func (s *Store) gcLocked() error {
 	}
 	var newPack string
 	if len(reachable) > 0 {
-		pw, err := newPackWriter(filepath.Join(s.objs.dir, "pack"), len(reachable))
+		pw, err := newPackWriter(filepath.Join(s.objs.dir, "pack"))
 		if err != nil {
 			return err
 		}
@@ -260,6 +274,7 @@ func (s *Store) gcLocked() error {
 	if err != nil {
 		return err
 	}
+	s.treeMemo = nil
 	s.cache.keepOnly(reachableSet(reachable))
 	return s.saveCache()
 }

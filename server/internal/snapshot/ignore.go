@@ -11,50 +11,103 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// ignoreRules holds the gitignore patterns in force in one directory, in
+// ignoreRules holds the gitignore rules in force in one directory, in
 // increasing priority: global excludes, info/exclude, then .gitignore files
 // from the root down. Values are never mutated once built, so a child can
 // share its parent's slice.
 type ignoreRules struct {
-	patterns []gitignore.Pattern
+	rules []rule
+}
+
+// rule is one gitignore line. Lines without a slash ("*.log", "build/")
+// match a path's last component only: the walk never descends into an
+// excluded directory and a rule set only holds rules from the current
+// directory's ancestors, so that is all git's semantics need and it avoids
+// re-matching every parent component of every file. Other lines go to
+// go-git's full pattern matcher.
+type rule struct {
+	name    string // for name rules: the glob, or the literal name
+	glob    bool
+	dirOnly bool
+	negate  bool
+	full    gitignore.Pattern // non-nil for rules containing a slash
 }
 
 func (r *ignoreRules) match(path []string, isDir bool) bool {
-	for i := len(r.patterns) - 1; i >= 0; i-- {
-		if m := r.patterns[i].Match(path, isDir); m != gitignore.NoMatch {
-			return m == gitignore.Exclude
+	last := path[len(path)-1]
+	for i := len(r.rules) - 1; i >= 0; i-- {
+		ru := &r.rules[i]
+		if ru.full != nil {
+			if m := ru.full.Match(path, isDir); m != gitignore.NoMatch {
+				return m == gitignore.Exclude
+			}
+			continue
+		}
+		if ru.dirOnly && !isDir {
+			continue
+		}
+		ok := last == ru.name
+		if ru.glob {
+			ok, _ = filepath.Match(ru.name, last)
+		}
+		if ok {
+			return !ru.negate
 		}
 	}
 	return false
 }
 
-func (r *ignoreRules) with(more []gitignore.Pattern) *ignoreRules {
+func (r *ignoreRules) with(more []rule) *ignoreRules {
 	if len(more) == 0 {
 		return r
 	}
-	ps := make([]gitignore.Pattern, 0, len(r.patterns)+len(more))
-	ps = append(append(ps, r.patterns...), more...)
-	return &ignoreRules{patterns: ps}
+	rs := make([]rule, 0, len(r.rules)+len(more))
+	rs = append(append(rs, r.rules...), more...)
+	return &ignoreRules{rules: rs}
+}
+
+func parseRule(line string, domain []string) (rule, bool) {
+	if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+		return rule{}, false
+	}
+	if !strings.HasSuffix(line, "\\ ") {
+		line = strings.TrimRight(line, " ")
+	}
+	full := gitignore.ParsePattern(line, domain)
+	var ru rule
+	p := line
+	if strings.HasPrefix(p, "!") {
+		ru.negate, p = true, p[1:]
+	} else if strings.HasPrefix(p, "\\!") || strings.HasPrefix(p, "\\#") {
+		p = p[1:]
+	}
+	if strings.HasSuffix(p, "/") {
+		ru.dirOnly, p = true, p[:len(p)-1]
+	}
+	if p == "" || strings.Contains(p, "/") || strings.Contains(p, "**") || strings.Contains(p, "\\") {
+		return rule{full: full}, true
+	}
+	ru.name = p
+	ru.glob = strings.ContainsAny(p, "*?[")
+	return ru, true
 }
 
 // readPatterns parses a gitignore-format file; a missing file has no
-// patterns. domain is the directory (as path components) the file governs.
-func readPatterns(path string, domain []string) []gitignore.Pattern {
+// rules. domain is the directory (as path components) the file governs.
+func readPatterns(path string, domain []string) []rule {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	var ps []gitignore.Pattern
+	var rs []rule
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
+		if ru, ok := parseRule(strings.TrimSuffix(sc.Text(), "\r"), domain); ok {
+			rs = append(rs, ru)
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
 	}
-	return ps
+	return rs
 }
 
 // globalExcludesPath finds the user's global excludes file the way git does:

@@ -32,6 +32,11 @@ type objectStore struct {
 	dirs  map[byte]bool              // fan-out directories known to exist
 	loose int                        // approximate loose object count
 	packs []*packIndex
+
+	// While a scan streams new objects into a pack (see beginPack), pack
+	// is set and inPack holds the ids already appended to it.
+	pack   *packWriter
+	inPack map[plumbing.Hash]struct{}
 }
 
 type packIndex struct {
@@ -156,7 +161,51 @@ func (o *objectStore) put(t plumbing.ObjectType, content []byte) (plumbing.Hash,
 	if o.has(h) {
 		return h, nil
 	}
+	o.mu.Lock()
+	pw := o.pack
+	if pw != nil {
+		if _, dup := o.inPack[h]; dup {
+			o.mu.Unlock()
+			return h, nil
+		}
+		o.inPack[h] = struct{}{}
+	}
+	o.mu.Unlock()
+	if pw != nil {
+		return h, pw.add(h, t, content)
+	}
 	return h, o.writeLoose(h, t, content)
+}
+
+// beginPack makes put append new objects to one new pack instead of
+// writing a loose file each: creating thousands of small files dominates a
+// first snapshot. Not safe to call concurrently with put.
+func (o *objectStore) beginPack() error {
+	pw, err := newPackWriter(filepath.Join(o.dir, "pack"))
+	if err != nil {
+		return err
+	}
+	o.pack, o.inPack = pw, map[plumbing.Hash]struct{}{}
+	return nil
+}
+
+// endPack installs the pack started by beginPack (or discards it when
+// keep is false, e.g. after a failed scan). Not safe to call concurrently
+// with put.
+func (o *objectStore) endPack(keep bool) error {
+	pw := o.pack
+	if pw == nil {
+		return nil
+	}
+	o.pack, o.inPack = nil, nil
+	if !keep || pw.count == 0 {
+		pw.abort()
+		return nil
+	}
+	if _, err := pw.finish(); err != nil {
+		return err
+	}
+	return o.reloadPacks()
 }
 
 func (o *objectStore) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {

@@ -8,13 +8,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -23,18 +23,26 @@ import (
 // packWriter writes a version 2 packfile without deltas, plus its index.
 // Objects are compressed at zlib.BestSpeed; packed entries can later be
 // copied into a new pack byte for byte, which keeps repacking cheap.
+//
+// The object count is not known in advance when a scan streams new objects
+// into the pack, so finish patches the header and computes the checksum by
+// reading the file back (sequential, from the page cache).
+//
+// Concurrency: addRaw and add are safe for concurrent use (hashing workers
+// compress in parallel and append under mu); finish and abort are called
+// once, after all adds.
 type packWriter struct {
-	dir    string // objects/pack
+	dir string // objects/pack
+
+	mu     sync.Mutex
 	f      *os.File
 	w      *bufio.Writer
-	sum    hash.Hash
 	offset int64
-	want   uint32
+	count  uint32
 	idx    *idxfile.Writer
-	zbuf   bytes.Buffer
 }
 
-func newPackWriter(packDir string, count int) (*packWriter, error) {
+func newPackWriter(packDir string) (*packWriter, error) {
 	if err := os.MkdirAll(packDir, 0o755); err != nil {
 		return nil, fmt.Errorf("snapshot: create pack dir: %w", err)
 	}
@@ -42,44 +50,49 @@ func newPackWriter(packDir string, count int) (*packWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: create pack: %w", err)
 	}
-	pw := &packWriter{dir: packDir, f: f, sum: sha1.New(), want: uint32(count), idx: new(idxfile.Writer)}
-	pw.w = bufio.NewWriterSize(io.MultiWriter(f, pw.sum), 1<<16)
+	pw := &packWriter{dir: packDir, f: f, idx: new(idxfile.Writer)}
+	pw.w = bufio.NewWriterSize(f, 1<<18)
 	var hdr [12]byte
 	copy(hdr[:], "PACK")
 	binary.BigEndian.PutUint32(hdr[4:], 2)
-	binary.BigEndian.PutUint32(hdr[8:], uint32(count))
-	pw.write(hdr[:])
-	pw.idx.OnHeader(uint32(count))
+	pw.w.Write(hdr[:]) // count patched by finish
+	pw.offset = 12
 	return pw, nil
-}
-
-func (pw *packWriter) write(p []byte) {
-	n, _ := pw.w.Write(p) // errors surface at Flush
-	pw.offset += int64(n)
 }
 
 // addRaw appends an already encoded, non-delta pack entry.
 func (pw *packWriter) addRaw(h plumbing.Hash, entry []byte) {
-	pw.idx.Add(h, uint64(pw.offset), crc32.ChecksumIEEE(entry))
-	pw.write(entry)
+	crc := crc32.ChecksumIEEE(entry)
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	pw.idx.Add(h, uint64(pw.offset), crc)
+	n, _ := pw.w.Write(entry) // errors surface at Flush
+	pw.offset += int64(n)
+	pw.count++
 }
 
 // add compresses and appends one object.
 func (pw *packWriter) add(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
-	pw.zbuf.Reset()
-	pw.zbuf.Write(entryHeader(t, int64(len(content))))
+	entry, err := encodeEntry(t, content)
+	if err != nil {
+		return err
+	}
+	pw.addRaw(h, entry)
+	return nil
+}
+
+func encodeEntry(t plumbing.ObjectType, content []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(content)/2 + 64)
+	buf.Write(entryHeader(t, int64(len(content))))
 	zw := zlibPool.Get().(*zlib.Writer)
-	zw.Reset(&pw.zbuf)
+	zw.Reset(&buf)
 	_, err := zw.Write(content)
 	if err == nil {
 		err = zw.Close()
 	}
 	zlibPool.Put(zw)
-	if err != nil {
-		return err
-	}
-	pw.addRaw(h, pw.zbuf.Bytes())
-	return nil
+	return buf.Bytes(), err
 }
 
 func entryHeader(t plumbing.ObjectType, size int64) []byte {
@@ -106,29 +119,35 @@ func (pw *packWriter) finish() (name string, err error) {
 	if err := pw.w.Flush(); err != nil {
 		return "", fmt.Errorf("snapshot: write pack: %w", err)
 	}
-	var sum plumbing.Hash
-	copy(sum[:], pw.sum.Sum(nil))
-	if _, err := pw.f.Write(sum[:]); err != nil {
+	var cnt [4]byte
+	binary.BigEndian.PutUint32(cnt[:], pw.count)
+	if _, err := pw.f.WriteAt(cnt[:], 8); err != nil {
+		return "", fmt.Errorf("snapshot: write pack: %w", err)
+	}
+	sum := sha1.New()
+	if _, err := io.Copy(sum, io.NewSectionReader(pw.f, 0, pw.offset)); err != nil {
+		return "", fmt.Errorf("snapshot: checksum pack: %w", err)
+	}
+	var trailer plumbing.Hash
+	copy(trailer[:], sum.Sum(nil))
+	if _, err := pw.f.WriteAt(trailer[:], pw.offset); err != nil {
 		return "", fmt.Errorf("snapshot: write pack: %w", err)
 	}
 	if err := pw.f.Close(); err != nil {
 		return "", fmt.Errorf("snapshot: write pack: %w", err)
 	}
-	if err := pw.idx.OnFooter(sum); err != nil {
+	if err := pw.idx.OnFooter(trailer); err != nil {
 		return "", err
 	}
 	idx, err := pw.idx.Index()
 	if err != nil {
 		return "", err
 	}
-	if n, _ := idx.Count(); n != int64(pw.want) {
-		return "", fmt.Errorf("snapshot: pack holds %d objects, header says %d", n, pw.want)
-	}
 	var ibuf bytes.Buffer
 	if _, err := idxfile.NewEncoder(&ibuf).Encode(idx); err != nil {
 		return "", fmt.Errorf("snapshot: encode pack index: %w", err)
 	}
-	name = "pack-" + sum.String()
+	name = "pack-" + trailer.String()
 	os.Chmod(tmp, 0o444)
 	if err := os.Rename(tmp, filepath.Join(pw.dir, name+".pack")); err != nil {
 		return "", fmt.Errorf("snapshot: install pack: %w", err)

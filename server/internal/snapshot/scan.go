@@ -22,6 +22,10 @@ import (
 // timestamp filesystems), so its hash is not cached ("racy git").
 const racyWindow = 2 * time.Second
 
+// packScanThreshold: a scan with at least this many files to read writes
+// its new objects into one pack rather than as loose files.
+const packScanThreshold = 128
+
 // maxSkippedListed bounds Info.Skipped so metadata stays small.
 const maxSkippedListed = 100
 
@@ -37,8 +41,18 @@ type scanFile struct {
 
 type scanDir struct {
 	name  string
+	rel   string
 	files []*scanFile
 	dirs  []*scanDir
+}
+
+// fileStat is the part of lstat a scan needs.
+type fileStat struct {
+	mode  fs.FileMode
+	size  int64
+	mtime int64
+	ctime int64
+	ino   uint64
 }
 
 type scanResult struct {
@@ -47,35 +61,71 @@ type scanResult struct {
 	hashed  int // files read this scan (stat cache misses)
 	skipped []Skipped
 	cache   map[string]cacheEntry
+	memo    map[string]treeMemo // trees built this scan, by directory
 }
 
+// treeMemo remembers a directory's last tree so an unchanged directory is
+// not re-encoded and re-hashed on every scan.
+type treeMemo struct {
+	entries []object.TreeEntry
+	hash    plumbing.Hash
+}
+
+// scanner walks directories in parallel (up to GOMAXPROCS goroutines);
+// the shared fields below mu are guarded by it, each scanDir is written by
+// the one goroutine walking it.
 type scanner struct {
-	ctx     context.Context
-	s       *Store
-	start   time.Time
-	pending []*scanFile
+	ctx   context.Context
+	s     *Store
+	start time.Time
+	sem   chan struct{}
+	wg    sync.WaitGroup
 
 	mu      sync.Mutex
+	pending []*scanFile
 	skipped []Skipped
+	err     error
 }
 
 // scan walks the workspace, stores every new blob and tree, and returns the
 // root tree. Callers hold the Store mutex.
 func (s *Store) scan(ctx context.Context) (*scanResult, error) {
-	sc := &scanner{ctx: ctx, s: s, start: time.Now()}
+	sc := &scanner{ctx: ctx, s: s, start: time.Now(), sem: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
 	root := &scanDir{}
-	if err := sc.walk(root, s.root, nil, rootIgnoreRules(s.root)); err != nil {
+	dh, err := openRootDir(s.root)
+	if err != nil {
 		return nil, err
 	}
-	if err := sc.hashPending(); err != nil {
-		return nil, err
+	sc.walk(root, dh, s.root, nil, rootIgnoreRules(s.root))
+	sc.wg.Wait()
+	if sc.err != nil {
+		return nil, sc.err
 	}
-	res := &scanResult{cache: map[string]cacheEntry{}, hashed: len(sc.pending)}
-	tree, _, err := sc.buildTree(root, res)
+	usePack := len(sc.pending) >= packScanThreshold
+	if usePack {
+		if err := s.objs.beginPack(); err != nil {
+			return nil, err
+		}
+	}
+	res := &scanResult{cache: make(map[string]cacheEntry, len(s.cache.entries)), hashed: len(sc.pending),
+		memo: make(map[string]treeMemo, len(s.treeMemo))}
+	err = sc.hashPending()
+	var tree plumbing.Hash
+	if err == nil {
+		tree, _, err = sc.buildTree(root, res)
+	}
+	if usePack {
+		if perr := s.objs.endPack(err == nil); err == nil {
+			err = perr
+		}
+		s.openStorage() // let go-git see the new pack
+	}
 	if err != nil {
 		return nil, err
 	}
 	res.tree = tree
+	// Only now are all the trees surely stored (a failed pack is dropped).
+	s.treeMemo = res.memo
 	s.lastHashed = res.hashed
 	sort.Slice(sc.skipped, func(i, j int) bool { return sc.skipped[i].Path < sc.skipped[j].Path })
 	res.skipped = sc.skipped
@@ -88,6 +138,14 @@ func (sc *scanner) skip(rel, reason string) {
 	sc.mu.Unlock()
 }
 
+func (sc *scanner) fail(err error) {
+	sc.mu.Lock()
+	if sc.err == nil {
+		sc.err = err
+	}
+	sc.mu.Unlock()
+}
+
 func joinRel(dir, name string) string {
 	if dir == "" {
 		return name
@@ -95,32 +153,23 @@ func joinRel(dir, name string) string {
 	return dir + "/" + name
 }
 
-func (sc *scanner) walk(d *scanDir, abs string, comps []string, rules *ignoreRules) error {
+// walk fills d from the directory open as dh (which it closes), walking
+// subdirectories on spare goroutines when there are any.
+func (sc *scanner) walk(d *scanDir, dh *dirHandle, abs string, comps []string, rules *ignoreRules) {
+	entries, err := dh.entries()
+	if err != nil {
+		dh.close()
+		if len(comps) == 0 {
+			sc.fail(err)
+		} else {
+			sc.skip(d.rel+"/", SkipUnreadable)
+		}
+		return
+	}
 	if err := sc.ctx.Err(); err != nil {
-		return err
-	}
-	relDir := ""
-	if len(comps) > 0 {
-		relDir = joinComps(comps)
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		if len(comps) == 0 {
-			return err
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			sc.skip(relDir+"/", SkipUnreadable)
-		}
-		return nil
-	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		if len(comps) == 0 {
-			return err
-		}
-		sc.skip(relDir+"/", SkipUnreadable)
-		return nil
+		dh.close()
+		sc.fail(err)
+		return
 	}
 	hasDotGit := false
 	for _, e := range entries {
@@ -139,18 +188,18 @@ func (sc *scanner) walk(d *scanDir, abs string, comps []string, rules *ignoreRul
 			rules = rules.with(readPatterns(p, comps))
 		}
 	}
+	var pending []*scanFile
 	for _, e := range entries {
 		name := e.Name()
 		if name == ".git" {
 			continue // never snapshot (or touch) any repository's metadata
 		}
-		t := e.Type()
-		isDir := t.IsDir()
+		isDir := e.Type().IsDir()
 		path := append(comps[:len(comps):len(comps)], name)
 		if rules.match(path, isDir) {
 			continue
 		}
-		rel := joinRel(relDir, name)
+		rel := joinRel(d.rel, name)
 		childAbs := filepath.Join(abs, name)
 		if isDir {
 			if sc.s.skipDirs[name] {
@@ -160,14 +209,29 @@ func (sc *scanner) walk(d *scanDir, abs string, comps []string, rules *ignoreRul
 			if childAbs == sc.s.stateDir {
 				continue
 			}
-			child := &scanDir{name: name}
+			cdh, err := dh.openChild(name, childAbs)
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					sc.skip(rel+"/", SkipUnreadable)
+				}
+				continue
+			}
+			child := &scanDir{name: name, rel: rel}
 			d.dirs = append(d.dirs, child)
-			if err := sc.walk(child, childAbs, path, rules); err != nil {
-				return err
+			select {
+			case sc.sem <- struct{}{}:
+				sc.wg.Add(1)
+				go func() {
+					defer sc.wg.Done()
+					defer func() { <-sc.sem }()
+					sc.walk(child, cdh, childAbs, path, rules)
+				}()
+			default:
+				sc.walk(child, cdh, childAbs, path, rules)
 			}
 			continue
 		}
-		fi, err := e.Info()
+		st, err := dh.lstat(name, childAbs)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				sc.skip(rel, SkipUnreadable)
@@ -175,9 +239,9 @@ func (sc *scanner) walk(d *scanDir, abs string, comps []string, rules *ignoreRul
 			continue
 		}
 		sf := &scanFile{name: name, rel: rel}
-		switch m := fi.Mode(); {
+		switch m := st.mode; {
 		case m.IsRegular():
-			if fi.Size() > sc.s.opts.MaxFileSize {
+			if st.size > sc.s.opts.MaxFileSize {
 				sc.skip(rel, SkipTooLarge)
 				continue
 			}
@@ -187,19 +251,26 @@ func (sc *scanner) walk(d *scanDir, abs string, comps []string, rules *ignoreRul
 			}
 		case m&fs.ModeSymlink != 0:
 			sf.mode = filemode.Symlink
+		case m.IsDir():
+			continue // replaced by a directory since ReadDir; next scan sees it
 		default:
 			sc.skip(rel, SkipSpecial)
 			continue
 		}
-		sf.key = keyOf(fi, sf.mode)
+		sf.key = statKey{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: sf.mode}
 		if h, ok := sc.s.cache.lookup(rel, sf.key); ok {
 			sf.hash, sf.cacheable = h, true
 		} else {
-			sc.pending = append(sc.pending, sf)
+			pending = append(pending, sf)
 		}
 		d.files = append(d.files, sf)
 	}
-	return nil
+	dh.close()
+	if len(pending) > 0 {
+		sc.mu.Lock()
+		sc.pending = append(sc.pending, pending...)
+		sc.mu.Unlock()
+	}
 }
 
 func joinComps(comps []string) string {
@@ -386,8 +457,27 @@ func (sc *scanner) buildTree(d *scanDir, res *scanResult) (plumbing.Hash, bool, 
 		return plumbing.ZeroHash, true, nil
 	}
 	sort.Slice(entries, func(i, j int) bool { return treeEntryLess(entries[i], entries[j]) })
+	if m, ok := sc.s.treeMemo[d.rel]; ok && sameEntries(m.entries, entries) {
+		res.memo[d.rel] = m
+		return m.hash, false, nil
+	}
 	h, err := sc.s.putTree(entries)
+	if err == nil {
+		res.memo[d.rel] = treeMemo{entries: entries, hash: h}
+	}
 	return h, false, err
+}
+
+func sameEntries(a, b []object.TreeEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // treeEntryLess is git's tree order: directories sort as if named "name/".

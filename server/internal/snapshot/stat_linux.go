@@ -2,14 +2,8 @@
 
 package snapshot
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
-func platformStat(fi os.FileInfo) (ctime int64, ino uint64) {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ctim.Nano(), st.Ino
-	}
-	return 0, 0
-}
+type syscallStat = syscall.Stat_t
+
+func syscallCtime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }

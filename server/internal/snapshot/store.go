@@ -61,6 +61,9 @@ type Store struct {
 	// lastHashed counts the files the latest scan had to read, which shows
 	// (in tests and benchmarks) how well the stat cache works.
 	lastHashed int
+	// treeMemo maps directories to their last tree (see scan); cleared
+	// when garbage collection may have deleted those trees.
+	treeMemo map[string]treeMemo
 }
 
 // Open opens (creating if needed) the snapshot store for the workspace root.
