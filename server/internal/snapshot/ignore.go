@@ -28,6 +28,7 @@ type ignoreRules struct {
 type rule struct {
 	name    string // for name rules: the glob, or the literal name
 	glob    bool
+	suffix  string // for "*.ext"-style globs: the literal after the star
 	dirOnly bool
 	negate  bool
 	full    gitignore.Pattern // non-nil for rules containing a slash
@@ -46,9 +47,14 @@ func (r *ignoreRules) match(path []string, isDir bool) bool {
 		if ru.dirOnly && !isDir {
 			continue
 		}
-		ok := last == ru.name
-		if ru.glob {
+		var ok bool
+		switch {
+		case ru.suffix != "":
+			ok = strings.HasSuffix(last, ru.suffix)
+		case ru.glob:
 			ok, _ = filepath.Match(ru.name, last)
+		default:
+			ok = last == ru.name
 		}
 		if ok {
 			return !ru.negate
@@ -89,6 +95,9 @@ func parseRule(line string, domain []string) (rule, bool) {
 	}
 	ru.name = p
 	ru.glob = strings.ContainsAny(p, "*?[")
+	if rest, ok := strings.CutPrefix(p, "*"); ok && rest != "" && !strings.ContainsAny(rest, "*?[") {
+		ru.suffix = rest // the common "*.log" case, without glob matching
+	}
 	return ru, true
 }
 

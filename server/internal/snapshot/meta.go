@@ -2,7 +2,11 @@ package snapshot
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,40 +115,30 @@ func decodeMessage(c *object.Commit) Info {
 }
 
 // loadInfos brings s.infos in line with the refs on disk (another process
-// may have added or pruned snapshots) and returns them newest first.
+// may have added or pruned snapshots) and returns them newest first. Ref
+// names carry the commit id, so only new snapshots' commits are read.
 func (s *Store) loadInfos() ([]Info, error) {
-	iter, err := s.storage.IterReferences()
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: list refs: %w", err)
-	}
-	seen := map[string]bool{}
-	err = iter.ForEach(func(ref *plumbing.Reference) error {
-		name := ref.Name().String()
-		if !strings.HasPrefix(name, refPrefix) || ref.Type() != plumbing.HashReference {
-			return nil
-		}
-		id := ref.Hash().String()
-		seen[id] = true
-		if _, ok := s.infos[id]; ok {
-			return nil
-		}
-		c, err := object.GetCommit(s.storage, ref.Hash())
-		if err != nil {
-			return fmt.Errorf("snapshot: read snapshot %s: %w", id, err)
-		}
-		s.infos[id] = decodeMessage(c)
-		return nil
-	})
+	ids, err := s.snapshotIDs()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Info, 0, len(seen))
-	for id, info := range s.infos {
-		if !seen[id] {
-			delete(s.infos, id)
-			continue
+	out := make([]Info, 0, len(ids))
+	for id := range ids {
+		info, ok := s.infos[id]
+		if !ok {
+			c, err := object.GetCommit(s.storage, plumbing.NewHash(id))
+			if err != nil {
+				return nil, fmt.Errorf("snapshot: read snapshot %s: %w", id, err)
+			}
+			info = decodeMessage(c)
+			s.infos[id] = info
 		}
 		out = append(out, info)
+	}
+	for id := range s.infos {
+		if !ids[id] {
+			delete(s.infos, id)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].Time.Equal(out[j].Time) {
@@ -153,6 +147,34 @@ func (s *Store) loadInfos() ([]Info, error) {
 		return out[i].ID > out[j].ID
 	})
 	return out, nil
+}
+
+// snapshotIDs lists the snapshot refs: loose ref files by name, plus
+// packed-refs in case someone ran git gc on the shadow repository.
+func (s *Store) snapshotIDs() (map[string]bool, error) {
+	ids := map[string]bool{}
+	entries, err := os.ReadDir(filepath.Join(s.dir, filepath.FromSlash(refPrefix)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("snapshot: list snapshots: %w", err)
+	}
+	for _, e := range entries {
+		if h := plumbing.NewHash(e.Name()); !h.IsZero() && h.String() == e.Name() {
+			ids[e.Name()] = true
+		}
+	}
+	packed, err := os.ReadFile(filepath.Join(s.dir, "packed-refs"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("snapshot: list snapshots: %w", err)
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		hash, name, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if ok && strings.HasPrefix(name, refPrefix) && strings.TrimPrefix(name, refPrefix) == hash {
+			// A packed ref counts only while no deletion removed it; go-git
+			// rewrites packed-refs on RemoveReference, so presence is enough.
+			ids[hash] = true
+		}
+	}
+	return ids, nil
 }
 
 // resolve finds a snapshot by full ID or unique prefix (at least 4 hex

@@ -40,9 +40,7 @@ func (s *Store) Diff(ctx context.Context, id string) ([]Change, error) {
 		return nil, fmt.Errorf("snapshot: scan %s: %w", s.root, err)
 	}
 	s.cache.replace(res.cache)
-	if err := s.saveCache(); err != nil {
-		return nil, err
-	}
+	s.scheduleCacheSave()
 	plan, err := s.plan(res.tree, plumbing.NewHash(target.tree), "")
 	if err != nil {
 		return nil, err
@@ -168,6 +166,7 @@ func (s *Store) restore(ctx context.Context, id, only string) (RestoreResult, er
 		}
 	}
 	s.maybePackInBackground()
+	s.scheduleCacheSave()
 	sortChanges(result.Changed)
 	sortChanges(result.Kept)
 	if len(failed) > 0 {

@@ -334,3 +334,49 @@ func TestUnreadableFileIsReportedNotFatal(t *testing.T) {
 		t.Fatalf("Skipped = %+v", info.Skipped)
 	}
 }
+
+// Someone may run git maintenance on the shadow repository: packed refs
+// and delta-compressed packs must keep working, including through GC.
+func TestStoreSurvivesGitGcOnShadowRepo(t *testing.T) {
+	isolateGitEnv(t)
+	root := t.TempDir()
+	base := strings.Repeat("shared line of text that deltas well\n", 400)
+	var ids []string
+	s := openTestStore(t, root, Options{PruneGrace: -1})
+	for i := 0; i < 4; i++ {
+		writeFile(t, root, "doc.txt", base+strings.Repeat("x", i), 0o644)
+		writeFile(t, root, "n.txt", string(rune('a'+i)), 0o644)
+		info, _ := snap(t, s, "v")
+		ids = append(ids, info.ID)
+	}
+	runGit(t, s.Dir(), "--git-dir="+s.Dir(), "gc", "-q", "--aggressive", "--prune=now")
+	if _, err := os.Stat(filepath.Join(s.Dir(), "packed-refs")); err != nil {
+		t.Fatalf("git gc did not pack refs: %v", err)
+	}
+	list, err := s.List("")
+	if err != nil || len(list) != 4 {
+		t.Fatalf("List after git gc = %d, %v", len(list), err)
+	}
+	if data, _, ok, err := s.FileAt(ids[1], "doc.txt"); err != nil || !ok || string(data) != base+"x" {
+		t.Fatalf("FileAt after git gc: ok=%v err=%v", ok, err)
+	}
+	if _, err := s.Restore(context.Background(), ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, root, "doc.txt") != base {
+		t.Fatal("restore after git gc")
+	}
+	if n, err := s.Prune(0, 2); err != nil || n != 2 {
+		t.Fatalf("Prune after git gc = %d, %v", n, err)
+	}
+	list, _ = s.List("")
+	if len(list) != 2 {
+		t.Fatalf("%d snapshots after prune, want 2", len(list))
+	}
+	for _, in := range list {
+		if _, _, ok, err := s.FileAt(in.ID, "doc.txt"); err != nil || !ok {
+			t.Fatalf("snapshot %s damaged by GC of a delta pack: %v", in.ID[:8], err)
+		}
+	}
+	fsck(t, s)
+}

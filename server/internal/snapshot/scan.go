@@ -200,7 +200,7 @@ func (sc *scanner) walk(d *scanDir, dh *dirHandle, abs string, comps []string, r
 			continue
 		}
 		rel := joinRel(d.rel, name)
-		childAbs := filepath.Join(abs, name)
+		childAbs := abs + string(filepath.Separator) + name // abs is clean; Join would re-clean it
 		if isDir {
 			if sc.s.skipDirs[name] {
 				sc.skip(rel+"/", SkipListed)

@@ -20,6 +20,7 @@ func (s *Store) Snapshot(ctx context.Context, meta Meta) (Info, bool, error) {
 	if err == nil && created {
 		s.maybePackInBackground()
 	}
+	s.scheduleCacheSave()
 	return info, created, err
 }
 
@@ -43,7 +44,7 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 		if infos[0].tree == res.tree.String() {
 			// The blobs are stored either way; remember their stats.
 			s.cache.replace(res.cache)
-			return infos[0], false, s.saveCache()
+			return infos[0], false, nil
 		}
 		prevTree = plumbing.NewHash(infos[0].tree)
 	}
@@ -73,7 +74,31 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 		return Info{}, false, err
 	}
 	s.cache.replace(res.cache)
-	return info, true, s.saveCache()
+	return info, true, nil
+}
+
+// scheduleCacheSave writes the stat cache after the caller releases the
+// mutex, so the snapshot the agent waits for does not include encoding and
+// writing it. Close saves whatever is still unsaved. Called with the mutex
+// held.
+func (s *Store) scheduleCacheSave() {
+	if !s.cache.dirty || s.savingCache {
+		return
+	}
+	s.savingCache = true
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.savingCache = false
+		if s.closed {
+			return
+		}
+		if err := s.saveCache(); err != nil && s.bgErr == nil {
+			s.bgErr = err
+		}
+	}()
 }
 
 func (s *Store) saveCache() error {

@@ -45,8 +45,9 @@ type Store struct {
 	bg     sync.WaitGroup // background packing
 	// packing is true while a background pack is scheduled; bgErr keeps
 	// its failure for Pack or Close to report.
-	packing bool
-	bgErr   error
+	packing     bool
+	savingCache bool
+	bgErr       error
 
 	root     string // absolute, cleaned workspace root
 	dir      string // shadow repository
@@ -188,8 +189,14 @@ func (s *Store) Close() error {
 	if s.closed {
 		return nil
 	}
+	var err error
+	if s.cache.dirty {
+		err = s.saveCache()
+	}
 	s.closed = true
-	err := s.storage.Close()
+	if cerr := s.storage.Close(); err == nil {
+		err = cerr
+	}
 	if s.bgErr != nil {
 		err = s.bgErr
 	}
