@@ -51,6 +51,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if text == "" {
 		return "", "", errors.New("the message is empty")
 	}
+	if text == CompactCommand {
+		return e.compactCommand(ctx, p.SessionID)
+	}
 	if p.SessionID == "" {
 		s, err := e.CreateSession(ctx, "")
 		if err != nil {
@@ -222,12 +225,13 @@ func (e *Engine) Wait(sessionID string) agent.Status {
 func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: "free"}
+	before := e.SessionUsageOf(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	var out agent.Outcome
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}
 	} else {
-		out = run.Execute(ctx, b.history, sink)
+		out = run.Execute(ctx, b.history, e.meterSink(sink))
 	}
 	t.status = out.Status
 	fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -253,9 +257,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
 	}
-	profile := e.profile()
+	tu := e.finishTurnUsage(fctx, sid, t.number, before)
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: sink.msgID, Status: string(out.Status),
-		Usage: &UsageInfo{Usage: usage, Cost: profile.Cost(usage)}})
+		Usage: &UsageInfo{Usage: tu.Usage, Cost: tu.Cost}, Payload: e.ContextUse(fctx, sid)})
 	e.opts.OnSession(e.summary(fctx, sid))
 }
 
@@ -270,20 +274,14 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	env := e.toolEnv(ctx, t)
 	return &agent.Run{
 		Client:      client,
-		Tools:       tools.Builtin(),
+		Tools:       e.freeTools(t.sessionID, t.id),
 		Env:         env,
 		System:      e.systemPrompt(),
 		MaxRounds:   v.Int("maxInteractions"),
 		ToolCalling: firstNonEmpty(profile.ToolCalling, v.String("toolCalling")),
 		SessionID:   t.sessionID,
 		MaxTokens:   profile.MaxOutputTokens,
-		Prepare: func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error) {
-			fixed, _ := Sanitize(msgs)
-			if err := ValidateToolPairs(fixed); err != nil {
-				return nil, err
-			}
-			return fixed, nil
-		},
+		Prepare:     e.prepareHook(t, TagFree),
 	}, nil
 }
 
@@ -351,5 +349,6 @@ func (e *Engine) profile() Profile {
 
 func (e *Engine) client(p Profile) (llm.Client, error) {
 	v := e.Settings()
-	return e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: v.String("proxy")})
+	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: v.String("proxy")})
+	return e.metered(c, p.Profile), err
 }

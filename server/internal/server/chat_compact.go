@@ -2,15 +2,27 @@ package server
 
 import (
 	"context"
+	"errors"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
 )
 
-// ChatCompact is part of the contract for the compaction issue; until the
-// engine implements compaction it answers with a clear error.
+// ChatCompact starts summarising the session's earlier messages and
+// returns at once; the outcome arrives as a compaction chat/event.
 func (s *Server) ChatCompact(ctx context.Context, p *protocol.CompactParams) (*protocol.Empty, error) {
-	if _, err := s.engine(); err != nil {
+	eng, err := s.engine()
+	if err != nil {
 		return nil, err
 	}
-	return nil, protocol.Errorf(protocol.CodeInvalidState, "context compaction is not available in this version of GoVibe")
+	if _, err := eng.StartCompaction(ctx, p.SessionID, engine.TriggerButton); err != nil {
+		if errors.Is(err, engine.ErrCompacting) {
+			return nil, protocol.Errorf(protocol.CodeBusy, "%s", err.Error())
+		}
+		if nf := notFound(err); nf != err {
+			return nil, nf
+		}
+		return nil, protocol.Errorf(protocol.CodeInvalidState, "%s", err.Error())
+	}
+	return &protocol.Empty{}, nil
 }

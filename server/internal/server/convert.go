@@ -27,6 +27,13 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
 			Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
+	switch pl := e.Payload.(type) {
+	case engine.ContextUse:
+		w.Context = toContextUse(pl)
+	case engine.CompactionInfo:
+		w.Context = toContextUse(pl.Context)
+		w.Message = compactionMessage(e, pl)
+	}
 	if e.Kind == engine.KindTurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}
 	}

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
+)
+
+func toContextUse(c engine.ContextUse) *protocol.ContextUse {
+	return &protocol.ContextUse{UsedTokens: c.UsedTokens, WindowTokens: c.WindowTokens, SessionCost: c.Session.Cost,
+		SessionUsage: protocol.Usage{PromptTokens: c.Session.PromptTokens, CompletionTokens: c.Session.CompletionTokens,
+			CachedTokens: c.Session.CachedTokens, Cost: c.Session.Cost}}
+}
+
+// compactionMeta marks a divider's notice so the UI renders it as the
+// "Earlier messages were summarised" line that can show the summary.
+func compactionMeta(saved int) map[string]any {
+	return map[string]any{"kind": "compaction", "savedTokens": saved}
+}
+
+// compactionMessage is the divider event message as session/load returns
+// it, so a live client and a reloaded one show the same thing.
+func compactionMessage(e engine.Event, info engine.CompactionInfo) *protocol.Message {
+	if info.MessageID == "" {
+		return nil
+	}
+	m := &protocol.Message{ID: info.MessageID, SessionID: e.SessionID, Seq: info.MessageSeq, TurnID: e.TurnID, Role: "event", Status: "done",
+		HiddenFromLLM: true}
+	if info.Failed {
+		m.Parts = []protocol.Part{{Type: "notice", Level: "warn", Text: info.Notice}}
+		return m
+	}
+	m.Parts = []protocol.Part{{Type: "notice", Level: "info", Text: info.Notice, Meta: compactionMeta(info.SavedTokens)}, {Type: "text", Text: info.Summary}}
+	return m
+}
+
+// markCompactions adds the compaction meta to loaded divider messages.
+func markCompactions(msgs []protocol.Message, recs []engine.CompactionRecord) {
+	saved := map[string]int{}
+	for _, r := range recs {
+		if r.Status == "done" && r.MessageID != "" {
+			saved[r.MessageID] = r.Saved
+		}
+	}
+	for i := range msgs {
+		n, ok := saved[msgs[i].ID]
+		if !ok {
+			continue
+		}
+		for j := range msgs[i].Parts {
+			if msgs[i].Parts[j].Type == "notice" {
+				msgs[i].Parts[j].Meta = compactionMeta(n)
+				break
+			}
+		}
+	}
+}
