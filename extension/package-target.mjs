@@ -2,7 +2,7 @@
 // Copies the sidecar for one platform to bin/ and packages dist/govibe-<target>.vsix.
 // Without [binary] it uses bin/govibe (or bin/govibe.exe for win32 targets).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,10 +16,15 @@ if (!targets.includes(target)) {
 const exe = target.startsWith('win32') ? 'govibe.exe' : 'govibe';
 const bin = join(root, 'bin');
 mkdirSync(bin, { recursive: true });
-if (binary) {
+if (binary && resolve(binary) !== join(bin, exe)) {
+  if (!existsSync(binary)) {
+    console.error(`${binary} does not exist`);
+    process.exit(1);
+  }
+  const data = readFileSync(resolve(binary));
   // Exactly one sidecar goes into a platform package.
-  for (const f of readdirSync(bin)) if (f.startsWith('govibe')) rmSync(join(bin, f));
-  copyFileSync(resolve(binary), join(bin, exe));
+  for (const f of readdirSync(bin)) if (f === 'govibe' || f === 'govibe.exe') rmSync(join(bin, f));
+  writeFileSync(join(bin, exe), data, { mode: 0o755 });
 }
 if (!existsSync(join(bin, exe))) {
   console.error(`bin/${exe} is missing; run make build or pass the binary path`);

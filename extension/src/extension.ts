@@ -124,10 +124,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   mgr.onDidChangeState(({ state, detail }) => chatView.serverStateChanged(state as ServerState, detail));
   chatView.onDidChangeServerState((state, detail) => status.show(state, detail));
   mgr.onNotice((n) => {
-    chatView.notice(n.level, n.text, n.action);
+    const text = n.restart
+      ? vscode.l10n.t('The GoVibe server stopped unexpectedly ({0}). Restarting in {1} s ({2} of {3}).', n.restart.how, n.restart.delaySeconds, n.restart.crash, n.restart.max)
+      : n.gaveUp
+        ? vscode.l10n.t('The GoVibe server crashed {0} times within {1} minutes (last: {2}); it will not be restarted automatically.', n.gaveUp.crashes, n.gaveUp.windowMinutes, n.gaveUp.how)
+        : n.text;
+    chatView.notice(n.level, text, n.action);
     if (n.level === 'error') {
       const show = vscode.l10n.t('Show Logs');
-      void vscode.window.showErrorMessage(n.text, show).then((c) => c === show && log.show());
+      void vscode.window.showErrorMessage(text, show).then((c) => c === show && log.show());
     }
   });
 

@@ -111,6 +111,8 @@ describe('SidecarManager with a real child process', () => {
     const final = notices.at(-1)!;
     expect(final).toMatchObject({ level: 'error', action: 'showLogs' });
     expect(final.text).toMatch(/crashed 3 times/);
+    expect(final.gaveUp).toEqual({ how: 'exit code 1', crashes: 3, windowMinutes: 3 });
+    expect(notices.find((n) => n.level === 'warning')?.restart).toEqual({ how: 'exit code 1', delaySeconds: '0.0', crash: 1, max: 2 });
     expect(m.starts.map((s) => s.reason)).toEqual([
       'test',
       'restart after crash 1 (exit code 1)',

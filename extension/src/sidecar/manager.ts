@@ -55,7 +55,10 @@ export interface StateChange {
 
 export interface ManagerNotice {
   level: 'info' | 'warning' | 'error';
+  /** English text; `restart` and `gaveUp` carry the facts for a localised one. */
   text: string;
+  restart?: { how: string; delaySeconds: string; crash: number; max: number };
+  gaveUp?: { how: string; crashes: number; windowMinutes: number };
   /** A remedy the UI offers as a button. */
   action?: 'showLogs' | 'restartServer';
 }
@@ -286,15 +289,17 @@ export class SidecarManager {
       const crashes = this.budget.record();
       if (!this.budget.allows(crashes) || !this.wanted) {
         this.wanted = false;
-        const text = `The GoVibe server crashed ${crashes} times within ${Math.round(this.budget.windowMs / 60000)} minutes (last: ${how}); it will not be restarted automatically.`;
+        const windowMinutes = Math.round(this.budget.windowMs / 60000);
+        const text = `The GoVibe server crashed ${crashes} times within ${windowMinutes} minutes (last: ${how}); it will not be restarted automatically.`;
         this.setState('error', text);
-        this.noticeEmitter.fire({ level: 'error', text, action: 'showLogs' });
+        this.noticeEmitter.fire({ level: 'error', text, action: 'showLogs', gaveUp: { how, crashes, windowMinutes } });
         return;
       }
       const delay = this.backoff(crashes);
-      const text = `The GoVibe server stopped unexpectedly (${how}). Restarting in ${(delay / 1000).toFixed(1)} s (${crashes} of ${this.budget.max}).`;
+      const delaySeconds = (delay / 1000).toFixed(1);
+      const text = `The GoVibe server stopped unexpectedly (${how}). Restarting in ${delaySeconds} s (${crashes} of ${this.budget.max}).`;
       this.setState('starting', text);
-      this.noticeEmitter.fire({ level: 'warning', text });
+      this.noticeEmitter.fire({ level: 'warning', text, restart: { how, delaySeconds, crash: crashes, max: this.budget.max } });
       this.restartTimer = setTimeout(() => {
         this.restartTimer = undefined;
         void this.mutex.run(async () => {
