@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'preact/hooks';
 
 export interface VirtualListProps<T> {
   items: T[];
@@ -31,16 +31,16 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const [, rerender] = useReducer((x: number) => x + 1, 0);
   const pos = useRef({ top: props.initialScrollTop ?? 0, atBottom: props.initialAtBottom ?? true });
   const anchor = useRef<{ key: string; delta: number } | null>(null);
+  /** scrollTop as last set or seen here, to notice scrolls not yet handled. */
+  const lastTop = useRef(0);
   const observer = useRef<ResizeObserver | null>(null);
 
-  const offsets = useMemo(() => {
-    const off = new Float64Array(items.length + 1);
-    for (let i = 0; i < items.length; i++) {
-      off[i + 1] = off[i] + (heights.current.get(itemKey(items[i])) ?? estimate(items[i]));
-    }
-    return off;
-    // heights change through rerender(), which runs this again via the counter below.
-  }, [items, itemKey, estimate, heights.current.size, measureVersion(heights.current)]);
+  // Recomputed every render: a few thousand additions cost far less than a
+  // frame, and it keeps heights measured since the last render in effect.
+  const offsets = new Float64Array(items.length + 1);
+  for (let i = 0; i < items.length; i++) {
+    offsets[i + 1] = offsets[i] + (heights.current.get(itemKey(items[i])) ?? estimate(items[i]));
+  }
 
   const viewport = scroller.current?.clientHeight || window.innerHeight || 800;
   const top = pos.current.atBottom ? Math.max(0, offsets[items.length] - viewport) : pos.current.top;
@@ -59,10 +59,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         changed = true;
       }
     }
-    if (changed) {
-      bump(heights.current);
-      rerender(0);
-    }
+    if (changed) rerender(0);
   }, []);
 
   useEffect(() => {
@@ -71,9 +68,24 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     return () => observer.current?.disconnect();
   }, [measure]);
 
+  /** Takes the scroll position from the DOM into pos and anchor. */
+  const readScroll = (root: HTMLElement): number => {
+    const t = root.scrollTop;
+    lastTop.current = t;
+    // Judged against the model's total height so it holds before layout settles.
+    const atBottom = t + (root.clientHeight || window.innerHeight || 800) >= offsets[items.length] - BOTTOM_SLACK_PX;
+    pos.current = { top: t, atBottom };
+    const i = findIndex(offsets, t);
+    anchor.current = i < items.length ? { key: itemKey(items[i]), delta: t - offsets[i] } : null;
+    return t;
+  };
+
   useLayoutEffect(() => {
     const root = scroller.current;
     if (!root) return;
+    // The user may have scrolled since the last render without the scroll
+    // event having run yet; honour that before pinning or anchoring.
+    if (Math.abs(root.scrollTop - lastTop.current) > 1) readScroll(root);
     for (const el of Array.from(root.querySelectorAll<HTMLElement>('.vrow'))) {
       observer.current?.observe(el);
     }
@@ -90,19 +102,14 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     } else if (root.scrollTop !== pos.current.top) {
       root.scrollTop = pos.current.top;
     }
+    lastTop.current = root.scrollTop;
     // Too little content to scroll means no scroll event will ever ask for more.
     if (offsets[items.length] < viewport) props.onNearTop?.();
   });
 
   const onScroll = () => {
-    const root = scroller.current!;
-    const t = root.scrollTop;
-    // Judged against the model's total height so it holds before layout settles.
-    const atBottom = t + (root.clientHeight || window.innerHeight || 800) >= offsets[items.length] - BOTTOM_SLACK_PX;
-    pos.current = { top: t, atBottom };
-    const i = findIndex(offsets, t);
-    anchor.current = i < items.length ? { key: itemKey(items[i]), delta: t - offsets[i] } : null;
-    props.onScrollState?.(t, atBottom);
+    const t = readScroll(scroller.current!);
+    props.onScrollState?.(t, pos.current.atBottom);
     if (t < NEAR_TOP_PX) props.onNearTop?.();
     rerender(0);
   };
@@ -138,12 +145,4 @@ function findIndex(off: Float64Array, y: number): number {
     else hi = mid - 1;
   }
   return Math.min(lo, Math.max(0, off.length - 2));
-}
-
-const versions = new WeakMap<Map<string, number>, number>();
-function measureVersion(m: Map<string, number>): number {
-  return versions.get(m) ?? 0;
-}
-function bump(m: Map<string, number>): void {
-  versions.set(m, measureVersion(m) + 1);
 }
