@@ -140,6 +140,15 @@ func (x *env) turn(sid, text string) (string, string) {
 	if st := x.e.Wait(sid); st != "done" {
 		x.t.Fatalf("turn %q ended %q", text, st)
 	}
+	// Subscribers get events asynchronously: wait for the turn's last one.
+	x.await("turnFinished", func() bool {
+		for _, ev := range x.eventsOf(sid, KindTurnFinished) {
+			if ev.TurnID == tid {
+				return true
+			}
+		}
+		return false
+	})
 	return sid, tid
 }
 
