@@ -16,6 +16,10 @@ type ToolCall struct {
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Malformed serves Arguments verbatim even when they are not valid
+	// JSON, as weaker models sometimes produce; without it such a script
+	// is refused as a mistake.
+	Malformed bool `json:"malformed,omitempty"`
 }
 
 // Cache-field styles for Usage.CacheFields.
@@ -143,7 +147,7 @@ func (r Reply) Validate() error {
 		if tc.Name == "" {
 			return fmt.Errorf("tool_calls[%d]: name is required", i)
 		}
-		if tc.Arguments != "" && !json.Valid([]byte(tc.Arguments)) {
+		if tc.Arguments != "" && !tc.Malformed && !json.Valid([]byte(tc.Arguments)) {
 			return fmt.Errorf("tool_calls[%d] (%s): arguments are not valid JSON: %s", i, tc.Name, tc.Arguments)
 		}
 	}
