@@ -33,11 +33,11 @@ type EditInput struct {
 	Request string
 	// Intent is what the agent said about the change (its message text and
 	// the tool call's arguments).
-	Intent  string
-	Path    string
-	IsNew   bool
-	Delete  bool
-	Diff    string
+	Intent string
+	Path   string
+	IsNew  bool
+	Delete bool
+	Diff   string
 	// Context is the file before the change, when small enough.
 	Context  string
 	Findings []Problem

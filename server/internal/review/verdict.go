@@ -45,8 +45,8 @@ func ParseVerdict(text string) (Verdict, error) {
 		return Verdict{}, err
 	}
 	var w struct {
-		Approved   *bool `json:"approved"`
-		Problems   []struct {
+		Approved *bool `json:"approved"`
+		Problems []struct {
 			Severity string `json:"severity"`
 			Message  string `json:"message"`
 			Location any    `json:"location"`
