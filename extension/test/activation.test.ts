@@ -1,0 +1,168 @@
+// Activates the real extension entry point against a recording fake of the
+// vscode API and a real sidecar process (the fake server fixture), then
+// drives the chat view the way the webview would.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fakeContext, recorded } from './fakeVscode';
+
+vi.mock('vscode', () => import('./fakeVscode'));
+
+const root = path.join(__dirname, '..', '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'govibe-activate-'));
+const recordFile = path.join(tmp, 'record.jsonl');
+const extDir = path.join(tmp, 'ext');
+
+type Posted = { type: string; [k: string]: any };
+const posted: Posted[] = [];
+let onMessage: (m: unknown) => void = () => undefined;
+let visibilityChanged: () => void = () => undefined;
+const view = {
+  visible: true,
+  webview: {
+    options: undefined as any,
+    html: '',
+    cspSource: 'vscode-webview://fake',
+    asWebviewUri: (u: { toString(): string }) => u,
+    onDidReceiveMessage: (cb: (m: unknown) => void) => {
+      onMessage = cb;
+    },
+    postMessage: async (m: Posted) => {
+      posted.push(m);
+      return true;
+    },
+  },
+  onDidChangeVisibility: (cb: () => void) => {
+    visibilityChanged = cb;
+  },
+  onDidDispose: () => undefined,
+};
+
+function records(): Array<{ method: string; params: any }> {
+  return fs.existsSync(recordFile)
+    ? fs.readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    : [];
+}
+
+async function waitFor(cond: () => boolean, what: string, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+let ext: typeof import('../src/extension');
+let ctx: ReturnType<typeof fakeContext>;
+
+beforeAll(async () => {
+  fs.mkdirSync(path.join(extDir, 'extension', 'webview', 'l10n'), { recursive: true });
+  fs.writeFileSync(path.join(extDir, 'extension', 'webview', 'l10n', 'bundle.l10n.zh-cn.json'), JSON.stringify({ Send: '发送' }));
+  process.env.FAKE_MODE = 'ok';
+  process.env.FAKE_RECORD = recordFile;
+  recorded.config['server.path'] = path.join(__dirname, 'fixtures', 'fakeServer.js');
+  recorded.config.model = 'deepseek-reasoner';
+  recorded.config.models = [{ name: 'fast', model: 'deepseek-chat', apiKey: 'sk-plain' }];
+  recorded.secrets.set('govibe.apiKey', 'sk-secret');
+  ext = await import('../src/extension');
+  ctx = fakeContext(extDir, path.join(tmp, 'storage'));
+  await ext.activate(ctx as any);
+  await waitFor(() => recorded.status.at(-1) === '$(sparkle) GoVibe', 'the server to be ready');
+});
+
+afterAll(async () => {
+  await ext?.deactivate();
+  delete process.env.FAKE_MODE;
+  delete process.env.FAKE_RECORD;
+});
+
+describe('activation', () => {
+  it('registers every contributed command, the views and the virtual schemes', () => {
+    const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+    expect([...recorded.commands.keys()].sort()).toEqual(contributed);
+    expect([...recorded.webviewProviders.keys()]).toEqual(['govibe.chat']);
+    expect(recorded.treeViews).toEqual(['govibe.snapshots']);
+    expect(recorded.contentProviders.sort()).toEqual(['govibe-original', 'govibe-snapshot']);
+    expect(recorded.fileSystems).toEqual(['govibe-proposal']);
+  });
+
+  it('initializes the sidecar with settings, secret keys, locale and capabilities', () => {
+    const init = records().find((r) => r.method === 'initialize')!.params;
+    expect(init.protocolVersion).toBe(1);
+    expect(init.locale).toBe('zh-cn');
+    expect(init.storageDir).toBe(path.join(tmp, 'storage'));
+    expect(fs.existsSync(init.storageDir)).toBe(true);
+    expect(init.trusted).toBe(true);
+    expect(init.capabilities).toEqual({ applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true });
+    expect(init.host).toEqual({ os: process.platform, shell: '/bin/bash', ripgrepPath: '' });
+    expect(init.settings.values.model).toBe('deepseek-reasoner');
+    expect(init.settings.values.models).toEqual([{ name: 'fast', model: 'deepseek-chat' }]);
+    expect(init.settings.apiKeys).toEqual({ '': 'sk-secret', fast: 'sk-plain' });
+  });
+
+  it('warns about a plain-text key', () => {
+    expect(recorded.messages.some((m) => m.level === 'warning' && m.text.includes('govibe.models[fast].apiKey'))).toBe(true);
+  });
+
+  it('serves the webview with a strict CSP and no command URIs', () => {
+    const provider = recorded.webviewProviders.get('govibe.chat');
+    provider.resolveWebviewView(view);
+    expect(view.webview.options.enableCommandUris).toBe(false);
+    expect(view.webview.options.enableScripts).toBe(true);
+    expect(view.webview.options.localResourceRoots.map(String)).toEqual([`file://${path.join(extDir, 'extension', 'webview', 'dist')}`]);
+    expect(view.webview.html).toMatch(/script-src 'nonce-[^']+'/);
+    expect(view.webview.html).toContain(path.join('extension', 'webview', 'dist', 'main.js'));
+    expect(view.webview.html).not.toContain('unsafe-eval');
+  });
+
+  it('answers ready with a snapshot, then streams events in order', async () => {
+    onMessage({ type: 'ready' });
+    await waitFor(() => posted.some((m) => m.type === 'snapshot'), 'a snapshot');
+    const snap = posted.find((m) => m.type === 'snapshot')!;
+    expect(snap.session.session.id).toBe('s1');
+    expect(snap.sessions.map((s: { id: string }) => s.id)).toEqual(['s1']);
+    expect(snap.l10n).toEqual({ Send: '发送' });
+    expect(snap.locale).toBe('zh-cn');
+
+    onMessage({ type: 'send', text: 'hi' });
+    await waitFor(() => posted.filter((m) => m.type === 'event').length === 2, 'two events');
+    expect(posted.filter((m) => m.type === 'event').map((m) => [m.event.seq, m.event.text])).toEqual([
+      [1, 'hel'],
+      [2, 'lo'],
+    ]);
+    expect(records().find((r) => r.method === 'chat/send')!.params).toMatchObject({ sessionId: 's1', text: 'hi' });
+  });
+
+  it('holds events while hidden and replays only those after the new snapshot', async () => {
+    view.visible = false;
+    visibilityChanged();
+    posted.length = 0;
+    onMessage({ type: 'send', text: 'again' });
+    await waitFor(() => records().filter((r) => r.method === 'chat/send').length === 2, 'the second send');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(posted.filter((m) => m.type === 'event')).toEqual([]);
+    view.visible = true;
+    visibilityChanged();
+    onMessage({ type: 'ready', sessionId: 's1' });
+    await waitFor(() => posted.some((m) => m.type === 'snapshot'), 'the new snapshot');
+    // The fake's session/load reports lastSeq 4: everything held is already in it.
+    expect(posted.find((m) => m.type === 'snapshot')!.session.lastSeq).toBe(4);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posted.filter((m) => m.type === 'event')).toEqual([]);
+  });
+
+  it('refuses non-http links and pushes settings changes live', async () => {
+    const before = recorded.executed.length;
+    onMessage({ type: 'openLink', href: 'command:workbench.action.terminal.new' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(recorded.executed.length).toBe(before);
+    expect(recorded.logs.some((l) => l.includes('refused to open non-http link'))).toBe(true);
+
+    await ctx.secrets.store('govibe.apiKey', 'sk-new');
+    await waitFor(() => records().some((r) => r.method === 'settings/didChange'), 'settings/didChange');
+    const change = records().find((r) => r.method === 'settings/didChange')!.params;
+    expect(change.settings.apiKeys).toEqual({ '': 'sk-new', fast: 'sk-plain' });
+  });
+});
