@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -100,6 +101,17 @@ func (c *consoleLog) snapshot() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.lines...)
+}
+
+func (c *consoleLog) contains(s string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.lines {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func attachConsole(page playwright.Page, c *consoleLog) {

@@ -97,6 +97,12 @@ func codeServerEnv(d codeServerDirs) []string {
 	env = append(env, goCacheEnv()...)
 	return append(env,
 		"HOME="+d.home,
+		// The sidecar logs here unless the extension names a log dir itself
+		// (then it is under the user-data dir's logs/); both are collected.
+		"GOVIBE_LOG_DIR="+filepath.Join(d.userData, "govibe-sidecar-logs"),
+		// No extension gallery: the workbench would otherwise query one on
+		// the internet for updates of the installed extensions.
+		`EXTENSIONS_GALLERY={}`,
 		"XDG_CONFIG_HOME="+filepath.Join(d.home, ".config"),
 		"XDG_DATA_HOME="+filepath.Join(d.home, ".local", "share"),
 		"XDG_CACHE_HOME="+filepath.Join(d.home, ".cache"),
@@ -127,7 +133,7 @@ func installExtension(t *testing.T, env toolEnv, d codeServerDirs, vsix string, 
 	// The CLI exits by itself; stopGroup then only reaps it and proves nothing
 	// it spawned stayed behind.
 	state, waitErr := waitProcess(cmd, 2*time.Minute)
-	if escaped := stopGroup(cmd, mark, 0, time.Second); len(escaped) > 0 {
+	if escaped := stopGroup(cmd, mark, settleTimeout, time.Second); len(escaped) > 0 {
 		t.Errorf("--install-extension left processes behind: %v", escaped)
 	}
 	out, _ := os.ReadFile(logPath)

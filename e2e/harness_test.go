@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 )
@@ -59,6 +60,8 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	}
 	h := &harness{t: t, root: root, env: env, Console: &consoleLog{},
 		Expect: playwright.NewPlaywrightAssertions(actionTimeoutMS)}
+	start := time.Now()
+	phase := func(name string) { t.Logf("harness: %s after %v", name, time.Since(start).Round(time.Millisecond)) }
 
 	h.Artifacts = filepath.Join(root, "e2e", "artifacts", sanitize(t.Name()))
 	if err := os.RemoveAll(h.Artifacts); err != nil {
@@ -79,7 +82,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		"workbench.enableExperiments":                      false,
 		"telemetry.telemetryLevel":                         "off",
 		"update.mode":                                      "none",
-		"extensions.autoUpdate":                            false,
+		"extensions.autoUpdate":                            "off",
 		"extensions.autoCheckUpdates":                      false,
 		"extensions.ignoreRecommendations":                 true,
 		"security.workspace.trust.enabled":                 false,
@@ -90,6 +93,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	}
 	if opts.ModelRules != nil {
 		h.Model = startScriptedModel(t, root, opts.ModelRules, h.Artifacts)
+		phase("scripted model up")
 		settings["govibe.apiBaseUrl"] = h.Model.URL
 		settings["govibe.model"] = "scripted"
 	}
@@ -100,8 +104,10 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 
 	if opts.Extension {
 		installExtension(t, env, h.Dirs, vsixPath(root), filepath.Join(h.Artifacts, "install-extension.log"))
+		phase("extension installed")
 	}
 	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"))
+	phase("code-server healthy")
 
 	browser := sharedBrowser(t, env)
 	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{
@@ -128,6 +134,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		playwright.LocatorAssertionsToBeVisibleOptions{Timeout: playwright.Float(startupTimeout)}); err != nil {
 		t.Fatalf("workbench did not render: %v", err)
 	}
+	phase("workbench rendered")
 	return h
 }
 
@@ -146,9 +153,15 @@ func (h *harness) settingsPath() string {
 	return filepath.Join(h.Dirs.userData, "User", "settings.json")
 }
 
+// keepArtifacts is true when artifacts should be saved: on failure, or for
+// every test when GOVIBE_E2E_ARTIFACTS=always (to look at a passing run).
+func (h *harness) keepArtifacts() bool {
+	return h.t.Failed() || os.Getenv("GOVIBE_E2E_ARTIFACTS") == "always"
+}
+
 // captureOnFailure saves what the browser showed while the page is still open.
 func (h *harness) captureOnFailure() {
-	if !h.t.Failed() {
+	if !h.keepArtifacts() {
 		return
 	}
 	shot := filepath.Join(h.Artifacts, "screenshot.png")
@@ -166,7 +179,7 @@ func (h *harness) captureOnFailure() {
 // keeps the artifacts folder, adds the console and the product's own logs to
 // it and prints where everything is; on success it removes the folder.
 func (h *harness) finish() {
-	if !h.t.Failed() {
+	if !h.keepArtifacts() {
 		_ = os.RemoveAll(h.Artifacts)
 		return
 	}
@@ -197,8 +210,11 @@ func copyLogs(userData, dst string) int {
 		}
 		rel, _ := filepath.Rel(userData, p)
 		lower := strings.ToLower(rel)
+		// GoVibe's snapshot store is a git object database: bulky and no help
+		// when reading a failure.
 		keep := strings.HasPrefix(rel, "logs"+string(filepath.Separator)) ||
-			strings.Contains(lower, "govibe") || strings.HasSuffix(lower, ".log")
+			(strings.Contains(lower, "govibe") && !strings.Contains(lower, string(filepath.Separator)+"snapshots"+string(filepath.Separator))) ||
+			strings.HasSuffix(lower, ".log") || rel == filepath.Join("User", "settings.json")
 		if !keep {
 			return nil
 		}
