@@ -165,4 +165,38 @@ describe('activation', () => {
     const change = records().find((r) => r.method === 'settings/didChange')!.params;
     expect(change.settings.apiKeys).toEqual({ '': 'sk-new', fast: 'sk-plain' });
   });
+
+  it('reviews an edit proposal hunk by hunk and sends the accepted hunks', async () => {
+    recorded.executed.length = 0;
+    onMessage({ type: 'send', text: 'edit c1' });
+    await waitFor(() => recorded.executed.some((e) => e.id === 'vscode.diff'), 'the diff editor');
+    const diff = recorded.executed.find((e) => e.id === 'vscode.diff')!;
+    const [left, right, title] = diff.args as [{ toString(): string }, { toString(): string }, string];
+    expect(left.toString()).toBe('govibe-original:///src/app.ts?id=c1');
+    expect(right.toString()).toBe('govibe-proposal:///src/app.ts?id=c1');
+    expect(title).toBe("app.ts ↔ GoVibe's proposal");
+    expect(recorded.executed).toContainEqual({ id: 'setContext', args: ['govibe.pendingEdits', true] });
+    await waitFor(() => posted.some((m) => m.type === 'confirm' && m.request.id === 'c1'), 'the chat card');
+
+    await recorded.commands.get('govibe.rejectHunk')!('c1', 2);
+    expect(records().some((r) => r.method === 'confirm/resolve')).toBe(false);
+    await recorded.commands.get('govibe.acceptProposal')!('c1');
+    const resolve = records().find((r) => r.method === 'confirm/resolve')!.params;
+    expect(resolve).toEqual({ id: 'c1', decision: 'accept', content: 'a\nB\nc\nd\n', rejectedHunks: [2] });
+    await waitFor(() => posted.some((m) => m.type === 'confirmClosed' && m.closed.id === 'c1'), 'confirm/closed');
+    expect(recorded.executed).toContainEqual({ id: 'setContext', args: ['govibe.pendingEdits', false] });
+  });
+
+  it('turns rejecting every hunk into a rejection', async () => {
+    onMessage({ type: 'send', text: 'edit c2' });
+    await waitFor(() => posted.some((m) => m.type === 'confirm' && m.request.id === 'c2'), 'the second proposal');
+    await recorded.commands.get('govibe.rejectHunk')!('c2', 1);
+    await recorded.commands.get('govibe.rejectHunk')!('c2', 2);
+    await waitFor(() => records().some((r) => r.method === 'confirm/resolve' && r.params.id === 'c2'), 'the resolve');
+    expect(records().find((r) => r.method === 'confirm/resolve' && r.params.id === 'c2')!.params).toEqual({
+      id: 'c2',
+      decision: 'reject',
+      rejectedHunks: [1, 2],
+    });
+  });
 });
