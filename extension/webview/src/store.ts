@@ -281,6 +281,8 @@ export class ChatStore {
         patch.running = true;
         patch.runningTurnId = ev.turnId;
         patch.interrupted = false;
+        // The server names the reply's message up front, so "Working…" shows at once.
+        if (ev.message) this.upsertWire(ev);
         break;
       case 'textDelta':
       case 'reasoningDelta': {

@@ -146,7 +146,8 @@ describe('composer', () => {
   test('Stop shows while a turn runs and input is accepted again after turnFinished', async () => {
     await h.host(snapshot());
     expect(h.q('stop')).toBeNull();
-    await h.host(ev({ kind: 'turnStarted' }));
+    await h.host(ev({ kind: 'turnStarted', messageId: 'a1', message: message({ id: 'a1', status: 'pending', turnId: 't1' }) }));
+    expect(h.q('message-assistant')!.textContent).toContain('Working…');
     h.q('stop')!.click();
     expect(h.posted).toContainEqual({ type: 'stop', sessionId: SID });
     await h.host(ev({ kind: 'turnFinished', status: 'cancelled' }));
@@ -158,6 +159,16 @@ describe('composer', () => {
     expect(h.q('send')!.hasAttribute('disabled')).toBe(false);
     h.q('send')!.click();
     expect(h.posted).toContainEqual({ type: 'send', text: 'next', sessionId: SID });
+  });
+
+  test('without a session the edit toggle is disabled and posts nothing', async () => {
+    await h.host({ type: 'snapshot', session: null, sessions: [], l10n: undefined, locale: 'en', serverState: 'ready', editEnabled: true });
+    const t = h.q<HTMLButtonElement>('edit-toggle')!;
+    expect(t.disabled).toBe(true);
+    t.click();
+    await flush();
+    expect(h.posted.some((p) => p.type === 'setEditEnabled')).toBe(false);
+    expect(h.q('empty')).not.toBeNull();
   });
 
   test('the edit toggle posts setEditEnabled', async () => {
@@ -309,8 +320,8 @@ describe('transcript', () => {
         todo: { goal: 'g', current: 1, phase: 'scheduling', items: Array.from({ length: 5 }, (_, i) => ({ title: `i${i}`, status: 'pending' })) },
         messages: [
           message({ id: 'c0', role: 'event', parts: [{ type: 'notice', level: 'info', meta: { kind: 'compaction', savedTokens: 12000 } }, { type: 'text', text: 'We fixed **x**.' }] }),
-          message({ id: 'x1', subAgentTag: 'executor:1', parts: [{ type: 'tool_call', toolCallId: 'k1', name: 'read', arguments: '{}' }] }),
-          message({ id: 'x2', subAgentTag: 'executor:1', parts: [{ type: 'tool_call', toolCallId: 'k2', name: 'read', arguments: '{}' }, { type: 'text', text: 'inner' }] }),
+          message({ id: 'x1', subAgentTag: 'executor:2', parts: [{ type: 'tool_call', toolCallId: 'k1', name: 'read', arguments: '{}' }] }),
+          message({ id: 'x2', subAgentTag: 'executor:2', parts: [{ type: 'tool_call', toolCallId: 'k2', name: 'read', arguments: '{}' }, { type: 'text', text: 'inner' }] }),
           message({ id: 'b1', role: 'user', btw: true, parts: [{ type: 'text', text: 'also check y' }] }),
         ],
       }),

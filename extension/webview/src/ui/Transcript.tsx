@@ -19,12 +19,12 @@ interface Props {
   loadingMore: boolean;
 }
 
-/** Sub-agent tags look like "executor:2": the agent and its todo item (0-based). */
+/** Sub-agent tags look like "executor:2": the agent and its todo item, counted from 1. */
 export function groupLabel(tag: string, tools: number, todo?: TodoState): string {
   const m = /^([\w-]+):(\d+)$/.exec(tag);
   const toolText = tools === 1 ? l10n.t('1 tool call') : l10n.t('{0} tool calls', tools);
   if (!m) return `${tag} · ${toolText}`;
-  const n = Number(m[2]) + 1;
+  const n = Number(m[2]);
   const item = todo && todo.items.length > 0 ? l10n.t('Item {0}/{1}', n, todo.items.length) : l10n.t('Item {0}', n);
   return `${item} · ${m[1]} · ${toolText}`;
 }
