@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
@@ -72,6 +73,8 @@ type Loaded struct {
 	Pending       []Confirm
 	EditEnabled   bool
 	Interrupted   bool
+	// Todo is the session's todo plan, nil when it has none.
+	Todo *scheduler.Plan
 }
 
 // Load returns a page of the UI track, newest first when beforeSeq is 0.
@@ -100,7 +103,7 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	return Loaded{
 		Session: SessionSummary{Session: s, Running: e.Running(sid) != ""}, Page: page, LastSeq: last,
 		RunningTurnID: e.Running(sid), Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
-		Interrupted: interrupted,
+		Interrupted: interrupted, Todo: e.Todo(ctx, sid),
 	}, nil
 }
 

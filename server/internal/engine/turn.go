@@ -14,6 +14,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -39,6 +40,10 @@ type turn struct {
 	number    int
 	text      string
 	btw       bool
+	// resume continues an interrupted todo plan; tag is the resumed
+	// agent's subAgentTag (its messages start with this turn's).
+	resume bool
+	tag    string
 	cancel    context.CancelFunc
 	writer    *store.StreamWriter
 	done      chan struct{}
@@ -65,6 +70,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: text, done: make(chan struct{})}
 	t.btw, t.text = parseBTW(text)
+	if !t.btw {
+		t.resume, t.tag = e.resumeTag(ctx, p.SessionID, t.text)
+	}
 	e.mu.Lock()
 	if e.running[p.SessionID] != nil {
 		e.mu.Unlock()
@@ -134,14 +142,17 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	if t.btw {
 		opts.BTWBranch = "btw"
 	}
+	if t.resume {
+		opts.SubAgentTag = t.tag
+	}
 	ids, w, err := e.Store.BeginTurn(ctx, sid, p.Text, opts)
 	if err != nil {
 		return nil, err
 	}
 	t.number = e.turnNumber(ctx, sid)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text})
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
 	if t.number == 1 {
 		e.autoTitle(ctx, sid, t.text)
 	}
@@ -160,7 +171,11 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 }
 
 func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
-	return agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid)}
+	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid)}
+	if p := e.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
+		st.HasTodo, st.TodoRemaining = true, p.Remaining()
+	}
+	return st
 }
 
 // EditEnabled is the session's 🔓/🔒 toggle (default on).
@@ -224,14 +239,19 @@ func (e *Engine) Wait(sessionID string) agent.Status {
 
 func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
-	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: "free"}
+	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
 	before := e.SessionUsageOf(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	var out agent.Outcome
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}
 	} else {
-		out = run.Execute(ctx, b.history, e.meterSink(sink))
+		if t.resume {
+			out = e.resumeSchedule(ctx, t, b, sink)
+		} else {
+			out = run.Execute(ctx, b.history, e.meterSink(sink))
+			out = e.afterFreeRun(ctx, t, b, sink, run, out)
+		}
 	}
 	t.status = out.Status
 	fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -272,9 +292,12 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	}
 	v := e.Settings()
 	env := e.toolEnv(ctx, t)
+	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
 	return &agent.Run{
 		Client:      client,
-		Tools:       e.freeTools(t.sessionID, t.id),
+		Tools:       ts,
+		Blocked:     blocked,
+		StopAfter:   freeStopAfter(t),
 		Env:         env,
 		System:      e.systemPrompt(),
 		MaxRounds:   v.Int("maxInteractions"),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -30,9 +31,13 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	switch pl := e.Payload.(type) {
 	case engine.ContextUse:
 		w.Context = toContextUse(pl)
+	case scheduler.Plan:
+		w.Todo = toTodoState(&pl)
 	case engine.CompactionInfo:
 		w.Context = toContextUse(pl.Context)
 		w.Message = compactionMessage(e, pl)
+	case *engine.ReviewCard:
+		w.Review = toReviewCard(pl)
 	}
 	if e.Kind == engine.KindTurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}

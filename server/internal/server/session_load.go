@@ -25,6 +25,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 	for _, m := range l.Page.Messages {
 		out.Messages = append(out.Messages, toMessage(m))
 	}
+	out.Todo = toTodoState(l.Todo)
 	markCompactions(out.Messages, eng.Compactions(ctx, p.SessionID))
 	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))
 	for _, c := range l.Pending {

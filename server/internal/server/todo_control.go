@@ -4,13 +4,27 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
 )
 
-// TodoControl is part of the contract for the scheduler issue; until the
-// engine schedules todo items it answers with a clear error.
+// TodoControl applies the todo panel's Stop, Skip item, Retry item and
+// Resume. The wire index is 0-based like TodoState.Current; a negative
+// index with skip names the item in progress.
 func (s *Server) TodoControl(ctx context.Context, p *protocol.TodoControlParams) (*protocol.Empty, error) {
-	if _, err := s.engine(); err != nil {
+	eng, err := s.engine()
+	if err != nil {
 		return nil, err
 	}
-	return nil, protocol.Errorf(protocol.CodeInvalidState, "todo scheduling is not available in this version of GoVibe")
+	switch p.Action {
+	case engine.TodoStop, engine.TodoSkip, engine.TodoRetry, engine.TodoResume:
+	default:
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "unknown todo action %q (want stop, skip, retry or resume)", p.Action)
+	}
+	if _, err := eng.Store.GetSession(ctx, p.SessionID); err != nil {
+		return nil, notFound(err)
+	}
+	if err := eng.TodoControl(ctx, p.SessionID, p.Action, p.Index); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidState, "%s", err.Error())
+	}
+	return &protocol.Empty{}, nil
 }

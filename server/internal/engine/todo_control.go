@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/govibe/govibe/server/internal/scheduler"
+)
+
+// Todo control actions (todo/control).
+const (
+	TodoStop   = "stop"
+	TodoSkip   = "skip"
+	TodoRetry  = "retry"
+	TodoResume = "resume"
+)
+
+// ResumeText is the message todo/control resume sends.
+const ResumeText = "continue"
+
+// resumeWords are messages that continue an interrupted plan rather than
+// start a free turn.
+var resumeWords = map[string]bool{"continue": true, "go on": true, "resume": true, "carry on": true, "继续": true}
+
+func isResumeText(text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	t = strings.TrimRightFunc(t, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+	return resumeWords[t]
+}
+
+// resumeTag decides whether a new message resumes the session's plan: it
+// must ask to continue, and the plan must have work left. It returns the
+// tag of the agent that runs first.
+func (e *Engine) resumeTag(ctx context.Context, sid, text string) (bool, string) {
+	if !isResumeText(text) {
+		return false, ""
+	}
+	p, err := e.readPlan(ctx, sid)
+	if err != nil || !p.Unfinished() {
+		return false, ""
+	}
+	return true, p.Clone().Advance().Tag()
+}
+
+// TodoControl applies the todo panel's Stop, Skip item, Retry item and
+// Resume. index is 0-based. Skip and Retry while the plan runs stop the
+// running agent first, then continue the plan.
+func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int) error {
+	if _, err := e.Store.GetSession(ctx, sid); err != nil {
+		return fmt.Errorf("session %s: %w", sid, err)
+	}
+	plan, err := e.readPlan(ctx, sid)
+	if err != nil {
+		return err
+	}
+	if plan == nil || len(plan.Items) == 0 {
+		return errors.New("this session has no todo list")
+	}
+	switch action {
+	case TodoStop:
+		if e.Running(sid) == "" {
+			return errors.New("the todo list is not running")
+		}
+		e.Cancel(sid)
+		return nil
+	case TodoResume:
+		if e.Running(sid) != "" {
+			return ErrBusy
+		}
+		if !plan.Unfinished() {
+			return errors.New("the todo list has nothing left to run")
+		}
+		_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText})
+		return err
+	case TodoSkip, TodoRetry:
+		wasRunning := e.Running(sid) != ""
+		if action == TodoSkip && index < 0 {
+			index = plan.Current
+		}
+		// Validate before stopping anything.
+		probe := plan.Clone()
+		if err := applyControl(probe, action, index); err != nil {
+			return err
+		}
+		if wasRunning {
+			if action == TodoRetry && index == plan.Current {
+				return fmt.Errorf("item %d is running; stop it first", index+1)
+			}
+			e.Cancel(sid)
+			if e.Running(sid) != "" {
+				return errors.New("the running agent did not stop in time; try again")
+			}
+		}
+		if _, err := e.updatePlan(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+			if p == nil {
+				return nil, errors.New("this session has no todo list")
+			}
+			p.Interrupt()
+			return p, applyControl(p, action, index)
+		}); err != nil {
+			return err
+		}
+		if wasRunning {
+			_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText})
+			return err
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown todo action %q (want stop, skip, retry or resume)", action)
+}
+
+func applyControl(p *scheduler.Plan, action string, index int) error {
+	if action == TodoSkip {
+		return p.Skip(index)
+	}
+	return p.Retry(index)
+}

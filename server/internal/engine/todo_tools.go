@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/shellcheck"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+const (
+	createTodoDesc = `Plan a large task as a todo list before doing it. After this call the scheduler takes over: each item is carried out by an executor agent and checked by an evaluator agent, one at a time, in order. Give a goal and items ({title, description, acceptance} or bare titles). acceptance says how to check the item (for example, a test command that must pass). With expandIndex (1-based), the items replace that one item of the current plan.`
+	completeTodoDesc = `Mark the todo item in progress as done after checking its acceptance criteria. Give its 1-based index or its title, and a summary of what you verified. Only the item in progress can be completed.`
+)
+
+// todoTool is create_todo_list or complete_todo_item bound to one agent
+// of one turn. Safe for concurrent use: the plan is changed under the
+// session's plan lock and created is atomic.
+type todoTool struct {
+	e       *Engine
+	sid     string
+	turnID  string
+	role    scheduler.Role
+	tag     string
+	create  bool
+	created atomic.Bool // a plan was created or changed by this tool
+}
+
+func (e *Engine) todoTools(sid, turnID string, role scheduler.Role, tag string) (create, complete *todoTool) {
+	return &todoTool{e: e, sid: sid, turnID: turnID, role: role, tag: tag, create: true},
+		&todoTool{e: e, sid: sid, turnID: turnID, role: role, tag: tag}
+}
+
+func (t *todoTool) Name() string {
+	if t.create {
+		return scheduler.ToolCreateTodo
+	}
+	return scheduler.ToolCompleteTodo
+}
+
+func (t *todoTool) Description() string {
+	if t.create {
+		return createTodoDesc
+	}
+	return completeTodoDesc
+}
+
+func (t *todoTool) Schema() json.RawMessage {
+	if t.create {
+		return scheduler.CreateSchema
+	}
+	return scheduler.CompleteSchema
+}
+
+// ReadOnly is false: plan changes run alone, in the order the model wrote them.
+func (t *todoTool) ReadOnly() bool { return false }
+
+func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (tools.Result, error) {
+	var msg string
+	if t.create {
+		a, err := scheduler.ParseCreate(raw)
+		if err != nil {
+			return tools.Fail("create_todo_list: " + err.Error()), nil
+		}
+		_, err = t.e.updatePlan(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+			q, m, err := p.Create(t.role, a)
+			msg = m
+			return q, err
+		})
+		if err != nil {
+			return tools.Fail("create_todo_list: " + err.Error()), nil
+		}
+		t.created.Store(true)
+		return tools.Result{OK: true, Output: msg}, nil
+	}
+	a, err := scheduler.ParseComplete(raw)
+	if err != nil {
+		return tools.Fail("complete_todo_item: " + err.Error()), nil
+	}
+	_, err = t.e.updatePlan(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		m, err := p.Complete(t.role, a)
+		msg = m
+		return p, err
+	})
+	if err != nil {
+		return tools.Fail("complete_todo_item: " + err.Error()), nil
+	}
+	return tools.Result{OK: true, Output: msg}, nil
+}
+
+// evaluatorShell is run_shell_command limited to commands the shell
+// analysis classifies read-only. Stateless apart from its immutable
+// fields, so safe for concurrent use.
+type evaluatorShell struct {
+	tools.Tool
+	roots []string
+}
+
+func (s evaluatorShell) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
+	var a struct {
+		Command string `json:"command"`
+		Cwd     string `json:"cwd"`
+	}
+	_ = json.Unmarshal(raw, &a)
+	cwd := a.Cwd
+	if cwd != "" && len(s.roots) > 0 && !filepath.IsAbs(cwd) {
+		cwd = filepath.Join(s.roots[0], cwd)
+	}
+	home, _ := os.UserHomeDir()
+	if ok, why := scheduler.EvaluatorMayRun(a.Command, shellcheck.Workspace{Roots: s.roots, Cwd: cwd, Home: home}); !ok {
+		return tools.Fail("run_shell_command refused: " + why + ". Nothing was run."), nil
+	}
+	return s.Tool.Run(ctx, env, raw)
+}

@@ -1,0 +1,186 @@
+package subagent
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Def is one sub-agent definition.
+type Def struct {
+	Name        string
+	Description string
+	// Tools is the allow-list; the agent is offered these and nothing else.
+	Tools []string
+	// Model optionally names another model (or profile) for this agent.
+	Model string
+	// Prompt is the body of the file: the agent's system prompt.
+	Prompt string
+	Path   string
+	Source string // project|user
+}
+
+// ToolName is the tool the calling agent sees.
+func (d Def) ToolName() string { return "agent_" + d.Name }
+
+// Problem is a definition file that was skipped.
+type Problem struct {
+	Path    string
+	Line    int
+	Message string
+}
+
+func (p Problem) Error() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", p.Path, p.Message)
+}
+
+// Dir is a directory of *.md definitions.
+type Dir struct {
+	Path   string
+	Source string
+}
+
+// Dirs are the places definitions load from: the user's ~/.govibe/agents
+// always, each workspace root's .govibe/agents only when the workspace is
+// trusted (a cloned repository must not get to define agents otherwise).
+func Dirs(home string, roots []string, trusted bool) []Dir {
+	var out []Dir
+	if home != "" {
+		out = append(out, Dir{Path: filepath.Join(home, ".govibe", "agents"), Source: "user"})
+	}
+	if trusted {
+		for _, r := range roots {
+			out = append(out, Dir{Path: filepath.Join(r, ".govibe", "agents"), Source: "project"})
+		}
+	}
+	return out
+}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,40}$`)
+
+// frontmatter is the YAML header of a definition file.
+type frontmatter struct {
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Tools       []string `yaml:"tools"`
+	Model       string   `yaml:"model"`
+}
+
+// Load reads every *.md file of dirs, in order. A later definition with
+// the same name replaces an earlier one (project over user). known says
+// whether a tool name exists; a definition naming an unknown tool is a
+// problem. Malformed files are reported and skipped, never fatal; a
+// missing directory is not a problem.
+func Load(dirs []Dir, known func(string) bool) ([]Def, []Problem) {
+	byName := map[string]Def{}
+	var problems []Problem
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d.Path)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				problems = append(problems, Problem{Path: d.Path, Message: err.Error()})
+			}
+			continue
+		}
+		for _, ent := range entries {
+			if ent.IsDir() || !strings.HasSuffix(ent.Name(), ".md") {
+				continue
+			}
+			path := filepath.Join(d.Path, ent.Name())
+			def, p := parseFile(path, known)
+			if p != nil {
+				problems = append(problems, *p)
+				continue
+			}
+			def.Source = d.Source
+			byName[def.Name] = def
+		}
+	}
+	out := make([]Def, 0, len(byName))
+	for _, d := range byName {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, problems
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func parseFile(path string, known func(string) bool) (Def, *Problem) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Def{}, &Problem{Path: path, Message: err.Error()}
+	}
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	fail := func(line int, format string, args ...any) (Def, *Problem) {
+		return Def{}, &Problem{Path: path, Line: line, Message: fmt.Sprintf(format, args...)}
+	}
+	if !bytes.HasPrefix(data, []byte("---\n")) {
+		return fail(1, "missing YAML frontmatter: the file must start with a line '---'")
+	}
+	rest := data[4:]
+	end := bytes.Index(rest, []byte("\n---"))
+	if bytes.HasPrefix(rest, []byte("---")) {
+		end = -1
+	}
+	if end < 0 {
+		return fail(1, "the frontmatter opened on line 1 is never closed with '---'")
+	}
+	head, body := rest[:end+1], rest[end+4:]
+	if i := bytes.IndexByte(body, '\n'); i >= 0 {
+		body = body[i+1:]
+	} else {
+		body = nil
+	}
+	var fm frontmatter
+	dec := yaml.NewDecoder(bytes.NewReader(head))
+	dec.KnownFields(true)
+	if err := dec.Decode(&fm); err != nil {
+		line := 0
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line = n + 1 // the opening '---' is line 1
+		}
+		return fail(line, "invalid frontmatter: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	fieldLine := func(key string) int {
+		for i, l := range strings.Split(string(head), "\n") {
+			if strings.HasPrefix(l, key+":") {
+				return i + 2
+			}
+		}
+		return 1
+	}
+	switch {
+	case fm.Name == "":
+		return fail(1, "name is required")
+	case !nameRE.MatchString(fm.Name):
+		return fail(fieldLine("name"), "name %q must be lowercase letters, digits, '-' or '_' (at most 41 characters)", fm.Name)
+	case strings.TrimSpace(fm.Description) == "":
+		return fail(fieldLine("name"), "description is required: it tells the calling agent when to use %s", fm.Name)
+	case len(fm.Tools) == 0:
+		return fail(1, "tools is required: the list of tools the agent may use")
+	}
+	for _, t := range fm.Tools {
+		if known != nil && !known(t) {
+			return fail(fieldLine("tools"), "unknown tool %q in tools", t)
+		}
+	}
+	prompt := strings.TrimSpace(string(body))
+	if prompt == "" {
+		return fail(fieldLine("name"), "the body (the agent's system prompt) is empty")
+	}
+	return Def{Name: fm.Name, Description: strings.TrimSpace(fm.Description), Tools: fm.Tools, Model: strings.TrimSpace(fm.Model),
+		Prompt: prompt, Path: path}, nil
+}
