@@ -84,7 +84,7 @@ describe('activation', () => {
     expect([...recorded.commands.keys()].sort()).toEqual(contributed);
     expect([...recorded.webviewProviders.keys()]).toEqual(['govibe.chat']);
     expect(recorded.treeViews).toEqual(['govibe.snapshots']);
-    expect(recorded.contentProviders.sort()).toEqual(['govibe-original', 'govibe-snapshot']);
+    expect(recorded.contentProviders.sort()).toEqual(['govibe-original', 'govibe-snapshot', 'govibe-view']);
     expect(recorded.fileSystems).toEqual(['govibe-proposal']);
   });
 

@@ -10,6 +10,8 @@ import { ConfirmEdit, type ConfirmRequest, type ConfirmResolveParams } from '../
 
 export const ORIGINAL_SCHEME = 'govibe-original';
 export const PROPOSAL_SCHEME = 'govibe-proposal';
+/** Read-only before/after views of edits already applied. */
+export const VIEW_SCHEME = 'govibe-view';
 
 interface PendingEdit {
   req: ConfirmRequest;
@@ -137,6 +139,7 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
   constructor(private readonly deps: ProposalsDeps) {
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.originals),
+      vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, this.originals),
       vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.fs, { isCaseSensitive: true }),
       vscode.languages.registerCodeLensProvider({ scheme: PROPOSAL_SCHEME }, this),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -203,8 +206,8 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
   async showTexts(file: string, before: string, after: string): Promise<void> {
     const id = `view-${++this.viewSeq}`;
     const rel = vscode.workspace.asRelativePath(file);
-    const left = virtualUri(ORIGINAL_SCHEME, rel, `${id}-before`);
-    const right = virtualUri(ORIGINAL_SCHEME, rel, `${id}-after`);
+    const left = virtualUri(VIEW_SCHEME, rel, `${id}-before`);
+    const right = virtualUri(VIEW_SCHEME, rel, `${id}-after`);
     this.originals.set(left, before);
     this.originals.set(right, after);
     await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (GoVibe edit)', path.basename(rel)), {
