@@ -10,6 +10,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -40,25 +41,50 @@ func protected(rel string) bool {
 	return false
 }
 
+// ConfirmEdit decides an edit: permission rules, the edit review (whose
+// rejection goes back to the model without bothering the user), then the
+// headless policy, auto-approve, or the user. An edit whose review was
+// unavailable is never applied without a human.
 func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
 	v := a.e.Settings()
 	isProtected := protected(p.RelPath)
+	perm, permWhy := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
+	if perm.Verdict == permission.Deny {
+		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + "."}, nil
+	}
+	card, rejection, err := a.reviewEdit(ctx, p)
+	if err != nil {
+		return tools.EditDecision{}, err
+	}
+	if rejection != "" {
+		return tools.EditDecision{Note: rejection}, nil
+	}
+	var needHuman []string
+	if perm.Verdict == permission.Ask {
+		needHuman = append(needHuman, permWhy)
+	}
+	if card != nil && card.Unavailable != "" {
+		needHuman = append(needHuman, "review unavailable: "+card.Unavailable)
+	}
+	ruleAllows := perm.Verdict == permission.Allow
 	if a.e.opts.Headless {
 		switch {
+		case len(needHuman) > 0:
+			return tools.EditDecision{Note: "not applied: " + strings.Join(needHuman, "; ") + ", and this headless run cannot ask the user."}, nil
 		case isProtected && a.e.opts.Approve != "all":
 			return tools.EditDecision{Note: p.RelPath + " is a protected file; headless runs change it only with --approve all."}, nil
-		case a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
+		case ruleAllows || a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
 			return tools.EditDecision{Accepted: true, Content: p.Proposed}, nil
 		default:
 			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits)."}, nil
 		}
 	}
-	if !v.Bool("confirmChanges") || (v.Bool("autoApprove.edits") && !isProtected) {
+	if len(needHuman) == 0 && (!v.Bool("confirmChanges") || (!isProtected && (ruleAllows || v.Bool("autoApprove.edits")))) {
 		return a.apply(ctx, p, p.Proposed, "")
 	}
 	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "edit",
-		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete}
-	if d := v.Float("autoApprove.editsDelay"); d > 0 && !isProtected {
+		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
+	if d := v.Float("autoApprove.editsDelay"); d > 0 && !isProtected && len(needHuman) == 0 {
 		c.AutoAcceptMs = int(d * 1000)
 	}
 	ans, err := a.e.Broker.Ask(ctx, c)
@@ -126,40 +152,4 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
-}
-
-func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tools.ShellDecision, error) {
-	v := a.e.Settings()
-	analysis := classifyShell(p.Command, a.e.opts.Roots, p.Cwd)
-	if a.e.opts.Headless {
-		switch {
-		case analysis.Class == "dangerous":
-			return tools.ShellDecision{Reason: "refused: the command is classified dangerous (" + strings.Join(analysis.Reasons, "; ") + ") and headless runs never run dangerous commands without a matching permission rule."}, nil
-		case a.e.opts.Approve == "all":
-			return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
-		case analysis.Class == "read-only" && v.Bool("autoApprove.readOnlyCommands"):
-			return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
-		default:
-			return tools.ShellDecision{Reason: "refused: this headless run does not approve commands (use --approve all)."}, nil
-		}
-	}
-	if analysis.Class == "read-only" && v.Bool("autoApprove.readOnlyCommands") {
-		return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
-	}
-	if !v.Bool("confirmShellCommand") && analysis.Class != "dangerous" {
-		return tools.ShellDecision{Allowed: true, Command: p.Command}, nil
-	}
-	ans, err := a.e.Broker.Ask(ctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "shell",
-		Command: p.Command, Cwd: p.Cwd, Analysis: &analysis})
-	if err != nil {
-		return tools.ShellDecision{}, err
-	}
-	if !ans.Accept {
-		return tools.ShellDecision{Reason: strings.TrimSpace(ans.Reason)}, nil
-	}
-	cmd := p.Command
-	if strings.TrimSpace(ans.Command) != "" {
-		cmd = ans.Command
-	}
-	return tools.ShellDecision{Allowed: true, Command: cmd}, nil
 }

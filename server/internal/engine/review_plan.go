@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+const statePlanReview = "review.plan"
+
+// planReviewState carries the rejection count and the last problems
+// between create_todo_list calls of one session.
+type planReviewState struct {
+	Attempts int              `json:"attempts"`
+	Previous []review.Problem `json:"previous,omitempty"`
+}
+
+// PlanReview is the outcome of ReviewPlan.
+type PlanReview struct {
+	// Accepted means the plan may be used: the reviewer approved it, the
+	// review is disabled, or the user accepted it.
+	Accepted bool
+	// Card is the verdict shown in the UI (already published); nil when
+	// the review is disabled.
+	Card *ReviewCard
+	// Feedback is for the model when the plan was not accepted: what to
+	// fix, or why it was refused.
+	Feedback string
+	// Attempt is this review's number since the last accepted plan.
+	Attempt int
+	// ByUser says the user (or the headless policy) decided, after the
+	// reviewer rejected maxAttempts times or was unavailable.
+	ByUser bool
+}
+
+// ReviewPlan checks a plan from create_todo_list against the user's
+// request (govibe.todolistReview.*). A rejection returns Feedback for the
+// model to revise; after maxAttempts rejections, or when the reviewer is
+// unavailable, the user decides (headless: accepted only under
+// --approve all). The error is non-nil only when ctx ends.
+//
+// plan is rendered as JSON unless it is a string. Call it from the tool's
+// goroutine: the tool call id in ctx (tools.CallID) ties the question to
+// the call.
+func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, plan any) (PlanReview, error) {
+	rs := e.reviewSettings(planReviewSettings)
+	if !rs.enabled {
+		return PlanReview{Accepted: true}, nil
+	}
+	st := e.planState(ctx, sessionID)
+	attempt := st.Attempts + 1
+	text, ok := plan.(string)
+	if !ok {
+		b, err := json.MarshalIndent(plan, "", "  ")
+		if err != nil {
+			return PlanReview{}, fmt.Errorf("rendering the plan: %w", err)
+		}
+		text = string(b)
+	}
+	rt := e.turnTarget(sessionID, fmt.Sprintf("plan (attempt %d)", attempt))
+	in := review.PlanInput{Request: userRequest, Plan: text, Attempt: attempt, Previous: st.Previous}
+	card := e.runReview(ctx, rt, planReviewSettings, review.KindPlan, in.Prompt())
+	if err := ctx.Err(); err != nil {
+		return PlanReview{}, err
+	}
+	out := PlanReview{Card: card, Attempt: attempt}
+	switch {
+	case card.Unavailable == "" && card.Approved:
+		e.setPlanState(ctx, sessionID, planReviewState{})
+		out.Accepted = true
+		return out, nil
+	case card.Unavailable == "" && attempt < rs.attempts:
+		e.setPlanState(ctx, sessionID, planReviewState{Attempts: attempt, Previous: fromProblems(card.Problems)})
+		out.Feedback = fmt.Sprintf("The plan reviewer rejected this plan (attempt %d of %d). Revise the plan and call create_todo_list again.\n%s",
+			attempt, rs.attempts, card.Feedback())
+		return out, nil
+	}
+	// The reviewer gave up or could not answer: a human decides.
+	e.setPlanState(ctx, sessionID, planReviewState{})
+	out.ByUser = true
+	why := "the reviewer was not available: " + card.Unavailable
+	if card.Unavailable == "" {
+		why = fmt.Sprintf("the reviewer rejected it %d times", attempt)
+	}
+	if e.opts.Headless {
+		if e.opts.Approve == "all" {
+			out.Accepted = true
+			return out, nil
+		}
+		out.Feedback = "The plan was not accepted: " + why + ", and this headless run cannot ask the user (use --approve all). Continue without a todo list.\n" + card.Feedback()
+		return out, nil
+	}
+	q := "Use this plan anyway? " + strings.ToUpper(why[:1]) + why[1:] + "."
+	if fb := card.Feedback(); card.Unavailable == "" && fb != "" {
+		q += "\n" + fb
+	}
+	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: sessionID, TurnID: rt.turnID, ToolCallID: tools.CallID(ctx), Kind: "question",
+		Question: q + "\n\nPlan:\n" + text, Options: []string{"Use this plan", "Reject it"}, Review: card})
+	if err != nil {
+		return PlanReview{}, err
+	}
+	if ans.Accept && ans.Answer != "Reject it" {
+		out.Accepted = true
+		return out, nil
+	}
+	out.Feedback = "The user rejected the plan."
+	if r := strings.TrimSpace(firstNonEmpty(ans.Reason, ans.Answer)); r != "" && r != "Reject it" {
+		out.Feedback += " The user's reason: " + r
+	}
+	return out, nil
+}
+
+func (e *Engine) planState(ctx context.Context, sid string) planReviewState {
+	var st planReviewState
+	if raw, ok, err := e.Store.GetState(ctx, sid, statePlanReview); err == nil && ok {
+		_ = json.Unmarshal(raw, &st)
+	}
+	return st
+}
+
+func (e *Engine) setPlanState(ctx context.Context, sid string, st planReviewState) {
+	b, _ := json.Marshal(st)
+	_ = e.Store.SetState(ctx, sid, statePlanReview, b)
+}
