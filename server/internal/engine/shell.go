@@ -34,7 +34,9 @@ func toShellAnalysis(a shellcheck.Analysis) ShellAnalysis {
 	return ShellAnalysis{Class: a.Class.String(), Reasons: reasons}
 }
 
-func refuse(reason string) (tools.ShellDecision, error) { return tools.ShellDecision{Reason: reason}, nil }
+func refuse(reason string) (tools.ShellDecision, error) {
+	return tools.ShellDecision{Reason: reason}, nil
+}
 
 // ConfirmShell runs the shell pipeline: static analysis, permission
 // rules, anti-repeat, the shell editor and security reviewer (when
