@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -72,6 +73,7 @@ func run(nFiles, mb, reps int, keep bool) error {
 	if err := g.build(nFiles, int64(mb)<<20); err != nil {
 		return err
 	}
+	fmt.Printf("machine: %d CPUs, load average %s\n", runtime.NumCPU(), loadAvg())
 	fmt.Printf("workspace: %d files (%d tracked, %d in ignored node_modules), %.1f MB, built in %s\n",
 		g.total, len(g.tracked), g.total-len(g.tracked), float64(g.bytes)/(1<<20), time.Since(start).Round(time.Millisecond))
 	// Files younger than the racy window are re-read by both tools on the
@@ -202,6 +204,7 @@ func run(nFiles, mb, reps int, keep bool) error {
 	ratio = float64(after) / float64(base+changeBytes)
 	fmt.Printf("store after 100 small snapshots: %.1f MB vs one snapshot %.1f MB + changed files %.2f MB: %.3fx (goal <1.5x: %s) [100 snapshots took %s]\n",
 		mbf(after), mbf(base), mbf(changeBytes), ratio, verdict(ratio < 1.5), hundred.Round(time.Millisecond))
+	fmt.Printf("load average at the end: %s (ratios compare tools measured back to back, so they hold up better than absolute times on a busy machine)\n", loadAvg())
 	if gs, err := dirSize(gitDir); err == nil {
 		fmt.Printf("  for reference, git's shadow repository (loose objects, %d commits) is %.1f MB\n", reps+1, mbf(gs))
 	}
@@ -217,6 +220,18 @@ func gitRun(gitDir, ws string, args ...string) error {
 		return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return nil
+}
+
+// loadAvg reads the 1-minute load average where the OS exposes it.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
 }
 
 func median(ds []time.Duration) time.Duration {

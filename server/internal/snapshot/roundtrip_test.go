@@ -260,3 +260,29 @@ func TestListFiltersBySessionNewestFirst(t *testing.T) {
 		t.Fatalf("reopened List differs: %+v vs %+v", again, all)
 	}
 }
+
+func TestIdenticalContentIsStoredOnce(t *testing.T) {
+	isolateGitEnv(t)
+	root := t.TempDir()
+	content := make([]byte, 256<<10)
+	rand.Read(content) // incompressible, so duplicates would show in size
+	for i := 0; i < 8; i++ {
+		writeFile(t, root, filepath.Join("copies", string(rune('a'+i))+".bin"), string(content), 0o644)
+	}
+	s := openTestStore(t, root, Options{})
+	snap(t, s, "one")
+	size, err := s.Size()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size > int64(len(content))*3/2 {
+		t.Fatalf("store is %d bytes for 8 copies of %d bytes: content not deduplicated", size, len(content))
+	}
+	// A second snapshot with one more copy adds no blob.
+	writeFile(t, root, "copies/z.bin", string(content), 0o644)
+	snap(t, s, "two")
+	size2, _ := s.Size()
+	if size2-size > 4096 {
+		t.Fatalf("another copy grew the store by %d bytes", size2-size)
+	}
+}
