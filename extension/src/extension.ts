@@ -121,7 +121,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await mgr.notify('settings/didChange', { settings: buildSettings((k) => cfg().get(k), await keys.load()) });
   };
 
-  mgr.onDidChangeState(({ state, detail }) => chatView.serverStateChanged(state as ServerState, detail));
+  mgr.onDidChangeState(({ state, detail }) => {
+    if (state !== 'ready') void proposals.closeAll();
+    chatView.serverStateChanged(state as ServerState, detail);
+  });
   chatView.onDidChangeServerState((state, detail) => status.show(state, detail));
   mgr.onNotice((n) => {
     const text = n.restart

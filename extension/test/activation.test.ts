@@ -199,4 +199,17 @@ describe('activation', () => {
       rejectedHunks: [1, 2],
     });
   });
+
+  it('closes pending proposals when the server restarts, and comes back ready', async () => {
+    onMessage({ type: 'send', text: 'edit c3' });
+    await waitFor(() => posted.some((m) => m.type === 'confirm' && m.request.id === 'c3'), 'the third proposal');
+    recorded.executed.length = 0;
+    recorded.status.length = 0;
+    const starts = records().filter((r) => r.method === 'initialize').length;
+    await recorded.commands.get('govibe.restartServer')!();
+    expect(recorded.executed).toContainEqual({ id: 'setContext', args: ['govibe.pendingEdits', false] });
+    expect(records().filter((r) => r.method === 'initialize').length).toBe(starts + 1);
+    expect(recorded.status.at(-1)).toBe('$(sparkle) GoVibe');
+    expect(recorded.logs.some((l) => l.includes('starting server: user: Restart Server'))).toBe(true);
+  });
 });

@@ -192,6 +192,11 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
     await this.updateContext();
   }
 
+  /** The server went away: its confirmations can no longer be answered. */
+  async closeAll(): Promise<void> {
+    for (const id of this.ids) await this.closed(id);
+  }
+
   async show(id: string): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return;
