@@ -2,6 +2,7 @@ package engine
 
 import (
 	"os"
+	"strings"
 
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/shellcheck"
@@ -42,9 +43,32 @@ func (e *Engine) evaluate(ws shellcheck.Workspace, a permission.Action) (permiss
 	return d, ""
 }
 
-// allowsDangerous reports whether an allow decision may run a dangerous
-// command without a human: only a user-level rule naming the command
-// (not a blanket Bash rule) can.
-func allowsDangerous(d permission.Decision) bool {
-	return d.Verdict == permission.Allow && d.Rule.Source == "user" && d.Rule.Specifier != "" && d.Rule.Specifier != "*"
+// allowsDangerous reports whether the allow rules let a dangerous
+// command run without a human: every dangerous sub-command must be named
+// exactly (no wildcard) by a user-level allow rule. A broad rule such as
+// Bash(rm *) or Bash never speaks for a dangerous command.
+func (e *Engine) allowsDangerous(ws shellcheck.Workspace, an shellcheck.Analysis) bool {
+	p, err := e.permissionPolicy(ws)
+	if err != nil || an.ParseError != "" {
+		return false
+	}
+	found := false
+	for _, sub := range an.Commands {
+		if sub.Class != shellcheck.Dangerous {
+			continue
+		}
+		found = true
+		exact := false
+		for _, r := range p.Allow {
+			if r.Tool == permission.ToolBash && r.Source == "user" && r.Specifier != "" && !strings.Contains(r.Specifier, "*") &&
+				sub.Literal && r.Specifier == sub.Text() {
+				exact = true
+				break
+			}
+		}
+		if !exact {
+			return false
+		}
+	}
+	return found
 }

@@ -223,3 +223,5 @@ func verdict(approved bool, problems ...string) scripted.Reply {
 	}
 	return scripted.Reply{Text: `{"approved": false, "problems": [` + strings.Join(ps, ",") + `], "suggestion": "fix it"}`}
 }
+
+func verdictText(s string) scripted.Reply { return scripted.Reply{Text: s} }

@@ -76,7 +76,7 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	}
 
 	dangerous := an.Class == shellcheck.Dangerous
-	ruleAllows := perm.Verdict == permission.Allow && (!dangerous || allowsDangerous(perm))
+	ruleAllows := perm.Verdict == permission.Allow && (!dangerous || e.allowsDangerous(ws, an))
 	var needHuman []string
 	if dangerous && !ruleAllows {
 		needHuman = append(needHuman, "the command is classified dangerous ("+strings.Join(toShellAnalysis(an).Reasons, "; ")+")")
