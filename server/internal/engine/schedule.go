@@ -133,7 +133,7 @@ func (e *Engine) schedule(ctx context.Context, t *turn, b *begun, sink *turnSink
 			e.mu.Lock()
 			t.writer = w
 			e.mu.Unlock()
-			b.writer, sink.msgID, sink.tag = w, msgID, tag
+			b.writer, sink.w, sink.msgID, sink.tag = w, w, msgID, tag
 			start, history = len(track)-1, track
 		}
 		if !final {

@@ -40,14 +40,15 @@ type turn struct {
 	number    int
 	text      string
 	btw       bool
-	// resume continues an interrupted todo plan; tag is the resumed
-	// agent's subAgentTag (its messages start with this turn's).
-	resume bool
-	tag    string
 	cancel    context.CancelFunc
 	writer    *store.StreamWriter
 	done      chan struct{}
 	status    agent.Status
+
+	// resume continues an interrupted todo plan; tag is the resumed
+	// agent's subAgentTag (its messages start with this turn's).
+	resume bool
+	tag    string
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.
@@ -82,13 +83,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	delete(e.interrupted, p.SessionID)
 	e.mu.Unlock()
 
-	release := func() {
-		e.mu.Lock()
-		if e.running[p.SessionID] == t {
-			delete(e.running, p.SessionID)
-		}
-		e.mu.Unlock()
-	}
+	release := func() { e.releaseTurn(t) }
 	begun, err := e.beginTurn(ctx, t, p)
 	if err != nil {
 		release()
@@ -142,6 +137,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	if t.btw {
 		opts.BTWBranch = "btw"
 	}
+	opts.SubAgentTag = TagFree
 	if t.resume {
 		opts.SubAgentTag = t.tag
 	}
@@ -237,6 +233,15 @@ func (e *Engine) Wait(sessionID string) agent.Status {
 	return t.status
 }
 
+// releaseTurn frees the session's running slot if t still holds it.
+func (e *Engine) releaseTurn(t *turn) {
+	e.mu.Lock()
+	if e.running[t.sessionID] == t {
+		delete(e.running, t.sessionID)
+	}
+	e.mu.Unlock()
+}
+
 func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
@@ -278,6 +283,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 		}
 	}
 	tu := e.finishTurnUsage(fctx, sid, t.number, before)
+	// Free the session before announcing the end, so a client that sends
+	// its next message on turnFinished is never told the session is busy.
+	e.releaseTurn(t)
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: sink.msgID, Status: string(out.Status),
 		Usage: &UsageInfo{Usage: tu.Usage, Cost: tu.Cost}, Payload: e.ContextUse(fctx, sid)})
 	e.opts.OnSession(e.summary(fctx, sid))

@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/scheduler"
+)
+
+// agentScript answers the scripted model per agent: the key of a request
+// is its agent ("free", "executor:2", "evaluator:1", "final") and the
+// attempt ("executor:2#2"); the reply is the agent's next scripted step.
+// Safe for concurrent use.
+type agentScript struct {
+	mu      sync.Mutex
+	replies map[string][]scripted.Reply
+	seen    []string // request keys in order
+	offered map[string][]string
+	unknown []string
+}
+
+var agentPromptRE = regexp.MustCompile(`^\[((executor|evaluator):\d+)\] `)
+
+func newScript() *agentScript {
+	return &agentScript{replies: map[string][]scripted.Reply{}, offered: map[string][]string{}}
+}
+
+func (s *agentScript) on(key string, rs ...scripted.Reply) *agentScript {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies[key] = append(s.replies[key], rs...)
+	return s
+}
+
+// keyOf finds the agent of a request: the last agent prompt (or final
+// prompt) in the messages, and counts earlier attempts of that agent from
+// the summaries that replaced them.
+func keyOf(r *scripted.RecordedRequest) (key string, step int) {
+	start, tag := -1, "free"
+	for i, m := range r.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		if g := agentPromptRE.FindStringSubmatch(m.Content); g != nil {
+			start, tag = i, g[1]
+		} else if strings.HasPrefix(m.Content, "[scheduler]") {
+			start, tag = i, "final"
+		} else if start >= 0 && !strings.HasPrefix(m.Content, "<context>") {
+			// a summary: the agent before it finished
+			start, tag = -1, "free"
+		}
+	}
+	attempt := 1
+	if strings.HasPrefix(tag, "executor:") || strings.HasPrefix(tag, "evaluator:") {
+		verb := map[bool]string{true: " finished", false: " evaluated"}[strings.HasPrefix(tag, "executor:")]
+		for _, m := range r.Messages {
+			if m.Role == "user" && strings.HasPrefix(m.Content, "["+tag+verb) {
+				attempt++
+			}
+		}
+	}
+	for _, m := range r.Messages[max(start, 0):] {
+		if m.Role == "assistant" {
+			step++
+		}
+	}
+	if start < 0 {
+		step = 0
+		for _, m := range r.Messages {
+			if m.Role == "assistant" {
+				step++
+			}
+		}
+	}
+	return fmt.Sprintf("%s#%d", tag, attempt), step
+}
+
+func (s *agentScript) handle(r *scripted.RecordedRequest) scripted.Reply {
+	key, step := keyOf(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = append(s.seen, key)
+	var names []string
+	for _, t := range r.Tools {
+		names = append(names, t.Name)
+	}
+	s.offered[key] = names
+	rs := s.replies[key]
+	if step < len(rs) {
+		return rs[step]
+	}
+	s.unknown = append(s.unknown, fmt.Sprintf("%s step %d", key, step))
+	return scripted.Reply{Text: "no script for " + key}
+}
+
+func (s *agentScript) keys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.seen...)
+}
+
+func (s *agentScript) tools(key string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.offered[key]...)
+}
+
+func (s *agentScript) check(t *testing.T) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.unknown) > 0 {
+		t.Fatalf("requests without a scripted reply: %v (seen %v)", s.unknown, s.seen)
+	}
+}
+
+func call(id, name string, args any) scripted.ToolCall {
+	b, _ := json.Marshal(args)
+	return scripted.ToolCall{ID: id, Name: name, Arguments: string(b)}
+}
+
+func calls(cs ...scripted.ToolCall) scripted.Reply { return scripted.Reply{ToolCalls: cs} }
+
+func text(s string) scripted.Reply { return scripted.Reply{Text: s} }
+
+// newSchedEnv is an engine on a scripted model answering with script.
+func newSchedEnv(t *testing.T, s *agentScript, settings config.Values) *env {
+	t.Helper()
+	x := newEnv(t, settings)
+	x.model.SetHandler(s.handle)
+	return x
+}
+
+func (x *env) plan(sid string) *scheduler.Plan {
+	x.t.Helper()
+	p, err := x.e.readPlan(context.Background(), sid)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	return p
+}
+
+func statuses(p *scheduler.Plan) string {
+	var out []string
+	for _, it := range p.Items {
+		out = append(out, fmt.Sprintf("%s=%s/%d", it.Title, it.Status, it.Attempts))
+	}
+	return strings.Join(out, " ")
+}
+
+// toolResults maps tool-call ids to their results in the stored UI track.
+func (x *env) toolResults(sid string) map[string]string {
+	x.t.Helper()
+	page, err := x.e.Store.LoadMessages(context.Background(), sid, 0, 10000)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, m := range page.Messages {
+		for _, p := range m.Parts {
+			if p.ToolResult != nil {
+				ok := "ok"
+				if !p.ToolResult.OK {
+					ok = "error"
+				}
+				out[p.ToolResult.ToolCallID] = ok + ": " + p.ToolResult.Output
+			}
+		}
+	}
+	return out
+}
+
+func (x *env) noViolations() {
+	x.t.Helper()
+	if v := x.model.Violations(); len(v) > 0 {
+		x.t.Fatalf("requests violated provider rules: %v", v)
+	}
+}
+
+func has(xs []string, s string) bool { return slices.Contains(xs, s) }
+
+func (x *env) waitTodo(sid string, cond func(p *scheduler.Plan) bool) {
+	x.t.Helper()
+	x.await("todo state", func() bool {
+		p, _ := x.e.readPlan(context.Background(), sid)
+		return p != nil && cond(p)
+	})
+}
+
