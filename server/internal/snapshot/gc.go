@@ -37,6 +37,11 @@ func (s *Store) maybePackInBackground() {
 		if s.closed {
 			return
 		}
+		if err := s.lockFileLocked(); err != nil {
+			s.bgErr = err
+			return
+		}
+		defer unlockFile(s.lockf)
 		var err error
 		if manyPacks {
 			// Lookups probe every pack: merge them (and drop what no
@@ -60,7 +65,7 @@ func (s *Store) Pack() error {
 	if err := s.lock(); err != nil {
 		return err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	if err := s.bgErr; err != nil {
 		s.bgErr = nil
 		return err
@@ -131,9 +136,19 @@ func (s *Store) packLooseLocked() error {
 // every loose object del approves, then refreshes readers.
 func (s *Store) afterPack(loose map[plumbing.Hash]time.Time, del func(plumbing.Hash, time.Time) bool, oldPacks []string) error {
 	for _, name := range oldPacks {
-		// Index first, so readers stop seeing the pack before it goes.
-		os.Remove(filepath.Join(s.objs.dir, "pack", name+".idx"))
-		os.Remove(filepath.Join(s.objs.dir, "pack", name+".pack"))
+		// Index first, so readers stop seeing the pack before it goes;
+		// then the companions git itself may have written.
+		for _, ext := range []string{".idx", ".pack", ".bitmap", ".rev", ".mtimes", ".keep", ".promisor"} {
+			os.Remove(filepath.Join(s.objs.dir, "pack", name+ext))
+		}
+	}
+	if len(oldPacks) > 0 {
+		// Auxiliary indexes from a manual `git gc` describe the old packs
+		// and commits; stale ones make git itself fail, and nothing here
+		// needs them.
+		os.Remove(filepath.Join(s.objs.dir, "pack", "multi-pack-index"))
+		os.Remove(filepath.Join(s.objs.dir, "info", "commit-graph"))
+		os.RemoveAll(filepath.Join(s.objs.dir, "info", "commit-graphs"))
 	}
 	for h, mt := range loose {
 		if del(h, mt) {
@@ -153,6 +168,7 @@ func (s *Store) afterPack(loose map[plumbing.Hash]time.Time, del func(plumbing.H
 	s.objs.loose = n
 	s.objs.mu.Unlock()
 	s.openStorage()
+	s.packStamp = s.readPackStamp()
 	return nil
 }
 
@@ -186,7 +202,7 @@ func (s *Store) removeWhere(match func(i int, in Info) bool) (int, error) {
 	if err := s.lock(); err != nil {
 		return 0, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	infos, err := s.loadInfos()
 	if err != nil {
 		return 0, err
@@ -276,7 +292,17 @@ func (s *Store) gcLocked() error {
 	}
 	s.treeMemo = nil
 	s.cache.keepOnly(reachableSet(reachable))
-	return s.saveCache()
+	if err := s.saveCache(); err != nil {
+		return err
+	}
+	// Tell other processes their stat caches and memos may name deleted
+	// objects (see refreshLocked).
+	stamp := fmt.Sprintf("%d.%d\n", time.Now().UnixNano(), os.Getpid())
+	if err := writeFileAtomic(s.gcMarkerPath(), []byte(stamp), 0o644); err != nil {
+		return fmt.Errorf("snapshot: write gc marker: %w", err)
+	}
+	s.gcStamp = stamp
+	return nil
 }
 
 func reachableSet(m map[plumbing.Hash]plumbing.ObjectType) map[plumbing.Hash]struct{} {
@@ -361,7 +387,7 @@ func (s *Store) Size() (int64, error) {
 	if err := s.lock(); err != nil {
 		return 0, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	var total int64
 	err := filepath.WalkDir(s.dir, func(_ string, d fs.DirEntry, err error) error {
 		if err != nil {

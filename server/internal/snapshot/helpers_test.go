@@ -219,3 +219,5 @@ func ageFiles(t *testing.T, root string) {
 		return nil
 	})
 }
+
+func removeAll(p string) error { return os.RemoveAll(p) }

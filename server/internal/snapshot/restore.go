@@ -30,7 +30,7 @@ func (s *Store) Diff(ctx context.Context, id string) ([]Change, error) {
 	if err := s.lock(); err != nil {
 		return nil, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	target, err := s.resolve(id)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (s *Store) FileAt(id, relPath string) (content []byte, mode fs.FileMode, ex
 	if err := s.lock(); err != nil {
 		return nil, 0, false, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	p, err := cleanRel(relPath)
 	if err != nil {
 		return nil, 0, false, err
@@ -105,7 +105,7 @@ func (s *Store) restore(ctx context.Context, id, only string) (RestoreResult, er
 	if err := s.lock(); err != nil {
 		return RestoreResult{}, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	target, err := s.resolve(id)
 	if err != nil {
 		return RestoreResult{}, err

@@ -119,6 +119,7 @@ func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 			err = perr
 		}
 		s.openStorage() // let go-git see the new pack
+		s.packStamp = s.readPackStamp()
 	}
 	if err != nil {
 		return nil, err

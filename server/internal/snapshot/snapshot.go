@@ -15,7 +15,7 @@ func (s *Store) Snapshot(ctx context.Context, meta Meta) (Info, bool, error) {
 	if err := s.lock(); err != nil {
 		return Info{}, false, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	info, created, err := s.snapshotLocked(ctx, meta)
 	if err == nil && created {
 		s.maybePackInBackground()
@@ -95,6 +95,11 @@ func (s *Store) scheduleCacheSave() {
 		if s.closed {
 			return
 		}
+		if err := s.lockFileLocked(); err != nil {
+			s.bgErr = err
+			return
+		}
+		defer unlockFile(s.lockf)
 		if err := s.saveCache(); err != nil && s.bgErr == nil {
 			s.bgErr = err
 		}
@@ -113,7 +118,7 @@ func (s *Store) List(sessionID string) ([]Info, error) {
 	if err := s.lock(); err != nil {
 		return nil, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	infos, err := s.loadInfos()
 	if err != nil || sessionID == "" {
 		return infos, err
@@ -132,6 +137,6 @@ func (s *Store) Get(id string) (Info, error) {
 	if err := s.lock(); err != nil {
 		return Info{}, err
 	}
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.resolve(id)
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -35,10 +36,11 @@ var ErrClosed = errors.New("snapshot: store is closed")
 //
 // Concurrency: a Store is safe for concurrent use. Every method takes one
 // mutex, so snapshots, restores, diffs and pruning of a Store run one at a
-// time; background packing holds the same mutex. Several processes may open
-// the same store: objects, refs and the stat cache are all written by atomic
-// rename, and garbage collection spares young loose objects (PruneGrace).
-// Restores from two processes at once are not coordinated.
+// time; background packing and stat-cache saving hold the same mutex.
+// Several processes (say two editor windows on one folder) may open the
+// same store: every operation also holds an exclusive lock on
+// <shadow>/govibe.lock and first picks up packs, pruning and the stat cache
+// another process changed (see refreshLocked).
 type Store struct {
 	mu     sync.Mutex
 	closed bool
@@ -54,6 +56,10 @@ type Store struct {
 	stateDir string
 	opts     Options
 	skipDirs map[string]bool
+
+	lockf     *os.File // cross-process lock, held during every operation
+	packStamp string   // pack directory listing last seen
+	gcStamp   string   // content of the GC marker last seen
 
 	storage *filesystem.Storage // go-git view, used for reads and refs
 	objs    *objectStore        // writes and existence checks
@@ -154,13 +160,63 @@ func (s *Store) initRepo() error {
 	} else if err != nil {
 		return fmt.Errorf("snapshot: open shadow repo: %w", err)
 	}
+	lf, err := os.OpenFile(filepath.Join(s.dir, "govibe.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("snapshot: open lock file: %w", err)
+	}
+	s.lockf = lf
+	if err := lockFile(lf); err != nil {
+		lf.Close()
+		return fmt.Errorf("snapshot: lock store: %w", err)
+	}
+	defer unlockFile(lf)
 	objs, err := openObjectStore(filepath.Join(s.dir, "objects"))
 	if err != nil {
+		lf.Close()
 		return err
 	}
 	s.objs = objs
 	s.openStorage()
 	s.cache = loadStatCache(s.cachePath())
+	s.packStamp = s.readPackStamp()
+	s.gcStamp = s.readGCStamp()
+	return nil
+}
+
+func (s *Store) gcMarkerPath() string { return filepath.Join(s.dir, "govibe-gc") }
+
+func (s *Store) readGCStamp() string {
+	b, _ := os.ReadFile(s.gcMarkerPath())
+	return string(b)
+}
+
+func (s *Store) readPackStamp() string {
+	entries, _ := os.ReadDir(filepath.Join(s.dir, "objects", "pack"))
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(e.Name())
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// refreshLocked picks up what another process changed since this one last
+// held the lock: new or merged packs, and garbage collection, after which
+// this process's stat cache and tree memo may name deleted objects.
+func (s *Store) refreshLocked() error {
+	if gc := s.readGCStamp(); gc != s.gcStamp {
+		s.gcStamp = gc
+		s.cache = loadStatCache(s.cachePath())
+		s.treeMemo = nil
+		s.packStamp = "" // force the pack reload below
+	}
+	if ps := s.readPackStamp(); ps != s.packStamp {
+		s.packStamp = ps
+		if err := s.objs.reloadPacks(); err != nil {
+			return err
+		}
+		s.openStorage()
+	}
 	return nil
 }
 
@@ -184,17 +240,23 @@ func (s *Store) Root() string { return s.root }
 // must not be used afterwards.
 func (s *Store) Close() error {
 	s.bg.Wait()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil
+	if err := s.lock(); err != nil {
+		if errors.Is(err, ErrClosed) {
+			return nil
+		}
+		return err
 	}
 	var err error
 	if s.cache.dirty {
 		err = s.saveCache()
 	}
 	s.closed = true
+	unlockFile(s.lockf)
+	s.mu.Unlock()
 	if cerr := s.storage.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := s.lockf.Close(); err == nil {
 		err = cerr
 	}
 	if s.bgErr != nil {
@@ -203,12 +265,34 @@ func (s *Store) Close() error {
 	return err
 }
 
-// lock takes the store mutex, failing once the store is closed.
+// lock takes the store mutex and the cross-process lock, and refreshes
+// what other processes changed. It fails once the store is closed.
 func (s *Store) lock() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return ErrClosed
 	}
+	if err := s.lockFileLocked(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
 	return nil
+}
+
+// lockFileLocked is lock's second half, for callers already holding mu.
+func (s *Store) lockFileLocked() error {
+	if err := lockFile(s.lockf); err != nil {
+		return fmt.Errorf("snapshot: lock store: %w", err)
+	}
+	if err := s.refreshLocked(); err != nil {
+		unlockFile(s.lockf)
+		return err
+	}
+	return nil
+}
+
+func (s *Store) unlock() {
+	unlockFile(s.lockf)
+	s.mu.Unlock()
 }
