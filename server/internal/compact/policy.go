@@ -51,3 +51,7 @@ func (p Policy) RequestBudget() int { return p.Window - p.Reserve() }
 // ShouldCompact reports whether a request of estimated tokens must compact
 // first.
 func (p Policy) ShouldCompact(tokens int) bool { return tokens > p.Trigger() }
+
+// MinTokens is the least a summarised range must hold: below it a state
+// snapshot saves nothing, so there is nothing worth compacting yet.
+const MinTokens = 512

@@ -12,6 +12,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -104,15 +105,26 @@ func defsOf(ts []tools.Tool) []llm.ToolDef {
 	return defs
 }
 
-func (e *Engine) freeToolDefs() []llm.ToolDef { return defsOf(e.freeTools("", "")) }
+// freeToolDefs are the definitions a free-phase run of the session offers
+// (its tools minus those its role blocks), in the run's order.
+func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
+	ts, blocked := e.roleTools(ctx, &turn{sessionID: sid}, scheduler.RoleFree, TagFree, false)
+	offered := make([]tools.Tool, 0, len(ts))
+	for _, t := range ts {
+		if _, no := blocked[t.Name()]; !no {
+			offered = append(offered, t)
+		}
+	}
+	return defsOf(offered)
+}
 
 // requestToolDefs is what the free run sends: no definitions in the text
 // tool-call protocol.
-func (e *Engine) requestToolDefs(p Profile) []llm.ToolDef {
+func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []llm.ToolDef {
 	if firstNonEmpty(p.ToolCalling, e.Settings().String("toolCalling")) == "text" {
 		return nil
 	}
-	return e.freeToolDefs()
+	return e.freeToolDefs(ctx, sid)
 }
 
 // Compact summarises a session's earlier messages now and waits for the
@@ -189,12 +201,12 @@ func (e *Engine) compactLocked(ctx context.Context, sid, turnID, trigger string)
 		limit = st.Start
 	}
 	n := compact.Split(track, pol.KeepTokens, limit, est.Message)
-	if n == 0 {
+	if n == 0 || est.Messages(track[:n]) < compact.MinTokens {
 		return info, ErrNothingToCompact
 	}
 	old := track[:n]
 	info.Messages = n
-	system, defs := e.systemPrompt(), e.requestToolDefs(profile)
+	system, defs := e.systemPrompt(), e.requestToolDefs(ctx, sid, profile)
 	instr := compact.InstructionMessage()
 	part, _ := Sanitize(old)
 	overhead := est.Text(system) + est.Tools(defs) + est.Message(instr) + 4
@@ -266,7 +278,7 @@ func (e *Engine) compactFailed(ctx context.Context, sid, turnID string, info Com
 	est := compact.Default()
 	profile := e.profile()
 	pol := e.compactPolicy(profile)
-	system, defs := e.systemPrompt(), e.requestToolDefs(profile)
+	system, defs := e.systemPrompt(), e.requestToolDefs(ctx, sid, profile)
 	info.Failed, info.Reason = true, cause.Error()
 	old := track[:n]
 	short, saved := compact.TruncateToolOutputs(old, 0, est)

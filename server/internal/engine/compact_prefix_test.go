@@ -89,7 +89,9 @@ func TestFortyTurnSessionKeepsThePrefixStable(t *testing.T) {
 				}
 			}
 		}
-		if rawTools(t, cur) != rawTools(t, reqs[p]) {
+		// The scheduler offers no create_todo_list in a side conversation,
+		// so BTW requests carry their own tool list.
+		if !isBTW(cur) && rawTools(t, cur) != rawTools(t, reqs[p]) {
 			t.Fatalf("request %d: tool definitions changed", cur.Seq)
 		}
 		checked++

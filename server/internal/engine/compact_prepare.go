@@ -40,7 +40,7 @@ func (e *Engine) beforeRequest(ctx context.Context, t *turn, msgs []llm.Message)
 	est := compact.Default()
 	profile := e.profile()
 	pol := e.compactPolicy(profile)
-	system, defs := e.systemPrompt(), e.requestToolDefs(profile)
+	system, defs := e.systemPrompt(), e.requestToolDefs(ctx, sid, profile)
 	track := e.modelTrack(ctx, sid, msgs)
 	if !pol.ShouldCompact(est.Request(system, defs, track)) {
 		return track

@@ -19,7 +19,7 @@ import (
 // windowFor sizes a context window so the threshold is reached after about
 // extra tokens of conversation.
 func windowFor(x *env, extra int) int {
-	base := compact.Default().Request(x.e.systemPrompt(), x.e.freeToolDefs(), nil)
+	base := compact.Default().Request(x.e.systemPrompt(), x.e.freeToolDefs(context.Background(), ""), nil)
 	return int(float64(base+extra) / 0.7)
 }
 
@@ -38,7 +38,7 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 	withWindow(x, window, config.Values{"compact.keepTokens": float64(800)})
 	pol := x.e.compactPolicy(x.e.profile())
 	est := compact.Default()
-	system, defs := x.e.systemPrompt(), x.e.requestToolDefs(x.e.profile())
+	system, defs := x.e.systemPrompt(), x.e.requestToolDefs(context.Background(), "", x.e.profile())
 
 	sid := ""
 	compactedAt := -1
@@ -186,11 +186,11 @@ func TestTooLargeCompactionRequestIsCutMechanicallyFirst(t *testing.T) {
 		sid, _ = x.turn(sid, "read big"+string(rune('a'+i))+".txt please")
 	}
 	est := compact.Default()
-	full := est.Request(x.e.systemPrompt(), x.e.freeToolDefs(), x.track(sid))
+	full := est.Request(x.e.systemPrompt(), x.e.freeToolDefs(context.Background(), sid), x.track(sid))
 	window := full * 8 / 10
 	withWindow(x, window, config.Values{"compact.threshold": 1.0, "compact.keepTokens": float64(500)})
 	pol := x.e.compactPolicy(x.e.profile())
-	old := est.Request(x.e.systemPrompt(), x.e.freeToolDefs(), x.track(sid))
+	old := est.Request(x.e.systemPrompt(), x.e.freeToolDefs(context.Background(), sid), x.track(sid))
 	if old <= pol.RequestBudget() {
 		t.Fatalf("setup: track %d tokens fits the request budget %d", old, pol.RequestBudget())
 	}
@@ -211,7 +211,7 @@ func TestTooLargeCompactionRequestIsCutMechanicallyFirst(t *testing.T) {
 	for _, m := range creq.Messages[1:] {
 		sent = append(sent, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
 	}
-	if got := est.Text(x.e.systemPrompt()) + est.Tools(x.e.freeToolDefs()) + est.Messages(sent); got > pol.RequestBudget()+64 {
+	if got := est.Text(x.e.systemPrompt()) + est.Tools(x.e.freeToolDefs(context.Background(), sid)) + est.Messages(sent); got > pol.RequestBudget()+64 {
 		t.Fatalf("compaction request is %d tokens, budget %d", got, pol.RequestBudget())
 	}
 	truncated := 0
@@ -252,7 +252,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 			withWindow(x, window, config.Values{"compact.keepTokens": float64(600)})
 			pol := x.e.compactPolicy(x.e.profile())
 			est := compact.Default()
-			system, defs := x.e.systemPrompt(), x.e.requestToolDefs(x.e.profile())
+			system, defs := x.e.systemPrompt(), x.e.requestToolDefs(context.Background(), "", x.e.profile())
 			sid := ""
 			failedAt := -1
 			for turnNo = 0; turnNo < 30 && len(attempts) < 2; turnNo++ {
@@ -464,9 +464,9 @@ func TestCompactCommandAndTool(t *testing.T) {
 func TestCompactionRefusedOutsideTheFreePhase(t *testing.T) {
 	x := newEnv(t, nil)
 	x.model.SetHandler(replyTo)
-	window := windowFor(x, 1500)
+	window := windowFor(x, 2500)
 	withWindow(x, window, config.Values{"compact.keepTokens": float64(300)})
-	sid := fillSession(x, 3)
+	sid := fillSession(x, 5)
 
 	tool := x.e.compactTool(sid, "", "executor:1")
 	res, err := tool.Run(context.Background(), nil, nil)

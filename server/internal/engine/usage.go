@@ -186,14 +186,17 @@ func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
 	return use
 }
 
-// estimateTrack estimates the next request of a session from its track.
+// EstimateContext is the local token estimate of the session's next
+// request: system prompt, tool definitions and model track. It is what
+// automatic compaction compares with the threshold.
+func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
+	return e.estimateTrack(ctx, sid)
+}
+
 func (e *Engine) estimateTrack(ctx context.Context, sid string) int {
 	track, err := e.Store.LLMMessages(ctx, sid)
 	if err != nil {
 		return 0
 	}
-	if len(track) == 0 {
-		return 0
-	}
-	return compact.Default().Request(e.systemPrompt(), e.freeToolDefs(), track)
+	return compact.Default().Request(e.systemPrompt(), e.requestToolDefs(ctx, sid, e.profile()), track)
 }
