@@ -1,0 +1,236 @@
+// Command rpcbench measures the sidecar's JSON-RPC edge over real stdio,
+// each figure against a reference measured in the same run (the machine is
+// noisy, ratios less so):
+//
+//	go run ./server/cmd/rpcbench [-bin bin/govibe] [-cold 25] [-calls 3000] [-deltas 10000] [-streams 3]
+//
+//	rpc.coldstart_initialize      spawn `govibe serve --stdio` → initialize reply, vs spawn+exit of /bin/true
+//	rpc.coldstart_version         spawn+exit of `govibe version`, vs /bin/true (the binary's load cost alone)
+//	rpc.roundtrip_unknown         unknown-method request → error reply, vs the same bytes echoed by cat
+//	rpc.roundtrip_session_list    session/list on an empty store, vs the same bytes echoed by cat
+//	rpc.notify_textdelta          one-char model deltas → chat/event textDelta until turnFinished,
+//	                              vs the same count of framed chat/event notifications through cat
+//	rpc.model_stream_alone        the scripted model's SSE stream read by a plain HTTP client
+//
+// Exit status, as storebench's: 0 every goal met, 1 a goal missed (its line
+// says FAIL), 2 a measurement could not be made or bad usage.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+)
+
+type options struct {
+	bin     string
+	cold    int
+	calls   int
+	deltas  int
+	streams int
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.bin, "bin", "bin/govibe", "the sidecar binary (make sidecar builds it)")
+	flag.IntVar(&o.cold, "cold", 25, "cold starts to time (median reported; at least 20)")
+	flag.IntVar(&o.calls, "calls", 3000, "round trips per probe (at least 2000)")
+	flag.IntVar(&o.deltas, "deltas", 10000, "one-char model deltas per stream")
+	flag.IntVar(&o.streams, "streams", 3, "streams to time (median reported)")
+	flag.Parse()
+	if err := o.validate(flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "rpcbench:", err)
+		os.Exit(2)
+	}
+	r := run(o)
+	switch {
+	case r.failed > 0:
+		fmt.Fprintf(os.Stderr, "rpcbench: %d measurement(s) could not be made\n", r.failed)
+		os.Exit(2)
+	case r.missed > 0:
+		fmt.Fprintf(os.Stderr, "rpcbench: %d goal(s) missed\n", r.missed)
+		os.Exit(1)
+	}
+}
+
+// outcome counts what went wrong in a run.
+type outcome struct {
+	failed int // measurements that could not be made
+	missed int // goals missed
+}
+
+// goal returns the verdict for one figure and counts a miss.
+func (r *outcome) goal(ok bool) string {
+	if !ok {
+		r.missed++
+	}
+	return verdict(ok)
+}
+
+// validate checks the flags and makes the binary's path absolute (the
+// sidecars run in the workspace directory).
+func (o *options) validate(args []string) error {
+	switch {
+	case len(args) > 0:
+		return fmt.Errorf("unexpected arguments %q", args)
+	case o.cold < 20:
+		return fmt.Errorf("-cold %d: need at least 20 runs for a stable median", o.cold)
+	case o.calls < 2000:
+		return fmt.Errorf("-calls %d: need at least 2000 round trips", o.calls)
+	case o.deltas < 1:
+		return fmt.Errorf("-deltas %d: need at least one delta", o.deltas)
+	case o.streams < 1:
+		return fmt.Errorf("-streams %d: need at least one stream", o.streams)
+	}
+	abs, err := filepath.Abs(o.bin)
+	if err != nil {
+		return err
+	}
+	if !fileExists(abs) {
+		return fmt.Errorf("sidecar binary %s not found: run `make sidecar` or pass -bin", abs)
+	}
+	o.bin = abs
+	return nil
+}
+
+// run prints every figure it can.
+func run(o options) (r outcome) {
+	fail := func(name string, err error) {
+		r.failed++
+		fmt.Println(line(name, "ERROR: "+err.Error()))
+	}
+	tmp, err := os.MkdirTemp("", "rpcbench-")
+	if err != nil {
+		fail("rpc.setup", err)
+		return
+	}
+	defer os.RemoveAll(tmp)
+	model, err := scripted.New()
+	if err != nil {
+		fail("rpc.setup", err)
+		return
+	}
+	defer model.Close()
+	fx, err := newFixture(tmp, o.bin, model.URL())
+	if err != nil {
+		fail("rpc.setup", err)
+		return
+	}
+
+	if err := coldStartFigures(fx, o.cold, &r); err != nil {
+		fail("rpc.coldstart_initialize", err)
+	}
+
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		fail("rpc.setup", fmt.Errorf("cat is needed for the echo reference: %w", err))
+		return
+	}
+	sidecar, err := fx.started()
+	if err != nil {
+		fail("rpc.setup", err)
+		return
+	}
+	echo, err := startChild(tmp, cat)
+	if err != nil {
+		_ = sidecar.Close(time.Second)
+		fail("rpc.setup", err)
+		return
+	}
+	echo.echo = true
+	defer echo.Close(time.Second)
+
+	for _, p := range probes {
+		ours, ref, err := measureRoundTrip(sidecar, echo, p, o.calls)
+		if err != nil {
+			fail(p.name, err)
+			continue
+		}
+		const goal = 200 * time.Microsecond
+		fmt.Println(line(p.name,
+			fmt.Sprintf("median=%s", ms(ours.median())),
+			fmt.Sprintf("mean=%s", ms(ours.mean())),
+			fmt.Sprintf("p99=%s", ms(ours.percentile(99))),
+			fmt.Sprintf("ref(cat echo)=%s/%s", ms(ref.median()), ms(ref.mean())),
+			"ratio="+ratio(float64(ours.median()), float64(ref.median())),
+			fmt.Sprintf("calls=%d", len(ours)),
+			"goal<0.2ms(median) "+r.goal(ours.median() < goal)))
+	}
+
+	if err := streamFigures(sidecar, echo, model, o.deltas, o.streams, &r); err != nil {
+		fail("rpc.notify_textdelta", err)
+	}
+	if err := sidecar.shutdown(); err != nil {
+		fail("rpc.shutdown", err)
+	}
+	return r
+}
+
+func coldStartFigures(fx *fixture, runs int, out *outcome) error {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		return fmt.Errorf("the true command is needed as the spawn reference: %w", err)
+	}
+	r, err := measureColdStart(fx, truePath, runs)
+	if err != nil {
+		return err
+	}
+	const goal = 50 * time.Millisecond
+	ref := fmt.Sprintf("ref(%s spawn)=%s", truePath, ms(r.trueRef.median()))
+	fmt.Println(line("rpc.coldstart_initialize",
+		"median="+ms(r.initialize.median()),
+		"p90="+ms(r.initialize.percentile(90)),
+		ref,
+		"ratio="+ratio(float64(r.initialize.median()), float64(r.trueRef.median())),
+		fmt.Sprintf("runs=%d", len(r.initialize)),
+		"goal<50ms "+out.goal(r.initialize.median() < goal)))
+	fmt.Println(line("rpc.coldstart_version",
+		"median="+ms(r.version.median()),
+		"p90="+ms(r.version.percentile(90)),
+		ref,
+		"ratio="+ratio(float64(r.version.median()), float64(r.trueRef.median())),
+		fmt.Sprintf("runs=%d", len(r.version))))
+	return nil
+}
+
+func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams int, out *outcome) error {
+	text := deltaText(deltas)
+	var ours, ref, alone []streamRun
+	for i := 0; i < streams; i++ {
+		r, err := streamThroughSidecar(sidecar, model, text)
+		if err != nil {
+			return fmt.Errorf("stream %d: %w", i+1, err)
+		}
+		ours = append(ours, r)
+		if r, err = pushThroughPipe(echo, text); err != nil {
+			return fmt.Errorf("pipe reference %d: %w", i+1, err)
+		}
+		ref = append(ref, r)
+		model.Enqueue(scriptedReply(text))
+		if r, err = streamModelAlone(model.URL(), text); err != nil {
+			return fmt.Errorf("model reference %d: %w", i+1, err)
+		}
+		alone = append(alone, r)
+	}
+	o, rf, a := medianRun(ours), medianRun(ref), medianRun(alone)
+	const goal = 50000
+	deltaRate := float64(deltas) / o.elapsed.Seconds()
+	fmt.Println(line("rpc.notify_textdelta",
+		"deltas/s="+rate(deltas, o.elapsed),
+		"events/s="+rate(o.events, o.elapsed),
+		fmt.Sprintf("events=%d chars=%d/%d", o.events, o.chars, deltas),
+		"time="+ms(o.elapsed),
+		fmt.Sprintf("ref(cat pipe %d notifications)=%s/s", rf.events, rate(rf.events, rf.elapsed)),
+		"ratio="+ratio(float64(o.elapsed), float64(rf.elapsed)),
+		fmt.Sprintf("goal>=%d/s %s", goal, out.goal(deltaRate >= goal))))
+	fmt.Println(line("rpc.model_stream_alone",
+		"deltas/s="+rate(a.chars, a.elapsed),
+		"time="+ms(a.elapsed),
+		"share_of_sidecar_time="+ratio(float64(a.elapsed), float64(o.elapsed))))
+	return nil
+}
