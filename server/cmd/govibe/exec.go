@@ -179,11 +179,21 @@ func execCmd(args []string) int {
 	out := newExecPrinter(*output, os.Stdout)
 	var sid string
 	var mu sync.Mutex
+	// The run's end is the turnFinished event: it arrives in order after
+	// everything the turn streamed, so the printer has seen it all.
+	finished := make(chan agent.Status, 1)
 	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		if ev.SessionID == sid {
-			out.event(ev)
+		if ev.SessionID != sid {
+			return
+		}
+		out.event(ev)
+		if ev.Kind == engine.KindTurnFinished {
+			select {
+			case finished <- agent.Status(ev.Status):
+			default:
+			}
 		}
 	})
 	sess := *sessionID
@@ -204,14 +214,12 @@ func execCmd(args []string) int {
 		unsub()
 		return exitError
 	}
-	done := make(chan agent.Status, 1)
-	go func() { done <- eng.Wait(sess) }()
 	var status agent.Status
 	select {
-	case status = <-done:
+	case status = <-finished:
 	case <-ctx.Done():
 		eng.Cancel(sess)
-		status = <-done
+		status = <-finished
 	}
 	unsub()
 	out.finish(status)

@@ -70,6 +70,9 @@ type Engine struct {
 	settings config.Values
 	apiKeys  map[string]string
 	running  map[string]*turn // by session id
+	// last is each session's most recent turn, kept after it ends so that
+	// Wait never misses a turn that finished before it was called.
+	last map[string]*turn
 	trackers map[string]*tools.FileTracker
 	// interrupted sessions had a run cut off by a previous process.
 	interrupted map[string]bool
@@ -124,7 +127,7 @@ func New(o Options) (*Engine, error) {
 	e := &Engine{
 		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
 		settings: o.Settings, apiKeys: o.APIKeys,
-		running: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
+		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{},
 		baseCtx:     ctx, stop: cancel,
 	}

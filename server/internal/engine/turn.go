@@ -80,6 +80,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", ErrBusy
 	}
 	e.running[p.SessionID] = t
+	e.last[p.SessionID] = t
 	delete(e.interrupted, p.SessionID)
 	e.mu.Unlock()
 
@@ -221,10 +222,11 @@ func (e *Engine) Running(sessionID string) string {
 	return ""
 }
 
-// Wait blocks until the session's running turn (if any) ends.
+// Wait blocks until the session's latest turn has ended and persisted, and
+// returns its status ("" when the session never ran a turn here).
 func (e *Engine) Wait(sessionID string) agent.Status {
 	e.mu.Lock()
-	t := e.running[sessionID]
+	t := e.last[sessionID]
 	e.mu.Unlock()
 	if t == nil {
 		return ""
