@@ -194,4 +194,3 @@ func (x *env) waitTodo(sid string, cond func(p *scheduler.Plan) bool) {
 		return p != nil && cond(p)
 	})
 }
-
