@@ -94,9 +94,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   // ---- server → host ----
 
   event(e: ChatEvent): void {
+    const before = this.running.size;
     if (e.kind === EventTurnStarted && e.turnId) this.running.add(`${e.sessionId}/${e.turnId}`);
     if (e.kind === EventTurnFinished && e.turnId) this.running.delete(`${e.sessionId}/${e.turnId}`);
-    this.publishState();
+    if ((before === 0) !== (this.running.size === 0)) this.publishState();
     this.buffer.event(e);
     if (e.kind === EventError && e.error && (!this.view || !this.view.visible)) {
       void this.offerRemedy(e.error.message, e.error.action);
