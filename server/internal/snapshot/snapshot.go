@@ -9,8 +9,9 @@ import (
 )
 
 // Snapshot records the current workspace. If nothing changed since the
-// latest snapshot, no new one is made: the latest is returned with
-// created=false.
+// latest snapshot (of any session: the workspace is shared), no new one is
+// made and the latest is returned with created=false. Unchanged files are
+// recognised by a persisted stat cache and not read again.
 func (s *Store) Snapshot(ctx context.Context, meta Meta) (Info, bool, error) {
 	if err := s.lock(); err != nil {
 		return Info{}, false, err
