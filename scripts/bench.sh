@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# make bench: every benchmark command, each printing its figures as ratios
+# against references measured in the same run. `make build` has produced
+# bin/govibe and the extension bundles before this runs.
+#
+#   BENCH_QUICK=1        smaller sizes and fewer repetitions, for a quick look
+#   GOVIBE_BIN=path      the sidecar to measure (default bin/govibe)
+#   SNAPBENCH_FILES, SNAPBENCH_MB
+#                        snapbench workspace size (default 20000 files, 200 MB;
+#                        quick: 2000 files, 20 MB)
+#
+# A section that fails (a missed goal or budget, or a measurement that could
+# not be made) is reported and the run goes on; the exit status is 1 when
+# any section failed. A benchmark command that does not exist yet is
+# reported as not available and does not fail the run.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+quick=${BENCH_QUICK:-0}
+bin=${GOVIBE_BIN:-bin/govibe}
+if [[ $quick == 1 ]]; then
+  rpc_args=(-cold 20 -calls 2000 -streams 1)
+  tool_args=(-runs 3)
+  store_args=(-samples 30)
+  snap_files=${SNAPBENCH_FILES:-2000}
+  snap_mb=${SNAPBENCH_MB:-20}
+  snap_args=(-reps 3)
+else
+  rpc_args=(-cold 25 -calls 3000 -streams 3)
+  tool_args=()
+  store_args=()
+  snap_files=${SNAPBENCH_FILES:-20000}
+  snap_mb=${SNAPBENCH_MB:-200}
+  snap_args=()
+fi
+
+declare -a summary=()
+failures=0
+
+# section NAME DESCRIPTION COMMAND... runs one benchmark, streaming its
+# output, and records how it ended.
+section() {
+  local name=$1 desc=$2
+  shift 2
+  echo
+  echo "=== $name: $desc"
+  echo "--- \$ $*"
+  local start=$SECONDS status
+  "$@"
+  status=$?
+  local took=$((SECONDS - start))
+  if [[ $status == 0 ]]; then
+    echo "--- $name: ok (${took}s)"
+    summary+=("$(printf '%-12s ok        %4ss' "$name" "$took")")
+  else
+    echo "--- $name: FAILED with exit status $status (${took}s)"
+    summary+=("$(printf '%-12s FAILED    %4ss  exit status %s' "$name" "$took" "$status")")
+    failures=$((failures + 1))
+  fi
+}
+
+# unavailable NAME WHY records a benchmark that cannot run yet.
+unavailable() {
+  echo
+  echo "=== $1: not available ($2)"
+  summary+=("$(printf '%-12s n/a             %s' "$1" "$2")")
+}
+
+# go_bench NAME DESCRIPTION PACKAGE ARGS... runs a Go benchmark command if
+# its package has sources.
+go_bench() {
+  local name=$1 desc=$2 pkg=$3
+  shift 3
+  if ! compgen -G "$pkg/*.go" >/dev/null; then
+    unavailable "$name" "no Go sources in $pkg yet"
+    return
+  fi
+  section "$name" "$desc" go run "./$pkg" "$@"
+}
+
+echo "GoVibe benchmarks  $(date -u '+%Y-%m-%d %H:%M UTC')  $(go version | cut -d' ' -f3-)  $(nproc) CPUs  quick=$quick"
+
+# Fastest and most noise-sensitive first, the long disk-heavy runs last.
+go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/event throughput" \
+  server/cmd/rpcbench -bin "$bin" "${rpc_args[@]}"
+go_bench shellbench "shell command analysis (1 KB command)" \
+  server/internal/shellcheck/cmd/shellbench
+go_bench toolbench "tools: grep (ripgrep and Go engine vs rg), edit of a 100k-line file, 256 KB read_file" \
+  server/internal/tools/cmd/toolbench "${tool_args[@]}"
+go_bench storebench "conversation store: persistence, paging, listing, RSS" \
+  server/cmd/storebench "${store_args[@]}"
+go_bench compactbench "compaction: prompt-cache stability vs naive truncation" \
+  server/cmd/compactbench
+go_bench snapbench "workspace snapshots vs the git CLI ($snap_files files, $snap_mb MB)" \
+  server/cmd/snapbench -files "$snap_files" -mb "$snap_mb" "${snap_args[@]}"
+if [[ -f extension/webview/package.json ]]; then
+  section webview "webview bundle size (gzip)" npm --prefix extension/webview run -s size
+else
+  unavailable webview "extension/webview/package.json is missing"
+fi
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+if ((failures > 0)); then
+  echo "$failures section(s) failed"
+  exit 1
+fi
+echo "all sections passed"
