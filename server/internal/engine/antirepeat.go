@@ -19,7 +19,7 @@ const (
 	maxRunsKept = 32
 	// maxFingerprintEntries bounds the walk; beyond it the workspace is
 	// "unknown" and nothing is refused.
-	maxFingerprintEntries = 200000
+	maxFingerprintEntries = 50000
 )
 
 // shellRun is one approved command and the workspace it ran over.
