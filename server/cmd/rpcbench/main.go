@@ -156,7 +156,7 @@ func run(o options) (r outcome) {
 			fmt.Sprintf("median=%s", ms(ours.median())),
 			fmt.Sprintf("mean=%s", ms(ours.mean())),
 			fmt.Sprintf("p99=%s", ms(ours.percentile(99))),
-			fmt.Sprintf("ref(cat echo)=%s/%s", ms(ref.median()), ms(ref.mean())),
+			fmt.Sprintf("ref(cat echo)=%s(mean %s)", ms(ref.median()), ms(ref.mean())),
 			"ratio="+ratio(float64(ours.median()), float64(ref.median())),
 			fmt.Sprintf("calls=%d", len(ours)),
 			"goal<0.2ms(median) "+r.goal(ours.median() < goal)))
