@@ -115,7 +115,7 @@ func Load(dirs []Dir, known func(string) bool) ([]Def, []Problem) {
 	return out, problems
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = regexp.MustCompile(`line (\d+): `)
 
 func parseFile(path string, known func(string) bool) (Def, *Problem) {
 	data, err := os.ReadFile(path)
@@ -150,9 +150,18 @@ func parseFile(path string, known func(string) bool) (Def, *Problem) {
 		line := 0
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			line = n + 1 // the opening '---' is line 1
+			// The opening '---' is line 1. yaml.v3 numbers the lines of
+			// type errors from 1, but a parser error's context from 0.
+			var te *yaml.TypeError
+			line = n + 1
+			if !errors.As(err, &te) && strings.Contains(err.Error(), "did not find expected") {
+				line++
+			}
 		}
-		return fail(line, "invalid frontmatter: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
+		msg = yamlLine.ReplaceAllString(msg, "")
+		return fail(line, "invalid frontmatter: %s", strings.TrimLeft(msg, ": "))
 	}
 	fieldLine := func(key string) int {
 		for i, l := range strings.Split(string(head), "\n") {

@@ -42,7 +42,7 @@ func ParseReport(raw json.RawMessage) (Report, error) {
 		raw = json.RawMessage(strings.TrimSpace(stripFence(s)))
 	}
 	var w struct {
-		SummaryOfFindings *string `json:"SummaryOfFindings"`
+		SummaryOfFindings *string   `json:"SummaryOfFindings"`
 		ExplorationTrace  *[]string `json:"ExplorationTrace"`
 		RelevantLocations *[]struct {
 			FilePath   *string   `json:"FilePath"`
