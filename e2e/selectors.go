@@ -34,3 +34,24 @@ const (
 	selConfirmAllow     = "[data-testid=confirm-allow]"
 	selConfirmDeny      = "[data-testid=confirm-deny]"
 )
+
+// Workbench editors, dialogs and notifications.
+const (
+	selEditorTab     = ".tabs-container .tab"
+	selActiveGroup   = ".editor-group-container.active"
+	selEditorActions = ".editor-actions"
+	selDiffEditor    = ".monaco-diff-editor"
+	selViewLines     = ".view-lines"
+	selDialog        = ".monaco-dialog-box"
+	selDialogButton  = ".dialog-buttons .monaco-button"
+	selNotification  = ".notifications-toasts .notification-toast"
+)
+
+// GoVibe webview: edit confirmation, tool cards.
+const (
+	selConfirmReason   = "[data-testid=confirm-reason]"
+	selConfirmResolved = "[data-testid=confirm-resolved]"
+	selConfirmOpenDiff = "[data-testid=confirm-open-diff]"
+	selOpenDiff        = "[data-testid=open-diff]"
+	selToolOutput      = "[data-testid=tool-output]"
+)
