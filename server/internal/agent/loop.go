@@ -49,6 +49,10 @@ type Run struct {
 	// Blocked names tools that are not offered and are refused if called
 	// anyway (role restrictions of executors and evaluators).
 	Blocked map[string]string
+	// Refused names tools that stay offered (so the request's tool list,
+	// and with it the provider's prefix cache, does not change) but are
+	// refused when called, e.g. create_todo_list in a side conversation.
+	Refused map[string]string
 	// StopAfter makes the run stop once a round calls one of these tools
 	// (create_todo_list hands over to the scheduler).
 	StopAfter map[string]bool
@@ -209,6 +213,9 @@ func (r *Run) offered() []tools.Tool {
 func (r *Run) lookup(name string) (tools.Tool, string) {
 	if why, blocked := r.Blocked[name]; blocked {
 		return nil, fmt.Sprintf("tool %q is not available to this agent: %s", name, why)
+	}
+	if why, refused := r.Refused[name]; refused {
+		return nil, fmt.Sprintf("tool %q cannot be used now: %s", name, why)
 	}
 	for _, t := range r.Tools {
 		if t.Name() == name {

@@ -303,10 +303,19 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	v := e.Settings()
 	env := e.toolEnv(ctx, t)
 	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	// A side conversation keeps create_todo_list in the offered list and
+	// refuses it on call instead: the tool definitions stay byte-identical
+	// to the main conversation's, so the prefix cache keeps hitting.
+	var refused map[string]string
+	if why, ok := blocked[scheduler.ToolCreateTodo]; ok && t.btw {
+		delete(blocked, scheduler.ToolCreateTodo)
+		refused = map[string]string{scheduler.ToolCreateTodo: why}
+	}
 	return &agent.Run{
 		Client:      client,
 		Tools:       ts,
 		Blocked:     blocked,
+		Refused:     refused,
 		StopAfter:   freeStopAfter(t),
 		Env:         env,
 		System:      e.systemPrompt(),
