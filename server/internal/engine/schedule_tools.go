@@ -13,7 +13,7 @@ import (
 // limited to read-only commands.
 func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, map[string]string) {
 	ts := e.freeTools(t.sessionID, t.id)
-	create, complete := e.todoTools(t.sessionID, t.id, role, tag)
+	create, complete := e.todoTools(t.sessionID, t.id, t.text, role, tag)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	if role == scheduler.RoleEvaluator {

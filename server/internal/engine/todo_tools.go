@@ -24,15 +24,16 @@ type todoTool struct {
 	e       *Engine
 	sid     string
 	turnID  string
+	request string // the user's message, for the plan reviewer
 	role    scheduler.Role
 	tag     string
 	create  bool
 	created atomic.Bool // a plan was created or changed by this tool
 }
 
-func (e *Engine) todoTools(sid, turnID string, role scheduler.Role, tag string) (create, complete *todoTool) {
-	return &todoTool{e: e, sid: sid, turnID: turnID, role: role, tag: tag, create: true},
-		&todoTool{e: e, sid: sid, turnID: turnID, role: role, tag: tag}
+func (e *Engine) todoTools(sid, turnID, request string, role scheduler.Role, tag string) (create, complete *todoTool) {
+	return &todoTool{e: e, sid: sid, turnID: turnID, request: request, role: role, tag: tag, create: true},
+		&todoTool{e: e, sid: sid, turnID: turnID, request: request, role: role, tag: tag}
 }
 
 func (t *todoTool) Name() string {
@@ -65,6 +66,18 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 		a, err := scheduler.ParseCreate(raw)
 		if err != nil {
 			return tools.Fail("create_todo_list: " + err.Error()), nil
+		}
+		// A new plan from the main agent is checked by the independent
+		// plan reviewer before the scheduler takes over; a rejection goes
+		// back to the model to revise.
+		if t.role == scheduler.RoleFree {
+			rev, err := t.e.ReviewPlan(ctx, t.sid, t.request, a)
+			if err != nil {
+				return tools.Result{}, err
+			}
+			if !rev.Accepted {
+				return tools.Fail("create_todo_list: the plan was not accepted. " + rev.Feedback), nil
+			}
 		}
 		_, err = t.e.updatePlan(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 			q, m, err := p.Create(t.role, a)
