@@ -72,7 +72,7 @@ type Engine struct {
 	running  map[string]*turn // by session id
 	// last is each session's most recent turn, kept after it ends so that
 	// Wait never misses a turn that finished before it was called.
-	last map[string]*turn
+	last     map[string]*turn
 	trackers map[string]*tools.FileTracker
 	// interrupted sessions had a run cut off by a previous process.
 	interrupted map[string]bool

@@ -55,13 +55,13 @@ type Diagnostic struct {
 
 // EditProposal is a write awaiting the user's decision.
 type EditProposal struct {
-	Path     string // absolute
-	RelPath  string
-	Original string // "" for a new file
-	Proposed string // "" with Delete for a removal
-	IsNew    bool
-	Delete   bool
-	Tool     string
+	Path       string // absolute
+	RelPath    string
+	Original   string // "" for a new file
+	Proposed   string // "" with Delete for a removal
+	IsNew      bool
+	Delete     bool
+	Tool       string
 	ToolCallID string
 }
 
