@@ -41,11 +41,13 @@ type Run struct {
 	// System is the system prompt; it must stay byte-identical across turns
 	// of a session so the provider's prefix cache keeps hitting.
 	System string
-	// MaxRounds caps tool rounds; <0 means unlimited.
-	MaxRounds   int
-	ToolCalling string
-	SessionID   string
-	MaxTokens   int
+	// MaxRounds caps tool rounds; <0 means unlimited. MaxRoundsSetting
+	// names the setting that set it, for the notice when it is hit.
+	MaxRounds        int
+	MaxRoundsSetting string
+	ToolCalling      string
+	SessionID        string
+	MaxTokens        int
 	// Blocked names tools that are not offered and are refused if called
 	// anyway (role restrictions of executors and evaluators).
 	Blocked map[string]string
@@ -94,7 +96,11 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 		}
 		if r.MaxRounds >= 0 && round > r.MaxRounds {
 			out.Status = StatusMaxTurns
-			sink.Notice(fmt.Sprintf("Stopped after %d tool rounds (govibe.maxInteractions). Send a message to continue.", r.MaxRounds))
+			setting := r.MaxRoundsSetting
+			if setting == "" {
+				setting = "govibe.maxInteractions"
+			}
+			sink.Notice(fmt.Sprintf("Stopped after %d tool rounds (%s). Send a message to continue.", r.MaxRounds, setting))
 			return out
 		}
 		out.Rounds = round
