@@ -108,3 +108,83 @@ func TestScenarioAcceptProposedEdit(t *testing.T) {
 	h.expectEditorText(h.diffSide("original"), "return a - b", "the applied diff's before side")
 	h.expectEditorText(h.diffSide("modified"), "return a + b", "the applied diff's after side")
 }
+
+// Scenario 3: Reject in the editor's title bar asks for a reason; the file
+// stays as it was and the model receives the reason.
+func TestScenarioRejectProposedEditWithReason(t *testing.T) {
+	const reason = "keep subtraction, the caller relies on it"
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: fixAddRules()})
+	wv := h.openGoVibe()
+	card := h.proposeFix(wv)
+
+	h.clickEditorAction("Reject Proposal")
+	h.quickInputAnswer(reason)
+
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "Understood, calc.go stays as it is.")
+	if err := h.Expect.Locator(card).ToHaveCount(0); err != nil {
+		t.Fatalf("the confirmation card stayed after the edit was rejected: %v", err)
+	}
+	edit := toolCardNamed(wv, "edit")
+	if err := h.Expect.Locator(edit).ToHaveAttribute("data-status", "error"); err != nil {
+		t.Fatalf("the rejected edit's tool card does not show it failed: %v", err)
+	}
+	h.expectText(edit.Locator(selToolOutput), reason)
+	if err := h.Expect.Locator(edit.Locator(selOpenDiff)).ToHaveCount(0); err != nil {
+		t.Fatalf("a rejected edit offers Open diff as if it had been applied: %v", err)
+	}
+	if err := h.Expect.Locator(h.editorTab(proposalTab)).ToHaveCount(0); err != nil {
+		t.Fatalf("the proposal's diff tab stayed open after Reject: %v", err)
+	}
+
+	h.expectFile("calc.go", workspaceFiles["calc.go"])
+	if out := gitStatus(t, h.Workspace); out != "" {
+		t.Fatalf("the rejected edit changed the workspace:\n%s", out)
+	}
+	got := lastToolResult(chatRequests(h.Model.recorded(t)))
+	if !strings.Contains(got, "rejected the edit of calc.go") || !strings.Contains(got, reason) {
+		t.Fatalf("the model was not told the edit was rejected with the reason %q; last tool result: %q", reason, got)
+	}
+}
+
+// Scenario 4: the user types into the proposal side of the diff before
+// accepting from the chat card; their version is written and the model gets
+// their changes as a diff.
+func TestScenarioUserAmendsProposalBeforeAccepting(t *testing.T) {
+	const comment = " // amended by a person"
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: fixAddRules()})
+	wv := h.openGoVibe()
+	card := h.proposeFix(wv)
+
+	modified := h.diffSide("modified")
+	line := modified.Locator(".view-line", playwright.LocatorLocatorOptions{HasText: "a + b"}).First()
+	if err := line.Click(); err != nil {
+		t.Fatalf("click into the proposal: %v", err)
+	}
+	if err := h.Page.Keyboard().Press("End"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Page.Keyboard().Type(comment); err != nil {
+		t.Fatal(err)
+	}
+	h.expectEditorText(modified, "return a + b"+comment, "the proposal after typing into it")
+	h.expectFile("calc.go", workspaceFiles["calc.go"])
+
+	if err := card.Locator(selConfirmAllow).Click(); err != nil {
+		t.Fatalf("click Accept on the chat card: %v", err)
+	}
+
+	want := strings.Replace(calcFixed, "return a + b", "return a + b"+comment, 1)
+	h.waitFile("calc.go", "the user's version was not written", func(c string, ok bool) bool { return ok && c == want })
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "Add is fixed now.")
+	if err := h.Expect.Locator(toolCardNamed(wv, "edit")).ToHaveAttribute("data-status", "done"); err != nil {
+		t.Fatalf("the edit's tool card does not show it done: %v", err)
+	}
+	if err := h.Expect.Locator(h.editorTab(proposalTab)).ToHaveCount(0); err != nil {
+		t.Fatalf("the proposal's diff tab stayed open after Accept: %v", err)
+	}
+	got := lastToolResult(chatRequests(h.Model.recorded(t)))
+	if !strings.Contains(got, "the user modified your edit:") ||
+		!strings.Contains(got, "-\treturn a + b\n") || !strings.Contains(got, "+\treturn a + b"+comment) {
+		t.Fatalf("the model did not receive the user's diff; last tool result: %q", got)
+	}
+}
