@@ -55,3 +55,10 @@ const (
 	selOpenDiff        = "[data-testid=open-diff]"
 	selToolOutput      = "[data-testid=tool-output]"
 )
+
+// GoVibe webview: shell confirmation.
+const (
+	selConfirmCommand = "[data-testid=confirm-command]"
+	selShellClass     = "[data-testid=shell-class]"
+	selShellReasons   = ".shell-reasons"
+)
