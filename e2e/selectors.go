@@ -62,3 +62,10 @@ const (
 	selShellClass     = "[data-testid=shell-class]"
 	selShellReasons   = ".shell-reasons"
 )
+
+// Workbench views (panes in a view container) and their trees.
+const (
+	selPane       = ".pane"
+	selPaneHeader = ".pane-header"
+	selListRow    = ".monaco-list-row"
+)
