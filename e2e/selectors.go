@@ -69,3 +69,9 @@ const (
 	selPaneHeader = ".pane-header"
 	selListRow    = ".monaco-list-row"
 )
+
+// GoVibe webview: transcript and banners.
+const (
+	selUserMessage = "[data-testid=message-user]"
+	selHostNotice  = "[data-testid=host-notice]"
+)

@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sidecars lists the GoVibe servers running under this test's code-server:
+// processes carrying its mark whose command line is `govibe serve --stdio`.
+func (h *harness) sidecars() []procInfo {
+	var out []procInfo
+	for _, p := range markedProcesses(h.CS.Mark) {
+		if strings.Contains(p.cmdline, "govibe serve --stdio") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// oneSidecar waits until exactly one sidecar runs, other than any in not,
+// and returns it.
+func (h *harness) oneSidecar(not ...int) procInfo {
+	h.t.Helper()
+	var found []procInfo
+	if !waitUntil(actionTimeoutMS*time.Millisecond, func() bool {
+		found = found[:0]
+		for _, p := range h.sidecars() {
+			old := false
+			for _, n := range not {
+				old = old || p.pid == n
+			}
+			if !old {
+				found = append(found, p)
+			}
+		}
+		return len(found) == 1
+	}) {
+		h.t.Fatalf("want one running GoVibe sidecar (other than %v), found %v (all: %v)", not, found, h.sidecars())
+	}
+	return found[0]
+}
+
+// Scenario 8: the sidecar is killed; the extension restarts it, says so,
+// the conversation is still shown and the next message is answered in the
+// same session.
+func TestScenarioSidecarKilledIsRestarted(t *testing.T) {
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
+		{Match: "ping one", Reply: modelReply{Text: "pong one"}},
+		{Match: "ping two", Reply: modelReply{Text: "pong two"}},
+	}}})
+	wv := h.openGoVibe()
+	h.sendChat(wv, "ping one")
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong one")
+
+	old := h.oneSidecar()
+	if err := syscall.Kill(old.pid, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill the sidecar %v: %v", old, err)
+	}
+
+	h.expectText(wv.Locator(selHostNotice), "The GoVibe server stopped unexpectedly")
+	fresh := h.oneSidecar(old.pid)
+	t.Logf("sidecar %d killed, %d started", old.pid, fresh.pid)
+
+	// The history is re-rendered from the restarted server.
+	h.expectText(wv.Locator(selUserMessage).First(), "ping one")
+	h.expectText(wv.Locator(selAssistantMessage).First(), "pong one")
+
+	h.sendChat(wv, "ping two")
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong two")
+	if err := h.Expect.Locator(wv.Locator(selUserMessage)).ToHaveCount(2); err != nil {
+		t.Fatalf("the transcript does not hold both questions after the restart: %v", err)
+	}
+	reqs := chatRequests(h.Model.recorded(t))
+	last := reqs[len(reqs)-1]
+	var history []string
+	for _, m := range last.Messages {
+		history = append(history, m.Role+": "+m.Content)
+	}
+	joined := strings.Join(history, "\n")
+	if !strings.Contains(joined, "ping one") || !strings.Contains(joined, "pong one") {
+		t.Fatalf("the message after the restart did not continue the same session; the model saw:\n%s", joined)
+	}
+	if got := h.sidecars(); len(got) != 1 || got[0].pid != fresh.pid {
+		t.Fatalf("want only the restarted sidecar %d running, found %v", fresh.pid, got)
+	}
+}
