@@ -212,4 +212,25 @@ describe('activation', () => {
     expect(recorded.status.at(-1)).toBe('$(sparkle) GoVibe');
     expect(recorded.logs.some((l) => l.includes('starting server: user: Restart Server'))).toBe(true);
   });
+
+  it('refuses to overwrite a dirty buffer that differs, and reports dirty buffers', async () => {
+    const { Uri, workspace } = await import('./fakeVscode');
+    const file = path.join(tmp, 'dirty.ts');
+    workspace.textDocuments = [{ uri: Uri.file(file), isDirty: true, getText: () => 'unsaved text\n' }];
+    try {
+      onMessage({ type: 'send', text: `apply ${file}` });
+      await waitFor(() => records().some((r) => r.method === 'editor/applyEdit result'), 'the applyEdit answer');
+      expect(records().find((r) => r.method === 'editor/applyEdit result')!.params).toEqual({
+        applied: false,
+        reason: 'the file has unsaved changes',
+      });
+      expect(recorded.messages.some((m) => m.level === 'warning' && m.text.includes('has unsaved changes that GoVibe did not see'))).toBe(true);
+
+      onMessage({ type: 'send', text: `dirty ${file}` });
+      await waitFor(() => records().some((r) => r.method === 'editor/dirtyBuffer result'), 'the dirtyBuffer answer');
+      expect(records().find((r) => r.method === 'editor/dirtyBuffer result')!.params).toEqual({ dirty: true, text: 'unsaved text\n' });
+    } finally {
+      workspace.textDocuments = [];
+    }
+  });
 });
