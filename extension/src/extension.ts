@@ -81,6 +81,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         chat?.snapshotCreated(s);
       });
       conn.onNotification(Method.SessionDidChange, (s: SessionInfo) => chat?.sessionChanged(s));
+      // server/notice: start-up problems reported after initialize (a corrupt
+      // database moved aside, ...). Named by string so this builds against
+      // protocol versions with and without the generated constant.
+      conn.onNotification('server/notice', (n: { level?: string; message?: string; action?: string }) => {
+        if (!n?.message) return;
+        const level = n.level === 'error' ? 'error' : n.level === 'warning' || n.level === 'warn' ? 'warning' : 'info';
+        chat?.notice(level, n.message, n.action);
+        if (level !== 'info') log.warn(`server notice: ${n.message}`);
+      });
     },
     log: (l) => log.info(l),
   });

@@ -233,4 +233,16 @@ describe('activation', () => {
       workspace.textDocuments = [];
     }
   });
+
+  it('relays server/notice to the chat with its remedy', async () => {
+    posted.length = 0;
+    onMessage({ type: 'send', text: 'notice' });
+    await waitFor(() => posted.some((m) => m.type === 'notice'), 'the notice');
+    expect(posted.find((m) => m.type === 'notice')).toEqual({
+      type: 'notice',
+      level: 'warning',
+      text: 'moved a corrupt database aside',
+      action: 'showLogs',
+    });
+  });
 });
