@@ -53,6 +53,7 @@ type Client interface {
 	ConfirmRequested(ctx context.Context, params *ConfirmRequest) error
 	ConfirmClosed(ctx context.Context, params *ConfirmClosed) error
 	SnapshotCreated(ctx context.Context, params *SnapshotInfo) error
+	ServerNotice(ctx context.Context, params *ServerNotice) error
 	SessionDidChange(ctx context.Context, params *SessionInfo) error
 	EditorApplyEdit(ctx context.Context, params *ApplyEditParams) (*ApplyEditResult, error)
 	EditorDirtyBuffer(ctx context.Context, params *DirtyBufferParams) (*DirtyBufferResult, error)
@@ -252,6 +253,10 @@ func (x client) ConfirmClosed(ctx context.Context, params *ConfirmClosed) error 
 
 func (x client) SnapshotCreated(ctx context.Context, params *SnapshotInfo) error {
 	return x.c.Notify(ctx, "snapshot/created", params)
+}
+
+func (x client) ServerNotice(ctx context.Context, params *ServerNotice) error {
+	return x.c.Notify(ctx, "server/notice", params)
 }
 
 func (x client) SessionDidChange(ctx context.Context, params *SessionInfo) error {

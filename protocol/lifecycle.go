@@ -47,8 +47,9 @@ type InitializeResult struct {
 	ProtocolVersion int                `json:"protocolVersion"`
 	ServerInfo      ClientInfo         `json:"serverInfo"`
 	Capabilities    ServerCapabilities `json:"capabilities"`
-	// Notices are user-visible start-up messages (e.g. a corrupt database
-	// that was moved aside).
+	// Notices are user-visible start-up messages known at once. Problems
+	// found while the session store opens in the background (e.g. a corrupt
+	// database moved aside) arrive later as server/notice.
 	Notices []string `json:"notices"`
 }
 
@@ -85,3 +86,11 @@ type SettingsDidChangeParams struct {
 }
 
 type Empty struct{}
+
+// ServerNotice is a user-visible message outside any session. Action names
+// a remedy the client can offer ("showLogs", "openSettings").
+type ServerNotice struct {
+	Level   string `json:"level"` // info|warning|error
+	Message string `json:"message"`
+	Action  string `json:"action,omitempty"`
+}

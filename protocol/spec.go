@@ -59,6 +59,7 @@ var Methods = []Method{
 	{Name: "confirm/requested", GoName: "ConfirmRequested", Dir: ServerToClient, Notify: true, Params: &ConfirmRequest{}, Doc: "A tool waits for the user."},
 	{Name: "confirm/closed", GoName: "ConfirmClosed", Dir: ServerToClient, Notify: true, Params: &ConfirmClosed{}, Doc: "A confirmation is no longer answerable."},
 	{Name: "snapshot/created", GoName: "SnapshotCreated", Dir: ServerToClient, Notify: true, Params: &SnapshotInfo{}},
+	{Name: "server/notice", GoName: "ServerNotice", Dir: ServerToClient, Notify: true, Params: &ServerNotice{}, Doc: "A message for the user that belongs to no session (start-up problems, a database moved aside)."},
 	{Name: "session/didChange", GoName: "SessionDidChange", Dir: ServerToClient, Notify: true, Params: &SessionInfo{}, Doc: "A session's title, status or counts changed."},
 	{Name: "editor/applyEdit", GoName: "EditorApplyEdit", Dir: ServerToClient, Params: &ApplyEditParams{}, Result: &ApplyEditResult{}, Doc: "Applies an accepted edit through the editor (undo stack, open buffers)."},
 	{Name: "editor/dirtyBuffer", GoName: "EditorDirtyBuffer", Dir: ServerToClient, Params: &DirtyBufferParams{}, Result: &DirtyBufferResult{}},

@@ -266,6 +266,12 @@ export interface ServerCapabilities {
 	sessions: boolean;
 }
 
+export interface ServerNotice {
+	level: string;
+	message: string;
+	action?: string;
+}
+
 export interface SessionCreateParams {
 	title?: string;
 }
@@ -513,6 +519,7 @@ export interface ServerNotifications {
 	"confirm/requested": ConfirmRequest;
 	"confirm/closed": ConfirmClosed;
 	"snapshot/created": SnapshotInfo;
+	"server/notice": ServerNotice;
 	"session/didChange": SessionInfo;
 }
 
@@ -545,6 +552,7 @@ export const Method = {
 	ConfirmRequested: "confirm/requested",
 	ConfirmClosed: "confirm/closed",
 	SnapshotCreated: "snapshot/created",
+	ServerNotice: "server/notice",
 	SessionDidChange: "session/didChange",
 	EditorApplyEdit: "editor/applyEdit",
 	EditorDirtyBuffer: "editor/dirtyBuffer",

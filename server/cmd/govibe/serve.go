@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -48,6 +50,14 @@ func serve(args []string) int {
 	}
 	log := logging.New(logging.Options{Level: *level, Dir: *logDir})
 	defer log.Sync()
+	if path := os.Getenv("GOVIBE_CPUPROFILE"); path != "" {
+		// For performance work only: profile the whole session.
+		if f, err := os.Create(path); err == nil {
+			if err := pprof.StartCPUProfile(f); err == nil {
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
+	}
 
 	exitCode := make(chan int, 1)
 	lazy := &lazyCaller{ready: make(chan struct{})}
@@ -72,7 +82,18 @@ func serve(args []string) int {
 	case code := <-exitCode:
 		return code
 	case <-caller.Done():
-		// The editor went away without exit: persist and stop.
+		// The editor closed the pipe. An exit it sent just before still
+		// counts: let the ordered worker finish what it received.
+		select {
+		case <-caller.Drained():
+		case <-time.After(5 * time.Second):
+		}
+		select {
+		case code := <-exitCode:
+			return code
+		default:
+		}
+		// It went away without exit: persist and stop.
 		srv.Close()
 		return 1
 	case s := <-sigs:

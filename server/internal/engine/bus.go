@@ -33,7 +33,9 @@ func (b *Bus) Publish(e Event) Event {
 	b.seq[e.SessionID]++
 	e.Seq = b.seq[e.SessionID]
 	r := append(b.ring[e.SessionID], e)
-	if len(r) > ringSize {
+	// Trim only at twice the size, so the copy is amortised over ringSize
+	// publishes instead of paid on every one.
+	if len(r) >= 2*ringSize {
 		r = append(r[:0:0], r[len(r)-ringSize:]...)
 	}
 	b.ring[e.SessionID] = r

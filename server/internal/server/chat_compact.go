@@ -11,7 +11,7 @@ import (
 // ChatCompact starts summarising the session's earlier messages and
 // returns at once; the outcome arrives as a compaction chat/event.
 func (s *Server) ChatCompact(ctx context.Context, p *protocol.CompactParams) (*protocol.Empty, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

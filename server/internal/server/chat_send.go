@@ -10,7 +10,7 @@ import (
 
 // ChatSend starts a turn and returns at once; its events follow.
 func (s *Server) ChatSend(ctx context.Context, p *protocol.ChatSendParams) (*protocol.ChatSendResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) ChatSetEditEnabled(ctx context.Context, p *protocol.ChatSetEditEnabledParams) (*protocol.Empty, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 // ConfirmResolve answers a parked confirmation. The tool waiting on it is
 // released; this handler never waits for the tool.
 func (s *Server) ConfirmResolve(ctx context.Context, p *protocol.ConfirmResolveParams) (*protocol.Empty, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

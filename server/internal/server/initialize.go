@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"go.uber.org/zap"
@@ -20,7 +19,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			p.ProtocolVersion, protocol.Version)
 	}
 	s.mu.Lock()
-	already := s.eng != nil
+	already := s.started
 	s.mu.Unlock()
 	if already {
 		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "initialize was already called")
@@ -48,7 +47,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if p.Capabilities.ApplyEdit {
 		editor = &editorHost{client: s.client}
 	}
-	eng, err := engine.New(engine.Options{
+	opts := engine.Options{
 		Roots:    roots,
 		StateDir: filepath.Clean(p.StorageDir),
 		Logger:   s.log.Named("engine"),
@@ -75,9 +74,39 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			info := toSnapshotInfo(si)
 			s.notify(func(ctx context.Context) error { return s.client.SnapshotCreated(ctx, &info) })
 		},
-	})
+	}
+	s.mu.Lock()
+	s.started = true
+	s.mu.Unlock()
+	// The session store opens in the background (a fresh database costs a
+	// few fsyncs); requests wait for it in s.engine.
+	go s.open(opts)
+	return &protocol.InitializeResult{
+		ProtocolVersion: protocol.Version,
+		ServerInfo:      protocol.ClientInfo{Name: "govibe", Version: Version},
+		Capabilities: protocol.ServerCapabilities{
+			Tools:     toolNames(),
+			Snapshots: true,
+			Sessions:  true,
+		},
+		Notices: []string{},
+	}, nil
+}
+
+// open starts the engine, then closes s.ready. Start-up problems reach the
+// user as server/notice.
+func (s *Server) open(opts engine.Options) {
+	defer close(s.ready)
+	eng, err := engine.New(opts)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternalError, "%s", fmt.Sprint(err))
+		s.log.Error("starting the engine", zap.Error(err))
+		s.mu.Lock()
+		s.engErr = err
+		s.mu.Unlock()
+		s.notify(func(ctx context.Context) error {
+			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "error", Message: "GoVibe could not start: " + err.Error(), Action: "showLogs"})
+		})
+		return
 	}
 	// Events reach the client from one goroutine, in seq order per session.
 	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
@@ -87,16 +116,12 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.mu.Lock()
 	s.eng, s.unsub = eng, unsub
 	s.mu.Unlock()
-	return &protocol.InitializeResult{
-		ProtocolVersion: protocol.Version,
-		ServerInfo:      protocol.ClientInfo{Name: "govibe", Version: Version},
-		Capabilities: protocol.ServerCapabilities{
-			Tools:     toolNames(),
-			Snapshots: true,
-			Sessions:  true,
-		},
-		Notices: eng.Notices(),
-	}, nil
+	for _, n := range eng.Notices() {
+		msg := n
+		s.notify(func(ctx context.Context) error {
+			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "warning", Message: msg, Action: "showLogs"})
+		})
+	}
 }
 
 func (s *Server) applyLogSettings(v config.Values, keys map[string]string) {

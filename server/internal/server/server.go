@@ -27,24 +27,41 @@ type Server struct {
 
 	mu       sync.Mutex
 	eng      *engine.Engine
+	engErr   error
+	started  bool // initialize was accepted
 	shutdown bool
 	unsub    func()
+	// ready closes once the engine has opened (or failed to): initialize
+	// answers before the session store is open, so the editor is never
+	// kept waiting on disk, and every later request waits here instead.
+	ready chan struct{}
 }
 
 // New returns a Server that talks back through client.
 func New(client protocol.Client, log *logging.Logger, exit func(code int)) *Server {
-	return &Server{client: client, log: log, exit: exit}
+	return &Server{client: client, log: log, exit: exit, ready: make(chan struct{})}
 }
 
 var _ protocol.Server = (*Server)(nil)
 
-func (s *Server) engine() (*engine.Engine, error) {
+func (s *Server) engine(ctx context.Context) (*engine.Engine, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.eng == nil {
+	started := s.started
+	s.mu.Unlock()
+	if !started {
 		return nil, protocol.Errorf(protocol.CodeServerNotInitialized, "the server is not initialized")
 	}
-	if s.shutdown {
+	select {
+	case <-s.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.engErr != nil {
+		return nil, protocol.Errorf(protocol.CodeInternalError, "GoVibe could not start: %v", s.engErr)
+	}
+	if s.shutdown || s.eng == nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidState, "the server is shutting down")
 	}
 	return s.eng, nil
@@ -52,6 +69,12 @@ func (s *Server) engine() (*engine.Engine, error) {
 
 // Close releases the engine; used when the connection drops.
 func (s *Server) Close() {
+	s.mu.Lock()
+	started := s.started
+	s.mu.Unlock()
+	if started {
+		<-s.ready
+	}
 	s.mu.Lock()
 	eng, unsub := s.eng, s.unsub
 	s.eng, s.unsub = nil, nil

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SessionCreate(ctx context.Context, p *protocol.SessionCreateParams) (*protocol.SessionInfo, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SessionDelete(ctx context.Context, p *protocol.SessionDeleteParams) (*protocol.Empty, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SessionExport(ctx context.Context, p *protocol.SessionExportParams) (*protocol.SessionExportResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

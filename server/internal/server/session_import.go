@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SessionImport(ctx context.Context, p *protocol.SessionImportParams) (*protocol.SessionInfo, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SessionList(ctx context.Context, p *protocol.SessionListParams) (*protocol.SessionListResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

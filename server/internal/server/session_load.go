@@ -9,7 +9,7 @@ import (
 // SessionLoad returns a page of the UI track (oldest first within the
 // page) and the live state a reconnecting client needs.
 func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams) (*protocol.SessionLoadResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

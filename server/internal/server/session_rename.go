@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Server) SessionRename(ctx context.Context, p *protocol.SessionRenameParams) (*protocol.Empty, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

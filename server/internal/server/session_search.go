@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SessionSearch(ctx context.Context, p *protocol.SessionSearchParams) (*protocol.SessionSearchResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

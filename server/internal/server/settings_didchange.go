@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidChangeParams) error {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return err
 	}

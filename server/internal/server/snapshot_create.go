@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SnapshotCreate(ctx context.Context, p *protocol.SnapshotCreateParams) (*protocol.SnapshotCreateResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

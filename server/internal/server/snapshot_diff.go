@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SnapshotDiff(ctx context.Context, p *protocol.SnapshotDiffParams) (*protocol.SnapshotDiffResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SnapshotFile(ctx context.Context, p *protocol.SnapshotFileParams) (*protocol.SnapshotFileResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SnapshotList(ctx context.Context, p *protocol.SnapshotListParams) (*protocol.SnapshotListResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

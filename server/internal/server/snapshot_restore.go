@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SnapshotRestore(ctx context.Context, p *protocol.SnapshotRestoreParams) (*protocol.SnapshotRestoreResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) SnapshotRestoreFile(ctx context.Context, p *protocol.SnapshotRestoreFileParams) (*protocol.SnapshotRestoreResult, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

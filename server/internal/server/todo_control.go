@@ -11,7 +11,7 @@ import (
 // Resume. The wire index is 0-based like TodoState.Current; a negative
 // index with skip names the item in progress.
 func (s *Server) TodoControl(ctx context.Context, p *protocol.TodoControlParams) (*protocol.Empty, error) {
-	eng, err := s.engine()
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -38,19 +38,26 @@ type Conn struct {
 	handle Handler
 
 	mu       sync.Mutex
-	inflight map[jsonrpc2.ID]context.CancelFunc
+	inflight map[jsonrpc2.ID]context.CancelCauseFunc
 	queue    []queued
 	wake     chan struct{}
 
 	nextID atomic.Uint64
 	done   chan struct{}
+	// drained closes when the ordered worker has handled everything that
+	// arrived before the peer disconnected.
+	drained chan struct{}
 }
 
 type queued struct {
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	req    *jsonrpc2.Request
 }
+
+// errDisconnected is the cancellation cause when the peer goes away, as
+// opposed to a $/cancelRequest from it.
+var errDisconnected = errors.New("the editor disconnected")
 
 // Serve starts serving rwc. The returned Conn's Done channel closes when the
 // peer disconnects.
@@ -58,9 +65,10 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logg
 	c := &Conn{
 		log:      log,
 		handle:   h,
-		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		inflight: map[jsonrpc2.ID]context.CancelCauseFunc{},
 		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
+		drained:  make(chan struct{}),
 	}
 	s := newStream(rwc, func(err error) { log.Warn("skipped malformed JSON-RPC input", zap.Error(err)) })
 	c.conn = jsonrpc2.NewConn(ctx, s, c, append(opts, jsonrpc2.SetLogger(zapLogger{log}))...)
@@ -70,7 +78,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logg
 		close(c.done)
 		c.mu.Lock()
 		for _, cancel := range c.inflight {
-			cancel()
+			cancel(errDisconnected)
 		}
 		c.mu.Unlock()
 		c.kick()
@@ -80,6 +88,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logg
 
 // Done closes when the connection ends.
 func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Drained closes after Done, once every ordered message received before
+// the disconnect has been handled (an exit sent just before the editor
+// closed the pipe still counts).
+func (c *Conn) Drained() <-chan struct{} { return c.drained }
 
 // Close closes the connection.
 func (c *Conn) Close() error { return c.conn.Close() }
@@ -91,7 +104,10 @@ func (c *Conn) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		c.cancelRequest(req)
 		return
 	}
-	hctx, cancel := context.WithCancel(ctx)
+	// jsonrpc2 cancels ctx as soon as the connection closes; cancellation
+	// is ours to decide instead (a $/cancelRequest, or errDisconnected for
+	// what is still running when the peer goes away), so detach from it.
+	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	if !req.Notif {
 		c.mu.Lock()
 		c.inflight[req.ID] = cancel
@@ -115,16 +131,24 @@ func (c *Conn) kick() {
 }
 
 func (c *Conn) orderedWorker() {
+	defer close(c.drained)
 	for {
 		c.mu.Lock()
 		if len(c.queue) == 0 {
 			c.mu.Unlock()
 			select {
-			case <-c.wake:
-				continue
 			case <-c.done:
-				return
+				// Everything received before the disconnect is queued by
+				// now (the read loop has ended); drain it, then stop.
+				c.mu.Lock()
+				empty := len(c.queue) == 0
+				c.mu.Unlock()
+				if empty {
+					return
+				}
+			case <-c.wake:
 			}
+			continue
 		}
 		q := c.queue[0]
 		c.queue[0] = queued{}
@@ -147,15 +171,15 @@ func (c *Conn) cancelRequest(req *jsonrpc2.Request) {
 	cancel := c.inflight[p.ID]
 	c.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		cancel(context.Canceled)
 	}
 }
 
 // run handles one message and replies. Panics become InternalError replies:
 // one broken handler must not take the sidecar down.
-func (c *Conn) run(ctx context.Context, cancel context.CancelFunc, req *jsonrpc2.Request) {
+func (c *Conn) run(ctx context.Context, cancel context.CancelCauseFunc, req *jsonrpc2.Request) {
 	defer func() {
-		cancel()
+		cancel(nil)
 		if !req.Notif {
 			c.mu.Lock()
 			delete(c.inflight, req.ID)
@@ -166,9 +190,16 @@ func (c *Conn) run(ctx context.Context, cancel context.CancelFunc, req *jsonrpc2
 		result any
 		err    error
 	)
-	if ctx.Err() != nil {
+	switch {
+	case req.Notif || (protocol.IsOrdered(req.Method) && errors.Is(context.Cause(ctx), errDisconnected)):
+		// Notifications and ordered requests are state changes the client
+		// already committed to (shutdown then exit, a settings change); the
+		// connection closing right after them must not drop them. Only the
+		// client's own $/cancelRequest skips a queued request.
+		result, err = c.call(context.WithoutCancel(ctx), req)
+	case ctx.Err() != nil:
 		err = ctx.Err()
-	} else {
+	default:
 		result, err = c.call(ctx, req)
 	}
 	if req.Notif {
