@@ -211,6 +211,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   command('govibe.snapshots.restoreFile', (node) => snapshots.restoreFile(node));
 
   void keys.warnAboutPlainKeys();
+  await keys.importFromEnvironment(process.env);
   void mgr.start('activation');
 }
 

@@ -17,6 +17,18 @@ export class ApiKeys {
     return out;
   }
 
+  /**
+   * `make run` and scripted set-ups hand the key in GOVIBE_API_KEY. It goes
+   * into SecretStorage once (never into settings) and only when no key is
+   * stored yet, so a key the user set always wins.
+   */
+  async importFromEnvironment(env: NodeJS.ProcessEnv): Promise<boolean> {
+    const key = env.GOVIBE_API_KEY?.trim();
+    if (!key || (await this.secrets.get(secretKey('')))) return false;
+    await this.secrets.store(secretKey(''), key);
+    return true;
+  }
+
   /** "GoVibe: Set API Key". Returns true when something was stored or removed. */
   async promptAndStore(): Promise<boolean> {
     const cfg = vscode.workspace.getConfiguration(SECTION);

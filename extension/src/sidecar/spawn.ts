@@ -9,10 +9,23 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * The sidecar gets keys only through initialize (from SecretStorage), never
+ * through its environment: anything named like a secret is left out.
+ */
+export function sidecarEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (/(_API_KEY|_TOKEN|_SECRET)$|PASSWORD/i.test(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 export function spawnSidecar(opts: SpawnOptions): SidecarProcess {
   const child = spawn(opts.command, opts.args, {
     cwd: opts.cwd,
-    env: opts.env ?? process.env,
+    env: opts.env ?? sidecarEnv(process.env),
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });
