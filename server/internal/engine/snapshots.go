@@ -25,6 +25,8 @@ type snapshots struct {
 	e      *Engine
 	mu     sync.Mutex
 	stores map[string]*snapshot.Store
+	// lastPrune rate-limits pruning: it walks every snapshot.
+	lastPrune time.Time
 }
 
 func newSnapshots(e *Engine) *snapshots {
@@ -115,6 +117,38 @@ func (s *snapshots) find(id string) (*snapshot.Store, snapshot.Info, error) {
 		}
 	}
 	return nil, snapshot.Info{}, fmt.Errorf("no snapshot %q", id)
+}
+
+// maybePrune prunes by age and count at most once an hour, in the
+// background, so disk use stays bounded without slowing any turn.
+func (s *snapshots) maybePrune() {
+	s.mu.Lock()
+	due := time.Since(s.lastPrune) > time.Hour
+	if due {
+		s.lastPrune = time.Now()
+	}
+	s.mu.Unlock()
+	if !due {
+		return
+	}
+	s.e.wg.Add(1)
+	go func() {
+		defer s.e.wg.Done()
+		s.prune()
+	}()
+}
+
+// deleteSession removes a deleted session's snapshots from every root.
+func (s *snapshots) deleteSession(sid string) {
+	for _, root := range s.e.opts.Roots {
+		st, err := s.store(root)
+		if err != nil {
+			continue
+		}
+		if _, err := st.DeleteSession(sid); err != nil {
+			s.e.log.Warn("deleting a session's snapshots", zap.String("root", root), zap.Error(err))
+		}
+	}
 }
 
 func (s *snapshots) prune() {

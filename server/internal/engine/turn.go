@@ -283,6 +283,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, Message: t.text, Reason: "after turn"}); err != nil {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
+		e.snaps.maybePrune()
 	}
 	tu := e.finishTurnUsage(fctx, sid, t.number, before)
 	// Free the session before announcing the end, so a client that sends
