@@ -97,9 +97,15 @@ func (s *Store) CreateSession(ctx context.Context, ns NewSession) (Session, erro
 	return s.GetSession(ctx, id)
 }
 
+const getSessionQuery = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ?`
+
 // GetSession returns one session or an error wrapping ErrNotFound.
 func (s *Store) GetSession(ctx context.Context, id string) (Session, error) {
-	sess, err := scanSession(s.r.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
+	st, err := s.rq.get(ctx, getSessionQuery)
+	if err != nil {
+		return Session{}, err
+	}
+	sess, err := scanSession(st.QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, notFoundf("session %q", id)
 	}
@@ -166,7 +172,13 @@ func (s *Store) ListSessions(ctx context.Context, o ListOptions) (SessionPage, e
 	}
 	q += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
 	args = append(args, o.Limit+1)
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	// q is one of eight fixed texts (parent, hidden, cursor), so it is
+	// safe to keep prepared.
+	st, err := s.rq.get(ctx, q)
+	if err != nil {
+		return SessionPage{}, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return SessionPage{}, err
 	}

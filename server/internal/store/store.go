@@ -44,6 +44,7 @@ type Store struct {
 	opts      Options
 	w         *sql.DB // exactly one connection: the in-process write queue
 	r         *sql.DB // read pool
+	rq        *stmtCache
 	recovered *CorruptError
 }
 
@@ -110,7 +111,7 @@ func (s *Store) Path() string { return s.path }
 // Close releases the database. StreamWriters must be finalized first;
 // their later flushes fail.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.rq.close(), s.r.Close(), s.w.Close())
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok"
@@ -216,7 +217,11 @@ func openAt(path string, opts Options) (*Store, error) {
 		return fail(err)
 	}
 	r.SetMaxOpenConns(4)
+	// Idle connections keep their prepared statements; closing them
+	// between bursts of reads would throw that work away.
+	r.SetMaxIdleConns(4)
 	s.r = r
+	s.rq = newStmtCache(r)
 	if err := r.Ping(); err != nil {
 		return fail(err)
 	}
