@@ -58,6 +58,8 @@ type Run struct {
 	// StopAfter makes the run stop once a round calls one of these tools
 	// (create_todo_list hands over to the scheduler).
 	StopAfter map[string]bool
+	// Translate localises user-facing notices (nil: English).
+	Translate func(msg string, args ...any) string
 	// Prepare, when set, may rewrite the message list right before each
 	// model call (sanitizer, compaction); it returns what is sent.
 	Prepare func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error)
@@ -100,7 +102,7 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 			if setting == "" {
 				setting = "govibe.maxInteractions"
 			}
-			sink.Notice(fmt.Sprintf("Stopped after %d tool rounds (%s). Send a message to continue.", r.MaxRounds, setting))
+			sink.Notice(r.tr("Stopped after %d tool rounds (%s). Send a message to continue.", r.MaxRounds, setting))
 			return out
 		}
 		out.Rounds = round
@@ -137,7 +139,7 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 			}
 			if mode == ToolCallingAuto && isToolsUnsupported(err) {
 				mode = ToolCallingText
-				sink.Notice("This endpoint does not accept tool definitions; switching to the text tool-call protocol.")
+				sink.Notice(r.tr("This endpoint does not accept tool definitions; switching to the text tool-call protocol."))
 				round--
 				continue
 			}
@@ -157,7 +159,7 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 					return out
 				}
 				corrections++
-				sink.Notice("Malformed tool call; asking the model to correct it.")
+				sink.Notice(r.tr("Malformed tool call; asking the model to correct it."))
 				appendMsg(llm.Message{Role: llm.RoleUser, Content: "Your <tool_call> block could not be used: " + perr.Error() + ". Reply again with a corrected block."})
 				continue
 			}
@@ -329,4 +331,14 @@ func toolDefs(ts []tools.Tool) []llm.ToolDef {
 		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
 	}
 	return defs
+}
+
+func (r *Run) tr(msg string, args ...any) string {
+	if r.Translate != nil {
+		return r.Translate(msg, args...)
+	}
+	if len(args) == 0 {
+		return msg
+	}
+	return fmt.Sprintf(msg, args...)
 }

@@ -202,7 +202,7 @@ func (e *Engine) recoverInterrupted(ctx context.Context) error {
 		if err != nil {
 			continue
 		}
-		_ = w.AddNotice(ctx, store.NoticeWarn, "This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume.")
+		_ = w.AddNotice(ctx, store.NoticeWarn, e.tr("This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume."))
 		_ = w.Finalize(ctx, store.StatusCancelled, nil)
 		e.interrupted[m.SessionID] = true
 	}

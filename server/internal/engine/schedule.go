@@ -237,7 +237,7 @@ func (e *Engine) runStep(ctx context.Context, t *turn, sink *turnSink, role sche
 	ts, blocked := e.roleTools(ctx, t, role, tag, final)
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.systemPrompt(),
-		MaxRounds: lim.MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: firstNonEmpty(profile.ToolCalling, e.Settings().String("toolCalling")),
+		Translate: e.tr, MaxRounds: lim.MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: firstNonEmpty(profile.ToolCalling, e.Settings().String("toolCalling")),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, tag),
 	}
 	if final {

@@ -55,7 +55,7 @@ type turn struct {
 func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID string, err error) {
 	text := strings.TrimSpace(p.Text)
 	if text == "" {
-		return "", "", errors.New("the message is empty")
+		return "", "", errors.New(e.tr("the message is empty"))
 	}
 	if text == CompactCommand {
 		return e.compactCommand(ctx, p.SessionID)
@@ -271,7 +271,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 		st = store.StatusCancelled
 	}
 	if out.Err != nil {
-		info := humanError(out.Err, e.profile().BaseURL)
+		info := e.humanError(out.Err, e.profile().BaseURL)
 		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindError, MessageID: sink.msgID, Err: &info})
 	}
@@ -317,6 +317,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Tools:       ts,
 		Blocked:     blocked,
 		Refused:     refused,
+		Translate:   e.tr,
 		StopAfter:   freeStopAfter(t),
 		Env:         env,
 		System:      e.systemPrompt(),

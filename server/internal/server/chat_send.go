@@ -20,7 +20,7 @@ func (s *Server) ChatSend(ctx context.Context, p *protocol.ChatSendParams) (*pro
 	}
 	sid, tid, err := eng.Send(ctx, sp)
 	if errors.Is(err, engine.ErrBusy) {
-		return nil, protocol.Errorf(protocol.CodeBusy, "%s", err.Error())
+		return nil, protocol.Errorf(protocol.CodeBusy, "%s", eng.Tr("this session is still working on the previous message; stop it or wait"))
 	}
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())

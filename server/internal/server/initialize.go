@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -77,6 +78,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	}
 	s.mu.Lock()
 	s.started = true
+	s.lang = i18n.Pick(values.String("language"), p.Locale)
 	s.mu.Unlock()
 	// The session store opens in the background (a fresh database costs a
 	// few fsyncs); requests wait for it in s.engine.
@@ -104,7 +106,7 @@ func (s *Server) open(opts engine.Options) {
 		s.engErr = err
 		s.mu.Unlock()
 		s.notify(func(ctx context.Context) error {
-			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "error", Message: "GoVibe could not start: " + err.Error(), Action: "showLogs"})
+			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "error", Message: i18n.T(s.lang, "GoVibe could not start: %v", err), Action: "showLogs"})
 		})
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/logging"
 )
 
@@ -35,6 +36,9 @@ type Server struct {
 	// answers before the session store is open, so the editor is never
 	// kept waiting on disk, and every later request waits here instead.
 	ready chan struct{}
+	// lang is the UI language from initialize, for messages sent before
+	// the engine exists.
+	lang i18n.Lang
 }
 
 // New returns a Server that talks back through client.
@@ -59,7 +63,7 @@ func (s *Server) engine(ctx context.Context) (*engine.Engine, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.engErr != nil {
-		return nil, protocol.Errorf(protocol.CodeInternalError, "GoVibe could not start: %v", s.engErr)
+		return nil, protocol.Errorf(protocol.CodeInternalError, "%s", i18n.T(s.lang, "GoVibe could not start: %v", s.engErr))
 	}
 	if s.shutdown || s.eng == nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidState, "the server is shutting down")

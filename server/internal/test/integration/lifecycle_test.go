@@ -83,3 +83,21 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestUserFacingMessagesFollowTheLanguage: with the UI in Simplified
+// Chinese, the sidecar's own messages are too.
+func TestUserFacingMessagesFollowTheLanguage(t *testing.T) {
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Settings: map[string]any{
+		"apiBaseUrl": "https://api.example.invalid/v1", "model": "m", "language": "zh-CN"}})
+	r := send(t, ed, "", "你好")
+	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
+	var msg, action string
+	for _, ev := range ed.Events(r.SessionID) {
+		if ev.Kind == protocol.EventError {
+			msg, action = ev.Error.Message, ev.Error.Action
+		}
+	}
+	if !strings.Contains(msg, "API 密钥") || action != "setApiKey" {
+		t.Fatalf("error %q action %q", msg, action)
+	}
+}
