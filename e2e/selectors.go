@@ -15,6 +15,7 @@ const (
 	selQuickInputBox  = ".quick-input-widget input"
 	selQuickInputRow  = ".quick-input-widget .monaco-list-row"
 	selExplorerRow    = ".explorer-folders-view .monaco-list-row"
+	selSideBarTitle   = ".part.sidebar .composite.title"
 
 	// Webviews nest twice: the workbench's host iframe, then the frame the
 	// extension's HTML is loaded into.

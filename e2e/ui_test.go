@@ -34,6 +34,24 @@ func (h *harness) openGoVibe() playwright.FrameLocator {
 	return wv
 }
 
+// reopenedGoVibe waits for the GoVibe view a reload brings back: the
+// workbench restores the side bar as it was, and clicking the activity-bar
+// item of a shown container would hide it instead.
+func (h *harness) reopenedGoVibe() playwright.FrameLocator {
+	h.t.Helper()
+	title := h.Page.Locator(selSideBarTitle, playwright.PageLocatorOptions{HasText: "GoVibe"})
+	if err := h.Expect.Locator(title).ToBeVisible(playwright.LocatorAssertionsToBeVisibleOptions{
+		Timeout: playwright.Float(startupTimeout)}); err != nil {
+		h.t.Fatalf("the side bar did not come back showing GoVibe: %v", err)
+	}
+	wv := h.webview()
+	if err := h.Expect.Locator(wv.Locator(selChatInput)).ToBeEditable(playwright.LocatorAssertionsToBeEditableOptions{
+		Timeout: playwright.Float(startupTimeout)}); err != nil {
+		h.t.Fatalf("GoVibe chat input %s not editable: %v", selChatInput, err)
+	}
+	return wv
+}
+
 // runCommand runs a workbench command by its title through the command
 // palette, as a user would.
 func (h *harness) runCommand(title string) {
