@@ -1,12 +1,8 @@
 package llm
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/respjson"
 )
 
 // accumulator assembles one attempt's chunks into a Response. It is owned
@@ -26,13 +22,14 @@ func newAccumulator() *accumulator {
 	return &accumulator{byIndex: map[int64]int{}}
 }
 
-func (a *accumulator) add(chunk openai.ChatCompletionChunk, onEvent func(Event)) {
-	for _, ch := range chunk.Choices {
+func (a *accumulator) add(chunk *streamChunk, onEvent func(Event)) {
+	for i := range chunk.Choices {
+		ch := &chunk.Choices[i]
 		if ch.Index != 0 {
 			continue
 		}
-		d := ch.Delta
-		if r := extraString(d.JSON.ExtraFields, "reasoning_content", "reasoning"); r != "" {
+		d := &ch.Delta
+		if r := d.reasoning(); r != "" {
 			a.reasoning.WriteString(r)
 			a.emitted = true
 			onEvent(Event{Kind: EventReasoning, Text: r})
@@ -42,20 +39,20 @@ func (a *accumulator) add(chunk openai.ChatCompletionChunk, onEvent func(Event))
 			a.emitted = true
 			onEvent(Event{Kind: EventText, Text: d.Content})
 		}
-		for _, tc := range d.ToolCalls {
-			a.addToolCall(tc)
+		for j := range d.ToolCalls {
+			a.addToolCall(&d.ToolCalls[j])
 		}
 		if ch.FinishReason != "" {
 			a.finish = ch.FinishReason
 		}
 	}
-	if chunk.JSON.Usage.Valid() {
-		a.usage = usageFrom(chunk.Usage)
+	if chunk.Usage != nil {
+		a.usage = chunk.Usage.usage()
 		a.gotUsage = true
 	}
 }
 
-func (a *accumulator) addToolCall(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *accumulator) addToolCall(tc *chunkToolCall) {
 	a.emitted = true
 	pos, ok := a.byIndex[tc.Index]
 	// Some servers reuse index 0 for every call and tell them apart only by
@@ -101,48 +98,4 @@ func (a *accumulator) response() *Response {
 		r.ToolCalls = append(r.ToolCalls, tc)
 	}
 	return r
-}
-
-func usageFrom(u openai.CompletionUsage) Usage {
-	out := Usage{
-		PromptTokens:     u.PromptTokens,
-		CompletionTokens: u.CompletionTokens,
-		CachedTokens:     u.PromptTokensDetails.CachedTokens,
-		ReasoningTokens:  u.CompletionTokensDetails.ReasoningTokens,
-	}
-	if out.CachedTokens == 0 {
-		out.CachedTokens = extraInt(u.JSON.ExtraFields, "prompt_cache_hit_tokens")
-	}
-	return out
-}
-
-// extraString returns the first of keys present as a JSON string.
-func extraString(fields map[string]respjson.Field, keys ...string) string {
-	for _, k := range keys {
-		f, ok := fields[k]
-		if !ok {
-			continue
-		}
-		raw := f.Raw()
-		if raw == "" || raw == "null" {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(raw), &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func extraInt(fields map[string]respjson.Field, key string) int64 {
-	f, ok := fields[key]
-	if !ok {
-		return 0
-	}
-	var n int64
-	if json.Unmarshal([]byte(f.Raw()), &n) != nil {
-		return 0
-	}
-	return n
 }

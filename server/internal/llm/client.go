@@ -1,16 +1,19 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"go.uber.org/zap"
 )
 
@@ -177,6 +180,26 @@ func (c *OpenAIClient) finalError(attempts int, out outcome) error {
 	}
 }
 
+// consume feeds the stream's chunks to acc until [DONE], the end of the
+// body, or a broken or failed event.
+func (c *OpenAIClient) consume(dec ssestream.Decoder, acc *accumulator, onEvent func(Event)) error {
+	for dec.Next() {
+		data := dec.Event().Data
+		if bytes.HasPrefix(data, doneData) {
+			return nil
+		}
+		var chunk streamChunk
+		if err := decodeChunk(data, &chunk); err != nil {
+			return err
+		}
+		acc.add(&chunk, onEvent)
+	}
+	return dec.Err()
+}
+
+// doneData is the SSE terminator's data.
+var doneData = []byte("[DONE]")
+
 // attempt performs one HTTP request and consumes its stream. emitted says
 // whether any delta reached the consumer (so a retry must be announced).
 func (c *OpenAIClient) attempt(ctx context.Context, params openai.ChatCompletionNewParams, req Request, onEvent func(Event)) (*Response, outcome, bool) {
@@ -189,14 +212,19 @@ func (c *OpenAIClient) attempt(ctx context.Context, params openai.ChatCompletion
 	if req.SessionID != "" {
 		opts = append(opts, option.WithHeader(SessionHeader, req.SessionID))
 	}
-	stream := c.chat.NewStreaming(actx, params, opts...)
-	defer stream.Close()
-
+	// The request is openai-go's (NewStreaming's own options) and so is the
+	// SSE framing, but chunks are decoded into streamChunk rather than
+	// ChatCompletionChunk: see chunk.go.
+	var raw *http.Response
+	opts = append(opts, option.WithJSONSet("stream", true), option.WithResponseBodyInto(&raw))
+	_, err := c.chat.New(actx, params, opts...)
 	acc := newAccumulator()
-	for stream.Next() {
-		acc.add(stream.Current(), onEvent)
+	if dec := ssestream.NewDecoder(raw); dec != nil {
+		if err == nil {
+			err = c.consume(dec, acc, onEvent)
+		}
+		_ = dec.Close()
 	}
-	err := stream.Err()
 	status, header, errBody, sawDone, gotResp := w.snapshot()
 
 	if ctx.Err() != nil {
