@@ -76,3 +76,11 @@ const (
 	selUserMessage = "[data-testid=message-user]"
 	selHostNotice  = "[data-testid=host-notice]"
 )
+
+// GoVibe webview: sessions.
+const (
+	selSessionMenu = "[data-testid=session-menu]"
+	selSessionList = "[data-testid=session-list]"
+	selSessionItem = "[data-testid=session-item]"
+	selNewSession  = "[data-testid=new-session]"
+)
