@@ -33,7 +33,11 @@ type Handler func(ctx context.Context, method string, params json.RawMessage) (a
 // cancels the running handler's context, or marks a still-queued request so
 // it is answered with RequestCancelled without running.
 type Conn struct {
-	conn   *jsonrpc2.Conn
+	conn *jsonrpc2.Conn
+	// stream is the conn's own stream: notifications and replies are
+	// framed here directly (see outgoing), requests go through conn, which
+	// must track their replies.
+	stream *stream
 	log    *zap.Logger
 	handle Handler
 
@@ -61,7 +65,7 @@ var errDisconnected = errors.New("the editor disconnected")
 
 // Serve starts serving rwc. The returned Conn's Done channel closes when the
 // peer disconnects.
-func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logger, opts ...jsonrpc2.ConnOpt) *Conn {
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logger) *Conn {
 	c := &Conn{
 		log:      log,
 		handle:   h,
@@ -70,8 +74,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, h Handler, log *zap.Logg
 		done:     make(chan struct{}),
 		drained:  make(chan struct{}),
 	}
-	s := newStream(rwc, func(err error) { log.Warn("skipped malformed JSON-RPC input", zap.Error(err)) })
-	c.conn = jsonrpc2.NewConn(ctx, s, c, append(opts, jsonrpc2.SetLogger(zapLogger{log}))...)
+	c.stream = newStream(rwc, func(err error) { log.Warn("skipped malformed JSON-RPC input", zap.Error(err)) })
+	c.conn = jsonrpc2.NewConn(ctx, c.stream, c, jsonrpc2.SetLogger(zapLogger{log}))
 	go c.orderedWorker()
 	go func() {
 		<-c.conn.DisconnectNotify()
@@ -208,13 +212,53 @@ func (c *Conn) run(ctx context.Context, cancel context.CancelCauseFunc, req *jso
 		}
 		return
 	}
+	var rpcErr *jsonrpc2.Error
 	if err != nil {
-		_ = c.conn.ReplyWithError(context.Background(), req.ID, toRPCError(ctx, err))
-		return
+		rpcErr = toRPCError(ctx, err)
 	}
-	if err := c.conn.Reply(context.Background(), req.ID, result); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+	c.reply(req, result, rpcErr)
+}
+
+// reply answers req with result, or with rpcErr when it is not nil.
+func (c *Conn) reply(req *jsonrpc2.Request, result any, rpcErr *jsonrpc2.Error) {
+	f := getOutgoing()
+	defer f.release()
+	var err error
+	if rpcErr != nil {
+		err = f.failure(req.ID, rpcErr)
+	} else if err = f.result(req.ID, result); err != nil {
+		// A result that cannot be encoded must still answer the request,
+		// or the editor waits for it forever.
+		c.log.Error("reply not encodable", zap.String("method", req.Method), zap.Error(err))
+		f.reset()
+		err = f.failure(req.ID, &jsonrpc2.Error{Code: protocol.CodeInternalError,
+			Message: fmt.Sprintf("internal error in %s: its result could not be encoded: %v", req.Method, err)})
+	}
+	if err == nil {
+		err = c.write(f)
+	}
+	if err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
 		c.log.Warn("reply failed", zap.String("method", req.Method), zap.Error(err))
 	}
+}
+
+// write sends one framed message, reporting jsonrpc2.ErrClosed once the
+// connection has ended, as jsonrpc2's own sends do.
+func (c *Conn) write(f *outgoing) error {
+	select {
+	case <-c.done:
+		return jsonrpc2.ErrClosed
+	default:
+	}
+	err := c.stream.writeFrame(f)
+	if err != nil {
+		select {
+		case <-c.done:
+			return jsonrpc2.ErrClosed
+		default:
+		}
+	}
+	return err
 }
 
 func (c *Conn) call(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
@@ -256,7 +300,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	}
 	err = w.Wait(ctx, result)
 	if err != nil && ctx.Err() != nil {
-		_ = c.conn.Notify(context.Background(), "$/cancelRequest", cancelParams{ID: id})
+		_ = c.Notify(context.Background(), "$/cancelRequest", cancelParams{ID: id})
 		return ctx.Err()
 	}
 	var re *jsonrpc2.Error
@@ -266,10 +310,15 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	return err
 }
 
-// Notify sends a server→client notification. Concurrent calls are written
-// whole, in the order they acquire the stream.
-func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	return c.conn.Notify(ctx, method, params)
+// Notify sends a server→client notification, encoding params once.
+// Concurrent calls are written whole, in the order they acquire the stream.
+func (c *Conn) Notify(_ context.Context, method string, params any) error {
+	f := getOutgoing()
+	defer f.release()
+	if err := f.notification(method, params); err != nil {
+		return fmt.Errorf("%s notification: %w", method, err)
+	}
+	return c.write(f)
 }
 
 type zapLogger struct{ l *zap.Logger }

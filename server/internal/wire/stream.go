@@ -5,7 +5,6 @@ package wire
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,19 +42,21 @@ func newStream(rwc io.ReadWriteCloser, onBadInput func(error)) *stream {
 }
 
 func (s *stream) WriteObject(obj any) error {
-	data, err := json.Marshal(obj)
-	if err != nil {
+	f := getOutgoing()
+	defer f.release()
+	if err := f.value(obj); err != nil {
 		return err
 	}
+	return s.writeFrame(f)
+}
+
+// writeFrame writes one whole framed message; concurrent frames never
+// interleave.
+func (s *stream) writeFrame(f *outgoing) error {
+	b := f.bytes()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var buf bytes.Buffer
-	buf.Grow(len(data) + 32)
-	buf.WriteString("Content-Length: ")
-	buf.WriteString(strconv.Itoa(len(data)))
-	buf.WriteString("\r\n\r\n")
-	buf.Write(data)
-	_, err = s.w.Write(buf.Bytes())
+	_, err := s.w.Write(b)
 	return err
 }
 
