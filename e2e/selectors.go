@@ -84,3 +84,10 @@ const (
 	selSessionItem = "[data-testid=session-item]"
 	selNewSession  = "[data-testid=new-session]"
 )
+
+// GoVibe webview: todo panel.
+const (
+	selTodoPanel = "[data-testid=todo-panel]"
+	selTodoGoal  = "[data-testid=todo-goal]"
+	selTodoItem  = "[data-testid=todo-item]"
+)
