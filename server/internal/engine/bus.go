@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 )
 
@@ -13,34 +14,56 @@ const ringSize = 8192
 // them out. It is safe for concurrent use: Publish may be called from any
 // goroutine, and a session's events reach every subscriber in seq order.
 //
-// A subscriber that falls behind has consecutive deltas of the same message
-// merged (so text is never lost, only batched); terminal events are always
-// delivered individually.
+// Deltas that reach a subscriber while it is still delivering earlier
+// events are merged per message (so text is never lost, only batched);
+// terminal events are always delivered individually.
 type Bus struct {
-	mu   sync.Mutex
-	seq  map[string]int64
-	ring map[string][]Event
-	subs []*subscriber
+	mu       sync.Mutex
+	sessions map[string]*sessionLog
+	subs     []*subscriber
 }
 
+// sessionLog is one session's seq counter and replay ring.
+type sessionLog struct {
+	seq  int64
+	ring ring
+}
+
+// ring holds a session's last ringSize events in a fixed array: once full,
+// each event overwrites the oldest, so publishing never copies the buffer.
+type ring struct {
+	buf   []Event
+	start int // index of the oldest event once buf is full
+}
+
+func (r *ring) push(e Event) {
+	if len(r.buf) < ringSize {
+		r.buf = append(r.buf, e)
+		return
+	}
+	r.buf[r.start] = e
+	r.start = (r.start + 1) % ringSize
+}
+
+// at returns the i-th oldest event.
+func (r *ring) at(i int) Event { return r.buf[(r.start+i)%len(r.buf)] }
+
 func NewBus() *Bus {
-	return &Bus{seq: map[string]int64{}, ring: map[string][]Event{}}
+	return &Bus{sessions: map[string]*sessionLog{}}
 }
 
 // Publish stamps e with the next seq of its session and delivers it.
 func (b *Bus) Publish(e Event) Event {
 	b.mu.Lock()
-	b.seq[e.SessionID]++
-	e.Seq = b.seq[e.SessionID]
-	r := append(b.ring[e.SessionID], e)
-	// Trim only at twice the size, so the copy is amortised over ringSize
-	// publishes instead of paid on every one.
-	if len(r) >= 2*ringSize {
-		r = append(r[:0:0], r[len(r)-ringSize:]...)
+	l := b.sessions[e.SessionID]
+	if l == nil {
+		l = &sessionLog{}
+		b.sessions[e.SessionID] = l
 	}
-	b.ring[e.SessionID] = r
-	subs := b.subs
-	for _, s := range subs {
+	l.seq++
+	e.Seq = l.seq
+	l.ring.push(e)
+	for _, s := range b.subs {
 		s.push(e)
 	}
 	b.mu.Unlock()
@@ -51,7 +74,10 @@ func (b *Bus) Publish(e Event) Event {
 func (b *Bus) LastSeq(sessionID string) int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.seq[sessionID]
+	if l := b.sessions[sessionID]; l != nil {
+		return l.seq
+	}
+	return 0
 }
 
 // Since returns the buffered events after seq, and false when the buffer no
@@ -59,16 +85,18 @@ func (b *Bus) LastSeq(sessionID string) int64 {
 func (b *Bus) Since(sessionID string, seq int64) ([]Event, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.ring[sessionID]
-	if seq >= b.seq[sessionID] {
+	l := b.sessions[sessionID]
+	if l == nil || seq >= l.seq {
 		return nil, true
 	}
-	if len(r) == 0 || r[0].Seq > seq+1 {
+	r := &l.ring
+	n := len(r.buf)
+	if n == 0 || r.at(0).Seq > seq+1 {
 		return nil, false
 	}
 	var out []Event
-	for _, e := range r {
-		if e.Seq > seq {
+	for i := 0; i < n; i++ {
+		if e := r.at(i); e.Seq > seq {
 			out = append(out, e)
 		}
 	}
@@ -78,7 +106,9 @@ func (b *Bus) Since(sessionID string, seq int64) ([]Event, bool) {
 // Forget drops a deleted session's buffer.
 func (b *Bus) Forget(sessionID string) {
 	b.mu.Lock()
-	delete(b.ring, sessionID)
+	if l := b.sessions[sessionID]; l != nil {
+		l.ring = ring{}
+	}
 	b.mu.Unlock()
 }
 
@@ -104,16 +134,42 @@ func (b *Bus) Subscribe(fn func(Event)) (unsubscribe func()) {
 	}
 }
 
-// mergeBacklog is the queue length above which deltas are merged.
-const mergeBacklog = 256
-
+// subscriber delivers events to fn on its own goroutine.
+//
+// Deltas that queue up while fn is busy with earlier events are merged
+// into the queued delta of the same message, so a subscriber that writes to
+// a slower editor sends fewer, longer deltas instead of falling further
+// behind. A delta is only merged into one that fn has not been handed yet,
+// so merging never delays anything; terminal events are never merged.
+//
+// Concurrency: push may be called from any goroutine (Publish calls it
+// under the bus lock); mu guards queue and closed. loop is the only reader.
 type subscriber struct {
 	fn     func(Event)
 	mu     sync.Mutex
-	queue  []Event
+	queue  []pending
 	closed bool
 	wake   chan struct{}
 	done   chan struct{}
+}
+
+// pending is a queued event; more holds the text of deltas merged into it,
+// so a long run of merges appends instead of copying the text each time.
+type pending struct {
+	ev   Event
+	more *strings.Builder
+}
+
+func (p *pending) event() Event {
+	if p.more != nil {
+		p.ev.Text = p.more.String()
+	}
+	return p.ev
+}
+
+func mergeable(into, e *Event) bool {
+	return !e.terminal() && into.Kind == e.Kind && into.SessionID == e.SessionID &&
+		into.MessageID == e.MessageID && into.TurnID == e.TurnID && into.SubAgentTag == e.SubAgentTag
 }
 
 func (s *subscriber) push(e Event) {
@@ -122,16 +178,18 @@ func (s *subscriber) push(e Event) {
 		s.mu.Unlock()
 		return
 	}
-	if n := len(s.queue); n > mergeBacklog && !e.terminal() {
+	if n := len(s.queue); n > 0 && mergeable(&s.queue[n-1].ev, &e) {
 		last := &s.queue[n-1]
-		if last.Kind == e.Kind && last.SessionID == e.SessionID && last.MessageID == e.MessageID {
-			last.Text += e.Text
-			last.Seq = e.Seq
-			s.mu.Unlock()
-			return
+		if last.more == nil {
+			last.more = &strings.Builder{}
+			last.more.WriteString(last.ev.Text)
 		}
+		last.more.WriteString(e.Text)
+		last.ev.Seq = e.Seq
+		s.mu.Unlock()
+		return
 	}
-	s.queue = append(s.queue, e)
+	s.queue = append(s.queue, pending{ev: e})
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -141,15 +199,20 @@ func (s *subscriber) push(e Event) {
 
 func (s *subscriber) loop() {
 	defer close(s.done)
+	var spare []pending
 	for {
 		s.mu.Lock()
 		batch := s.queue
-		s.queue = nil
+		// The drained batch's array is reused for the next queue once fn
+		// has seen its events.
+		s.queue = spare[:0]
 		closed := s.closed
 		s.mu.Unlock()
-		for _, e := range batch {
-			s.fn(e)
+		for i := range batch {
+			s.fn(batch[i].event())
+			batch[i] = pending{}
 		}
+		spare = batch
 		if closed && len(batch) == 0 {
 			return
 		}
