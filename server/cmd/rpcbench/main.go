@@ -228,6 +228,11 @@ func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams
 		fmt.Sprintf("ref(cat pipe %d notifications)=%s/s", rf.events, rate(rf.events, rf.elapsed)),
 		"ratio="+ratio(float64(o.elapsed), float64(rf.elapsed)),
 		fmt.Sprintf("goal>=%d/s %s", goal, out.goal(deltaRate >= goal))))
+	// Informational: where the timed window goes (no goal).
+	fmt.Println(line("rpc.notify_textdelta_phases",
+		"to_first_delta="+ms(o.firstDelta),
+		"first_to_last_delta="+ms(o.lastDelta-o.firstDelta),
+		"last_delta_to_finished="+ms(o.elapsed-o.lastDelta)))
 	fmt.Println(line("rpc.model_stream_alone",
 		"deltas/s="+rate(a.chars, a.elapsed),
 		"time="+ms(a.elapsed),

@@ -20,6 +20,10 @@ type streamRun struct {
 	// events is how many textDelta notifications arrived; the sidecar may
 	// merge deltas under backpressure, so chars is the real payload count.
 	events, chars int
+	// firstDelta and lastDelta are when the first and last textDelta
+	// arrived, from the same start as elapsed: they split elapsed into the
+	// turn's set-up, the streaming itself and the turn's wrap-up.
+	firstDelta, lastDelta time.Duration
 }
 
 // deltaText is n distinct ASCII characters in a pattern that makes a lost,
@@ -81,6 +85,10 @@ func streamThroughSidecar(c *child, model *scripted.Server, text string) (stream
 		}
 		switch ev.Kind {
 		case protocol.EventTextDelta:
+			run.lastDelta = time.Since(t0)
+			if run.events == 0 {
+				run.firstDelta = run.lastDelta
+			}
 			run.events++
 			run.chars += utf8.RuneCountInString(ev.Text)
 			joined.WriteString(ev.Text)
