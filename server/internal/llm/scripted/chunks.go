@@ -83,18 +83,16 @@ func usageJSON(u Usage) map[string]any {
 func buildStream(id, model string, created int64, r Reply, usage *Usage) streamPlan {
 	var p streamPlan
 	add := func(delta map[string]any, finish *string) {
-		env := chunkEnvelope{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
-			Choices: []chunkChoice{{Index: 0, Delta: delta, FinishReason: finish}}}
-		b, _ := json.Marshal(env)
-		p.chunks = append(p.chunks, b)
+		p.chunks = append(p.chunks, renderChunk(id, model, created, delta, finish))
 	}
+	text := newTextChunks(id, model, created)
 	add(map[string]any{"role": "assistant", "content": ""}, nil)
 	for _, s := range splitRunes(r.Reasoning, r.ChunkSize) {
 		// DeepSeek sends content:null alongside reasoning deltas.
-		add(map[string]any{"content": nil, "reasoning_content": s}, nil)
+		p.chunks = append(p.chunks, text.render(`{"content":null,"reasoning_content":`, s))
 	}
 	for _, s := range splitRunes(r.Text, r.ChunkSize) {
-		add(map[string]any{"content": s}, nil)
+		p.chunks = append(p.chunks, text.render(`{"content":`, s))
 	}
 	for i, tc := range r.ToolCalls {
 		add(map[string]any{"tool_calls": []any{map[string]any{
@@ -116,6 +114,59 @@ func buildStream(id, model string, created int64, r Reply, usage *Usage) streamP
 		p.chunks = append(p.chunks, b)
 	}
 	return p
+}
+
+// renderChunk renders one chunk through encoding/json; text deltas, which
+// make up almost all of a long reply, take the faster textChunks path to
+// the same bytes.
+func renderChunk(id, model string, created int64, delta map[string]any, finish *string) []byte {
+	env := chunkEnvelope{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
+		Choices: []chunkChoice{{Index: 0, Delta: delta, FinishReason: finish}}}
+	b, _ := json.Marshal(env)
+	return b
+}
+
+// textChunks renders text and reasoning deltas byte for byte as renderChunk
+// would, from a prefix built once per reply: marshalling a map-based
+// envelope per one-character delta made a 10,000-delta reply take tens of
+// milliseconds to prepare before its first byte went out.
+type textChunks struct {
+	prefix []byte
+}
+
+const textChunkSuffix = `},"logprobs":null,"finish_reason":null}]}`
+
+func newTextChunks(id, model string, created int64) textChunks {
+	full := renderChunk(id, model, created, map[string]any{}, nil)
+	// full ends with `"delta":{},"logprobs":null,"finish_reason":null}]}`;
+	// the prefix is everything before the delta object.
+	return textChunks{prefix: full[:len(full)-len(textChunkSuffix)-len(`{`)]}
+}
+
+// render returns the chunk whose delta is open (the delta object's start,
+// up to the colon before the text) followed by s as a JSON string.
+func (t textChunks) render(open, s string) []byte {
+	b := make([]byte, 0, len(t.prefix)+len(open)+len(s)+2+len(textChunkSuffix))
+	b = append(b, t.prefix...)
+	b = append(b, open...)
+	b = appendJSONString(b, s)
+	return append(b, textChunkSuffix...)
+}
+
+// appendJSONString appends s encoded exactly as json.Marshal encodes it.
+// Plain printable ASCII, the common case, needs no escaping; anything else
+// goes through encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // buildCompletion renders a non-streaming chat.completion object.
