@@ -47,7 +47,9 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
       case 'snapshot': {
         const s = node.snapshot;
         const item = new vscode.TreeItem(new Date(s.time).toLocaleString(), vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = `${s.message || s.reason || ''} · ${vscode.l10n.t('{0} files changed', s.changedFiles)}`;
+        // The reason comes first: "before turn" and "after turn" snapshots
+        // of one turn share the time and the message.
+        item.description = [reasonLabel(s.reason), s.message, vscode.l10n.t('{0} files changed', s.changedFiles)].filter(Boolean).join(' · ');
         item.tooltip = [s.message, s.reason, s.skipped?.length ? vscode.l10n.t('Left out: {0}', s.skipped.join(', ')) : '']
           .filter(Boolean)
           .join('\n');
@@ -250,4 +252,18 @@ function describeChanges(changes: FileChange[]): string {
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+function reasonLabel(reason: string | undefined): string {
+  switch (reason) {
+    case 'before turn':
+      return vscode.l10n.t('before turn');
+    case 'after turn':
+      return vscode.l10n.t('after turn');
+    case 'before restore':
+      return vscode.l10n.t('before restore');
+    case 'manual':
+      return vscode.l10n.t('manual');
+  }
+  return reason ?? '';
 }
