@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
 
 // PendingMessage names a message a previous process left pending.
@@ -30,11 +31,26 @@ func (s *Store) PendingMessages(ctx context.Context) ([]PendingMessage, error) {
 	return out, rows.Err()
 }
 
-// CancelPendingConfirmations closes every pending confirmation: the tools
-// that waited on them died with the previous process.
-func (s *Store) CancelPendingConfirmations(ctx context.Context) error {
+// CancelPendingConfirmations closes every pending confirmation except
+// keep: the tools that waited on them died with the previous process,
+// unless the engine resumes them (keep).
+func (s *Store) CancelPendingConfirmations(ctx context.Context, keep ...string) error {
 	return s.writeTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE confirmations SET status = 'cancelled' WHERE status = 'pending'`)
+		q := `UPDATE confirmations SET status = 'cancelled', updated_at = ? WHERE status = 'pending'`
+		args := []any{s.nowMS()}
+		if len(keep) > 0 {
+			q += ` AND id NOT IN (?` + strings.Repeat(", ?", len(keep)-1) + `)`
+			for _, id := range keep {
+				args = append(args, id)
+			}
+		}
+		_, err := tx.ExecContext(ctx, q, args...)
 		return err
 	})
+}
+
+// OpenConfirmations lists every pending confirmation of every session,
+// oldest first: at start-up, the questions a previous process left parked.
+func (s *Store) OpenConfirmations(ctx context.Context) ([]Confirmation, error) {
+	return s.confirmations(ctx, s.r, `WHERE status = 'pending'`)
 }
