@@ -3,6 +3,8 @@ package llm
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -171,5 +173,73 @@ func TestStreamChunkErrorEvent(t *testing.T) {
 	c = streamChunk{}
 	if err := decodeChunk([]byte(`{"error":null,"choices":[{"index":0,"delta":{"content":"ok"}}]}`), &c); err != nil || c.Choices[0].Delta.Content != "ok" {
 		t.Fatalf("null error: %v %+v", err, c)
+	}
+}
+
+// refDecode is the encoding/json reading of a chunk that decodeChunk must
+// reproduce: the same struct, type mismatches left empty.
+func refDecode(data []byte) (streamChunk, error) {
+	var c streamChunk
+	err := json.Unmarshal(data, &c)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		err = nil
+	}
+	return c, err
+}
+
+// normalise treats empty and nil slices alike.
+func normalise(c streamChunk) streamChunk {
+	if len(c.Choices) == 0 {
+		c.Choices = nil
+	}
+	for i := range c.Choices {
+		if len(c.Choices[i].Delta.ToolCalls) == 0 {
+			c.Choices[i].Delta.ToolCalls = nil
+		}
+	}
+	return c
+}
+
+// decodeChunk must agree with encoding/json on generated chunks full of
+// escapes, odd Unicode, invalid UTF-8, nulls and values of the wrong type.
+func TestDecodeChunkAgreesWithEncodingJSON(t *testing.T) {
+	strs := []string{`"a"`, `""`, `"\"q\" \\ \/"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\udc00x"`,
+		`"\n\t\r\b\f"`, `"\u2028<>&"`, "\"raw \xff bytes\"", "\"é中😀\"", `"\u0000"`}
+	others := []string{`null`, `0`, `7`, `-3`, `1.5`, `1e3`, `99999999999999999999`, `true`, `{}`, `{"a":1}`, `[]`, `["x"]`}
+	rng := rand.New(rand.NewPCG(3, 4))
+	val := func(wantStr bool) string {
+		if rng.IntN(4) == 0 {
+			return others[rng.IntN(len(others))]
+		}
+		if wantStr {
+			return strs[rng.IntN(len(strs))]
+		}
+		return []string{`0`, `1`, `2`, `42`}[rng.IntN(4)]
+	}
+	for i := 0; i < 3000; i++ {
+		tool := fmt.Sprintf(`{"index":%s,"id":%s,"type":"function","function":{"name":%s,"arguments":%s}}`,
+			val(false), val(true), val(true), val(true))
+		delta := fmt.Sprintf(`{"role":"assistant","content":%s,"reasoning_content":%s,"reasoning":%s,"tool_calls":[%s]}`,
+			val(true), val(true), val(true), tool)
+		if rng.IntN(5) == 0 {
+			delta = others[rng.IntN(len(others))]
+		}
+		usage := fmt.Sprintf(`{"prompt_tokens":%s,"completion_tokens":%s,"prompt_tokens_details":{"cached_tokens":%s},"completion_tokens_details":{"reasoning_tokens":%s},"prompt_cache_hit_tokens":%s}`,
+			val(false), val(false), val(false), val(false), val(false))
+		if rng.IntN(3) == 0 {
+			usage = `null`
+		}
+		data := fmt.Sprintf(`{"id":"c","choices":[{"index":%s,"delta":%s,"logprobs":null,"finish_reason":%s}],"usage":%s}`,
+			val(false), delta, val(true), usage)
+		want, werr := refDecode([]byte(data))
+		var got streamChunk
+		gerr := decodeChunk([]byte(data), &got)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s\nencoding/json error %v, decodeChunk error %v", data, werr, gerr)
+		}
+		if !reflect.DeepEqual(normalise(got), normalise(want)) {
+			t.Fatalf("%s\n got %+v\nwant %+v", data, got, want)
+		}
 	}
 }
