@@ -14,9 +14,9 @@ const ringSize = 8192
 // them out. It is safe for concurrent use: Publish may be called from any
 // goroutine, and a session's events reach every subscriber in seq order.
 //
-// Deltas that reach a subscriber while it is still delivering earlier
-// events are merged per message (so text is never lost, only batched);
-// terminal events are always delivered individually.
+// A subscriber that falls behind has consecutive deltas of the same message
+// merged (so text is never lost, only batched); terminal events are always
+// delivered individually.
 type Bus struct {
 	mu       sync.Mutex
 	sessions map[string]*sessionLog
@@ -134,11 +134,16 @@ func (b *Bus) Subscribe(fn func(Event)) (unsubscribe func()) {
 	}
 }
 
+// mergeBacklog is the queue length above which deltas are merged. Below
+// it every event is delivered as published, so a client that keeps up sees
+// seq increase by one.
+const mergeBacklog = 256
+
 // subscriber delivers events to fn on its own goroutine.
 //
-// Deltas that queue up while fn is busy with earlier events are merged
-// into the queued delta of the same message, so a subscriber that writes to
-// a slower editor sends fewer, longer deltas instead of falling further
+// Once more than mergeBacklog events wait for fn, a delta is merged into
+// the queued delta of the same message, so a subscriber that writes to a
+// slower editor sends fewer, longer deltas instead of falling further
 // behind. A delta is only merged into one that fn has not been handed yet,
 // so merging never delays anything; terminal events are never merged.
 //
@@ -178,7 +183,7 @@ func (s *subscriber) push(e Event) {
 		s.mu.Unlock()
 		return
 	}
-	if n := len(s.queue); n > 0 && mergeable(&s.queue[n-1].ev, &e) {
+	if n := len(s.queue); n > mergeBacklog && mergeable(&s.queue[n-1].ev, &e) {
 		last := &s.queue[n-1]
 		if last.more == nil {
 			last.more = &strings.Builder{}

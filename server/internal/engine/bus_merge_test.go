@@ -29,16 +29,19 @@ func blockedSubscriber(t *testing.T, b *Bus) (got func() []Event, first <-chan s
 	}, firstC, release, unsub
 }
 
-// Deltas that arrive while the subscriber is busy are merged per message
-// into few events; nothing is lost, seq still increases, terminal events
-// and other messages' deltas stay separate and in order.
+// Once more than mergeBacklog events wait behind a busy subscriber, deltas
+// are merged per message; nothing is lost, seq still increases, terminal
+// events and other messages' deltas stay separate and in order, and a
+// backlog up to mergeBacklog is delivered event by event.
 func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	b := NewBus()
 	got, first, release, unsub := blockedSubscriber(t, b)
 	b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m1", Text: "<"})
 	<-first
 	var want strings.Builder
-	for i := 0; i < 1000; i++ {
+	want.WriteString("<")
+	const n = 1000
+	for i := 0; i < n; i++ {
 		s := fmt.Sprint(i % 10)
 		want.WriteString(s)
 		b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m1", Text: s})
@@ -52,29 +55,42 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	close(release)
 	unsub()
 	evs := got()
-	var shape []string
-	for _, e := range evs {
-		shape = append(shape, e.SessionID+"/"+e.Kind+"/"+e.MessageID+"/"+fmt.Sprint(len(e.Text)))
+	// The one handed over, mergeBacklog+1 queued singly, then one merged.
+	singles := 1 + mergeBacklog + 1
+	if len(evs) != singles+6 {
+		t.Fatalf("delivered %d events, want %d", len(evs), singles+6)
 	}
-	wantShape := []string{
-		"a/" + KindTextDelta + "/m1/1",
-		"a/" + KindTextDelta + "/m1/1000",
-		"a/" + KindReasoningDelta + "/m1/1",
-		"a/" + KindTextDelta + "/m2/1",
-		"b/" + KindTextDelta + "/m2/1",
-		"a/" + KindToolCall + "/m2/0",
-		"a/" + KindToolCall + "/m2/0",
-		"a/" + KindTextDelta + "/m2/1",
+	var text strings.Builder
+	for i, e := range evs[:singles] {
+		if e.Kind != KindTextDelta || e.MessageID != "m1" {
+			t.Fatalf("event %d: %+v", i, e)
+		}
+		if i < singles-1 && (len(e.Text) != 1 || e.Seq != int64(i+1)) {
+			t.Fatalf("below the backlog limit event %d was merged: %q seq %d", i, e.Text, e.Seq)
+		}
+		text.WriteString(e.Text)
 	}
-	if strings.Join(shape, " ") != strings.Join(wantShape, " ") {
-		t.Fatalf("delivered\n %v\nwant\n %v", shape, wantShape)
-	}
-	if evs[1].Text != want.String() {
+	if text.String() != want.String() {
 		t.Fatal("merged text differs from the deltas in order")
 	}
 	// The merged event carries the seq of the last delta in it.
-	if evs[1].Seq != 1001 || evs[2].Seq != 1002 {
-		t.Fatalf("seqs %d %d", evs[1].Seq, evs[2].Seq)
+	if m := evs[singles-1]; len(m.Text) != n-mergeBacklog || m.Seq != n+1 {
+		t.Fatalf("merged event: %d chars, seq %d", len(m.Text), m.Seq)
+	}
+	var shape []string
+	for _, e := range evs[singles:] {
+		shape = append(shape, e.SessionID+"/"+e.Kind+"/"+e.MessageID+"/"+e.Text)
+	}
+	wantShape := []string{
+		"a/" + KindReasoningDelta + "/m1/r",
+		"a/" + KindTextDelta + "/m2/x",
+		"b/" + KindTextDelta + "/m2/y",
+		"a/" + KindToolCall + "/m2/",
+		"a/" + KindToolCall + "/m2/",
+		"a/" + KindTextDelta + "/m2/z",
+	}
+	if strings.Join(shape, " ") != strings.Join(wantShape, " ") {
+		t.Fatalf("after the merge:\n %v\nwant\n %v", shape, wantShape)
 	}
 	var last int64
 	for _, e := range evs {
@@ -86,7 +102,7 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 		}
 	}
 	// Replay still has every delta individually.
-	if r, ok := b.Since("a", 0); !ok || len(r) != 1006 {
+	if r, ok := b.Since("a", 0); !ok || len(r) != n+6 {
 		t.Fatalf("ring holds %d events, ok=%v", len(r), ok)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/i18n"
@@ -110,6 +111,10 @@ func (s *Server) open(opts engine.Options) {
 		})
 		return
 	}
+	// The token estimator's BPE tables take ~100ms of CPU to build, and the
+	// first turn needs them before its request; build them now, while the
+	// user is still typing, instead of inside that turn.
+	go compact.Default().Text("warm-up")
 	// Events reach the client from one goroutine, in seq order per session.
 	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
 		we := toChatEvent(ev)
