@@ -220,10 +220,11 @@ func (c *OpenAIClient) attempt(ctx context.Context, params openai.ChatCompletion
 	_, err := c.chat.New(actx, params, opts...)
 	acc := newAccumulator()
 	if dec := ssestream.NewDecoder(raw); dec != nil {
+		// Deferred so a panicking consumer still releases the connection.
+		defer dec.Close()
 		if err == nil {
 			err = c.consume(dec, acc, onEvent)
 		}
-		_ = dec.Close()
 	}
 	status, header, errBody, sawDone, gotResp := w.snapshot()
 
