@@ -65,6 +65,13 @@ type Run struct {
 	Prepare func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error)
 }
 
+// ErrSuspended, wrapped in a tool's error, says the tool was parked on a
+// question to the user when the run's context ended for a reason that a
+// later process resumes from (the server stopping, not the user): the call
+// and the later calls of its round get no result, so the question can be
+// asked again and answered after the restart.
+var ErrSuspended = errors.New("suspended until GoVibe's server restarts")
+
 // Outcome reports how a run ended.
 type Outcome struct {
 	Status   Status
@@ -74,27 +81,97 @@ type Outcome struct {
 	Final    string // the last assistant text
 	Stopped  string // the StopAfter tool that ended the run
 	Messages []llm.Message
+	// Suspended is set with StatusCancelled when a tool returned
+	// ErrSuspended: the last round's remaining calls have no result and
+	// the run's state must be left as it is for a later resumption.
+	Suspended bool
 }
 
 // Execute runs the loop on history (which must not include the system
 // prompt) and returns the messages it appended.
 func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Outcome {
-	out := Outcome{}
-	msgs := append([]llm.Message(nil), history...)
-	appendMsg := func(m llm.Message) {
-		msgs = append(msgs, m)
-		out.Messages = append(out.Messages, m)
-		sink.Append(m)
+	l := r.newLoop(history, sink)
+	return l.run(ctx)
+}
+
+// Resume continues a run a previous process left in the middle of a tool
+// round: history ends with the assistant message holding calls (and the
+// results of its calls that did finish); calls are that message's calls
+// still without a result, in order. They run first, each getting exactly
+// one result, and then the loop goes on as Execute would.
+func (r *Run) Resume(ctx context.Context, history []llm.Message, calls []llm.ToolCall, sink Sink) Outcome {
+	l := r.newLoop(history, sink)
+	if len(calls) > 0 {
+		if done, out := l.afterCalls(ctx, calls); done {
+			return out
+		}
 	}
+	return l.run(ctx)
+}
+
+// loop is one Execute or Resume in progress; used by one goroutine.
+type loop struct {
+	r           *Run
+	sink        Sink
+	out         Outcome
+	msgs        []llm.Message
+	mode        string
+	corrections int
+}
+
+func (r *Run) newLoop(history []llm.Message, sink Sink) *loop {
 	mode := r.ToolCalling
 	if mode == "" {
 		mode = ToolCallingAuto
 	}
-	corrections := 0
+	return &loop{r: r, sink: sink, msgs: append([]llm.Message(nil), history...), mode: mode}
+}
+
+func (l *loop) appendMsg(m llm.Message) {
+	l.msgs = append(l.msgs, m)
+	l.out.Messages = append(l.out.Messages, m)
+	l.sink.Append(m)
+}
+
+// afterCalls runs a round's calls and reports whether the run ends there
+// (cancelled, suspended, or a StopAfter tool was called).
+func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outcome) {
+	r, out := l.r, &l.out
+	mode := l.mode
+	suspended := r.runTools(ctx, calls, l.sink, func(c llm.ToolCall, res tools.Result) llm.Message {
+		var m llm.Message
+		if mode == ToolCallingText {
+			m = llm.Message{Role: llm.RoleUser, Content: formatTextResult(c, res)}
+		} else {
+			m = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: toolContent(res)}
+		}
+		l.msgs = append(l.msgs, m)
+		out.Messages = append(out.Messages, m)
+		return m
+	})
+	if suspended {
+		out.Status, out.Suspended = StatusCancelled, true
+		return true, *out
+	}
+	if ctx.Err() != nil {
+		out.Status = StatusCancelled
+		return true, *out
+	}
+	for _, c := range calls {
+		if r.StopAfter[c.Name] {
+			out.Status, out.Stopped = StatusDone, c.Name
+			return true, *out
+		}
+	}
+	return false, *out
+}
+
+func (l *loop) run(ctx context.Context) Outcome {
+	r, sink, out := l.r, l.sink, &l.out
 	for round := 0; ; round++ {
 		if err := ctx.Err(); err != nil {
 			out.Status = StatusCancelled
-			return out
+			return *out
 		}
 		if r.MaxRounds >= 0 && round > r.MaxRounds {
 			out.Status = StatusMaxTurns
@@ -103,22 +180,22 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 				setting = "govibe.maxInteractions"
 			}
 			sink.Notice(r.tr("Stopped after %d tool rounds (%s). Send a message to continue.", r.MaxRounds, setting))
-			return out
+			return *out
 		}
 		out.Rounds = round
 		req := llm.Request{SessionID: r.SessionID, MaxTokens: r.MaxTokens}
 		system := r.System
-		if mode == ToolCallingText {
+		if l.mode == ToolCallingText {
 			system += "\n\n" + textProtocolInstructions(r.offered())
 		} else {
 			req.Tools = toolDefs(r.offered())
 		}
-		send := msgs
+		send := l.msgs
 		if r.Prepare != nil {
 			var err error
-			if send, err = r.Prepare(ctx, msgs); err != nil {
+			if send, err = r.Prepare(ctx, l.msgs); err != nil {
 				out.Status, out.Err = StatusError, err
-				return out
+				return *out
 			}
 		}
 		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, send...)
@@ -135,64 +212,46 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 		if err != nil {
 			if ctx.Err() != nil {
 				out.Status = StatusCancelled
-				return out
+				return *out
 			}
-			if mode == ToolCallingAuto && isToolsUnsupported(err) {
-				mode = ToolCallingText
+			if l.mode == ToolCallingAuto && isToolsUnsupported(err) {
+				l.mode = ToolCallingText
 				sink.Notice(r.tr("This endpoint does not accept tool definitions; switching to the text tool-call protocol."))
 				round--
 				continue
 			}
 			out.Status, out.Err = StatusError, err
-			return out
+			return *out
 		}
 		sink.Usage(resp.Usage)
 		out.Usage.Add(resp.Usage)
 		calls := resp.ToolCalls
 		content := resp.Content
-		if mode == ToolCallingText {
+		if l.mode == ToolCallingText {
 			parsed, perr := ParseTextToolCalls(content)
 			if perr != nil {
-				appendMsg(llm.Message{Role: llm.RoleAssistant, Content: content, ReasoningContent: resp.ReasoningContent})
-				if corrections >= 2 {
+				l.appendMsg(llm.Message{Role: llm.RoleAssistant, Content: content, ReasoningContent: resp.ReasoningContent})
+				if l.corrections >= 2 {
 					out.Status, out.Err = StatusError, fmt.Errorf("the model kept producing malformed tool calls: %v", perr)
-					return out
+					return *out
 				}
-				corrections++
+				l.corrections++
 				sink.Notice(r.tr("Malformed tool call; asking the model to correct it."))
-				appendMsg(llm.Message{Role: llm.RoleUser, Content: "Your <tool_call> block could not be used: " + perr.Error() + ". Reply again with a corrected block."})
+				l.appendMsg(llm.Message{Role: llm.RoleUser, Content: "Your <tool_call> block could not be used: " + perr.Error() + ". Reply again with a corrected block."})
 				continue
 			}
-			corrections = 0
+			l.corrections = 0
 			calls = parsed.Calls
 		}
 		fillRawContent(content, calls)
-		appendMsg(llm.Message{Role: llm.RoleAssistant, Content: content, ReasoningContent: resp.ReasoningContent, ToolCalls: nativeOnly(mode, calls)})
+		l.appendMsg(llm.Message{Role: llm.RoleAssistant, Content: content, ReasoningContent: resp.ReasoningContent, ToolCalls: nativeOnly(l.mode, calls)})
 		out.Final = content
 		if len(calls) == 0 {
 			out.Status = StatusDone
-			return out
+			return *out
 		}
-		r.runTools(ctx, calls, sink, func(c llm.ToolCall, res tools.Result) llm.Message {
-			var m llm.Message
-			if mode == ToolCallingText {
-				m = llm.Message{Role: llm.RoleUser, Content: formatTextResult(c, res)}
-			} else {
-				m = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: toolContent(res)}
-			}
-			msgs = append(msgs, m)
-			out.Messages = append(out.Messages, m)
-			return m
-		})
-		if ctx.Err() != nil {
-			out.Status = StatusCancelled
-			return out
-		}
-		for _, c := range calls {
-			if r.StopAfter[c.Name] {
-				out.Status, out.Stopped = StatusDone, c.Name
-				return out
-			}
+		if done, o := l.afterCalls(ctx, calls); done {
+			return o
 		}
 	}
 }
@@ -244,25 +303,40 @@ func (r *Run) lookup(name string) (tools.Tool, string) {
 // Results are recorded in the order they complete: record builds the
 // history message and the sink persists it at once, so a crash never loses
 // a finished result and the stored order equals what the model is sent.
-func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, record func(llm.ToolCall, tools.Result) llm.Message) {
+//
+// The exception is a call suspended by ErrSuspended: it and the calls
+// after it get no result (runTools reports true), so that the process that
+// resumes the run answers them.
+func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, record func(llm.ToolCall, tools.Result) llm.Message) (suspended bool) {
 	var sinkMu sync.Mutex
 	finish := func(c llm.ToolCall, res tools.Result, d time.Duration) {
 		sinkMu.Lock()
 		defer sinkMu.Unlock()
 		sink.ToolFinished(c, res, d, record(c, res))
 	}
+	var mu sync.Mutex
 	runOne := func(i int) {
 		c := calls[i]
 		sinkMu.Lock()
 		sink.ToolStarted(c)
 		sinkMu.Unlock()
 		start := time.Now()
-		finish(c, r.runOne(ctx, c), time.Since(start))
+		res, susp := r.runOne(ctx, c)
+		if susp {
+			mu.Lock()
+			suspended = true
+			mu.Unlock()
+			return
+		}
+		finish(c, res, time.Since(start))
 	}
 	for i := 0; i < len(calls); {
+		if suspended {
+			return true
+		}
 		if ctx.Err() != nil {
 			for ; i < len(calls); i++ {
-				finish(calls[i], tools.Fail("interrupted: not executed (the user stopped the turn)"), 0)
+				finish(calls[i], tools.Fail("interrupted: not executed ("+stopReason(ctx)+")"), 0)
 			}
 			break
 		}
@@ -283,6 +357,16 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		runOne(i)
 		i++
 	}
+	return suspended
+}
+
+// stopReason words why ctx ended for the model: the user's Stop unless the
+// context was cancelled with another cause (the server stopping).
+func stopReason(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return cause.Error()
+	}
+	return "the user stopped the turn"
 }
 
 func (r *Run) isReadOnly(name string) bool {
@@ -290,10 +374,12 @@ func (r *Run) isReadOnly(name string) bool {
 	return t != nil && t.ReadOnly()
 }
 
-func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result) {
+// runOne runs one call; suspended reports a tool that returned
+// ErrSuspended, whose call must be left without a result.
+func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, suspended bool) {
 	t, why := r.lookup(c.Name)
 	if t == nil {
-		return tools.Fail(why)
+		return tools.Fail(why), false
 	}
 	args := strings.TrimSpace(c.Arguments)
 	if args == "" {
@@ -301,21 +387,24 @@ func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result) {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(args), &obj); err != nil {
-		return tools.Fail(fmt.Sprintf("invalid JSON arguments for %s: %v. Send a JSON object matching the tool's schema.", c.Name, err))
+		return tools.Fail(fmt.Sprintf("invalid JSON arguments for %s: %v. Send a JSON object matching the tool's schema.", c.Name, err)), false
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			res = tools.Fail(fmt.Sprintf("tool %s failed unexpectedly: %v", c.Name, p))
+			res, suspended = tools.Fail(fmt.Sprintf("tool %s failed unexpectedly: %v", c.Name, p)), false
 		}
 	}()
 	res, err := t.Run(tools.WithCallID(ctx, c.ID), r.Env, json.RawMessage(args))
 	if err != nil {
-		if ctx.Err() != nil {
-			return tools.Fail("interrupted: the user stopped the turn while " + c.Name + " was running")
+		if errors.Is(err, ErrSuspended) {
+			return tools.Result{}, true
 		}
-		return tools.Fail(fmt.Sprintf("%s failed: %v", c.Name, err))
+		if ctx.Err() != nil {
+			return tools.Fail("interrupted: " + stopReason(ctx) + " while " + c.Name + " was running"), false
+		}
+		return tools.Fail(fmt.Sprintf("%s failed: %v", c.Name, err)), false
 	}
-	return res
+	return res, false
 }
 
 func toolContent(res tools.Result) string {

@@ -91,6 +91,13 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	if err != nil {
 		return tools.EditDecision{}, err
 	}
+	return a.decided(ctx, p, ans)
+}
+
+// decided turns the user's answer to an edit proposal into the decision:
+// the reason of a rejection, the user's version or hunks of an
+// acceptance, and the write through the editor.
+func (a *approver) decided(ctx context.Context, p tools.EditProposal, ans Answer) (tools.EditDecision, error) {
 	if !ans.Accept {
 		note := ""
 		if r := strings.TrimSpace(ans.Reason); r != "" {

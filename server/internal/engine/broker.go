@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
@@ -88,6 +89,9 @@ type Broker struct {
 type waiting struct {
 	c  Confirm
 	ch chan Answer
+	// onAnswer, when set, receives the answer instead of ch: a question
+	// restored after a restart has no goroutine waiting on it.
+	onAnswer func(Answer)
 }
 
 func NewBroker(st *store.Store, onRequested func(Confirm), onClosed func(id, reason string)) *Broker {
@@ -119,6 +123,11 @@ func (b *Broker) Ask(ctx context.Context, c Confirm) (Answer, error) {
 		return a, nil
 	case <-ctx.Done():
 		if b.remove(c.ID) {
+			if errors.Is(context.Cause(ctx), errServerStopping) {
+				// The question stays pending on disk: the next process
+				// asks it again and resumes the run with the answer.
+				return Answer{}, fmt.Errorf("%w: %w", agent.ErrSuspended, context.Cause(ctx))
+			}
 			b.persist(c.ID, store.ConfirmCancelled, nil)
 			b.onClosed(c.ID, "cancelled")
 		} else {
@@ -147,9 +156,36 @@ func (b *Broker) Resolve(id string, a Answer) error {
 		st = store.ConfirmApproved
 	}
 	b.persist(id, st, resp)
-	w.ch <- a
+	if w.onAnswer != nil {
+		w.onAnswer(a)
+	} else {
+		w.ch <- a
+	}
 	b.onClosed(id, "resolved")
 	return nil
+}
+
+// Restore re-registers a question a previous process persisted and left
+// unanswered, and shows it again. No goroutine waits on it: Resolve hands
+// the answer to onAnswer, which must not block.
+func (b *Broker) Restore(c Confirm, onAnswer func(Answer)) {
+	b.mu.Lock()
+	b.pending[c.ID] = &waiting{c: c, ch: make(chan Answer, 1), onAnswer: onAnswer}
+	b.order = append(b.order, c.ID)
+	b.mu.Unlock()
+	b.onRequested(c)
+}
+
+// Withdraw closes a pending question without an answer (recorded as
+// cancelled). It reports false when the question is no longer pending,
+// e.g. because Resolve took it first.
+func (b *Broker) Withdraw(id string) bool {
+	if !b.remove(id) {
+		return false
+	}
+	b.persist(id, store.ConfirmCancelled, nil)
+	b.onClosed(id, "cancelled")
+	return true
 }
 
 func (b *Broker) remove(id string) bool {

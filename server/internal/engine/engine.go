@@ -76,12 +76,20 @@ type Engine struct {
 	trackers map[string]*tools.FileTracker
 	// interrupted sessions had a run cut off by a previous process.
 	interrupted map[string]bool
-	notices     []string
+	// parked are runs a previous process left waiting on a question to the
+	// user; answering resumes them (see resume.go).
+	parked  map[string]*parkedTurn
+	notices []string
 
 	baseCtx context.Context
-	stop    context.CancelFunc
+	stop    context.CancelCauseFunc
 	wg      sync.WaitGroup
 }
+
+// errServerStopping is the cause of the runs' cancellation when the engine
+// closes, as opposed to the user's Stop: a run parked on a question then
+// stays resumable instead of being finalised.
+var errServerStopping = errors.New("GoVibe's server stopped")
 
 // New opens the state directory and returns a ready engine.
 func New(o Options) (*Engine, error) {
@@ -123,13 +131,13 @@ func New(o Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	e := &Engine{
 		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
-		interrupted: map[string]bool{},
-		baseCtx:     ctx, stop: cancel,
+		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
+		baseCtx: ctx, stop: cancel,
 	}
 	if e.settings == nil {
 		e.settings = config.Values{}
@@ -171,7 +179,7 @@ func (e *Engine) Settings() config.Values {
 // Close cancels running turns, waits for them to persist their final
 // state, and closes the store.
 func (e *Engine) Close() error {
-	e.stop()
+	e.stop(errServerStopping)
 	e.wg.Wait()
 	e.snaps.close()
 	return e.Store.Close()
@@ -191,13 +199,25 @@ func (e *Engine) tracker(sessionID string) *tools.FileTracker {
 // recoverInterrupted finalises what a killed process left pending: its
 // assistant messages become "cancelled" with a notice, and its parked
 // confirmations are closed. The sessions are flagged so the UI can offer
-// "Continue".
+// "Continue". The exception is a run that was waiting on a question to the
+// user: its message stays pending and the question is asked again, so
+// answering it resumes the run where it stopped.
 func (e *Engine) recoverInterrupted(ctx context.Context) error {
 	ids, err := e.Store.PendingMessages(ctx)
 	if err != nil {
 		return err
 	}
+	open, err := e.Store.OpenConfirmations(ctx)
+	if err != nil {
+		return err
+	}
+	var keep []string
 	for _, m := range ids {
+		if p := e.findParked(ctx, m, open); p != nil {
+			e.park(p)
+			keep = append(keep, p.confirm.ID)
+			continue
+		}
 		w, err := e.Store.ResumeWriter(ctx, m.ID)
 		if err != nil {
 			continue
@@ -206,5 +226,5 @@ func (e *Engine) recoverInterrupted(ctx context.Context) error {
 		_ = w.Finalize(ctx, store.StatusCancelled, nil)
 		e.interrupted[m.SessionID] = true
 	}
-	return e.Store.CancelPendingConfirmations(ctx)
+	return e.Store.CancelPendingConfirmations(ctx, keep...)
 }

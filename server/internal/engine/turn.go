@@ -69,6 +69,11 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
+	// A new message instead of the answer a restored question waits for
+	// closes that question: its run ends without the call being executed.
+	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
+		return "", "", err
+	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: text, done: make(chan struct{})}
 	t.btw, t.text = parseBTW(text)
 	if !t.btw {
@@ -203,6 +208,9 @@ func (e *Engine) Cancel(sessionID string) {
 	}
 	e.mu.Unlock()
 	if cancel == nil {
+		// A run restored after a restart waits on its question without
+		// a goroutine; stopping it closes the question.
+		_ = e.releaseParked(sessionID, "the user stopped the turn")
 		return
 	}
 	cancel()
@@ -260,9 +268,25 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 			out = e.afterFreeRun(ctx, t, b, sink, run, out)
 		}
 	}
+	e.finishTurn(ctx, t, b, sink, out, before)
+}
+
+// finishTurn persists how a turn's run ended and announces it: the final
+// status, the snapshot after a completed turn, the turn's usage. A run
+// suspended by the server stopping is left pending on disk, as a kill
+// would leave it, so the next process asks its question again.
+func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSink, out agent.Outcome, before SessionUsage) {
+	sid := t.sessionID
 	t.status = out.Status
 	fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if out.Suspended && errors.Is(context.Cause(ctx), errServerStopping) {
+		if err := b.writer.Flush(fctx); err != nil {
+			e.log.Error("flushing the suspended turn", zap.String("session", sid), zap.Error(err))
+		}
+		e.releaseTurn(t)
+		return
+	}
 	st := store.StatusDone
 	switch out.Status {
 	case agent.StatusError:

@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/store"
+)
+
+// restartable opens engines one after another on the same workspace and
+// storage, as successive sidecar processes would.
+type restartable struct {
+	t         *testing.T
+	ws, state string
+	model     *scripted.Server
+	settings  config.Values
+	confirms  chan Confirm
+	closed    chan string
+	e         *Engine
+}
+
+func newRestartable(t *testing.T, settings config.Values, replies ...scripted.Reply) *restartable {
+	r := &restartable{t: t, ws: t.TempDir(), state: t.TempDir(), model: scripted.Start(t, replies...)}
+	r.settings = config.Values{"apiBaseUrl": r.model.URL(), "model": "m", "snapshots.enabled": false, "confirmChanges": true}
+	for k, v := range settings {
+		r.settings[k] = v
+	}
+	return r
+}
+
+func (r *restartable) open() *Engine {
+	r.t.Helper()
+	r.confirms, r.closed = make(chan Confirm, 8), make(chan string, 8)
+	e, err := New(Options{Roots: []string{r.ws}, StateDir: r.state, Settings: r.settings, APIKeys: map[string]string{"": "sk-test"},
+		HostInfo:        HostInfo{OS: "linux", Shell: "bash"},
+		OnConfirm:       func(c Confirm) { r.confirms <- c },
+		OnConfirmClosed: func(id, reason string) { r.closed <- id + ":" + reason }})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.e = e
+	r.t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func (r *restartable) confirm() Confirm {
+	r.t.Helper()
+	select {
+	case c := <-r.confirms:
+		return c
+	case <-time.After(20 * time.Second):
+		r.t.Fatal("no confirmation asked")
+		return Confirm{}
+	}
+}
+
+// TestResumeAfterCleanClose: closing the engine while a turn waits on an
+// edit leaves the turn resumable (nothing finalised, the question still
+// open), and the next engine resumes it with the answer.
+func TestResumeAfterCleanClose(t *testing.T) {
+	r := newRestartable(t, nil,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "r1", Name: "read_file", Arguments: `{"filePath":"a.txt"}`}}},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{
+			{ID: "e1", Name: "edit", Arguments: `{"filePath":"a.txt","startLine":1,"endLine":1,"newContent":"ONE"}`},
+			{ID: "l1", Name: "list_files", Arguments: `{}`}}},
+		scripted.Reply{Text: "all done"})
+	if err := os.WriteFile(filepath.Join(r.ws, "a.txt"), []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := r.open()
+	ctx := context.Background()
+	sid, turnID, err := e.Send(ctx, SendParams{Text: "shout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := r.confirm()
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-r.closed:
+		t.Fatalf("closing the engine closed the question %s", c)
+	default:
+	}
+
+	e = r.open()
+	restored := r.confirm()
+	if restored.ToolCallID != "e1" || restored.TurnID != turnID || restored.Proposed != "ONE\n" || restored.ID != asked.ID {
+		t.Fatalf("restored %+v, asked %+v", restored, asked)
+	}
+	l, err := e.Load(ctx, sid, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Pending) != 1 || l.Pending[0].ID != restored.ID || l.Interrupted {
+		t.Fatalf("load: pending %+v interrupted %v", l.Pending, l.Interrupted)
+	}
+	if err := e.Broker.Resolve(restored.ID, Answer{Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Wait(sid); st != agent.StatusDone {
+		t.Fatalf("resumed turn %s", st)
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.ws, "a.txt")); string(b) != "ONE\n" {
+		t.Fatalf("file %q", b)
+	}
+	if v := r.model.Violations(); len(v) > 0 {
+		t.Fatal(v)
+	}
+	// The call after the parked one ran normally, in order, after it.
+	track, _ := e.Store.LLMMessages(ctx, sid)
+	var order []string
+	for _, m := range track {
+		if m.Role == llm.RoleTool {
+			order = append(order, m.ToolCallID)
+		}
+	}
+	if !reflect.DeepEqual(order, []string{"r1", "e1", "l1"}) {
+		t.Fatalf("tool results in the model track: %v", order)
+	}
+	if strings.HasPrefix(track[len(track)-2].Content, "Error:") {
+		t.Fatalf("list_files after the resumed edit failed: %q", track[len(track)-2].Content)
+	}
+}
+
+// TestServerStopWhileToolRuns: the calls a closing engine leaves unrun
+// are reported to the model as stopped by the server, not by the user,
+// and the run is not resumable (it was not waiting on the user).
+func TestServerStopWhileToolRuns(t *testing.T) {
+	r := newRestartable(t, config.Values{"confirmShellCommand": false},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "s1", Name: "run_shell_command", Arguments: `{"command":"sleep 30"}`},
+			{ID: "l1", Name: "list_files", Arguments: `{}`}}},
+		scripted.Reply{Text: "ok"})
+	e := r.open()
+	ctx := context.Background()
+	events := make(chan Event, 64)
+	e.Bus.Subscribe(func(ev Event) { events <- ev })
+	sid, _, err := e.Send(ctx, SendParams{Text: "wait a bit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range events {
+		if ev.Kind == KindToolCall && ev.Status == "running" {
+			break
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e = r.open()
+	track, err := e.Store.LLMMessages(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := track[len(track)-1]
+	if last.Role != llm.RoleTool || last.ToolCallID != "l1" || !strings.Contains(last.Content, "not executed (GoVibe's server stopped)") {
+		t.Fatalf("the model is told %q", last.Content)
+	}
+	l, _ := e.Load(ctx, sid, 0, 0)
+	if len(l.Pending) != 0 || l.Page.Messages[len(l.Page.Messages)-1].Status != store.StatusCancelled {
+		t.Fatalf("pending %+v, last status %s", l.Pending, l.Page.Messages[len(l.Page.Messages)-1].Status)
+	}
+}
+
+func TestUnansweredCalls(t *testing.T) {
+	call := func(ids ...string) llm.Message {
+		m := llm.Message{Role: llm.RoleAssistant}
+		for _, id := range ids {
+			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: id, Name: "x"})
+		}
+		return m
+	}
+	res := func(id string) llm.Message { return llm.Message{Role: llm.RoleTool, ToolCallID: id} }
+	en := func(src string, ms ...llm.Message) []store.LLMEntry {
+		var out []store.LLMEntry
+		for i, m := range ms {
+			out = append(out, store.LLMEntry{Position: i, Message: m, SourceMessageID: src})
+		}
+		return out
+	}
+	user := llm.Message{Role: llm.RoleUser, Content: "hi"}
+	cases := []struct {
+		name    string
+		entries []store.LLMEntry
+		want    []string
+	}{
+		{"first call parked", en("m", user, call("a", "b")), []string{"a", "b"}},
+		{"after a finished call", en("m", user, call("a", "b", "c"), res("a")), []string{"b", "c"}},
+		{"out of order results", en("m", user, call("a", "b", "c"), res("b")), []string{"a", "c"}},
+		{"all answered", en("m", user, call("a"), res("a")), nil},
+		{"round of another message", en("other", user, call("a")), nil},
+		{"something after the round", en("m", user, call("a"), user), nil},
+		{"no tool calls", en("m", user, llm.Message{Role: llm.RoleAssistant, Content: "x"}), nil},
+		{"empty track", nil, nil},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, x := range unansweredCalls(c.entries, "m") {
+			got = append(got, x.ID)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
