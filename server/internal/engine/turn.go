@@ -57,6 +57,12 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if text == "" {
 		return "", "", errors.New(e.tr("the message is empty"))
 	}
+	// A new message instead of the answer a restored question waits for
+	// closes that question first: its run ends without the call being
+	// executed, and a compaction never sees the half-answered round.
+	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
+		return "", "", err
+	}
 	if text == CompactCommand {
 		return e.compactCommand(ctx, p.SessionID)
 	}
@@ -68,11 +74,6 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		p.SessionID = s.ID
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
-	}
-	// A new message instead of the answer a restored question waits for
-	// closes that question: its run ends without the call being executed.
-	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
-		return "", "", err
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: text, done: make(chan struct{})}
 	t.btw, t.text = parseBTW(text)

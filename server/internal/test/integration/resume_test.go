@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -92,7 +93,12 @@ func parkThenStop(t *testing.T, how stopper, files map[string]string, call scrip
 // the session as session/load shows it.
 func (p *parked) restart(t *testing.T) (*fakeeditor.Editor, protocol.SessionLoadResult) {
 	t.Helper()
-	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: p.ws, StateDir: p.state, Settings: p.settings})
+	return p.restartWith(t, false)
+}
+
+func (p *parked) restartWith(t *testing.T, applyEdit bool) (*fakeeditor.Editor, protocol.SessionLoadResult) {
+	t.Helper()
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: p.ws, StateDir: p.state, Settings: p.settings, ApplyEdit: applyEdit})
 	var load protocol.SessionLoadResult
 	if err := ed.Call("session/load", protocol.SessionLoadParams{SessionID: p.sid}, &load); err != nil {
 		t.Fatalf("session/load: %v\n%s", err, ed.Stderr())
@@ -214,6 +220,39 @@ func TestResumeEditAcceptedAfterRestart(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestResumeEditAppliedThroughEditor: after the restart an accepted edit
+// goes through the editor (its undo stack), exactly once.
+func TestResumeEditAppliedThroughEditor(t *testing.T) {
+	p := parkThenStop(t, stoppers[2], map[string]string{"a.txt": aText}, editTwo, scripted.Reply{Text: "Capitalised."})
+	ed, load := p.restartWith(t, true)
+	var applied []protocol.ApplyEditParams
+	var mu sync.Mutex
+	ed.OnRequest("editor/applyEdit", func(raw json.RawMessage) (any, error) {
+		var a protocol.ApplyEditParams
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		applied = append(applied, a)
+		mu.Unlock()
+		return protocol.ApplyEditResult{Applied: true}, os.WriteFile(a.Path, []byte(a.Content), 0o644)
+	})
+	c := p.expectRestored(t, ed, load)
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: c.ID, Decision: "accept"})
+	if fin := ed.AwaitTurnFinished(p.sid, p.turn, 20*time.Second); fin.Status != "done" {
+		t.Fatalf("resumed turn ended %s", fin.Status)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(applied) != 1 || applied[0].Content != "one\nTWO\nthree\n" {
+		t.Fatalf("editor/applyEdit calls: %+v", applied)
+	}
+	if b, _ := os.ReadFile(filepath.Join(p.ws, "a.txt")); string(b) != "one\nTWO\nthree\n" {
+		t.Fatalf("file %q", b)
+	}
+	expectValid(t, p.model)
 }
 
 // TestResumeEditRejectedAfterRestart: a rejection with a reason after the
