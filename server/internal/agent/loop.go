@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -354,10 +355,66 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 			i = j
 			continue
 		}
+		// Consecutive file writes to different files are proposed
+		// together, so the user reviews them side by side; writes to one
+		// file stay in the order the model wrote them (line numbers of a
+		// later edit depend on the earlier ones).
+		root := ""
+		if r.Env != nil && len(r.Env.Roots) > 0 {
+			root = r.Env.Roots[0]
+		}
+		if groups, end := fileWriteGroups(calls, i, root); len(groups) > 1 {
+			var wg sync.WaitGroup
+			for _, g := range groups {
+				wg.Add(1)
+				go func(g []int) {
+					defer wg.Done()
+					for _, k := range g {
+						if ctx.Err() != nil {
+							finish(calls[k], tools.Fail("interrupted: not executed ("+stopReason(ctx)+")"), 0)
+							continue
+						}
+						runOne(k)
+					}
+				}(g)
+			}
+			wg.Wait()
+			i = end
+			continue
+		}
 		runOne(i)
 		i++
 	}
 	return suspended
+}
+
+// fileWriteTools write one file named by their filePath argument.
+var fileWriteTools = map[string]bool{"edit": true, "write_file": true, "delete_file": true}
+
+// fileWriteGroups groups the run of consecutive file-write calls starting
+// at i by target file (relative paths taken against root), keeping each
+// file's calls in order. end is the index after the run.
+func fileWriteGroups(calls []llm.ToolCall, i int, root string) (groups [][]int, end int) {
+	byPath := map[string]int{}
+	for end = i; end < len(calls) && fileWriteTools[calls[end].Name]; end++ {
+		var a struct {
+			FilePath string `json:"filePath"`
+		}
+		_ = json.Unmarshal([]byte(calls[end].Arguments), &a)
+		key := strings.TrimSpace(a.FilePath)
+		if !filepath.IsAbs(key) && root != "" {
+			key = filepath.Join(root, key)
+		}
+		key = filepath.Clean(key)
+		g, ok := byPath[key]
+		if !ok {
+			g = len(groups)
+			byPath[key] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], end)
+	}
+	return groups, end
 }
 
 // stopReason words why ctx ended for the model: the user's Stop unless the

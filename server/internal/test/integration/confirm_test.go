@@ -272,3 +272,51 @@ func TestShellConfirmDenyAndAllow(t *testing.T) {
 		}
 	})
 }
+
+// TestProposalsForSeveralFilesArePendingTogether: one round that edits two
+// files asks for both at once (the chat's review list and "Review all"
+// need them side by side); each is written only when accepted.
+func TestProposalsForSeveralFilesArePendingTogether(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("one\ntwo\nthree\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "b.txt"), []byte("bee\n"), 0o644)
+	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{call("r1", "read_file", `{"filePath":"a.txt"}`), call("r2", "read_file", `{"filePath":"b.txt"}`)}},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{
+			call("e1", "edit", `{"filePath":"a.txt","startLine":1,"endLine":1,"newContent":"ONE"}`),
+			call("e2", "edit", `{"filePath":"b.txt","startLine":1,"endLine":1,"newContent":"BEE"}`),
+			call("e3", "edit", `{"filePath":"a.txt","startLine":3,"endLine":3,"newContent":"THREE"}`),
+		}},
+		scripted.Reply{Text: "both done"})
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Workspace: ws, Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m"}})
+	r := send(t, ed, "", "edit both")
+	ed.Await("two proposals at once", 20*time.Second, func(e *fakeeditor.Editor) bool {
+		return len(e.Notifications("confirm/requested")) >= 2
+	})
+	paths := map[string]protocol.ConfirmRequest{}
+	for _, n := range ed.Notifications("confirm/requested") {
+		var c protocol.ConfirmRequest
+		json.Unmarshal(n.Params, &c)
+		paths[c.RelPath] = c
+	}
+	if len(paths) != 2 || paths["a.txt"].ID == "" || paths["b.txt"].ID == "" {
+		t.Fatalf("pending together: %+v", paths)
+	}
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: paths["b.txt"].ID, Decision: "accept"})
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: paths["a.txt"].ID, Decision: "accept"})
+	// The second edit of a.txt comes after the first, in the model's order.
+	c3 := awaitConfirm(t, ed, 3)
+	if c3.RelPath != "a.txt" || c3.Original != "ONE\ntwo\nthree\n" {
+		t.Fatalf("third proposal %+v", c3)
+	}
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: c3.ID, Decision: "accept"})
+	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
+	a, _ := os.ReadFile(filepath.Join(ws, "a.txt"))
+	b, _ := os.ReadFile(filepath.Join(ws, "b.txt"))
+	if string(a) != "ONE\ntwo\nTHREE\n" || string(b) != "BEE\n" {
+		t.Fatalf("a=%q b=%q", a, b)
+	}
+	if v := model.Violations(); len(v) > 0 {
+		t.Fatal(v)
+	}
+}
