@@ -168,6 +168,24 @@ func (x *rv) toolResults() []string {
 }
 
 func (x *rv) reviewCards(sid string) []*ReviewCard {
+	// Events reach the subscriber asynchronously: wait until it has seen
+	// everything published for the session so far.
+	want := x.e.Bus.LastSeq(sid)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		x.mu.Lock()
+		var seen int64
+		for _, ev := range x.events {
+			if ev.SessionID == sid && ev.Seq > seen {
+				seen = ev.Seq
+			}
+		}
+		x.mu.Unlock()
+		if seen >= want || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []*ReviewCard
