@@ -60,7 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
       storageDir,
       locale: locale(),
-      settings: buildSettings((k) => cfg().get(k), await keys.load()),
+      settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)),
       capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true },
       trusted: vscode.workspace.isTrusted,
       host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
@@ -127,7 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   applyTrace();
 
   const pushSettings = async () => {
-    await mgr.notify('settings/didChange', { settings: buildSettings((k) => cfg().get(k), await keys.load()) });
+    await mgr.notify('settings/didChange', { settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)) });
   };
 
   mgr.onDidChangeState(({ state, detail }) => {

@@ -93,9 +93,32 @@ export function findPlainKeys(get: Getter): PlainKey[] {
  * SecretStorage (`secrets`) win over plain ones; plain keys still work so a
  * user who has not moved them yet is not locked out.
  */
-export function buildSettings(get: Getter, secrets: Readonly<Record<string, string>>): Settings {
+/** Where a setting's value comes from, as vscode's WorkspaceConfiguration.inspect reports it. */
+export interface Inspected {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+const PERMISSION_KEYS = new Set<string>(['permissions.allow', 'permissions.ask', 'permissions.deny']);
+
+export function buildSettings(
+  get: Getter,
+  secrets: Readonly<Record<string, string>>,
+  inspect?: (key: string) => Inspected | undefined,
+): Settings {
   const values: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) {
+    if (inspect && PERMISSION_KEYS.has(key)) {
+      // Permission rules keep their origin: a workspace may add deny and
+      // ask rules but never allow rules, so the sidecar must tell them apart.
+      const i = inspect(key);
+      const user = i?.globalValue;
+      if (Array.isArray(user)) values[key] = user;
+      const ws = [i?.workspaceValue, i?.workspaceFolderValue].flatMap((v) => (Array.isArray(v) ? v : []));
+      if (ws.length > 0) values[key.replace('permissions.', 'permissions.workspace.')] = ws;
+      continue;
+    }
     const v = get(key);
     if (v === undefined) continue;
     values[key] = key === 'models' ? stripKeys(v) : v;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTING_KEYS, buildSettings, findPlainKeys, modelsWithoutKey, profileNames, secretKey } from '../src/settings';
+import { SETTING_KEYS, buildSettings, findPlainKeys, modelsWithoutKey, profileNames, secretKey, type Inspected } from '../src/settings';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
 
@@ -66,5 +66,19 @@ describe('settings mapping', () => {
   it('names secret slots per profile', () => {
     expect(secretKey('')).toBe('govibe.apiKey');
     expect(secretKey('fast')).toBe('govibe.apiKey.fast');
+  });
+});
+
+describe('permission rules keep their origin', () => {
+  it('sends user rules as permissions.* and workspace rules as permissions.workspace.*', () => {
+    const inspected: Record<string, Inspected> = {
+      'permissions.allow': { globalValue: ['Bash(npm test*)'], workspaceValue: ['Bash(rm *)'] },
+      'permissions.deny': { workspaceValue: ['Bash(git push*)'], workspaceFolderValue: ['Edit(secrets/**)'] },
+    };
+    const s = buildSettings(getter({}), {}, (k) => inspected[k]);
+    expect(s.values['permissions.allow']).toEqual(['Bash(npm test*)']);
+    expect(s.values['permissions.workspace.allow']).toEqual(['Bash(rm *)']);
+    expect(s.values['permissions.deny']).toBeUndefined();
+    expect(s.values['permissions.workspace.deny']).toEqual(['Bash(git push*)', 'Edit(secrets/**)']);
   });
 });

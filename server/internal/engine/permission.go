@@ -14,15 +14,17 @@ func (e *Engine) workspace(cwd string) shellcheck.Workspace {
 	return shellcheck.Workspace{Roots: e.opts.Roots, Cwd: cwd, Home: home}
 }
 
-// permissionPolicy builds the rule set from settings. The engine receives
-// settings already merged by the editor (user, then workspace), so every
-// rule is treated as the user's. An invalid rule makes the whole policy
-// unusable: the caller must then ask for everything, since a typo must
-// never silently drop a deny rule.
+// permissionPolicy builds the rule set from settings. The editor sends the
+// user's rules as permissions.* and the workspace's as
+// permissions.workspace.*; workspace allow rules are ignored (a repository
+// must not be able to grant itself permissions). An invalid rule makes the
+// whole policy unusable: the caller must then ask for everything, since a
+// typo must never silently drop a deny rule.
 func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
 	v := e.Settings()
 	user := permission.Settings{Allow: v.Strings("permissions.allow"), Ask: v.Strings("permissions.ask"), Deny: v.Strings("permissions.deny")}
-	p, _, err := permission.NewPolicy(user, permission.Settings{}, ws)
+	project := permission.Settings{Allow: v.Strings("permissions.workspace.allow"), Ask: v.Strings("permissions.workspace.ask"), Deny: v.Strings("permissions.workspace.deny")}
+	p, _, err := permission.NewPolicy(user, project, ws)
 	return p, err
 }
 

@@ -295,3 +295,31 @@ func TestShellReviewUnavailable(t *testing.T) {
 		t.Fatalf("%q", res)
 	}
 }
+
+// TestWorkspaceRulesMayRestrictButNeverAllow: rules from the workspace's
+// own settings can deny, but an allow rule there grants nothing.
+func TestWorkspaceRulesMayRestrictButNeverAllow(t *testing.T) {
+	settings := config.Values{
+		"permissions.allow":           []any{"Bash(touch *)"},
+		"permissions.workspace.allow": []any{"Bash(mkdir *)"},
+		"permissions.workspace.deny":  []any{"Bash(touch blocked*)"},
+	}
+	x := newRV(t, settings, true, "") // headless, approves nothing by itself
+	x.mainScript(
+		shellCall("s1", "touch ok.txt"),
+		shellCall("s2", "touch blocked.txt"),
+		shellCall("s3", "mkdir granted"),
+	)
+	x.finish(x.send("go"))
+	res := x.toolResults()
+	exists := func(n string) bool { _, err := os.Stat(filepath.Join(x.dir, n)); return err == nil }
+	if len(res) != 3 || !exists("ok.txt") {
+		t.Fatalf("user allow rule: %q", res)
+	}
+	if !strings.Contains(res[1], "Bash(touch blocked*)") || exists("blocked.txt") {
+		t.Fatalf("workspace deny rule: %q", res[1])
+	}
+	if exists("granted") || !strings.Contains(res[2], "does not approve commands") {
+		t.Fatalf("a workspace allow rule granted a command: %q", res[2])
+	}
+}
