@@ -75,7 +75,7 @@ func Flatten(in map[string]any) Values {
 	walk = func(prefix string, m map[string]any) {
 		for k, v := range m {
 			key := strings.TrimPrefix(prefix+k, "govibe.")
-			if sub, ok := v.(map[string]any); ok && !isLeafObject(key) {
+			if sub, ok := v.(map[string]any); ok {
 				walk(key+".", sub)
 				continue
 			}
@@ -85,8 +85,6 @@ func Flatten(in map[string]any) Values {
 	walk("", in)
 	return out
 }
-
-func isLeafObject(key string) bool { return false }
 
 // Merge returns a copy of v with o's keys laid over it.
 func (v Values) Merge(o Values) Values {
