@@ -65,6 +65,7 @@ vsix: extension
 	@set -e; for t in $(VSIX_TARGETS); do \
 		os=$${t%-*}; arch=$${t#*-}; ext=""; \
 		case $$os in alpine) os=linux;; win32) os=windows; ext=.exe;; esac; \
+		case $$arch in x64) arch=amd64;; esac; \
 		echo "== $$t"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/bin/$$t/govibe$$ext ./server/cmd/govibe; \
 		npm run -s package:target -- $$t dist/bin/$$t/govibe$$ext; \
