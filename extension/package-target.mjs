@@ -26,6 +26,9 @@ if (binary && resolve(binary) !== join(bin, exe)) {
   for (const f of readdirSync(bin)) if (f === 'govibe' || f === 'govibe.exe') rmSync(join(bin, f));
   writeFileSync(join(bin, exe), data, { mode: 0o755 });
 }
+// A sidecar for another platform left by an earlier build must not ride along.
+const other = exe === 'govibe' ? 'govibe.exe' : 'govibe';
+if (existsSync(join(bin, other))) rmSync(join(bin, other));
 if (!existsSync(join(bin, exe))) {
   console.error(`bin/${exe} is missing; run make build or pass the binary path`);
   process.exit(1);
