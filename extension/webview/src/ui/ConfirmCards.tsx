@@ -113,6 +113,33 @@ function useCountdown(ms: number | undefined, active: boolean, onDone: () => voi
   return { running: !stopped && active, secondsLeft: Math.ceil(left / 1000), stop: () => setStopped(true) };
 }
 
+/** The stoppable auto-accept countdown of a card. */
+function CountdownNote({ countdown, text }: { countdown: { running: boolean; stop: () => void }; text: string }) {
+  if (!countdown.running) return null;
+  return (
+    <div class="countdown" data-testid="confirm-countdown">
+      {text}
+      <button type="button" class="link-btn" data-testid="countdown-stop" onClick={countdown.stop}>
+        {l10n.t('Stop countdown')}
+      </button>
+    </div>
+  );
+}
+
+/** The optional reason sent to the agent with a decision. */
+function ReasonInput({ reason, setReason, onFocus }: { reason: string; setReason: (r: string) => void; onFocus: () => void }) {
+  return (
+    <input
+      class="text-input"
+      data-testid="confirm-reason"
+      placeholder={l10n.t('Reason (optional, sent to the agent)')}
+      value={reason}
+      onFocus={onFocus}
+      onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)}
+    />
+  );
+}
+
 function EditConfirm({ view, compact }: { view: ConfirmView; compact?: boolean }) {
   const { bridge } = useServices();
   const resolve = useResolve();
@@ -135,22 +162,8 @@ function EditConfirm({ view, compact }: { view: ConfirmView; compact?: boolean }
         <Resolved decision={view.resolved} />
       ) : (
         <>
-          {countdown.running && (
-            <div class="countdown" data-testid="confirm-countdown">
-              {l10n.t('Accepting automatically in {0} s', countdown.secondsLeft)}
-              <button type="button" class="link-btn" data-testid="countdown-stop" onClick={countdown.stop}>
-                {l10n.t('Stop countdown')}
-              </button>
-            </div>
-          )}
-          <input
-            class="text-input"
-            data-testid="confirm-reason"
-            placeholder={l10n.t('Reason (optional, sent to the agent)')}
-            value={reason}
-            onFocus={countdown.stop}
-            onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)}
-          />
+          <CountdownNote countdown={countdown} text={l10n.t('Accepting automatically in {0} s', countdown.secondsLeft)} />
+          <ReasonInput reason={reason} setReason={setReason} onFocus={countdown.stop} />
           <div class="confirm-actions">
             <vscode-button data-testid="confirm-allow" onClick={() => resolve(req.id, 'accept', { reason })}>
               {l10n.t('Accept')}
@@ -228,22 +241,8 @@ function ShellConfirm({ view }: { view: ConfirmView }) {
             onInput={(e) => setCommand((e.currentTarget as HTMLTextAreaElement).value)}
           />
           {req.cwd && <div class="muted">{l10n.t('in {0}', req.cwd)}</div>}
-          {countdown.running && (
-            <div class="countdown" data-testid="confirm-countdown">
-              {l10n.t('Running automatically in {0} s', countdown.secondsLeft)}
-              <button type="button" class="link-btn" data-testid="countdown-stop" onClick={countdown.stop}>
-                {l10n.t('Stop countdown')}
-              </button>
-            </div>
-          )}
-          <input
-            class="text-input"
-            data-testid="confirm-reason"
-            placeholder={l10n.t('Reason (optional, sent to the agent)')}
-            value={reason}
-            onFocus={countdown.stop}
-            onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)}
-          />
+          <CountdownNote countdown={countdown} text={l10n.t('Running automatically in {0} s', countdown.secondsLeft)} />
+          <ReasonInput reason={reason} setReason={setReason} onFocus={countdown.stop} />
           <div class="confirm-actions">
             <vscode-button
               data-testid="confirm-allow"
