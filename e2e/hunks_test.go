@@ -40,3 +40,16 @@ func TestScenarioRejectOneHunk(t *testing.T) {
 		t.Fatalf("the model was not told which hunk was rejected: %q", got)
 	}
 }
+
+// Auto-accept after a countdown (govibe.autoApprove.editsDelay): the
+// proposal shows a countdown the user could stop, and when it runs out the
+// edit is applied without a click.
+func TestScenarioAutoAcceptCountdown(t *testing.T) {
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: fixAddRules(),
+		Settings: map[string]any{"govibe.autoApprove.editsDelay": 3}})
+	wv := h.openGoVibe()
+	h.sendChat(wv, fixAddPrompt)
+	h.expectVisible(wv.Locator("[data-testid=confirm-countdown]"), "the auto-accept countdown on the proposal card")
+	h.waitFile("calc.go", "the edit was not applied when the countdown ran out", func(c string, ok bool) bool { return ok && c == calcFixed })
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "Add is fixed now.")
+}
