@@ -40,7 +40,9 @@ func (s *snapshots) store(root string) (*snapshot.Store, error) {
 		return st, nil
 	}
 	v := s.e.Settings()
-	opts := snapshot.Options{}
+	// Files the user created and git does not track are never deleted by
+	// a restore (they are work in progress); see snapshot.Options.
+	opts := snapshot.Options{KeepUntracked: true}
 	if mb := v.Float("snapshots.maxFileSizeMB"); mb > 0 {
 		opts.MaxFileSize = int64(mb * (1 << 20))
 	}

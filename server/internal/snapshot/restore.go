@@ -14,8 +14,35 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	gitindex "github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
+
+// userTracked reads the user's git index (read-only) and returns the
+// tracked paths, or nil when untracked files may be deleted: the option is
+// off, or the root is not a git repository.
+func (s *Store) userTracked() map[string]bool {
+	if !s.opts.KeepUntracked {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(s.root, ".git", "index"))
+	if err != nil {
+		if _, statErr := os.Stat(filepath.Join(s.root, ".git")); statErr == nil {
+			return map[string]bool{} // a repository with an empty index tracks nothing
+		}
+		return nil
+	}
+	defer f.Close()
+	var idx gitindex.Index
+	if err := gitindex.NewDecoder(f).Decode(&idx); err != nil {
+		return map[string]bool{} // unreadable: keep every created file, to be safe
+	}
+	out := make(map[string]bool, len(idx.Entries))
+	for _, e := range idx.Entries {
+		out[e.Name] = true
+	}
+	return out
+}
 
 // planned is one change with the snapshot entry to write (nil for Deleted).
 type planned struct {
@@ -188,9 +215,11 @@ func (s *Store) plan(current, target plumbing.Hash, only string) ([]planned, err
 	if err != nil {
 		return nil, err
 	}
+	tracked := s.userTracked()
+	keep := func(p string) bool { return tracked != nil && !tracked[p] }
 	deleted := map[string]bool{}
 	for _, d := range diffs {
-		if d.to == nil {
+		if d.to == nil && !keep(d.path) {
 			deleted[d.path] = true
 		}
 	}
@@ -201,6 +230,8 @@ func (s *Store) plan(current, target plumbing.Hash, only string) ([]planned, err
 		}
 		p := planned{Change: Change{Path: d.path}, entry: d.to}
 		switch {
+		case d.to == nil && keep(d.path):
+			p.Kind, p.Reason = Kept, "not tracked by your git repository; restores never delete untracked files"
 		case d.to == nil:
 			p.Kind = Deleted
 		case d.from != nil:

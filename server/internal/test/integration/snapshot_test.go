@@ -83,7 +83,8 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		for _, c := range diff.Changes {
 			kinds[c.Path] = c.Kind
 		}
-		if kinds["a.txt"] != "modified" || kinds["b.txt"] != "modified" || kinds["mine.txt"] != "deleted" {
+		// mine.txt is untracked by the user's git: a restore never deletes it.
+		if kinds["a.txt"] != "modified" || kinds["b.txt"] != "modified" || kinds["mine.txt"] != "" {
 			t.Fatalf("diff %+v", diff.Changes)
 		}
 		var res protocol.SnapshotRestoreResult
@@ -97,6 +98,9 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(ws, "debug.log")); err != nil {
 			t.Fatal("an ignored file was deleted by restore")
+		}
+		if m, _ := os.ReadFile(filepath.Join(ws, "mine.txt")); string(m) != "keep me\n" {
+			t.Fatal("an untracked file the user created was deleted by restore")
 		}
 		if res.UndoID == "" {
 			t.Fatal("restore must snapshot first so it can be undone")
