@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/govibe/govibe/server/internal/web"
+)
 
 // Env is everything a tool may touch. One Env is built per agent run; it is
 // shared by tool calls that run in parallel, so every field must be safe for
@@ -21,6 +25,9 @@ type Env struct {
 	BeforeMutation func(ctx context.Context)
 	SessionID      string
 	TurnID         string
+	// Web fetches pages under the SSRF policy; nil turns web_fetch off.
+	// A *web.Fetcher is safe for concurrent use.
+	Web *web.Fetcher
 }
 
 // Settings are the knobs tools read; the agent fills them from govibe.*.

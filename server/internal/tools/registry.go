@@ -78,7 +78,7 @@ func (r *Registry) Filter(allow []string, readOnly bool) *Registry {
 func Builtin() []Tool {
 	ts := []Tool{
 		ReadFile(), FindInFile(), GrepSearch(), ListFiles(), Glob(),
-		GetWorkspaceInfo(), GetFileInfo(), TextDiff(), GetDiagnostics(),
+		GetWorkspaceInfo(), GetFileInfo(), TextDiff(), GetDiagnostics(), WebFetch(),
 		Edit(), WriteFile(), DeleteFile(), CreateDirectory(), RunShellCommand(),
 	}
 	return ts
