@@ -266,7 +266,7 @@ func TestRegistry(t *testing.T) {
 			t.Fatalf("%s is not read-only", n)
 		}
 	}
-	if _, ok := ro.Get("edit"); ok || len(ro.Names()) != 9 {
+	if _, ok := ro.Get("edit"); ok || len(ro.Names()) != 10 {
 		t.Fatalf("read-only set %v", ro.Names())
 	}
 	sub := reg.Filter([]string{"edit", "grep_search", "unknown"}, false)
