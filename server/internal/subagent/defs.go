@@ -1,17 +1,15 @@
 package subagent
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/govibe/govibe/server/internal/frontmatter"
 )
 
 // Def is one sub-agent definition.
@@ -70,7 +68,7 @@ func Dirs(home string, roots []string, trusted bool) []Dir {
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,40}$`)
 
 // frontmatter is the YAML header of a definition file.
-type frontmatter struct {
+type frontmatterFields struct {
 	Name        string   `yaml:"name"`
 	Description string   `yaml:"description"`
 	Tools       []string `yaml:"tools"`
@@ -115,62 +113,34 @@ func Load(dirs []Dir, known func(string) bool) ([]Def, []Problem) {
 	return out, problems
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+): `)
-
 func parseFile(path string, known func(string) bool) (Def, *Problem) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Def{}, &Problem{Path: path, Message: err.Error()}
 	}
-	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	fail := func(line int, format string, args ...any) (Def, *Problem) {
 		return Def{}, &Problem{Path: path, Line: line, Message: fmt.Sprintf(format, args...)}
 	}
-	if !bytes.HasPrefix(data, []byte("---\n")) {
-		return fail(1, "missing YAML frontmatter: the file must start with a line '---'")
-	}
-	rest := data[4:]
-	end := bytes.Index(rest, []byte("\n---"))
-	if bytes.HasPrefix(rest, []byte("---")) {
-		end = -1
-	}
-	if end < 0 {
-		return fail(1, "the frontmatter opened on line 1 is never closed with '---'")
-	}
-	head, body := rest[:end+1], rest[end+4:]
-	if i := bytes.IndexByte(body, '\n'); i >= 0 {
-		body = body[i+1:]
-	} else {
-		body = nil
-	}
-	var fm frontmatter
-	dec := yaml.NewDecoder(bytes.NewReader(head))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fm); err != nil {
-		line := 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			// The opening '---' is line 1. yaml.v3 numbers the lines of
-			// type errors from 1, but a parser error's context from 0.
-			var te *yaml.TypeError
-			line = n + 1
-			if !errors.As(err, &te) && strings.Contains(err.Error(), "did not find expected") {
-				line++
-			}
+	doc, err := frontmatter.Split(data, true)
+	if err == nil {
+		var fm frontmatterFields
+		if err = doc.Decode(&fm, true); err == nil {
+			return validate(path, doc, fm, known)
 		}
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
-		msg = yamlLine.ReplaceAllString(msg, "")
-		return fail(line, "invalid frontmatter: %s", strings.TrimLeft(msg, ": "))
 	}
-	fieldLine := func(key string) int {
-		for i, l := range strings.Split(string(head), "\n") {
-			if strings.HasPrefix(l, key+":") {
-				return i + 2
-			}
-		}
-		return 1
+	var fe *frontmatter.Error
+	if errors.As(err, &fe) {
+		return fail(fe.Line, "%s", fe.Message)
 	}
+	return fail(0, "%v", err)
+}
+
+func validate(path string, doc frontmatter.Doc, fm frontmatterFields, known func(string) bool) (Def, *Problem) {
+	fail := func(line int, format string, args ...any) (Def, *Problem) {
+		return Def{}, &Problem{Path: path, Line: line, Message: fmt.Sprintf(format, args...)}
+	}
+	fieldLine := doc.FieldLine
+	body := doc.Body
 	switch {
 	case fm.Name == "":
 		return fail(1, "name is required")
@@ -186,7 +156,7 @@ func parseFile(path string, known func(string) bool) (Def, *Problem) {
 			return fail(fieldLine("tools"), "unknown tool %q in tools", t)
 		}
 	}
-	prompt := strings.TrimSpace(string(body))
+	prompt := strings.TrimSpace(body)
 	if prompt == "" {
 		return fail(fieldLine("name"), "the body (the agent's system prompt) is empty")
 	}

@@ -1,0 +1,120 @@
+// Package frontmatter splits Markdown files that start with a YAML header
+// (skills, custom agents, custom commands, prompt files) and decodes the
+// header with errors that carry the line number in the file, so a user can
+// fix a malformed file from the message alone.
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is a problem in one file, at a 1-based line (0 when unknown).
+type Error struct {
+	Line    int
+	Message string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+	}
+	return e.Message
+}
+
+// Doc is a split file.
+type Doc struct {
+	// Head is the YAML between the two '---' lines; nil when the file has
+	// no frontmatter.
+	Head []byte
+	// Body is everything after the closing '---' line.
+	Body string
+	// BodyLine is the 1-based line on which Body starts.
+	BodyLine int
+}
+
+// Split separates the frontmatter from the body. CRLF line endings are
+// normalised. required says whether a file without frontmatter is an
+// error; when it is not, the whole file is the body.
+func Split(data []byte, required bool) (Doc, error) {
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(data, []byte("---\n")) {
+		if required {
+			return Doc{}, &Error{Line: 1, Message: "missing YAML frontmatter: the file must start with a line '---'"}
+		}
+		return Doc{Body: string(data), BodyLine: 1}, nil
+	}
+	rest := data[4:]
+	var end int
+	if bytes.HasPrefix(rest, []byte("---")) {
+		end = -1 // "---\n---": empty header
+		if len(rest) == 3 || rest[3] == '\n' {
+			body := ""
+			if len(rest) > 4 {
+				body = string(rest[4:])
+			}
+			return Doc{Head: []byte{}, Body: body, BodyLine: 3}, nil
+		}
+	} else {
+		end = bytes.Index(rest, []byte("\n---"))
+	}
+	if end < 0 {
+		return Doc{}, &Error{Line: 1, Message: "the frontmatter opened on line 1 is never closed with '---'"}
+	}
+	head, body := rest[:end+1], rest[end+4:]
+	if i := bytes.IndexByte(body, '\n'); i >= 0 {
+		body = body[i+1:]
+	} else {
+		body = nil
+	}
+	return Doc{Head: head, Body: string(body), BodyLine: bytes.Count(head, []byte("\n")) + 3}, nil
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): `)
+
+// Decode unmarshals the header into v. strict refuses unknown keys (for
+// GoVibe's own formats); formats read from other tools are decoded
+// leniently, since they grow fields GoVibe does not use.
+func (d Doc) Decode(v any, strict bool) error {
+	if len(bytes.TrimSpace(d.Head)) == 0 {
+		return nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(d.Head))
+	dec.KnownFields(strict)
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	line := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		// The opening '---' is line 1. yaml.v3 numbers the lines of type
+		// errors from 1, but a parser error's context from 0.
+		var te *yaml.TypeError
+		line = n + 1
+		if !errors.As(err, &te) && strings.Contains(err.Error(), "did not find expected") {
+			line++
+		}
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
+	msg = yamlLine.ReplaceAllString(msg, "")
+	return &Error{Line: line, Message: "invalid frontmatter: " + strings.TrimLeft(msg, ": ")}
+}
+
+// FieldLine is the 1-based file line of a top-level key, or 1.
+func (d Doc) FieldLine(key string) int {
+	for i, l := range strings.Split(string(d.Head), "\n") {
+		if strings.HasPrefix(l, key+":") {
+			return i + 2
+		}
+	}
+	return 1
+}
