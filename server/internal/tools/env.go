@@ -28,6 +28,8 @@ type Env struct {
 	// Web fetches pages under the SSRF policy; nil turns web_fetch off.
 	// A *web.Fetcher is safe for concurrent use.
 	Web *web.Fetcher
+	// Skills serves the skill tools; nil turns them off.
+	Skills SkillHost
 }
 
 // Settings are the knobs tools read; the agent fills them from govibe.*.
