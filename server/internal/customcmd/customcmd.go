@@ -1,0 +1,291 @@
+// Package customcmd loads the slash commands users write as files, in the
+// formats they already have: GoVibe and Claude Code Markdown commands
+// ($ARGUMENTS, $1…), Gemini CLI TOML commands ({{args}}) and VS Code
+// prompt files (${input:x}, ${selection}, ${file}). Subfolders namespace
+// commands (git/commit.md is /git:commit). Project commands load only in a
+// trusted workspace; a project command beats a user one of the same name,
+// and the loser is reported.
+package customcmd
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/govibe/govibe/server/internal/frontmatter"
+)
+
+// Format is the file format of a command.
+type Format string
+
+const (
+	FormatMarkdown Format = "md"     // .govibe/commands, .claude/commands
+	FormatTOML     Format = "toml"   // Gemini CLI
+	FormatPrompt   Format = "prompt" // .github/prompts/*.prompt.md
+)
+
+// Command is one loaded command. Immutable.
+type Command struct {
+	Name         string // without the leading '/', namespaced with ':'
+	Description  string
+	ArgumentHint string
+	Model        string
+	AllowedTools []string
+	Template     string
+	Format       Format
+	Source       string // project|user
+	Path         string
+}
+
+// Problem is a file that was skipped, with where and why.
+type Problem struct {
+	Path    string
+	Line    int
+	Message string
+}
+
+func (p Problem) Error() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", p.Path, p.Message)
+}
+
+// Dir is one folder of command files.
+type Dir struct {
+	Path   string
+	Source string
+	Format Format // FormatPrompt folders hold *.prompt.md; others take .md and .toml
+}
+
+// Dirs lists the folders, highest precedence first: the workspace's
+// (trusted only), then the user's.
+func Dirs(home string, roots []string, trusted bool) []Dir {
+	var out []Dir
+	if trusted {
+		for _, r := range roots {
+			out = append(out,
+				Dir{Path: filepath.Join(r, ".govibe", "commands"), Source: "project"},
+				Dir{Path: filepath.Join(r, ".claude", "commands"), Source: "project"},
+				Dir{Path: filepath.Join(r, ".gemini", "commands"), Source: "project"},
+				Dir{Path: filepath.Join(r, ".github", "prompts"), Source: "project", Format: FormatPrompt},
+			)
+		}
+	}
+	if home != "" {
+		out = append(out,
+			Dir{Path: filepath.Join(home, ".govibe", "commands"), Source: "user"},
+			Dir{Path: filepath.Join(home, ".claude", "commands"), Source: "user"},
+			Dir{Path: filepath.Join(home, ".gemini", "commands"), Source: "user"},
+		)
+	}
+	return out
+}
+
+const (
+	maxCommands = 500
+	maxFileSize = 64 << 10
+)
+
+var nameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]*(:[a-zA-Z0-9][a-zA-Z0-9._-]*)*$`)
+
+// Load reads every dir; the first command of a name wins. reserved says
+// whether a name belongs to a built-in command: a file shadowing one is
+// loaded under its name anyway (a user may override /review, say) but is
+// reported, so the conflict is visible.
+func Load(dirs []Dir, reserved func(string) bool) (cmds []Command, problems, conflicts []Problem) {
+	byName := map[string]Command{}
+	for _, d := range dirs {
+		root, err := filepath.EvalSymlinks(d.Path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				problems = append(problems, Problem{Path: d.Path, Message: err.Error()})
+			}
+			continue
+		}
+		_ = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if e.IsDir() {
+				if p != root && strings.HasPrefix(e.Name(), ".") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			name, format, ok := commandName(root, p, d.Format)
+			if !ok {
+				return nil
+			}
+			if len(byName) >= maxCommands {
+				return fs.SkipAll
+			}
+			c, prob := parseFile(p, format)
+			if prob != nil {
+				problems = append(problems, *prob)
+				return nil
+			}
+			c.Name, c.Source = name, d.Source
+			if prev, dup := byName[name]; dup {
+				conflicts = append(conflicts, Problem{Path: p, Message: fmt.Sprintf("/%s is already defined by the %s command %s, which wins", name, prev.Source, prev.Path)})
+				return nil
+			}
+			if reserved != nil && reserved(name) {
+				conflicts = append(conflicts, Problem{Path: p, Message: fmt.Sprintf("/%s replaces the built-in command of that name", name)})
+			}
+			byName[name] = c
+			return nil
+		})
+	}
+	for _, c := range byName {
+		cmds = append(cmds, c)
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	return cmds, problems, conflicts
+}
+
+// commandName maps a file to its command name: the path below the folder
+// with separators turned into ':' and the extension dropped.
+func commandName(root, p string, f Format) (string, Format, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return "", "", false
+	}
+	rel = filepath.ToSlash(rel)
+	var format Format
+	switch {
+	case f == FormatPrompt:
+		if !strings.HasSuffix(rel, ".prompt.md") {
+			return "", "", false
+		}
+		rel, format = strings.TrimSuffix(rel, ".prompt.md"), FormatPrompt
+	case strings.HasSuffix(rel, ".md"):
+		rel, format = strings.TrimSuffix(rel, ".md"), FormatMarkdown
+	case strings.HasSuffix(rel, ".toml"):
+		rel, format = strings.TrimSuffix(rel, ".toml"), FormatTOML
+	default:
+		return "", "", false
+	}
+	name := strings.ReplaceAll(rel, "/", ":")
+	if !nameRE.MatchString(name) {
+		return "", "", false
+	}
+	return name, format, true
+}
+
+type mdFields struct {
+	Description   string `yaml:"description"`
+	ArgumentHint  string `yaml:"argument-hint"`
+	ArgumentHint2 string `yaml:"argumentHint"`
+	Model         string `yaml:"model"`
+	AllowedTools  any    `yaml:"allowedTools"`
+	AllowedTools2 any    `yaml:"allowed-tools"`
+	Tools         any    `yaml:"tools"`
+	Mode          string `yaml:"mode"`
+}
+
+type tomlFields struct {
+	Description string `toml:"description"`
+	Prompt      string `toml:"prompt"`
+}
+
+func parseFile(p string, f Format) (Command, *Problem) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return Command{}, &Problem{Path: p, Message: err.Error()}
+	}
+	if len(data) > maxFileSize {
+		return Command{}, &Problem{Path: p, Message: fmt.Sprintf("the file is %d KB; the limit is %d KB", len(data)>>10, maxFileSize>>10)}
+	}
+	c := Command{Format: f, Path: p}
+	if f == FormatTOML {
+		var tf tomlFields
+		md, err := toml.Decode(string(data), &tf)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return c, &Problem{Path: p, Line: pe.Position.Line, Message: "invalid TOML: " + pe.Message}
+			}
+			return c, &Problem{Path: p, Message: "invalid TOML: " + err.Error()}
+		}
+		_ = md
+		if strings.TrimSpace(tf.Prompt) == "" {
+			return c, &Problem{Path: p, Message: "prompt is required"}
+		}
+		c.Description, c.Template = strings.TrimSpace(tf.Description), tf.Prompt
+		return c, nil
+	}
+	doc, err := frontmatter.Split(data, false)
+	var fm mdFields
+	if err == nil {
+		err = doc.Decode(&fm, false)
+	}
+	if err != nil {
+		var fe *frontmatter.Error
+		if errors.As(err, &fe) {
+			return c, &Problem{Path: p, Line: fe.Line, Message: fe.Message}
+		}
+		return c, &Problem{Path: p, Message: err.Error()}
+	}
+	c.Template = strings.TrimSpace(doc.Body)
+	if c.Template == "" {
+		return c, &Problem{Path: p, Line: doc.BodyLine, Message: "the command's prompt (the body) is empty"}
+	}
+	c.Description = strings.Join(strings.Fields(fm.Description), " ")
+	c.ArgumentHint = firstNonEmpty(fm.ArgumentHint, fm.ArgumentHint2)
+	c.Model = strings.TrimSpace(fm.Model)
+	for _, v := range []any{fm.AllowedTools, fm.AllowedTools2, fm.Tools} {
+		if ts := list(v); len(ts) > 0 {
+			c.AllowedTools = ts
+			break
+		}
+	}
+	if c.Description == "" {
+		c.Description = firstLine(c.Template)
+	}
+	return c, nil
+}
+
+func list(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		for _, s := range strings.Split(x, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	}
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(strings.SplitN(s, "\n", 2)[0])
+	s = strings.TrimLeft(s, "# ")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
