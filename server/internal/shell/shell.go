@@ -4,6 +4,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,6 +39,9 @@ type Spec struct {
 	Shell string
 	// MaxOutput caps stdout+stderr in characters (0 = DefaultMaxOutput).
 	MaxOutput int
+	// Stdin, when non-nil, is the command's whole standard input (hooks
+	// read their JSON event from it); nil means the null device.
+	Stdin []byte
 }
 
 // Result is the structured outcome of a command. A non-zero exit, a timeout
@@ -77,6 +81,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	cmd.Dir = spec.Cwd
 	cmd.Env = append(ScrubEnv(os.Environ()), spec.Env...)
 	cmd.Stdin = nil // the null device: commands see EOF instead of hanging
+	if spec.Stdin != nil {
+		cmd.Stdin = bytes.NewReader(spec.Stdin)
+	}
 	setGroup(cmd)
 
 	// Own pipes (rather than io.Writers) so that Wait returns as soon as the
