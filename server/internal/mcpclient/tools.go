@@ -1,0 +1,259 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ToolPrefix starts the name of every MCP tool the model sees.
+const ToolPrefix = "mcp__"
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// ToolName is the model-visible name of a server's tool: providers accept
+// [A-Za-z0-9_-]{1,64}.
+func ToolName(server, tool string) string {
+	n := ToolPrefix + unsafeName.ReplaceAllString(server, "_") + "__" + unsafeName.ReplaceAllString(tool, "_")
+	if len(n) > 64 {
+		n = n[:64]
+	}
+	return n
+}
+
+// Tool is one MCP tool as offered to the model.
+type Tool struct {
+	Name        string // mcp__server__tool
+	Server      string
+	Remote      string // the tool's own name on the server
+	Description string
+	Schema      json.RawMessage
+	ReadOnly    bool // the server's readOnlyHint; it still needs confirmation
+}
+
+func schemaChars(t *mcp.Tool) int {
+	b, _ := json.Marshal(t.InputSchema)
+	return len(b) + len(t.Description) + len(t.Name)
+}
+
+// Tools connects the servers that are not connected yet (in parallel) and
+// lists every allowed tool, sorted by name so the tool list, and with it
+// the request prefix, is stable.
+func (m *Manager) Tools(ctx context.Context) []Tool {
+	m.Start(ctx)
+	var out []Tool
+	for _, n := range m.order {
+		s := m.servers[n]
+		s.mu.Lock()
+		if s.state == StateConnected {
+			for _, t := range s.tools {
+				if !s.cfg.allowed(t.Name) {
+					continue
+				}
+				schema, _ := json.Marshal(t.InputSchema)
+				if len(schema) == 0 || string(schema) == "null" {
+					schema = []byte(`{"type":"object","properties":{}}`)
+				}
+				desc := t.Description
+				if desc == "" {
+					desc = t.Title
+				}
+				ro := t.Annotations != nil && t.Annotations.ReadOnlyHint
+				out = append(out, Tool{Name: ToolName(n, t.Name), Server: n, Remote: t.Name,
+					Description: fmt.Sprintf("[MCP server %s] %s", n, desc), Schema: schema, ReadOnly: ro})
+			}
+		}
+		s.mu.Unlock()
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Result is a tool call's outcome converted for the model and the UI.
+type Result struct {
+	IsError bool
+	// Text is what the model reads.
+	Text string
+	// Images are shown in the chat (base64 data with its MIME type).
+	Images []Image
+}
+
+// Image is one image a tool returned.
+type Image struct {
+	MIMEType string `json:"mimeType"`
+	Data     string `json:"data"` // base64
+}
+
+const maxResultText = 100000
+
+// Call runs a tool on its server. A crashed server is reconnected (with
+// backoff) on the next call; a panic inside the SDK is turned into an
+// error, so an MCP server can never take the sidecar down.
+func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (res Result, err error) {
+	s, ok := m.servers[server]
+	if !ok {
+		return Result{}, fmt.Errorf("no MCP server named %q", server)
+	}
+	if !s.cfg.allowed(tool) {
+		return Result{}, fmt.Errorf("the tool %s is excluded for the MCP server %s", tool, server)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the MCP server %s failed: %v", server, r)
+		}
+	}()
+	sess, err := m.ensure(ctx, s)
+	if err != nil {
+		return Result{}, err
+	}
+	var a map[string]any
+	if len(args) > 0 && string(args) != "null" {
+		if err := json.Unmarshal(args, &a); err != nil {
+			return Result{}, fmt.Errorf("the arguments are not a JSON object: %v", err)
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	r, err := sess.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: a})
+	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return Result{}, fmt.Errorf("the MCP server %s did not answer within %s", server, s.cfg.Timeout)
+		}
+		return Result{}, fmt.Errorf("the MCP server %s: %v", server, err)
+	}
+	return convertResult(r), nil
+}
+
+func convertResult(r *mcp.CallToolResult) Result {
+	out := Result{IsError: r.IsError}
+	var b strings.Builder
+	for _, c := range r.Content {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		switch x := c.(type) {
+		case *mcp.TextContent:
+			b.WriteString(x.Text)
+		case *mcp.ImageContent:
+			out.Images = append(out.Images, Image{MIMEType: x.MIMEType, Data: base64.StdEncoding.EncodeToString(x.Data)})
+			fmt.Fprintf(&b, "[image: %s, %d bytes, shown to the user]", x.MIMEType, len(x.Data))
+		case *mcp.AudioContent:
+			fmt.Fprintf(&b, "[audio: %s, %d bytes]", x.MIMEType, len(x.Data))
+		case *mcp.EmbeddedResource:
+			if x.Resource != nil {
+				if x.Resource.Text != "" {
+					fmt.Fprintf(&b, "<resource uri=%q>\n%s\n</resource>", x.Resource.URI, x.Resource.Text)
+				} else {
+					fmt.Fprintf(&b, "[resource %s: %s, %d bytes of binary data]", x.Resource.URI, x.Resource.MIMEType, len(x.Resource.Blob))
+				}
+			}
+		case *mcp.ResourceLink:
+			fmt.Fprintf(&b, "[resource link: %s %s]", x.URI, x.Name)
+		default:
+			raw, _ := json.Marshal(c)
+			b.Write(raw)
+		}
+	}
+	if b.Len() == 0 && r.StructuredContent != nil {
+		raw, _ := json.Marshal(r.StructuredContent)
+		b.Write(raw)
+	}
+	out.Text = b.String()
+	if len(out.Text) > maxResultText {
+		out.Text = out.Text[:maxResultText] + fmt.Sprintf("\n[cut at %d characters]", maxResultText)
+	}
+	return out
+}
+
+// Prompt is an MCP prompt offered as /mcp:<server>:<prompt>.
+type Prompt struct {
+	Command     string // mcp:server:prompt
+	Server      string
+	Name        string
+	Description string
+	Arguments   []string // names, required ones marked with '*'
+}
+
+// Prompts lists the connected servers' prompts.
+func (m *Manager) Prompts() []Prompt {
+	var out []Prompt
+	for _, n := range m.order {
+		s := m.servers[n]
+		s.mu.Lock()
+		for _, p := range s.prompts {
+			pr := Prompt{Command: "mcp:" + n + ":" + p.Name, Server: n, Name: p.Name, Description: p.Description}
+			for _, a := range p.Arguments {
+				name := a.Name
+				if a.Required {
+					name += "*"
+				}
+				pr.Arguments = append(pr.Arguments, name)
+			}
+			out = append(out, pr)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// GetPrompt expands a prompt with arguments (name=value pairs, or values in
+// the order the prompt declares them) into the text of its messages.
+func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error) {
+	s, ok := m.servers[server]
+	if !ok {
+		return "", fmt.Errorf("no MCP server named %q", server)
+	}
+	sess, err := m.ensure(ctx, s)
+	if err != nil {
+		return "", err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	r, err := sess.GetPrompt(cctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", fmt.Errorf("the MCP server %s: %v", server, err)
+	}
+	var b strings.Builder
+	for _, msg := range r.Messages {
+		if t, ok := msg.Content.(*mcp.TextContent); ok {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+// ReadResource reads a resource for an @mcp:<server>:<uri> mention.
+func (m *Manager) ReadResource(ctx context.Context, server, uri string) (string, error) {
+	s, ok := m.servers[server]
+	if !ok {
+		return "", fmt.Errorf("no MCP server named %q", server)
+	}
+	sess, err := m.ensure(ctx, s)
+	if err != nil {
+		return "", err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	r, err := sess.ReadResource(cctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return "", fmt.Errorf("the MCP server %s: %v", server, err)
+	}
+	var b strings.Builder
+	for _, c := range r.Contents {
+		if c.Text != "" {
+			b.WriteString(c.Text)
+		} else {
+			fmt.Fprintf(&b, "[%s: %d bytes of binary data]", c.MIMEType, len(c.Blob))
+		}
+	}
+	return b.String(), nil
+}
