@@ -22,16 +22,16 @@ func kinds(ms []Mention) string {
 
 func TestParse(t *testing.T) {
 	cases := map[string]string{
-		"fix @src/main.go please":               "file=src/main.go",
-		"look at @docs/ and @problems.":         "folder=docs/ problems=",
-		"mail me at bob@example.com":            "",
-		"ping @alice about it":                  "",
-		`escaped \@src/a.go`:                    "",
-		"see `@src/a.go` in code":               "",
-		"```\n@src/a.go\n```":                   "",
+		"fix @src/main.go please":                  "file=src/main.go",
+		"look at @docs/ and @problems.":            "folder=docs/ problems=",
+		"mail me at bob@example.com":               "",
+		"ping @alice about it":                     "",
+		`escaped \@src/a.go`:                       "",
+		"see `@src/a.go` in code":                  "",
+		"```\n@src/a.go\n```":                      "",
 		"(@README.md) and @git-changes, @terminal": "file=README.md git-changes= terminal=",
-		"read @https://go.dev/doc/ now":         "url=https://go.dev/doc/",
-		"use @mcp:github:repo://x/y":            "mcp=github:repo://x/y",
+		"read @https://go.dev/doc/ now":            "url=https://go.dev/doc/",
+		"use @mcp:github:repo://x/y":               "mcp=github:repo://x/y",
 	}
 	for in, want := range cases {
 		if got := kinds(Parse(in)); got != want {
@@ -112,8 +112,10 @@ func TestExpandGitChangesAndSources(t *testing.T) {
 		t.Fatalf("git changes: %+v", a)
 	}
 	atts := Expand(context.Background(), env, "@terminal @mcp:gh:issue://1 @mcp:bad", Sources{
-		Terminal:    func(context.Context) (string, error) { return "$ make\nok", nil },
-		MCPResource: func(_ context.Context, s, u string) (string, error) { return "", errors.New("no MCP server named " + s) },
+		Terminal: func(context.Context) (string, error) { return "$ make\nok", nil },
+		MCPResource: func(_ context.Context, s, u string) (string, error) {
+			return "", errors.New("no MCP server named " + s)
+		},
 	})
 	if atts[0].Content != "$ make\nok" || !strings.Contains(atts[1].Error, "no MCP server named gh") || !strings.Contains(atts[2].Error, "@mcp:<server>") {
 		t.Fatalf("sources: %+v", atts)
