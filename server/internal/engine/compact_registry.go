@@ -3,53 +3,27 @@ package engine
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
-	"weak"
 )
 
 // ErrCompacting is returned when a session already runs a compaction.
 var ErrCompacting = errors.New("this session is already summarising its earlier messages")
 
 // compactRegistry is an engine's in-memory compaction state: which sessions
-// are compacting, which refuse compaction (scheduling mode), and the
-// per-session locks of the usage accounting. All methods are safe for
-// concurrent use; mu guards every map.
+// are compacting and which refuse compaction (scheduling mode). All
+// methods are safe for concurrent use; mu guards every map.
 type compactRegistry struct {
 	mu       sync.Mutex
 	inflight map[string]chan struct{} // closed when that compaction ends
 	blocked  map[string]string        // session → why compaction is refused
-	usage    map[string]*sync.Mutex
 }
 
-// registries maps an engine (weakly, so a closed engine is collected) to
-// its registry; it lives outside Engine to keep compaction self-contained.
-var registries sync.Map // weak.Pointer[Engine] → *compactRegistry
-
-func (e *Engine) compactReg() *compactRegistry {
-	key := weak.Make(e)
-	if r, ok := registries.Load(key); ok {
-		return r.(*compactRegistry)
-	}
-	r, loaded := registries.LoadOrStore(key, &compactRegistry{
-		inflight: map[string]chan struct{}{}, blocked: map[string]string{}, usage: map[string]*sync.Mutex{},
-	})
-	if !loaded {
-		runtime.AddCleanup(e, func(k weak.Pointer[Engine]) { registries.Delete(k) }, key)
-	}
-	return r.(*compactRegistry)
+func newCompactRegistry() *compactRegistry {
+	return &compactRegistry{inflight: map[string]chan struct{}{}, blocked: map[string]string{}}
 }
 
-func (r *compactRegistry) usageLock(sid string) *sync.Mutex {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	m := r.usage[sid]
-	if m == nil {
-		m = &sync.Mutex{}
-		r.usage[sid] = m
-	}
-	return m
-}
+// compactReg is the engine's compaction state.
+func (e *Engine) compactReg() *compactRegistry { return e.compactions }
 
 // acquire takes the session's compaction slot. With wait it waits for a
 // running compaction to end first (ctx permitting); without, a running

@@ -81,6 +81,15 @@ type Engine struct {
 	parked  map[string]*parkedTurn
 	notices []string
 
+	// usageLocks serialise each session's usage read-modify-write
+	// (usage.go); planLocks each session's plan read-change-persist
+	// (todo_state.go); reported remembers custom-agent problems already
+	// shown. compactions is the per-session compaction state.
+	usageLocks  sessionLocks
+	planLocks   sessionLocks
+	reported    onceSet
+	compactions *compactRegistry
+
 	baseCtx context.Context
 	stop    context.CancelCauseFunc
 	wg      sync.WaitGroup
@@ -137,7 +146,8 @@ func New(o Options) (*Engine, error) {
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
-		baseCtx: ctx, stop: cancel,
+		compactions: newCompactRegistry(),
+		baseCtx:     ctx, stop: cancel,
 	}
 	if e.settings == nil {
 		e.settings = config.Values{}

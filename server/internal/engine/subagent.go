@@ -56,7 +56,7 @@ func (e *Engine) subagentTools(ctx context.Context, sid string) []tools.Tool {
 		Tools: subagent.InvestigateTools, Prompt: subagent.InvestigatePrompt}}}
 	defs, problems := e.customAgents()
 	for _, p := range problems {
-		if e.todoReg().firstReport(sid + "\x00" + p.Error()) {
+		if e.reported.first(sid + "\x00" + p.Error()) {
 			e.log.Warn("custom agent skipped", zap.String("path", p.Path), zap.Int("line", p.Line), zap.String("problem", p.Message))
 			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: "Custom agent skipped: " + p.Error()})
 		}

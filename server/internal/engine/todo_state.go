@@ -3,62 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"runtime"
-	"sync"
-	"weak"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/store"
 )
-
-// todoRegistry holds an engine's per-session plan locks: every read-change-
-// persist of a plan happens under its session's lock, so tools running in
-// parallel, the scheduler and todo/control never lose an update. It also
-// remembers which custom-agent problems were already reported. All
-// methods are safe for concurrent use.
-type todoRegistry struct {
-	mu       sync.Mutex
-	locks    map[string]*sync.Mutex
-	reported map[string]bool
-}
-
-var todoRegistries sync.Map // weak.Pointer[Engine] → *todoRegistry
-
-func (e *Engine) todoReg() *todoRegistry {
-	key := weak.Make(e)
-	if r, ok := todoRegistries.Load(key); ok {
-		return r.(*todoRegistry)
-	}
-	r, loaded := todoRegistries.LoadOrStore(key, &todoRegistry{locks: map[string]*sync.Mutex{}, reported: map[string]bool{}})
-	if !loaded {
-		runtime.AddCleanup(e, func(k weak.Pointer[Engine]) { todoRegistries.Delete(k) }, key)
-	}
-	return r.(*todoRegistry)
-}
-
-func (r *todoRegistry) lock(sid string) *sync.Mutex {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	m := r.locks[sid]
-	if m == nil {
-		m = &sync.Mutex{}
-		r.locks[sid] = m
-	}
-	return m
-}
-
-// firstReport reports whether key has not been reported before.
-func (r *todoRegistry) firstReport(key string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.reported[key] {
-		return false
-	}
-	r.reported[key] = true
-	return true
-}
 
 // readPlan returns the persisted plan, or nil when the session has none.
 func (e *Engine) readPlan(ctx context.Context, sid string) (*scheduler.Plan, error) {
@@ -77,7 +27,7 @@ func (e *Engine) readPlan(ctx context.Context, sid string) (*scheduler.Plan, err
 // before returning; f returns the plan to store (nil deletes it). The
 // stored plan is published as a todo event when it changed.
 func (e *Engine) updatePlan(ctx context.Context, sid, turnID, tag string, f func(p *scheduler.Plan) (*scheduler.Plan, error)) (*scheduler.Plan, error) {
-	m := e.todoReg().lock(sid)
+	m := e.planLocks.of(sid)
 	m.Lock()
 	defer m.Unlock()
 	cur, err := e.readPlan(ctx, sid)

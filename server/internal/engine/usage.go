@@ -67,7 +67,7 @@ func (e *Engine) loadUsage(ctx context.Context, sid string) usageState {
 // serialised per session, so concurrent requests (a background compaction
 // during a turn) never lose an update.
 func (e *Engine) updateUsage(sid string, f func(*usageState)) {
-	mu := e.compactReg().usageLock(sid)
+	mu := e.usageLocks.of(sid)
 	mu.Lock()
 	defer mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
