@@ -3,15 +3,15 @@ package engine
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"hash/fnv"
 	"io/fs"
 	"path/filepath"
 	"strconv"
+
+	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
 const (
-	stateShellRuns = "shell.runs"
 	// repeatLimit is how many identical runs over an unchanged workspace
 	// are allowed; the next one is refused.
 	repeatLimit = 2
@@ -23,10 +23,7 @@ const (
 )
 
 // shellRun is one approved command and the workspace it ran over.
-type shellRun struct {
-	Key string `json:"k"`
-	FP  string `json:"fp"`
-}
+type shellRun = sessionstate.ShellRun
 
 // fingerprintSkip are directories whose churn is not progress: VCS
 // metadata and dependency trees.
@@ -94,16 +91,9 @@ func (e *Engine) recordRun(ctx context.Context, sid, cwd, command, fp string) {
 	if len(runs) > maxRunsKept {
 		runs = runs[len(runs)-maxRunsKept:]
 	}
-	b, _ := json.Marshal(runs)
-	_ = e.Store.SetState(ctx, sid, stateShellRuns, b)
+	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.ShellRuns, runs)
 }
 
 func (e *Engine) shellRuns(ctx context.Context, sid string) []shellRun {
-	raw, ok, err := e.Store.GetState(ctx, sid, stateShellRuns)
-	if err != nil || !ok {
-		return nil
-	}
-	var runs []shellRun
-	_ = json.Unmarshal(raw, &runs)
-	return runs
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.ShellRuns)
 }

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
 // parseBTW recognises a side-conversation message: it starts with \btw or
@@ -21,22 +23,15 @@ func parseBTW(text string) (bool, string) {
 }
 
 // btwState is persisted per session while a side conversation lasts.
-type btwState struct {
-	Active bool `json:"active"`
-	// Start is the length of the LLM track when it began: everything from
-	// here on belongs to the side conversation.
-	Start int `json:"start"`
-}
+type btwState = sessionstate.BTWState
 
 // applyBTWTransition starts a side conversation, or ends one when a normal
 // message arrives: its messages then leave the model's track (the UI track
 // keeps them, marked as side notes).
 func (e *Engine) applyBTWTransition(ctx context.Context, sid string, btw bool) error {
-	var st btwState
-	if raw, ok, err := e.Store.GetState(ctx, sid, "btw"); err != nil {
+	st, _, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.BTW)
+	if err != nil && !errors.Is(err, sessionstate.ErrCorrupt) {
 		return err
-	} else if ok {
-		_ = json.Unmarshal(raw, &st)
 	}
 	switch {
 	case btw && !st.Active:
@@ -45,8 +40,7 @@ func (e *Engine) applyBTWTransition(ctx context.Context, sid string, btw bool) e
 			return err
 		}
 		st = btwState{Active: true, Start: len(msgs)}
-		b, _ := json.Marshal(st)
-		return e.Store.SetState(ctx, sid, "btw", b)
+		return sessionstate.Set(ctx, e.Store, sid, sessionstate.BTW, st)
 	case !btw && st.Active:
 		msgs, err := e.Store.LLMMessages(ctx, sid)
 		if err != nil {
@@ -57,7 +51,7 @@ func (e *Engine) applyBTWTransition(ctx context.Context, sid string, btw bool) e
 				return err
 			}
 		}
-		return e.Store.DeleteState(ctx, sid, "btw")
+		return sessionstate.Delete(ctx, e.Store, sid, sessionstate.BTW)
 	}
 	return nil
 }

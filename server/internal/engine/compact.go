@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -31,8 +32,6 @@ const TagFree = "free"
 
 // CompactCommand is the chat text that compacts instead of starting a turn.
 const CompactCommand = "/compact"
-
-const stateCompactGuard = "compact_guard"
 
 // ErrNothingToCompact is returned when the whole track is within keepTokens.
 var ErrNothingToCompact = errors.New("nothing to summarise yet: the conversation still fits in govibe.compact.keepTokens")
@@ -60,27 +59,13 @@ type CompactionInfo struct {
 	Context    ContextUse
 }
 
-// CompactionRecord is the persisted trace of one attempt (state
-// "compactions"); the divider message it names shows its summary.
-type CompactionRecord struct {
-	Time        int64  `json:"time"`
-	Trigger     string `json:"trigger"`
-	Status      string `json:"status"` // done|failed
-	Reason      string `json:"reason,omitempty"`
-	MessageID   string `json:"messageId"`
-	Messages    int    `json:"messages"`
-	Before      int    `json:"before"`
-	After       int    `json:"after"`
-	Saved       int    `json:"saved"`
-	Truncated   bool   `json:"truncated,omitempty"`
-	RequestSent int    `json:"requestTokens,omitempty"`
-}
+// CompactionRecord is the persisted trace of one attempt; the divider
+// message it names shows its summary.
+type CompactionRecord = sessionstate.CompactionRecord
 
 // compactGuard stops automatic compaction from looping after a failure: it
 // only retries once the context has grown past RetryAbove.
-type compactGuard struct {
-	RetryAbove int `json:"retryAbove"`
-}
+type compactGuard = sessionstate.CompactGuardState
 
 func (e *Engine) compactPolicy(p Profile) compact.Policy {
 	v := e.Settings()
@@ -251,7 +236,7 @@ func (e *Engine) compactLocked(ctx context.Context, sid, turnID, trigger string)
 	if err := e.replacePrefix(ctx, sid, old, repl); err != nil {
 		return info, err
 	}
-	_ = e.Store.DeleteState(ctx, sid, stateCompactGuard)
+	_ = sessionstate.Delete(ctx, e.Store, sid, sessionstate.CompactGuard)
 	info.Summary, info.SavedTokens = snapshot, info.BeforeTokens-info.AfterTokens
 	info.Notice = fmt.Sprintf("Earlier messages were summarised (saved %d tokens)", info.SavedTokens)
 	m, err := e.Store.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: []store.Part{
@@ -290,8 +275,7 @@ func (e *Engine) compactFailed(ctx context.Context, sid, turnID string, info Com
 	}
 	info.SavedTokens = saved
 	now, _ := e.Store.LLMMessages(ctx, sid)
-	g, _ := json.Marshal(compactGuard{RetryAbove: est.Request(system, defs, now) + pol.KeepTokens})
-	_ = e.Store.SetState(ctx, sid, stateCompactGuard, g)
+	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.CompactGuard, compactGuard{RetryAbove: est.Request(system, defs, now) + pol.KeepTokens})
 	info.Notice = fmt.Sprintf("Summarising earlier messages failed (%s). Large old tool outputs were shortened instead (saved %d tokens).", info.Reason, saved)
 	m, err := e.Store.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: []store.Part{
 		{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeWarn, Text: info.Notice}},
@@ -335,8 +319,7 @@ func (e *Engine) replacePrefix(ctx context.Context, sid string, old, repl []llm.
 		// unless it changed while we replaced.
 		if cur := e.btwOf(ctx, sid); cur == btw {
 			cur.Start += delta
-			b, _ := json.Marshal(cur)
-			return e.Store.SetState(ctx, sid, "btw", b)
+			return sessionstate.Set(ctx, e.Store, sid, sessionstate.BTW, cur)
 		}
 	}
 	return nil
@@ -349,11 +332,7 @@ func sameMessage(a, b llm.Message) bool {
 }
 
 func (e *Engine) btwOf(ctx context.Context, sid string) btwState {
-	var st btwState
-	if raw, ok, err := e.Store.GetState(ctx, sid, "btw"); err == nil && ok {
-		_ = json.Unmarshal(raw, &st)
-	}
-	return st
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.BTW)
 }
 
 // afterTrackChange makes the context bar show the new track's estimate
@@ -373,25 +352,16 @@ func (e *Engine) recordCompaction(ctx context.Context, sid string, r CompactionR
 	r.Time = time.Now().UnixMilli()
 	recs := e.Compactions(ctx, sid)
 	recs = append(recs, r)
-	b, _ := json.Marshal(recs)
-	if err := e.Store.SetState(ctx, sid, store.StateCompactions, b); err != nil {
+	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.Compactions, recs); err != nil {
 		e.log.Warn("recording the compaction", zap.String("session", sid), zap.Error(err))
 	}
 }
 
 // Compactions lists a session's compaction attempts, oldest first.
 func (e *Engine) Compactions(ctx context.Context, sid string) []CompactionRecord {
-	var recs []CompactionRecord
-	if raw, ok, err := e.Store.GetState(ctx, sid, store.StateCompactions); err == nil && ok {
-		_ = json.Unmarshal(raw, &recs)
-	}
-	return recs
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Compactions)
 }
 
 func (e *Engine) guardOf(ctx context.Context, sid string) compactGuard {
-	var g compactGuard
-	if raw, ok, err := e.Store.GetState(ctx, sid, stateCompactGuard); err == nil && ok {
-		_ = json.Unmarshal(raw, &g)
-	}
-	return g
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.CompactGuard)
 }

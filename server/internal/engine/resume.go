@@ -10,6 +10,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
@@ -146,11 +147,7 @@ func unansweredCalls(entries []store.LLMEntry, msgID string) []llm.ToolCall {
 // currentTurnNumber is the number of the session's latest turn, without
 // counting a new one.
 func (e *Engine) currentTurnNumber(ctx context.Context, sid string) int {
-	n := 0
-	if raw, ok, _ := e.Store.GetState(ctx, sid, "turns"); ok {
-		_ = json.Unmarshal(raw, &n)
-	}
-	return n
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Turns)
 }
 
 // park re-registers p's question and shows it again; answering it resumes

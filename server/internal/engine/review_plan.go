@@ -7,17 +7,13 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-const statePlanReview = "review.plan"
-
 // planReviewState carries the rejection count and the last problems
 // between create_todo_list calls of one session.
-type planReviewState struct {
-	Attempts int              `json:"attempts"`
-	Previous []review.Problem `json:"previous,omitempty"`
-}
+type planReviewState = sessionstate.PlanReviewState
 
 // PlanReview is the outcome of ReviewPlan.
 type PlanReview struct {
@@ -115,14 +111,9 @@ func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, 
 }
 
 func (e *Engine) planState(ctx context.Context, sid string) planReviewState {
-	var st planReviewState
-	if raw, ok, err := e.Store.GetState(ctx, sid, statePlanReview); err == nil && ok {
-		_ = json.Unmarshal(raw, &st)
-	}
-	return st
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.PlanReview)
 }
 
 func (e *Engine) setPlanState(ctx context.Context, sid string, st planReviewState) {
-	b, _ := json.Marshal(st)
-	_ = e.Store.SetState(ctx, sid, statePlanReview, b)
+	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.PlanReview, st)
 }

@@ -8,13 +8,13 @@ import (
 
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
 const (
-	stateTodoItem = "review.todoItem"
 	// recentForReview is how many past commands the security reviewer sees.
 	recentForReview = 5
 )
@@ -202,16 +202,11 @@ func oneLine(s string) string {
 // session is working on ("" when none). The scheduler calls it as it
 // dispatches items.
 func (e *Engine) SetCurrentTodoItem(ctx context.Context, sessionID, item string) error {
-	b, _ := json.Marshal(item)
-	return e.Store.SetState(ctx, sessionID, stateTodoItem, b)
+	return sessionstate.Set(ctx, e.Store, sessionID, sessionstate.TodoItem, item)
 }
 
 func (e *Engine) currentTodo(ctx context.Context, sid string) string {
-	var s string
-	if raw, ok, err := e.Store.GetState(ctx, sid, stateTodoItem); err == nil && ok {
-		_ = json.Unmarshal(raw, &s)
-	}
-	return s
+	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.TodoItem)
 }
 
 // recentCommands are the session's last shell commands with their exit

@@ -7,17 +7,13 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
 // readPlan returns the persisted plan, or nil when the session has none.
 func (e *Engine) readPlan(ctx context.Context, sid string) (*scheduler.Plan, error) {
-	raw, ok, err := e.Store.GetState(ctx, sid, store.StateTodoPlan)
+	p, ok, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.TodoPlan)
 	if err != nil || !ok {
-		return nil, err
-	}
-	var p scheduler.Plan
-	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -44,9 +40,9 @@ func (e *Engine) updatePlan(ctx context.Context, sid, turnID, tag string, f func
 		return next, nil
 	}
 	if next == nil {
-		err = e.Store.DeleteState(ctx, sid, store.StateTodoPlan)
+		err = sessionstate.Delete(ctx, e.Store, sid, sessionstate.TodoPlan)
 	} else {
-		err = e.Store.SetState(ctx, sid, store.StateTodoPlan, after)
+		err = sessionstate.Set(ctx, e.Store, sid, sessionstate.TodoPlan, *next)
 	}
 	if err != nil {
 		return cur, err

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -142,7 +142,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + t.text}
 	opts := store.TurnOptions{LLM: []llm.Message{userLLM}}
 	if t.btw {
-		opts.BTWBranch = "btw"
+		opts.BTWBranch = store.BranchBTW
 	}
 	opts.SubAgentTag = TagFree
 	if t.resume {
@@ -163,13 +163,8 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 }
 
 func (e *Engine) turnNumber(ctx context.Context, sid string) int {
-	n := 0
-	if raw, ok, _ := e.Store.GetState(ctx, sid, "turns"); ok {
-		_ = json.Unmarshal(raw, &n)
-	}
-	n++
-	b, _ := json.Marshal(n)
-	_ = e.Store.SetState(ctx, sid, "turns", b)
+	n := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Turns) + 1
+	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.Turns, n)
 	return n
 }
 
@@ -183,18 +178,16 @@ func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextStat
 
 // EditEnabled is the session's 🔓/🔒 toggle (default on).
 func (e *Engine) EditEnabled(ctx context.Context, sid string) bool {
-	raw, ok, _ := e.Store.GetState(ctx, sid, "editEnabled")
-	if !ok {
+	on, ok, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.EditEnabled)
+	if !ok && !errors.Is(err, sessionstate.ErrCorrupt) {
 		return true
 	}
-	var b bool
-	return json.Unmarshal(raw, &b) == nil && b
+	return on
 }
 
 // SetEditEnabled flips the toggle.
 func (e *Engine) SetEditEnabled(ctx context.Context, sid string, on bool) error {
-	b, _ := json.Marshal(on)
-	return e.Store.SetState(ctx, sid, "editEnabled", b)
+	return sessionstate.Set(ctx, e.Store, sid, sessionstate.EditEnabled, on)
 }
 
 // Cancel stops a session's running turn and waits (briefly) until its

@@ -3,19 +3,13 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
-)
-
-// Session state keys of the accounting.
-const (
-	stateUsage      = "usage"
-	stateTurnUsageF = "usage/turn/%d"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
 // Context sources: the provider's reported usage, or the local estimate
@@ -57,7 +51,7 @@ type usageState struct {
 
 func (e *Engine) loadUsage(ctx context.Context, sid string) usageState {
 	var st usageState
-	if raw, ok, err := e.Store.GetState(ctx, sid, stateUsage); err == nil && ok {
+	if raw, ok, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.Usage); err == nil && ok {
 		_ = json.Unmarshal(raw, &st)
 	}
 	return st
@@ -75,7 +69,7 @@ func (e *Engine) updateUsage(sid string, f func(*usageState)) {
 	st := e.loadUsage(ctx, sid)
 	f(&st)
 	b, _ := json.Marshal(st)
-	if err := e.Store.SetState(ctx, sid, stateUsage, b); err != nil {
+	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.Usage, b); err != nil {
 		e.log.Warn("persisting usage", zap.String("session", sid), zap.Error(err))
 	}
 }
@@ -156,7 +150,7 @@ func (e *Engine) finishTurnUsage(ctx context.Context, sid string, turn int, befo
 	}}
 	if turn > 0 {
 		b, _ := json.Marshal(tu)
-		if err := e.Store.SetState(ctx, sid, fmt.Sprintf(stateTurnUsageF, turn), b); err != nil {
+		if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.TurnUsage(turn), b); err != nil {
 			e.log.Warn("persisting turn usage", zap.String("session", sid), zap.Error(err))
 		}
 	}
@@ -165,7 +159,7 @@ func (e *Engine) finishTurnUsage(ctx context.Context, sid string, turn int, befo
 
 // TurnUsageOf returns a finished turn's recorded usage.
 func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsage, bool) {
-	raw, ok, err := e.Store.GetState(ctx, sid, fmt.Sprintf(stateTurnUsageF, turn))
+	raw, ok, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.TurnUsage(turn))
 	if err != nil || !ok {
 		return TurnUsage{}, false
 	}

@@ -60,7 +60,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	w.Finalize(ctx, StatusDone, &llm.Usage{PromptTokens: 3, CompletionTokens: 4, CachedTokens: 1})
 	src.AppendMessage(ctx, sess.ID, NewMessage{Role: RoleEvent, HiddenFromLLM: true, SubAgentTag: "reviewer", ReplyTo: ids.AssistantMessageID,
 		Parts: []Part{{Kind: PartNotice, Notice: &Notice{Level: NoticeWarn, Text: "compacted"}}}})
-	src.SetState(ctx, sess.ID, StateTodoPlan, json.RawMessage(`{"items":["a","b"]}`))
+	src.SetState(ctx, sess.ID, testKeyPlan, json.RawMessage(`{"items":["a","b"]}`))
 	src.CreateConfirmation(ctx, sess.ID, NewConfirmation{MessageID: ids.AssistantMessageID, ToolCallID: "c1", Kind: "edit", Payload: json.RawMessage(`{"diff":"+x"}`)})
 
 	data, err := src.Export(ctx, sess.ID)

@@ -122,7 +122,7 @@ func TestDeleteSessionCascades(t *testing.T) {
 		w.AppendText("needle reply")
 		w.AddToolCall(ctx, ToolCall{ID: "c", Name: "n"})
 		w.Finalize(ctx, StatusDone, nil)
-		s.SetState(ctx, id, StateTodoPlan, json.RawMessage(`[1]`))
+		s.SetState(ctx, id, testKeyPlan, json.RawMessage(`[1]`))
 		s.CreateConfirmation(ctx, id, NewConfirmation{Kind: "k", Payload: json.RawMessage(`{}`)})
 	}
 	if err := s.DeleteSession(ctx, parent.ID); err != nil {
@@ -157,19 +157,19 @@ func TestSessionState(t *testing.T) {
 	s := openTest(t, Options{})
 	ctx := context.Background()
 	id := mustSession(t, s, NewSession{}).ID
-	if err := s.SetState(ctx, id, StateBTW, json.RawMessage(`{"open":true}`)); err != nil {
+	if err := s.SetState(ctx, id, testKeyBTW, json.RawMessage(`{"open":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	s.SetState(ctx, id, StateBTW, json.RawMessage(`{"open":false}`))
-	s.SetState(ctx, id, StateEditToggle, json.RawMessage(`true`))
-	v, ok, err := s.GetState(ctx, id, StateBTW)
+	s.SetState(ctx, id, testKeyBTW, json.RawMessage(`{"open":false}`))
+	s.SetState(ctx, id, testKeyToggle, json.RawMessage(`true`))
+	v, ok, err := s.GetState(ctx, id, testKeyBTW)
 	if !ok || err != nil || string(v) != `{"open":false}` {
 		t.Fatalf("%s %v %v", v, ok, err)
 	}
 	if _, ok, _ := s.GetState(ctx, id, "missing"); ok {
 		t.Fatal("missing key found")
 	}
-	s.DeleteState(ctx, id, StateEditToggle)
+	s.DeleteState(ctx, id, testKeyToggle)
 	all, _ := s.AllState(ctx, id)
 	if len(all) != 1 {
 		t.Fatalf("%v", all)
@@ -186,3 +186,11 @@ func TestSessionState(t *testing.T) {
 		t.Fatalf("bad payload: %v", err)
 	}
 }
+
+// State keys of these tests; the store gives keys no meaning (package
+// sessionstate declares the real ones).
+const (
+	testKeyPlan   = "todo_plan"
+	testKeyBTW    = "btw"
+	testKeyToggle = "edit_toggle"
+)

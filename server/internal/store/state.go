@@ -7,15 +7,8 @@ import (
 	"errors"
 )
 
-// Well-known state keys. Callers may use others.
-const (
-	StateTodoPlan    = "todo_plan"
-	StateBTW         = "btw"
-	StateEditToggle  = "edit_toggle"
-	StateCompactions = "compactions"
-)
-
-// SetState stores value (JSON) under key for the session.
+// SetState stores value (JSON) under key for the session. The store gives
+// keys no meaning: package sessionstate declares them, with their types.
 func (s *Store) SetState(ctx context.Context, sessionID, key string, value json.RawMessage) error {
 	if key == "" {
 		return invalidf("empty state key")

@@ -15,6 +15,7 @@ type TurnOptions struct {
 	// latest message. The assistant message always replies to the user's.
 	ReplyTo       string
 	SubAgentTag   string
+	// BTWBranch marks a side conversation's messages (BranchBTW).
 	BTWBranch     string
 	HiddenFromLLM bool
 	// LLM is appended to the LLM track in the same transaction, with the
@@ -81,3 +82,6 @@ func (s *Store) ResumeWriter(ctx context.Context, messageID string) (*StreamWrit
 	}
 	return newStreamWriter(s, m.SessionID, m.ID, m.Parts), nil
 }
+
+// BranchBTW is the branch of a side conversation's (/btw) messages.
+const BranchBTW = "btw"

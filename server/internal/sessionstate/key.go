@@ -1,0 +1,88 @@
+// Package sessionstate is the typed view of the store's per-session state
+// (the session_state table): every key is declared once, in keys.go, with
+// the Go type of its value. Callers read and write through Get, Set and
+// Delete, never with a bare string key (a test enforces it).
+package sessionstate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// KV is the store's raw state access; *store.Store implements it.
+type KV interface {
+	GetState(ctx context.Context, sessionID, key string) (json.RawMessage, bool, error)
+	SetState(ctx context.Context, sessionID, key string, value json.RawMessage) error
+	DeleteState(ctx context.Context, sessionID, key string) error
+}
+
+// Key names one state entry whose value is a T, stored as JSON. Legacy
+// names are where older versions stored the same value: Get falls back to
+// them (a database or an export written before the rename), Set and
+// Delete remove them. Keys are immutable values.
+type Key[T any] struct {
+	name   string
+	legacy []string
+}
+
+// Name is the stored key.
+func (k Key[T]) Name() string { return k.name }
+
+// ErrCorrupt wraps a stored value that does not decode as the key's type.
+var ErrCorrupt = errors.New("corrupt session state")
+
+// Get returns the session's value under k and whether one is stored. The
+// current name wins over legacy names.
+func Get[T any](ctx context.Context, s KV, sid string, k Key[T]) (T, bool, error) {
+	var v T
+	for _, name := range append([]string{k.name}, k.legacy...) {
+		raw, ok, err := s.GetState(ctx, sid, name)
+		if err != nil {
+			return v, false, err
+		}
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return v, false, fmt.Errorf("%w %q: %v", ErrCorrupt, name, err)
+		}
+		return v, true, nil
+	}
+	return v, false, nil
+}
+
+// Lookup is Get for callers to whom a missing, unreadable or corrupt
+// value all mean "the zero value".
+func Lookup[T any](ctx context.Context, s KV, sid string, k Key[T]) T {
+	v, _, _ := Get(ctx, s, sid, k)
+	return v
+}
+
+// Set stores v under k's name and removes any legacy copy, so a value
+// written once in the current form is never shadowed by an old one.
+func Set[T any](ctx context.Context, s KV, sid string, k Key[T], v T) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("session state %q: %w", k.name, err)
+	}
+	if err := s.SetState(ctx, sid, k.name, b); err != nil {
+		return err
+	}
+	return deleteNames(ctx, s, sid, k.legacy)
+}
+
+// Delete removes the value under k (and its legacy names).
+func Delete[T any](ctx context.Context, s KV, sid string, k Key[T]) error {
+	return deleteNames(ctx, s, sid, append([]string{k.name}, k.legacy...))
+}
+
+func deleteNames(ctx context.Context, s KV, sid string, names []string) error {
+	for _, n := range names {
+		if err := s.DeleteState(ctx, sid, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package sessionstate
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/scheduler"
+)
+
+// Every per-session state key, with the type of its value. The names are
+// what databases and session exports hold: renaming one means keeping the
+// old name in legacy (read as a fallback, removed on the next write).
+var (
+	// Turns counts the session's user turns (the last turn's number).
+	Turns = Key[int]{name: "turns"}
+	// EditEnabled is the 🔓/🔒 toggle; absent means on. Earlier builds
+	// stored it as "editEnabled" (while the store declared an unused
+	// "edit_toggle"); databases and exports may still hold that name.
+	EditEnabled = Key[bool]{name: "edit_enabled", legacy: []string{"editEnabled"}}
+	// BTW is present while a side conversation lasts.
+	BTW = Key[BTWState]{name: "btw"}
+	// TodoPlan is the session's todo plan; absent when it has none.
+	TodoPlan = Key[scheduler.Plan]{name: "todo_plan"}
+	// TodoItem is the todo item in progress, for the shell security reviewer.
+	TodoItem = Key[string]{name: "review.todoItem"}
+	// PlanReview carries the plan reviewer's rejections between
+	// create_todo_list calls.
+	PlanReview = Key[PlanReviewState]{name: "review.plan"}
+	// ShellRuns are the approved shell commands the anti-repeat check
+	// compares with (newest last).
+	ShellRuns = Key[[]ShellRun]{name: "shell.runs"}
+	// Compactions are the session's compaction attempts, oldest first.
+	Compactions = Key[[]CompactionRecord]{name: "compactions"}
+	// CompactGuard stops automatic compaction from looping after a failure.
+	CompactGuard = Key[CompactGuardState]{name: "compact_guard"}
+	// Usage is the session's accounting (engine/usage.go decodes it).
+	Usage = Key[json.RawMessage]{name: "usage"}
+)
+
+// TurnUsage is what turn n consumed (engine/usage.go decodes it).
+func TurnUsage(n int) Key[json.RawMessage] {
+	return Key[json.RawMessage]{name: "usage/turn/" + strconv.Itoa(n)}
+}
+
+// BTWState is persisted per session while a side conversation lasts.
+type BTWState struct {
+	Active bool `json:"active"`
+	// Start is the length of the model track when it began: everything
+	// from here on belongs to the side conversation.
+	Start int `json:"start"`
+}
+
+// PlanReviewState is the rejection count and the last problems.
+type PlanReviewState struct {
+	Attempts int              `json:"attempts"`
+	Previous []review.Problem `json:"previous,omitempty"`
+}
+
+// ShellRun is one approved command and the workspace it ran over.
+type ShellRun struct {
+	Key string `json:"k"`
+	FP  string `json:"fp"`
+}
+
+// CompactionRecord is the persisted trace of one compaction attempt; the
+// divider message it names shows its summary.
+type CompactionRecord struct {
+	Time        int64  `json:"time"`
+	Trigger     string `json:"trigger"`
+	Status      string `json:"status"` // done|failed
+	Reason      string `json:"reason,omitempty"`
+	MessageID   string `json:"messageId"`
+	Messages    int    `json:"messages"`
+	Before      int    `json:"before"`
+	After       int    `json:"after"`
+	Saved       int    `json:"saved"`
+	Truncated   bool   `json:"truncated,omitempty"`
+	RequestSent int    `json:"requestTokens,omitempty"`
+}
+
+// CompactGuardState makes automatic compaction retry only once the
+// context has grown past RetryAbove.
+type CompactGuardState struct {
+	RetryAbove int `json:"retryAbove"`
+}
