@@ -3,24 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/govibe/govibe/server/internal/sessionstate"
 )
-
-// parseBTW recognises a side-conversation message: it starts with \btw or
-// /btw. The prefix is removed from what the model sees.
-func parseBTW(text string) (bool, string) {
-	for _, p := range []string{`\btw`, "/btw"} {
-		if len(text) >= len(p) && strings.EqualFold(text[:len(p)], p) {
-			rest := text[len(p):]
-			if rest == "" || rest[0] == ' ' || rest[0] == '\n' || rest[0] == '\t' {
-				return true, strings.TrimSpace(rest)
-			}
-		}
-	}
-	return false, text
-}
 
 // btwState is persisted per session while a side conversation lasts.
 type btwState = sessionstate.BTWState

@@ -30,9 +30,6 @@ const (
 // compaction runs. Executor, evaluator and sub-agent runs use other tags.
 const TagFree = "free"
 
-// CompactCommand is the chat text that compacts instead of starting a turn.
-const CompactCommand = "/compact"
-
 // ErrNothingToCompact is returned when the whole track is within keepTokens.
 var ErrNothingToCompact = errors.New("nothing to summarise yet: the conversation still fits in govibe.compact.keepTokens")
 

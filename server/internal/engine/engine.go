@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
@@ -89,6 +90,9 @@ type Engine struct {
 	planLocks   sessionLocks
 	reported    onceSet
 	compactions *compactRegistry
+	// commands are the chat's slash commands (commands.go); immutable
+	// after New apart from the registry's own locking.
+	commands *commands.Registry[slashHandler]
 
 	baseCtx context.Context
 	stop    context.CancelCauseFunc
@@ -155,6 +159,7 @@ func New(o Options) (*Engine, error) {
 	if rec := st.Recovered(); rec != nil {
 		e.notices = append(e.notices, rec.Error())
 	}
+	e.commands = e.newCommands()
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.snaps = newSnapshots(e)
 	if err := e.recoverInterrupted(ctx); err != nil {

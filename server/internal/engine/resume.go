@@ -101,7 +101,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 			}
 		}
 	}
-	_, p.userText = parseBTW(p.userText)
+	_, p.userText = e.parseBTW(p.userText)
 	return p
 }
 

@@ -63,8 +63,13 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
 		return "", "", err
 	}
-	if text == CompactCommand {
-		return e.compactCommand(ctx, p.SessionID)
+	turnText, btw := text, false
+	if cmd, args, ok := e.commands.Match(text); ok {
+		out, err := cmd.Handler(ctx, p, args)
+		if err != nil || out.handled {
+			return out.sessionID, out.turnID, err
+		}
+		turnText, btw = out.text, out.btw
 	}
 	if p.SessionID == "" {
 		s, err := e.CreateSession(ctx, "")
@@ -75,8 +80,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
-	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: text, done: make(chan struct{})}
-	t.btw, t.text = parseBTW(text)
+	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{})}
 	if !t.btw {
 		t.resume, t.tag = e.resumeTag(ctx, p.SessionID, t.text)
 	}
