@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/commands"
+	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
@@ -85,11 +86,11 @@ type Engine struct {
 	// usageLocks serialise each session's usage read-modify-write
 	// (usage.go); planLocks each session's plan read-change-persist
 	// (todo_state.go); reported remembers custom-agent problems already
-	// shown. compactions is the per-session compaction state.
-	usageLocks  sessionLocks
-	planLocks   sessionLocks
-	reported    onceSet
-	compactions *compactRegistry
+	// shown. compactor owns the per-session compaction state.
+	usageLocks sessionLocks
+	planLocks  sessionLocks
+	reported   onceSet
+	compactor  *compaction.Compactor
 	// commands are the chat's slash commands (commands.go); immutable
 	// after New apart from the registry's own locking.
 	commands *commands.Registry[slashHandler]
@@ -150,8 +151,7 @@ func New(o Options) (*Engine, error) {
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
-		compactions: newCompactRegistry(),
-		baseCtx:     ctx, stop: cancel,
+		baseCtx: ctx, stop: cancel,
 	}
 	if e.settings == nil {
 		e.settings = config.Values{}
@@ -160,6 +160,7 @@ func New(o Options) (*Engine, error) {
 		e.notices = append(e.notices, rec.Error())
 	}
 	e.commands = e.newCommands()
+	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.snaps = newSnapshots(e)
 	if err := e.recoverInterrupted(ctx); err != nil {

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/store"
@@ -212,7 +213,7 @@ func (e *Engine) openStep(ctx context.Context, t *turn, tag, prompt string) (*st
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if fixed, changed := Sanitize(track); changed {
+	if fixed, changed := compact.Sanitize(track); changed {
 		track = fixed
 	}
 	return w, ids.AssistantMessageID, track, nil

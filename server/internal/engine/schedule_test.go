@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -146,7 +147,7 @@ func TestScopedCompactionExactTrackAndUITrackAfterReload(t *testing.T) {
 		t.Fatalf("track has %d messages, want %d:\n%s", len(track), len(want), dump(track))
 	}
 	for i := range want {
-		if !sameMessage(track[i], want[i]) {
+		if !compaction.SameMessage(track[i], want[i]) {
 			t.Fatalf("track[%d]\n%s\nwant\n%s", i, dump(track[i:i+1]), dump(want[i:i+1]))
 		}
 	}

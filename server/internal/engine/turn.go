@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
@@ -135,7 +136,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	if err != nil {
 		return nil, err
 	}
-	if fixed, changed := Sanitize(history); changed {
+	if fixed, changed := compact.Sanitize(history); changed {
 		if err := e.Store.ReplaceLLMMessages(ctx, sid, 0, len(history), fixed); err != nil {
 			return nil, err
 		}

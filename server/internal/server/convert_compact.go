@@ -29,6 +29,11 @@ func compactionMessage(e engine.Event, info engine.CompactionInfo) *protocol.Mes
 		m.Parts = []protocol.Part{{Type: "notice", Level: "warn", Text: info.Notice}}
 		return m
 	}
+	if info.Summary == "" {
+		// Only a dominant tool output was shortened: a plain notice.
+		m.Parts = []protocol.Part{{Type: "notice", Level: "info", Text: info.Notice}}
+		return m
+	}
 	m.Parts = []protocol.Part{{Type: "notice", Level: "info", Text: info.Notice, Meta: compactionMeta(info.SavedTokens)}, {Type: "text", Text: info.Summary}}
 	return m
 }
@@ -37,7 +42,7 @@ func compactionMessage(e engine.Event, info engine.CompactionInfo) *protocol.Mes
 func markCompactions(msgs []protocol.Message, recs []engine.CompactionRecord) {
 	saved := map[string]int{}
 	for _, r := range recs {
-		if r.Status == "done" && r.MessageID != "" {
+		if r.Status == "done" && r.MessageID != "" && r.Messages > 0 { // Messages 0: nothing was summarised
 			saved[r.MessageID] = r.Saved
 		}
 	}

@@ -66,17 +66,19 @@ type ShellRun struct {
 // CompactionRecord is the persisted trace of one compaction attempt; the
 // divider message it names shows its summary.
 type CompactionRecord struct {
-	Time        int64  `json:"time"`
-	Trigger     string `json:"trigger"`
-	Status      string `json:"status"` // done|failed
-	Reason      string `json:"reason,omitempty"`
-	MessageID   string `json:"messageId"`
-	Messages    int    `json:"messages"`
-	Before      int    `json:"before"`
-	After       int    `json:"after"`
-	Saved       int    `json:"saved"`
-	Truncated   bool   `json:"truncated,omitempty"`
-	RequestSent int    `json:"requestTokens,omitempty"`
+	Time      int64  `json:"time"`
+	Trigger   string `json:"trigger"`
+	Status    string `json:"status"` // done|failed
+	Reason    string `json:"reason,omitempty"`
+	MessageID string `json:"messageId"`
+	Messages  int    `json:"messages"`
+	Before    int    `json:"before"`
+	After     int    `json:"after"`
+	Saved     int    `json:"saved"`
+	// Shortened is what shortening a dominant tool result saved (part of Saved).
+	Shortened   int  `json:"shortened,omitempty"`
+	Truncated   bool `json:"truncated,omitempty"`
+	RequestSent int  `json:"requestTokens,omitempty"`
 }
 
 // CompactGuardState makes automatic compaction retry only once the

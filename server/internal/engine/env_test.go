@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -168,46 +167,6 @@ func (x *env) writeFile(name, content string) {
 	}
 }
 
-// rawMessages returns a request's messages exactly as sent.
-func rawMessages(t *testing.T, r scripted.RecordedRequest) []string {
-	t.Helper()
-	var body struct {
-		Messages []json.RawMessage `json:"messages"`
-		Tools    json.RawMessage   `json:"tools"`
-	}
-	if err := json.Unmarshal(r.Body, &body); err != nil {
-		t.Fatalf("request %d body: %v", r.Seq, err)
-	}
-	out := make([]string, len(body.Messages))
-	for i, m := range body.Messages {
-		out[i] = string(m)
-	}
-	return out
-}
-
-func rawTools(t *testing.T, r scripted.RecordedRequest) string {
-	t.Helper()
-	var body struct {
-		Tools json.RawMessage `json:"tools"`
-	}
-	if err := json.Unmarshal(r.Body, &body); err != nil {
-		t.Fatal(err)
-	}
-	return string(body.Tools)
-}
-
-func isPrefix(prefix, full []string) bool {
-	if len(prefix) > len(full) {
-		return false
-	}
-	for i := range prefix {
-		if prefix[i] != full[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // replyTo answers a scenario request: a snapshot for compaction requests,
 // a read_file call when the user asks to "read NAME", else prose.
 func replyTo(r *scripted.RecordedRequest) scripted.Reply {
@@ -222,4 +181,12 @@ func replyTo(r *scripted.RecordedRequest) scripted.Reply {
 		}
 	}
 	return scripted.Reply{Text: prose(40, uint64(len(r.Messages)))}
+}
+
+func fillSession(x *env, turns int) string {
+	sid := ""
+	for i := 0; i < turns; i++ {
+		sid, _ = x.turn(sid, prose(120, uint64(100+i)))
+	}
+	return sid
 }

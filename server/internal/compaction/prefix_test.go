@@ -1,4 +1,4 @@
-package engine
+package compaction_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -18,9 +19,9 @@ func scenarioText(i int) string {
 	case i == 10:
 		return "/btw " + btwQuestion
 	case i%3 == 0:
-		return fmt.Sprintf("read file%d.txt and then %s", i%5, prose(25, uint64(i)))
+		return fmt.Sprintf("read file%d.txt and then %s", i%5, enginetest.Prose(25, uint64(i)))
 	}
-	return prose(40, uint64(i))
+	return enginetest.Prose(40, uint64(i))
 }
 
 // TestFortyTurnSessionKeepsThePrefixStable runs a scripted 40-turn session
@@ -31,29 +32,29 @@ func scenarioText(i int) string {
 // the last request before the side conversation (the BTW branch leaves the
 // model's track, as OpenVibe specifies).
 func TestFortyTurnSessionKeepsThePrefixStable(t *testing.T) {
-	x := newEnv(t, nil)
-	x.model.SetHandler(replyTo)
+	x := enginetest.New(t, nil)
+	x.Model.SetHandler(enginetest.ReplyTo)
 	for i := 0; i < 5; i++ {
-		x.writeFile(fmt.Sprintf("file%d.txt", i), prose(300, uint64(50+i)))
+		x.WriteFile(fmt.Sprintf("file%d.txt", i), enginetest.Prose(300, uint64(50+i)))
 	}
 	window := windowFor(x, 7000)
 	withWindow(x, window, config.Values{"compact.keepTokens": float64(800)})
-	x.model.SetConfig(scripted.Config{ContextWindow: window})
+	x.Model.SetConfig(scripted.Config{ContextWindow: window})
 
 	sid := ""
 	for i := 0; i < 40; i++ {
-		sid, _ = x.turn(sid, scenarioText(i))
+		sid, _ = x.Turn(sid, scenarioText(i))
 	}
-	if v := x.model.Violations(); len(v) > 0 {
+	if v := x.Model.Violations(); len(v) > 0 {
 		t.Fatalf("invalid requests: %v", v)
 	}
-	reqs := x.model.Requests()
+	reqs := x.Model.Requests()
 	compactions := 0
 	for _, r := range reqs {
 		if r.Status != 200 {
 			t.Fatalf("request %d answered %d (context overflow?)", r.Seq, r.Status)
 		}
-		if isCompactionRequest(&r) {
+		if enginetest.IsCompactionRequest(&r) {
 			compactions++
 		}
 	}
@@ -64,10 +65,10 @@ func TestFortyTurnSessionKeepsThePrefixStable(t *testing.T) {
 	checked, afterCompaction := 0, false
 	for i := 1; i < len(reqs); i++ {
 		cur := reqs[i]
-		curMsgs := rawMessages(t, cur)
-		if isCompactionRequest(&cur) {
-			prev := rawMessages(t, reqs[i-1])
-			if !isPrefix(curMsgs[:len(curMsgs)-1], prev) || rawTools(t, cur) != rawTools(t, reqs[i-1]) {
+		curMsgs := enginetest.RawMessages(t, cur)
+		if enginetest.IsCompactionRequest(&cur) {
+			prev := enginetest.RawMessages(t, reqs[i-1])
+			if !enginetest.IsPrefix(curMsgs[:len(curMsgs)-1], prev) || enginetest.RawTools(t, cur) != enginetest.RawTools(t, reqs[i-1]) {
 				t.Fatalf("request %d: the compaction request does not reuse the previous request's prefix", cur.Seq)
 			}
 			afterCompaction = true
@@ -78,11 +79,11 @@ func TestFortyTurnSessionKeepsThePrefixStable(t *testing.T) {
 			continue
 		}
 		p := i - 1
-		for p >= 0 && (isCompactionRequest(&reqs[p]) || (!isBTW(cur) && isBTW(reqs[p]))) {
+		for p >= 0 && (enginetest.IsCompactionRequest(&reqs[p]) || (!isBTW(cur) && isBTW(reqs[p]))) {
 			p--
 		}
-		prev := rawMessages(t, reqs[p])
-		if !isPrefix(prev, curMsgs) {
+		prev := enginetest.RawMessages(t, reqs[p])
+		if !enginetest.IsPrefix(prev, curMsgs) {
 			for k := range prev {
 				if k >= len(curMsgs) || prev[k] != curMsgs[k] {
 					t.Fatalf("request %d does not start with request %d's messages: first difference at message %d:\n%.300s\nvs\n%.300s", cur.Seq, reqs[p].Seq, k, prev[k], curMsgs[min(k, len(curMsgs)-1)])
@@ -92,7 +93,7 @@ func TestFortyTurnSessionKeepsThePrefixStable(t *testing.T) {
 		// Side conversations offer the same tools (create_todo_list is
 		// refused on call, not removed), so every request's tool list is
 		// byte-identical to the previous one's.
-		if rawTools(t, cur) != rawTools(t, reqs[p]) {
+		if enginetest.RawTools(t, cur) != enginetest.RawTools(t, reqs[p]) {
 			t.Fatalf("request %d: tool definitions changed", cur.Seq)
 		}
 		checked++

@@ -1,0 +1,132 @@
+// Package compaction summarises a session's earlier model messages to free
+// context: on demand (the /compact command, the button, the compact tool)
+// and automatically before a free-phase request that would pass the
+// threshold. Policy and token arithmetic live in package compact; this
+// package does the work against the store and a model, and reaches the
+// engine only through Host.
+package compaction
+
+import (
+	"context"
+	"errors"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/store"
+)
+
+// Triggers.
+const (
+	TriggerAuto    = "auto"
+	TriggerCommand = "command" // the user typed /compact
+	TriggerTool    = "tool"    // the model called compact
+	TriggerButton  = "button"  // chat/compact from the UI
+)
+
+var (
+	// ErrCompacting is returned when a session already runs a compaction.
+	ErrCompacting = errors.New("this session is already summarising its earlier messages")
+	// ErrNothingToCompact is returned when the whole track is within keepTokens.
+	ErrNothingToCompact = errors.New("nothing to summarise yet: the conversation still fits in govibe.compact.keepTokens")
+)
+
+// Record is the persisted trace of one attempt.
+type Record = sessionstate.CompactionRecord
+
+// Info describes one compaction attempt, successful or not.
+type Info struct {
+	Trigger string
+	// Failed attempts fell back to mechanical truncation; Reason says why.
+	Failed bool
+	Reason string
+	// Summary is the <state_snapshot> that replaced Messages messages.
+	Summary  string
+	Messages int
+	// BeforeTokens and AfterTokens estimate the replaced range and its
+	// replacement; SavedTokens is their difference.
+	BeforeTokens, AfterTokens, SavedTokens int
+	// Truncated says the compaction request was cut down mechanically to
+	// fit the window before it was sent.
+	Truncated bool
+	// Shortened is how many tokens a dominant tool result lost before the
+	// summary could be made (it alone was larger than the range to cut).
+	Shortened int
+	// Notice is the divider's text; MessageID/MessageSeq name the UI-track
+	// event message holding it.
+	Notice     string
+	MessageID  string
+	MessageSeq int64
+}
+
+// Host is what compaction needs from the engine.
+type Host interface {
+	// Policy is the active profile's compaction policy.
+	Policy() compact.Policy
+	// Prefix is what a free-phase request of the session starts with: the
+	// system prompt and tool definitions, byte for byte as the run sends
+	// them, so the summary request shares the provider's prefix cache.
+	Prefix(ctx context.Context, sid string) (system string, defs []llm.ToolDef)
+	// Client makes the summary request (metered like every request).
+	Client() (llm.Client, error)
+	// ContextEstimated tells the accounting that the session's context is
+	// now this local estimate, until the next request reports the real one.
+	ContextEstimated(sid string, tokens int64)
+	// Compacted announces an attempt that changed the track (or failed
+	// and fell back), after it is persisted.
+	Compacted(ctx context.Context, sid, turnID string, info Info)
+}
+
+// Tracks is the store access compaction needs: the model track, the UI
+// track's divider, and session state. *store.Store implements it.
+type Tracks interface {
+	sessionstate.KV
+	LLMMessages(ctx context.Context, sid string) ([]llm.Message, error)
+	ReplaceLLMMessages(ctx context.Context, sid string, from, to int, msgs []llm.Message) error
+	AppendMessage(ctx context.Context, sid string, m store.NewMessage) (store.Message, error)
+}
+
+// Compactor compacts the sessions of one engine. Safe for concurrent use:
+// each session has one compaction slot (slots), and the store serialises
+// the writes.
+type Compactor struct {
+	host   Host
+	tracks Tracks
+	log    *zap.Logger
+	slots  slots
+}
+
+// New returns a compactor.
+func New(h Host, t Tracks, log *zap.Logger) *Compactor {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Compactor{host: h, tracks: t, log: log, slots: newSlots()}
+}
+
+// Policy is the active compaction policy.
+func (c *Compactor) Policy() compact.Policy { return c.host.Policy() }
+
+// Prefix is the request prefix compaction measures and reuses.
+func (c *Compactor) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
+	return c.host.Prefix(ctx, sid)
+}
+
+// Records lists a session's compaction attempts, oldest first.
+func (c *Compactor) Records(ctx context.Context, sid string) []Record {
+	return sessionstate.Lookup(ctx, c.tracks, sid, sessionstate.Compactions)
+}
+
+// RetryAbove is the estimate automatic compaction waits for after a
+// failed attempt (0 when none failed since the last success).
+func (c *Compactor) RetryAbove(ctx context.Context, sid string) int {
+	return sessionstate.Lookup(ctx, c.tracks, sid, sessionstate.CompactGuard).RetryAbove
+}
+
+// Block refuses global compaction of a session (automatic, the command,
+// the button and the tool) until the returned func is called. The plan
+// runner holds it while executor and evaluator agents run: global
+// compaction is a free-phase operation.
+func (c *Compactor) Block(sid, why string) (unblock func()) { return c.slots.block(sid, why) }

@@ -1,0 +1,53 @@
+package compaction
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+const toolDescription = `Summarise the earlier part of this conversation into a dense state snapshot, freeing context. The newest messages stay verbatim; files are not touched. Use it when the conversation has grown long and older details are no longer needed word for word, e.g. before starting a new large piece of work. Only available in the main conversation, not inside executor, evaluator or other sub-agent runs.`
+
+var toolSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+
+// tool lets the model compact its own session. It is immutable and safe
+// for concurrent use; allowed is false outside the free phase, where it
+// refuses with a clear message.
+type tool struct {
+	c       *Compactor
+	sid     string
+	turnID  string
+	allowed bool
+}
+
+// Tool builds the compact tool for a run of the session; allowed is true
+// only in the free phase.
+func (c *Compactor) Tool(sid, turnID string, allowed bool) tools.Tool {
+	return &tool{c: c, sid: sid, turnID: turnID, allowed: allowed}
+}
+
+func (t *tool) Name() string            { return "compact" }
+func (t *tool) Description() string     { return toolDescription }
+func (t *tool) Schema() json.RawMessage { return toolSchema }
+func (t *tool) ReadOnly() bool          { return false }
+
+func (t *tool) Run(ctx context.Context, _ *tools.Env, _ json.RawMessage) (tools.Result, error) {
+	if !t.allowed {
+		return tools.Fail("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted."), nil
+	}
+	info, err := t.c.Compact(ctx, t.sid, t.turnID, TriggerTool)
+	switch {
+	case errors.Is(err, ErrNothingToCompact):
+		return tools.Fail("Nothing to compact yet: the conversation still fits in the verbatim window."), nil
+	case err != nil:
+		return tools.Fail("compact failed: " + err.Error()), nil
+	case info.Failed:
+		return tools.Fail(fmt.Sprintf("The summary could not be made (%s); large old tool outputs were shortened instead, saving %d tokens.", info.Reason, info.SavedTokens)), nil
+	case info.Summary == "":
+		return tools.Result{OK: true, Output: fmt.Sprintf("Compacted: a large tool output was shortened to its beginning and end, saving about %d tokens; read it again if you need the middle. Continue the task.", info.SavedTokens)}, nil
+	}
+	return tools.Result{OK: true, Output: fmt.Sprintf("Compacted: %d earlier messages were replaced by a state snapshot, saving about %d tokens. Continue the task.", info.Messages, info.SavedTokens)}, nil
+}

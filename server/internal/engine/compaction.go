@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Compaction triggers, errors and records (package compaction does the work).
+const (
+	TriggerAuto    = compaction.TriggerAuto
+	TriggerCommand = compaction.TriggerCommand
+	TriggerTool    = compaction.TriggerTool
+	TriggerButton  = compaction.TriggerButton
+)
+
+var (
+	ErrCompacting       = compaction.ErrCompacting
+	ErrNothingToCompact = compaction.ErrNothingToCompact
+)
+
+// CompactionRecord is the persisted trace of one attempt.
+type CompactionRecord = compaction.Record
+
+// TagFree is the free phase's sub-agent tag: the only phase in which global
+// compaction runs. Executor, evaluator and sub-agent runs use other tags.
+const TagFree = "free"
+
+// CompactionInfo is one attempt with the context use after it, as the
+// compaction event carries it.
+type CompactionInfo struct {
+	compaction.Info
+	Context ContextUse
+}
+
+// compactionHost is the engine as compaction sees it.
+type compactionHost struct{ e *Engine }
+
+func (h compactionHost) Policy() compact.Policy { return h.e.compactPolicy(h.e.profile()) }
+
+func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
+	return h.e.systemPrompt(), h.e.requestToolDefs(ctx, sid, h.e.profile())
+}
+
+func (h compactionHost) Client() (llm.Client, error) { return h.e.client(h.e.profile()) }
+
+func (h compactionHost) ContextEstimated(sid string, tokens int64) {
+	h.e.updateUsage(sid, func(st *usageState) {
+		st.ContextTokens, st.ContextSource = tokens, SourceEstimate
+	})
+}
+
+func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
+	status, text := "done", info.Summary
+	if info.Failed {
+		status, text = "failed", info.Notice
+	}
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindCompaction, SubAgentTag: TagFree, MessageID: info.MessageID,
+		MessageSeq: info.MessageSeq, Text: text, Status: status, Payload: CompactionInfo{Info: info, Context: h.e.ContextUse(ctx, sid)}})
+}
+
+// Compaction is the engine's compactor.
+func (e *Engine) Compaction() *compaction.Compactor { return e.compactor }
+
+func (e *Engine) compactPolicy(p Profile) compact.Policy {
+	v := e.Settings()
+	return compact.Policy{
+		Window: p.ContextWindow, MaxOutput: p.MaxOutputTokens,
+		Threshold: v.Float("compact.threshold"), KeepTokens: v.Int("compact.keepTokens"),
+	}.Normalized()
+}
+
+// freeTools is the free phase's tool list, compact included.
+func (e *Engine) freeTools(sid, turnID string) []tools.Tool {
+	return append(tools.Builtin(), e.compactor.Tool(sid, turnID, true))
+}
+
+// defsOf renders tools exactly as the agent loop does, so a compaction
+// request carries byte-identical tool definitions.
+func defsOf(ts []tools.Tool) []llm.ToolDef {
+	defs := make([]llm.ToolDef, 0, len(ts))
+	for _, t := range ts {
+		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
+	}
+	return defs
+}
+
+// freeToolDefs are the definitions a free-phase run of the session offers
+// (its tools minus those its role blocks), in the run's order.
+func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
+	ts, blocked := e.roleTools(ctx, &turn{sessionID: sid}, scheduler.RoleFree, TagFree, false)
+	offered := make([]tools.Tool, 0, len(ts))
+	for _, t := range ts {
+		if _, no := blocked[t.Name()]; !no {
+			offered = append(offered, t)
+		}
+	}
+	return defsOf(offered)
+}
+
+// requestToolDefs is what the free run sends: no definitions in the text
+// tool-call protocol.
+func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []llm.ToolDef {
+	if firstNonEmpty(p.ToolCalling, e.Settings().String("toolCalling")) == "text" {
+		return nil
+	}
+	return e.freeToolDefs(ctx, sid)
+}
+
+// prepareHook is a run's Prepare: free-phase runs may compact first.
+func (e *Engine) prepareHook(t *turn, tag string) func(context.Context, []llm.Message) ([]llm.Message, error) {
+	return e.compactor.Prepare(t.sessionID, t.id, tag == TagFree)
+}
+
+// Compact summarises a session's earlier messages now and waits for the
+// result (the compact tool). A failed summary is not an error: it is
+// reported in the info (Failed) after the mechanical fallback ran.
+func (e *Engine) Compact(ctx context.Context, sid, turnID, trigger string) (CompactionInfo, error) {
+	info, err := e.compactor.Compact(ctx, sid, turnID, trigger)
+	if err != nil {
+		return CompactionInfo{Info: info}, err
+	}
+	return CompactionInfo{Info: info, Context: e.ContextUse(ctx, sid)}, nil
+}
+
+// BlockCompaction refuses global compaction of a session until the
+// returned func is called (see compaction.Compactor.Block).
+func (e *Engine) BlockCompaction(sid, why string) (unblock func()) {
+	return e.compactor.Block(sid, why)
+}
+
+// Compactions lists a session's compaction attempts, oldest first.
+func (e *Engine) Compactions(ctx context.Context, sid string) []CompactionRecord {
+	return e.compactor.Records(ctx, sid)
+}
+
+// StartCompaction runs Compact in the background (the button and /compact)
+// and returns at once; the outcome arrives as a compaction event. A turn
+// may run meanwhile: what it appends is kept.
+func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobID string, err error) {
+	if _, err := e.Store.GetSession(ctx, sid); err != nil {
+		return "", fmt.Errorf("session %s: %w", sid, err)
+	}
+	release, err := e.compactor.Reserve(ctx, sid)
+	if err != nil {
+		return "", err
+	}
+	job := uuid.NewString()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer release()
+		info, err := e.compactor.CompactReserved(e.baseCtx, sid, job, trigger)
+		status := "done"
+		switch {
+		case err != nil:
+			status = "error"
+			text := "Could not summarise earlier messages: " + err.Error()
+			if errors.Is(err, ErrNothingToCompact) {
+				status, text = "done", "Nothing to summarise yet: the conversation is still short."
+			}
+			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, SubAgentTag: TagFree, Text: text, Status: "warn"})
+		case info.Failed:
+			status = "error"
+		}
+		if trigger == TriggerCommand {
+			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: status, Payload: e.ContextUse(fctx, sid)})
+		}
+	}()
+	return job, nil
+}
