@@ -79,6 +79,13 @@ func (p *execPrinter) event(ev engine.Event) {
 		if ev.Err != nil {
 			p.fail(fmt.Errorf("%s", ev.Err.Message))
 		}
+	case engine.KindCompaction:
+		// The divider's text says what compaction did (or why it failed).
+		if info, ok := ev.Payload.(engine.CompactionInfo); ok && p.mode == "text" && info.Notice != "" {
+			p.newline()
+			fmt.Fprintf(p.w, "note: %s\n", info.Notice)
+			p.atLineStart = true
+		}
 	case engine.KindNotice:
 		if p.mode == "text" {
 			p.newline()

@@ -49,27 +49,33 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 		// summarise into it.
 		limit = st.Start
 	}
+	system, defs := c.host.Prefix(ctx, sid)
 	n := compact.Split(track, pol.KeepTokens, limit, est.Message)
-	if n == 0 || est.Messages(track[:n]) < compact.MinTokens {
-		// The cut cannot fall inside a tool result: when one larger than
-		// the verbatim window sits in the part that stays, shorten it so
-		// the context can shrink at all, then try again.
+	nothing := n == 0 || est.Messages(track[:n]) < compact.MinTokens
+	if nothing || est.Request(system, defs, track[n:]) > pol.Trigger() {
+		// The cut cannot fall inside a tool result. When one larger than
+		// the verbatim window sits in the part that stays, and nothing
+		// else can be summarised or the part that stays alone passes the
+		// threshold, shorten it: the context must always be able to
+		// shrink. The summarised range [0, n) is untouched.
 		short, saved := compact.ShortenLarge(track, n, max(pol.KeepTokens, compact.MinTokens), est)
-		if saved == 0 {
+		if saved == 0 && nothing {
 			return info, ErrNothingToCompact
 		}
-		if err := c.replaceChanged(ctx, sid, track, short); err != nil {
-			return info, err
+		if saved > 0 {
+			if err := c.replaceChanged(ctx, sid, track, short); err != nil {
+				return info, err
+			}
+			info.Shortened, track = saved, short
 		}
-		info.Shortened, track = saved, short
-		n = compact.Split(track, pol.KeepTokens, limit, est.Message)
-		if n == 0 || est.Messages(track[:n]) < compact.MinTokens {
-			return c.shortenedOnly(ctx, sid, turnID, info)
+		if nothing {
+			if n = compact.Split(track, pol.KeepTokens, limit, est.Message); n == 0 || est.Messages(track[:n]) < compact.MinTokens {
+				return c.shortenedOnly(ctx, sid, turnID, info)
+			}
 		}
 	}
 	old := track[:n]
 	info.Messages = n
-	system, defs := c.host.Prefix(ctx, sid)
 	instr := compact.InstructionMessage()
 	part, _ := compact.Sanitize(old)
 	overhead := est.Text(system) + est.Tools(defs) + est.Message(instr) + 4
