@@ -17,6 +17,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -84,13 +85,12 @@ type Engine struct {
 	notices []string
 
 	// usageLocks serialise each session's usage read-modify-write
-	// (usage.go); planLocks each session's plan read-change-persist
-	// (todo_state.go); reported remembers custom-agent problems already
-	// shown. compactor owns the per-session compaction state.
+	// (usage.go); reported remembers custom-agent problems already shown.
+	// compactor and plans own the per-session compaction and plan state.
 	usageLocks sessionLocks
-	planLocks  sessionLocks
 	reported   onceSet
 	compactor  *compaction.Compactor
+	plans      *planrun.Runner
 	// commands are the chat's slash commands (commands.go); immutable
 	// after New apart from the registry's own locking.
 	commands *commands.Registry[slashHandler]
@@ -161,6 +161,7 @@ func New(o Options) (*Engine, error) {
 	}
 	e.commands = e.newCommands()
 	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
+	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.snaps = newSnapshots(e)
 	if err := e.recoverInterrupted(ctx); err != nil {

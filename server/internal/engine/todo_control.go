@@ -4,46 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"unicode"
 
+	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/scheduler"
 )
-
-// Todo control actions (todo/control).
-const (
-	TodoStop   = "stop"
-	TodoSkip   = "skip"
-	TodoRetry  = "retry"
-	TodoResume = "resume"
-)
-
-// ResumeText is the message todo/control resume sends.
-const ResumeText = "continue"
-
-// resumeWords are messages that continue an interrupted plan rather than
-// start a free turn.
-var resumeWords = map[string]bool{"continue": true, "go on": true, "resume": true, "carry on": true, "继续": true}
-
-func isResumeText(text string) bool {
-	t := strings.ToLower(strings.TrimSpace(text))
-	t = strings.TrimRightFunc(t, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
-	return resumeWords[t]
-}
-
-// resumeTag decides whether a new message resumes the session's plan: it
-// must ask to continue, and the plan must have work left. It returns the
-// tag of the agent that runs first.
-func (e *Engine) resumeTag(ctx context.Context, sid, text string) (bool, string) {
-	if !isResumeText(text) {
-		return false, ""
-	}
-	p, err := e.readPlan(ctx, sid)
-	if err != nil || !p.Unfinished() {
-		return false, ""
-	}
-	return true, p.Clone().Advance().Tag()
-}
 
 // TodoControl applies the todo panel's Stop, Skip item, Retry item and
 // Resume. index is 0-based. Skip and Retry while the plan runs stop the
@@ -52,7 +16,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 	if _, err := e.Store.GetSession(ctx, sid); err != nil {
 		return fmt.Errorf("session %s: %w", sid, err)
 	}
-	plan, err := e.readPlan(ctx, sid)
+	plan, err := e.plans.Read(ctx, sid)
 	if err != nil {
 		return err
 	}
@@ -82,7 +46,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 		}
 		// Validate before stopping anything.
 		probe := plan.Clone()
-		if err := applyControl(probe, action, index); err != nil {
+		if err := planrun.ApplyControl(probe, action, index); err != nil {
 			return err
 		}
 		if wasRunning {
@@ -94,12 +58,12 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 				return errors.New("the running agent did not stop in time; try again")
 			}
 		}
-		if _, err := e.updatePlan(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		if _, err := e.plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 			if p == nil {
 				return nil, errors.New("this session has no todo list")
 			}
 			p.Interrupt()
-			return p, applyControl(p, action, index)
+			return p, planrun.ApplyControl(p, action, index)
 		}); err != nil {
 			return err
 		}
@@ -110,11 +74,4 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 		return nil
 	}
 	return fmt.Errorf("unknown todo action %q (want stop, skip, retry or resume)", action)
-}
-
-func applyControl(p *scheduler.Plan, action string, index int) error {
-	if action == TodoSkip {
-		return p.Skip(index)
-	}
-	return p.Retry(index)
 }

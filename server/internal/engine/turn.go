@@ -83,7 +83,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{})}
 	if !t.btw {
-		t.resume, t.tag = e.resumeTag(ctx, p.SessionID, t.text)
+		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
 	}
 	e.mu.Lock()
 	if e.running[p.SessionID] != nil {

@@ -1,4 +1,4 @@
-package engine
+package planrun
 
 import (
 	"context"
@@ -21,7 +21,7 @@ const (
 // of one turn. Safe for concurrent use: the plan is changed under the
 // session's plan lock and created is atomic.
 type todoTool struct {
-	e       *Engine
+	r       *Runner
 	sid     string
 	turnID  string
 	request string // the user's message, for the plan reviewer
@@ -31,9 +31,12 @@ type todoTool struct {
 	created atomic.Bool // a plan was created or changed by this tool
 }
 
-func (e *Engine) todoTools(sid, turnID, request string, role scheduler.Role, tag string) (create, complete *todoTool) {
-	return &todoTool{e: e, sid: sid, turnID: turnID, request: request, role: role, tag: tag, create: true},
-		&todoTool{e: e, sid: sid, turnID: turnID, request: request, role: role, tag: tag}
+// Tools returns create_todo_list and complete_todo_item for one agent
+// (role, tag) of a turn; request is the user's message, for the plan
+// reviewer.
+func (r *Runner) Tools(sid, turnID, request string, role scheduler.Role, tag string) (create, complete tools.Tool) {
+	return &todoTool{r: r, sid: sid, turnID: turnID, request: request, role: role, tag: tag, create: true},
+		&todoTool{r: r, sid: sid, turnID: turnID, request: request, role: role, tag: tag}
 }
 
 func (t *todoTool) Name() string {
@@ -71,15 +74,15 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 		// plan reviewer before the scheduler takes over; a rejection goes
 		// back to the model to revise.
 		if t.role == scheduler.RoleFree {
-			rev, err := t.e.ReviewPlan(ctx, t.sid, t.request, a)
+			accepted, feedback, err := t.r.host.ReviewPlan(ctx, t.sid, t.request, a)
 			if err != nil {
 				return tools.Result{}, err
 			}
-			if !rev.Accepted {
-				return tools.Fail("create_todo_list: the plan was not accepted. " + rev.Feedback), nil
+			if !accepted {
+				return tools.Fail("create_todo_list: the plan was not accepted. " + feedback), nil
 			}
 		}
-		_, err = t.e.updatePlan(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		_, err = t.r.Update(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 			q, m, err := p.Create(t.role, a)
 			msg = m
 			return q, err
@@ -94,7 +97,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 	if err != nil {
 		return tools.Fail("complete_todo_item: " + err.Error()), nil
 	}
-	_, err = t.e.updatePlan(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+	_, err = t.r.Update(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 		m, err := p.Complete(t.role, a)
 		msg = m
 		return p, err
@@ -105,26 +108,26 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 	return tools.Result{OK: true, Output: msg}, nil
 }
 
-// evaluatorShell is run_shell_command limited to commands the shell
+// EvaluatorShell is run_shell_command limited to commands the shell
 // analysis classifies read-only. Stateless apart from its immutable
 // fields, so safe for concurrent use.
-type evaluatorShell struct {
+type EvaluatorShell struct {
 	tools.Tool
-	roots []string
+	Roots []string
 }
 
-func (s evaluatorShell) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
+func (s EvaluatorShell) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	var a struct {
 		Command string `json:"command"`
 		Cwd     string `json:"cwd"`
 	}
 	_ = json.Unmarshal(raw, &a)
 	cwd := a.Cwd
-	if cwd != "" && len(s.roots) > 0 && !filepath.IsAbs(cwd) {
-		cwd = filepath.Join(s.roots[0], cwd)
+	if cwd != "" && len(s.Roots) > 0 && !filepath.IsAbs(cwd) {
+		cwd = filepath.Join(s.Roots[0], cwd)
 	}
 	home, _ := os.UserHomeDir()
-	if ok, why := scheduler.EvaluatorMayRun(a.Command, shellcheck.Workspace{Roots: s.roots, Cwd: cwd, Home: home}); !ok {
+	if ok, why := scheduler.EvaluatorMayRun(a.Command, shellcheck.Workspace{Roots: s.Roots, Cwd: cwd, Home: home}); !ok {
 		return tools.Fail("run_shell_command refused: " + why + ". Nothing was run."), nil
 	}
 	return s.Tool.Run(ctx, env, raw)

@@ -1,4 +1,4 @@
-package engine
+package planrun_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -41,9 +42,9 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 		on("evaluator:3#1", calls(call("c3", "complete_todo_item", map[string]any{"index": 3})), text("ok")).
 		on("final#1", text("All three files exist; B needed a second attempt."))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", "please create three files")
+	sid, _ := x.Turn("", "please create three files")
 	s.check(t)
-	x.noViolations()
+	noViolations(x)
 
 	want := []string{"free#1", "executor:1#1", "executor:1#1", "evaluator:1#1", "evaluator:1#1", "evaluator:1#1",
 		"executor:2#1", "evaluator:2#1", "evaluator:2#1", "executor:2#2", "executor:2#2", "evaluator:2#2", "evaluator:2#2",
@@ -51,7 +52,7 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 	if got := s.keys(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("agents ran in order\n%v\nwant\n%v", got, want)
 	}
-	p := x.plan(sid)
+	p := planOf(x, sid)
 	if got := statuses(p); got != "A=done/1 B=done/2 C=done/1" {
 		t.Fatalf("plan %s", got)
 	}
@@ -62,13 +63,13 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 		t.Fatalf("item 1 summary %q", p.Items[0].Summary)
 	}
 	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
-		if _, err := os.Stat(filepath.Join(x.dir, f)); err != nil {
+		if _, err := os.Stat(filepath.Join(x.Dir, f)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The retry's executor got the evaluator's findings in its first message.
 	var retry string
-	for _, r := range x.model.Requests() {
+	for _, r := range x.Model.Requests() {
 		if k, _ := keyOf(&r); k == "executor:2#2" {
 			retry = r.LastUserMessage()
 			break
@@ -98,12 +99,12 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 		t.Errorf("free %v / executor %v", fr, ex)
 	}
 	// The item is named in each agent's first message.
-	res := x.toolResults(sid)
+	res := toolResults(x, sid)
 	if !strings.HasPrefix(res["s1"], "ok: ") || !strings.HasPrefix(res["c1"], "ok: ") {
 		t.Fatalf("evaluator tools: %v", res)
 	}
 	// Every change was published with the state.
-	todos := x.eventsOf(sid, KindTodo)
+	todos := x.EventsOf(sid, engine.KindTodo)
 	if len(todos) < 10 {
 		t.Fatalf("only %d todo events", len(todos))
 	}
@@ -111,8 +112,9 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 	if statuses(&last) != "A=done/1 B=done/2 C=done/1" {
 		t.Fatalf("last todo event %s", statuses(&last))
 	}
-	if ctx := x.e.contextState(context.Background(), sid); ctx.HasTodo {
-		t.Fatalf("finished plan still counted in the context block: %+v", ctx)
+	// The context block counts a plan only while it has items remaining.
+	if p := x.E.Todo(context.Background(), sid); p != nil && p.Remaining() > 0 {
+		t.Fatalf("finished plan still counted in the context block: %+v", p)
 	}
 }
 
@@ -129,10 +131,10 @@ func TestScopedCompactionExactTrackAndUITrackAfterReload(t *testing.T) {
 		on("evaluator:1#1", calls(call("c1", "complete_todo_item", map[string]any{"index": 1, "summary": "checked"})), text("done")).
 		on("final#1", text("Summary: a.txt written."))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", "make a")
+	sid, _ := x.Turn("", "make a")
 	s.check(t)
-	abs := filepath.Join(x.dir, "a.txt")
-	track := x.track(sid)
+	abs := filepath.Join(x.Dir, "a.txt")
+	track := x.Track(sid)
 	want := []llm.Message{
 		{Role: llm.RoleUser, Content: agent.ContextBlock(agent.ContextState{EditEnabled: true}) + "make a"},
 		{Role: llm.RoleAssistant, Content: "planning", ToolCalls: []llm.ToolCall{{ID: "p1", Name: "create_todo_list", Arguments: `{"goal":"make a","items":["Write a.txt"]}`}}},
@@ -152,8 +154,8 @@ func TestScopedCompactionExactTrackAndUITrackAfterReload(t *testing.T) {
 		}
 	}
 
-	x.reopen(nil)
-	l, err := x.e.Load(context.Background(), sid, 0, 1000)
+	x.Reopen(nil)
+	l, err := x.E.Load(context.Background(), sid, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

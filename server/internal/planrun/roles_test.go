@@ -1,4 +1,4 @@
-package engine
+package planrun_test
 
 import (
 	"os"
@@ -25,15 +25,15 @@ func TestScheduleEvaluatorInsertsItem(t *testing.T) {
 		on("evaluator:3#1", calls(call("c3", "complete_todo_item", map[string]any{"index": 3})), text("ok")).
 		on("final#1", text("done"))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", "go")
+	sid, _ := x.Turn("", "go")
 	s.check(t)
-	if got := statuses(x.plan(sid)); got != "A=done/1 B=done/1 C=done/1" {
+	if got := statuses(planOf(x, sid)); got != "A=done/1 B=done/1 C=done/1" {
 		t.Fatalf("plan %s", got)
 	}
-	if r := x.toolResults(sid)["p2"]; r != `ok: Plan changed: inserted "B".` {
+	if r := toolResults(x, sid)["p2"]; r != `ok: Plan changed: inserted "B".` {
 		t.Fatalf("plan change result %q", r)
 	}
-	tr := x.track(sid)
+	tr := x.Track(sid)
 	var eval string
 	for _, m := range tr {
 		if strings.HasPrefix(m.Content, "[evaluator:1 evaluated") {
@@ -57,9 +57,9 @@ func TestScheduleRefusesPlanToolsOutsideTheirRole(t *testing.T) {
 		on("evaluator:2#1", calls(call("e3", "complete_todo_item", map[string]any{"index": 2})), text("ok")).
 		on("final#1", text("done"))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", "go")
+	sid, _ := x.Turn("", "go")
 	s.check(t)
-	res := x.toolResults(sid)
+	res := toolResults(x, sid)
 	for _, id := range []string{"x1", "x2"} {
 		if !strings.HasPrefix(res[id], "error: ") || !strings.Contains(res[id], "not available to this agent") {
 			t.Fatalf("executor call %s: %q", id, res[id])
@@ -68,7 +68,7 @@ func TestScheduleRefusesPlanToolsOutsideTheirRole(t *testing.T) {
 	if !strings.Contains(res["e1"], `item 2/2 "B" is not the item in progress`) {
 		t.Fatalf("evaluator completing another item: %q", res["e1"])
 	}
-	if got := statuses(x.plan(sid)); got != "A=done/1 B=done/1" {
+	if got := statuses(planOf(x, sid)); got != "A=done/1 B=done/1" {
 		t.Fatalf("plan %s", got)
 	}
 	if has(s.tools("executor:1#1"), "complete_todo_item") || has(s.tools("free#1"), "complete_todo_item") {
@@ -91,9 +91,9 @@ func TestScheduleEvaluatorCannotWrite(t *testing.T) {
 			calls(call("c1", "complete_todo_item", map[string]any{"index": 1})), text("ok")).
 		on("final#1", text("done"))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", "go")
+	sid, _ := x.Turn("", "go")
 	s.check(t)
-	res := x.toolResults(sid)
+	res := toolResults(x, sid)
 	for _, id := range []string{"e1", "e2"} {
 		if !strings.HasPrefix(res[id], "error: ") || !strings.Contains(res[id], "not available to this agent") {
 			t.Fatalf("%s: %q", id, res[id])
@@ -105,11 +105,11 @@ func TestScheduleEvaluatorCannotWrite(t *testing.T) {
 	if !strings.HasPrefix(res["e4"], "ok: ") || !strings.Contains(res["e4"], "one") {
 		t.Fatalf("read-only command: %q", res["e4"])
 	}
-	if b, _ := os.ReadFile(filepath.Join(x.dir, "a.txt")); string(b) != "one\n" {
+	if b, _ := os.ReadFile(filepath.Join(x.Dir, "a.txt")); string(b) != "one\n" {
 		t.Fatalf("a.txt changed: %q", b)
 	}
 	for _, f := range []string{"b.txt", "c.txt"} {
-		if _, err := os.Stat(filepath.Join(x.dir, f)); err == nil {
+		if _, err := os.Stat(filepath.Join(x.Dir, f)); err == nil {
 			t.Fatalf("%s was created", f)
 		}
 	}
@@ -129,9 +129,9 @@ func TestScheduleItemExhaustsAttempts(t *testing.T) {
 		on("evaluator:2#1", calls(call("c2", "complete_todo_item", map[string]any{"index": 2})), text("ok")).
 		on("final#1", text("A failed, B done"))
 	x := newSchedEnv(t, s, config.Values{"scheduler.maxRetries": float64(1)})
-	sid, _ := x.turn("", "go")
+	sid, _ := x.Turn("", "go")
 	s.check(t)
-	p := x.plan(sid)
+	p := planOf(x, sid)
 	if got := statuses(p); got != "A=failed/2 B=done/1" {
 		t.Fatalf("plan %s", got)
 	}
@@ -139,7 +139,7 @@ func TestScheduleItemExhaustsAttempts(t *testing.T) {
 		t.Fatalf("failure summary %q", p.Items[0].Summary)
 	}
 	var final string
-	for _, r := range x.model.Requests() {
+	for _, r := range x.Model.Requests() {
 		if k, _ := keyOf(&r); k == "final#1" {
 			final = r.LastUserMessage()
 		}
@@ -160,7 +160,7 @@ func TestScheduleAgentTurnLimit(t *testing.T) {
 		on("evaluator:1#1", calls(call("c1", "complete_todo_item", map[string]any{"index": 1})), text("good enough"))
 	s.on("final#1", text("done"))
 	x := newSchedEnv(t, s, config.Values{"scheduler.maxAgentTurns": float64(2)})
-	sid, _ := x.turn("", "go")
+	sid, _ := x.Turn("", "go")
 	s.check(t)
 	n := 0
 	for _, k := range s.keys() {
@@ -172,7 +172,7 @@ func TestScheduleAgentTurnLimit(t *testing.T) {
 		t.Fatalf("executor made %d requests, want 3 (rounds 0..2)", n)
 	}
 	var sum string
-	for _, m := range x.track(sid) {
+	for _, m := range x.Track(sid) {
 		if strings.HasPrefix(m.Content, "[executor:1 finished") {
 			sum = m.Content
 		}
@@ -189,15 +189,15 @@ func TestBTWNeverStartsSchedule(t *testing.T) {
 	s := newScript().
 		on("free#1", calls(call("p1", "create_todo_list", map[string]any{"goal": "g", "items": []any{"A"}})), text("ok, no plan"))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", `\btw plan something`)
+	sid, _ := x.Turn("", `\btw plan something`)
 	s.check(t)
-	if x.plan(sid) != nil {
+	if planOf(x, sid) != nil {
 		t.Fatal("a btw turn created a plan")
 	}
 	if !has(s.tools("free#1"), "create_todo_list") {
 		t.Fatal("a btw turn must offer the same tools as the main conversation")
 	}
-	if r := x.toolResults(sid)["p1"]; !strings.Contains(r, "cannot be used now") || !strings.Contains(r, "btw") {
+	if r := toolResults(x, sid)["p1"]; !strings.Contains(r, "cannot be used now") || !strings.Contains(r, "btw") {
 		t.Fatalf("result %q", r)
 	}
 }
@@ -210,13 +210,13 @@ func TestScheduleInvalidPlanKeepsFreeRun(t *testing.T) {
 			calls(call("p2", "create_todo_list", map[string]any{"goal": "g", "items": []any{map[string]any{"description": "no title"}}})),
 			text("I will do it directly"))
 	x := newSchedEnv(t, s, nil)
-	sid, _ := x.turn("", "go")
+	sid, _ := x.Turn("", "go")
 	s.check(t)
-	res := x.toolResults(sid)
+	res := toolResults(x, sid)
 	if !strings.Contains(res["p1"], "goal is required") || !strings.Contains(res["p2"], "items[0]: title is required") {
 		t.Fatalf("results %v", res)
 	}
-	if x.plan(sid) != nil {
+	if planOf(x, sid) != nil {
 		t.Fatal("an invalid plan was stored")
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package planrun_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
 )
@@ -23,40 +24,41 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 		on("final#1", text("done"))
 	x := newSchedEnv(t, s, nil)
 	ctx := context.Background()
-	sid, _, err := x.e.Send(ctx, SendParams{Text: "go"})
+	sid, _, err := x.E.Send(ctx, engine.SendParams{Text: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Stop while the executor's second reply streams.
-	x.await("executor streaming", func() bool {
-		for _, ev := range x.eventsOf(sid, KindTextDelta) {
+	x.Await("executor streaming", func() bool {
+		for _, ev := range x.EventsOf(sid, engine.KindTextDelta) {
 			if ev.SubAgentTag == "executor:1" {
 				return true
 			}
 		}
 		return false
 	})
-	if err := x.e.TodoControl(ctx, sid, TodoStop, 0); err != nil {
+	if err := x.E.TodoControl(ctx, sid, engine.TodoStop, 0); err != nil {
 		t.Fatal(err)
 	}
-	if st := x.e.Wait(sid); st != "" && st != "cancelled" {
+	if st := x.E.Wait(sid); st != "" && st != "cancelled" {
 		t.Fatalf("status %s", st)
 	}
-	p := x.plan(sid)
+	p := planOf(x, sid)
 	if p.Items[0].Status != scheduler.Interrupted || p.Stage != scheduler.RoleExecutor || p.AgentStart < 0 {
 		t.Fatalf("after stop: %+v", p)
 	}
-	if ctxs := x.e.contextState(ctx, sid); !ctxs.HasTodo || ctxs.TodoRemaining != 2 {
-		t.Fatalf("context block state %+v", ctxs)
+	// The context block shows the plan (HasTodo) with its remaining items.
+	if tp := x.E.Todo(ctx, sid); tp == nil || tp.Remaining() != 2 {
+		t.Fatalf("context block state %+v", tp)
 	}
 	// Resume: the executor continues its own messages (its prompt and the
 	// list_files round are in the request), not a fresh attempt.
-	if err := x.e.TodoControl(ctx, sid, TodoResume, 0); err != nil {
+	if err := x.E.TodoControl(ctx, sid, engine.TodoResume, 0); err != nil {
 		t.Fatal(err)
 	}
-	x.waitTodo(sid, func(p *scheduler.Plan) bool { return p.Current == 1 && p.Items[1].Turns >= 1 })
+	waitTodo(x, sid, func(p *scheduler.Plan) bool { return p.Current == 1 && p.Items[1].Turns >= 1 })
 	var resumed *scripted.RecordedRequest
-	for _, r := range x.model.Requests() {
+	for _, r := range x.Model.Requests() {
 		if k, _ := keyOf(&r); k == "executor:1#1" && strings.Contains(r.LastUserMessage(), "continue") {
 			resumed = &r
 		}
@@ -72,17 +74,17 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	if !foundPrompt || !foundRound {
 		t.Fatal("the resumed executor lost its own messages")
 	}
-	if p := x.plan(sid); p.Items[0].Status != scheduler.Done || p.Items[0].Attempts != 1 {
+	if p := planOf(x, sid); p.Items[0].Status != scheduler.Done || p.Items[0].Attempts != 1 {
 		t.Fatalf("item A after resume: %+v", p.Items[0])
 	}
 	// Skip while B runs: the agent stops, B is skipped, the plan goes on
 	// to its final phase.
-	if err := x.e.TodoControl(ctx, sid, TodoSkip, 1); err != nil {
+	if err := x.E.TodoControl(ctx, sid, engine.TodoSkip, 1); err != nil {
 		t.Fatal(err)
 	}
-	x.e.Wait(sid)
-	x.waitTodo(sid, func(p *scheduler.Plan) bool { return p.Phase == scheduler.PhaseFree })
-	if got := statuses(x.plan(sid)); got != "A=done/1 B=skipped/1" {
+	x.E.Wait(sid)
+	waitTodo(x, sid, func(p *scheduler.Plan) bool { return p.Phase == scheduler.PhaseFree })
+	if got := statuses(planOf(x, sid)); got != "A=done/1 B=skipped/1" {
 		t.Fatalf("after skip %s", got)
 	}
 	// Bad controls are clear errors and change nothing.
@@ -91,33 +93,33 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 		index  int
 		want   string
 	}{
-		{TodoSkip, 0, "already done"},
-		{TodoRetry, 0, "only failed, skipped or interrupted items can be retried"},
-		{TodoSkip, 7, "item 8 does not exist"},
-		{TodoStop, 0, "not running"},
-		{TodoResume, 0, "nothing left to run"},
+		{engine.TodoSkip, 0, "already done"},
+		{engine.TodoRetry, 0, "only failed, skipped or interrupted items can be retried"},
+		{engine.TodoSkip, 7, "item 8 does not exist"},
+		{engine.TodoStop, 0, "not running"},
+		{engine.TodoResume, 0, "nothing left to run"},
 		{"explode", 0, "unknown todo action"},
 	} {
-		err := x.e.TodoControl(ctx, sid, c.action, c.index)
+		err := x.E.TodoControl(ctx, sid, c.action, c.index)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("%s %d: %v, want %q", c.action, c.index, err, c.want)
 		}
 	}
-	if got := statuses(x.plan(sid)); got != "A=done/1 B=skipped/1" {
+	if got := statuses(planOf(x, sid)); got != "A=done/1 B=skipped/1" {
 		t.Fatalf("a refused control changed the plan: %s", got)
 	}
 	// Retry a skipped item: it gets fresh attempts; "continue" runs it.
 	s.on("executor:2#2", text("B done now")).
 		on("evaluator:2#1", calls(call("c2", "complete_todo_item", map[string]any{"index": 2})), text("ok")).
 		on("final#2", text("done again"))
-	if err := x.e.TodoControl(ctx, sid, TodoRetry, 1); err != nil {
+	if err := x.E.TodoControl(ctx, sid, engine.TodoRetry, 1); err != nil {
 		t.Fatal(err)
 	}
-	if p := x.plan(sid); p.Items[1].Status != scheduler.Pending || p.Phase != scheduler.PhaseScheduling {
+	if p := planOf(x, sid); p.Items[1].Status != scheduler.Pending || p.Phase != scheduler.PhaseScheduling {
 		t.Fatalf("after retry %+v", p)
 	}
-	x.turn(sid, "continue")
-	if got := statuses(x.plan(sid)); got != "A=done/1 B=done/1" {
+	x.Turn(sid, "continue")
+	if got := statuses(planOf(x, sid)); got != "A=done/1 B=done/1" {
 		t.Fatalf("after retried run %s", got)
 	}
 }
@@ -125,14 +127,14 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 // A session without a plan refuses every control.
 func TestTodoControlWithoutPlan(t *testing.T) {
 	x := newSchedEnv(t, newScript(), nil)
-	s, err := x.e.CreateSession(context.Background(), "")
+	s, err := x.E.CreateSession(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.e.TodoControl(context.Background(), s.ID, TodoResume, 0); err == nil || !strings.Contains(err.Error(), "no todo list") {
+	if err := x.E.TodoControl(context.Background(), s.ID, engine.TodoResume, 0); err == nil || !strings.Contains(err.Error(), "no todo list") {
 		t.Fatalf("got %v", err)
 	}
-	if err := x.e.TodoControl(context.Background(), "nope", TodoResume, 0); err == nil {
+	if err := x.E.TodoControl(context.Background(), "nope", engine.TodoResume, 0); err == nil {
 		t.Fatal("unknown session accepted")
 	}
 }

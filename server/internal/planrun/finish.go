@@ -1,4 +1,4 @@
-package engine
+package planrun
 
 import (
 	"context"
@@ -18,11 +18,10 @@ import (
 // replaces the agent's messages in the model track with one summary
 // (scoped compaction, no model call). The plan is persisted first: a crash
 // in between leaves a longer track, never a repeated agent.
-func (e *Engine) finishAgent(ctx context.Context, t *turn, step scheduler.Step, title string, start int, prompt, final, ended string, act *scheduler.Activity, lim scheduler.Limits) error {
-	sid := t.sessionID
+func (r *Runner) finishAgent(ctx context.Context, sid, turnID string, step scheduler.Step, title string, start int, prompt, final, ended string, act *scheduler.Activity, lim scheduler.Limits) error {
 	tag := step.Tag()
 	var summary llm.Message
-	_, err := e.updatePlan(ctx, sid, t.id, tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+	_, err := r.Update(ctx, sid, turnID, tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 		if step.Role == scheduler.RoleExecutor {
 			summary = scheduler.ExecutorSummary(p, step.Index, final, act, ended)
 			p.ExecutorFinished()
@@ -35,8 +34,8 @@ func (e *Engine) finishAgent(ctx context.Context, t *turn, step scheduler.Step, 
 	if err != nil {
 		return err
 	}
-	if err := e.scopedCompact(ctx, sid, start, prompt, summary); err != nil {
-		e.log.Warn("scoped compaction", zap.String("session", sid), zap.String("agent", tag), zap.Error(err))
+	if err := r.scopedCompact(ctx, sid, start, prompt, summary); err != nil {
+		r.log.Warn("scoped compaction", zap.String("session", sid), zap.String("agent", tag), zap.Error(err))
 	}
 	return nil
 }
@@ -44,38 +43,38 @@ func (e *Engine) finishAgent(ctx context.Context, t *turn, step scheduler.Step, 
 // scopedCompact replaces the track from the agent's first message to the
 // end with summary. The session runs this turn only (and compaction is
 // blocked meanwhile), so everything from start on is the agent's.
-func (e *Engine) scopedCompact(ctx context.Context, sid string, start int, prompt string, summary llm.Message) error {
-	track, err := e.Store.LLMMessages(ctx, sid)
+func (r *Runner) scopedCompact(ctx context.Context, sid string, start int, prompt string, summary llm.Message) error {
+	track, err := r.store.LLMMessages(ctx, sid)
 	if err != nil {
 		return err
 	}
 	if !validStart(track, start, prompt) {
 		return errors.New("the agent's first message is no longer where it began; its messages were left as they are")
 	}
-	return e.Store.ReplaceLLMMessages(ctx, sid, start, len(track), []llm.Message{summary})
+	return r.store.ReplaceLLMMessages(ctx, sid, start, len(track), []llm.Message{summary})
 }
 
-// interruptPlan marks the running item interrupted (Stop, error) so the
-// user can resume it.
-func (e *Engine) interruptPlan(ctx context.Context, sid, turnID, tag string) {
+// interrupt marks the running item interrupted (Stop, error) so the user
+// can resume it.
+func (r *Runner) interrupt(ctx context.Context, sid, turnID, tag string) {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if _, err := e.updatePlan(fctx, sid, turnID, tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+	if _, err := r.Update(fctx, sid, turnID, tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 		if p != nil {
 			p.Interrupt()
 		}
 		return p, nil
 	}); err != nil {
-		e.log.Warn("marking the todo item interrupted", zap.String("session", sid), zap.Error(err))
+		r.log.Warn("marking the todo item interrupted", zap.String("session", sid), zap.Error(err))
 	}
 }
 
-// stepSink is an agent's sink within the scheduler: it records what the
-// agent did from its tool calls and counts its turns on the plan. The
-// loop serialises calls into it; Activity is itself concurrency-safe.
+// stepSink is an agent's sink within the plan: it records what the agent
+// did from its tool calls and counts its turns on the plan. The loop
+// serialises calls into it; Activity is itself concurrency-safe.
 type stepSink struct {
 	agent.Sink
-	e      *Engine
+	r      *Runner
 	sid    string
 	turnID string
 	tag    string
@@ -86,13 +85,13 @@ type stepSink struct {
 func (s *stepSink) Append(m llm.Message) {
 	s.Sink.Append(m)
 	if m.Role == llm.RoleAssistant && s.counts {
-		if _, err := s.e.updatePlan(context.Background(), s.sid, s.turnID, s.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		if _, err := s.r.Update(context.Background(), s.sid, s.turnID, s.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 			if p != nil {
 				p.CountTurn()
 			}
 			return p, nil
 		}); err != nil {
-			s.e.log.Warn("counting an agent turn", zap.String("session", s.sid), zap.Error(err))
+			s.r.log.Warn("counting an agent turn", zap.String("session", s.sid), zap.Error(err))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package planrun_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
 )
@@ -132,18 +133,18 @@ func calls(cs ...scripted.ToolCall) scripted.Reply { return scripted.Reply{ToolC
 func text(s string) scripted.Reply { return scripted.Reply{Text: s} }
 
 // newSchedEnv is an engine on a scripted model answering with script.
-func newSchedEnv(t *testing.T, s *agentScript, settings config.Values) *env {
+func newSchedEnv(t *testing.T, s *agentScript, settings config.Values) *enginetest.Env {
 	t.Helper()
-	x := newEnv(t, settings)
-	x.model.SetHandler(s.handle)
+	x := enginetest.New(t, settings)
+	x.Model.SetHandler(s.handle)
 	return x
 }
 
-func (x *env) plan(sid string) *scheduler.Plan {
-	x.t.Helper()
-	p, err := x.e.readPlan(context.Background(), sid)
+func planOf(x *enginetest.Env, sid string) *scheduler.Plan {
+	x.T.Helper()
+	p, err := x.E.Plans().Read(context.Background(), sid)
 	if err != nil {
-		x.t.Fatal(err)
+		x.T.Fatal(err)
 	}
 	return p
 }
@@ -157,11 +158,11 @@ func statuses(p *scheduler.Plan) string {
 }
 
 // toolResults maps tool-call ids to their results in the stored UI track.
-func (x *env) toolResults(sid string) map[string]string {
-	x.t.Helper()
-	page, err := x.e.Store.LoadMessages(context.Background(), sid, 0, 10000)
+func toolResults(x *enginetest.Env, sid string) map[string]string {
+	x.T.Helper()
+	page, err := x.E.Store.LoadMessages(context.Background(), sid, 0, 10000)
 	if err != nil {
-		x.t.Fatal(err)
+		x.T.Fatal(err)
 	}
 	out := map[string]string{}
 	for _, m := range page.Messages {
@@ -178,19 +179,19 @@ func (x *env) toolResults(sid string) map[string]string {
 	return out
 }
 
-func (x *env) noViolations() {
-	x.t.Helper()
-	if v := x.model.Violations(); len(v) > 0 {
-		x.t.Fatalf("requests violated provider rules: %v", v)
+func noViolations(x *enginetest.Env) {
+	x.T.Helper()
+	if v := x.Model.Violations(); len(v) > 0 {
+		x.T.Fatalf("requests violated provider rules: %v", v)
 	}
 }
 
 func has(xs []string, s string) bool { return slices.Contains(xs, s) }
 
-func (x *env) waitTodo(sid string, cond func(p *scheduler.Plan) bool) {
-	x.t.Helper()
-	x.await("todo state", func() bool {
-		p, _ := x.e.readPlan(context.Background(), sid)
+func waitTodo(x *enginetest.Env, sid string, cond func(p *scheduler.Plan) bool) {
+	x.T.Helper()
+	x.Await("todo state", func() bool {
+		p, _ := x.E.Plans().Read(context.Background(), sid)
 		return p != nil && cond(p)
 	})
 }

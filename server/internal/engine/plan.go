@@ -1,0 +1,196 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/planrun"
+	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Todo control actions (todo/control) and the resume message.
+const (
+	TodoStop   = planrun.Stop
+	TodoSkip   = planrun.Skip
+	TodoRetry  = planrun.Retry
+	TodoResume = planrun.Resume
+	ResumeText = planrun.ResumeText
+)
+
+// planHost is the engine as the plan runner sees it.
+type planHost struct{ e *Engine }
+
+func (h planHost) PublishTodo(sid, turnID, tag string, p scheduler.Plan) {
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindTodo, SubAgentTag: tag, Payload: p})
+}
+
+func (h planHost) Running(sid string) bool { return h.e.Running(sid) != "" }
+
+func (h planHost) ReviewPlan(ctx context.Context, sid, request string, plan any) (bool, string, error) {
+	rev, err := h.e.ReviewPlan(ctx, sid, request, plan)
+	return rev.Accepted, rev.Feedback, err
+}
+
+func (h planHost) Limits() scheduler.Limits { return h.e.schedLimits() }
+
+func (h planHost) BlockCompaction(sid, why string) func() { return h.e.BlockCompaction(sid, why) }
+
+// Plans is the engine's plan runner.
+func (e *Engine) Plans() *planrun.Runner { return e.plans }
+
+// Todo returns the session's todo plan as shown to the user, or nil.
+func (e *Engine) Todo(ctx context.Context, sid string) *scheduler.Plan { return e.plans.Todo(ctx, sid) }
+
+// afterFreeRun continues a free run that stopped after create_todo_list.
+// A create_todo_list that failed (bad arguments) does not hand over: the
+// free run goes on so the model can correct itself. A plan that was
+// created is run by the plan runner.
+func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turnSink, run *agent.Run, out agent.Outcome) agent.Outcome {
+	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
+		if planrun.Created(out.Messages) {
+			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
+		}
+		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), e.meterSink(sink))
+		out = mergeOutcomes(out, more)
+	}
+	return out
+}
+
+func mergeOutcomes(a, b agent.Outcome) agent.Outcome {
+	b.Usage.Add(a.Usage)
+	b.Rounds += a.Rounds
+	b.Messages = append(append([]llm.Message(nil), a.Messages...), b.Messages...)
+	return b
+}
+
+// resumeSchedule is a turn that continues an interrupted plan: the turn's
+// own messages (the user's "continue") belong to the resumed agent.
+func (e *Engine) resumeSchedule(ctx context.Context, t *turn, b *begun, sink *turnSink) agent.Outcome {
+	return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, agent.Outcome{}, true)
+}
+
+// planTurn is a running turn as the plan runner drives it: its open
+// message moves from step to step. Used from the turn's goroutine only.
+type planTurn struct {
+	e    *Engine
+	t    *turn
+	b    *begun
+	sink *turnSink
+}
+
+func (p *planTurn) SessionID() string      { return p.t.sessionID }
+func (p *planTurn) ID() string             { return p.t.id }
+func (p *planTurn) Tag() string            { return p.sink.tag }
+func (p *planTurn) SetTag(tag string)      { p.sink.tag = tag }
+func (p *planTurn) Notice(text string)     { p.sink.Notice(text) }
+func (p *planTurn) History() []llm.Message { return p.b.history }
+func (p *planTurn) FinishStep(u llm.Usage) { p.e.finishStep(p.b.writer, store.StatusDone, u) }
+func (p *planTurn) CommitPrompt(ctx context.Context, m llm.Message) error {
+	return p.b.writer.CommitLLM(ctx, m)
+}
+
+// OpenStep commits a step's first message (the item prompt, tagged) and
+// its pending assistant message, which becomes the turn's open message.
+func (p *planTurn) OpenStep(ctx context.Context, tag, prompt string) ([]llm.Message, error) {
+	e, t, sid := p.e, p.t, p.t.sessionID
+	pm := llm.Message{Role: llm.RoleUser, Content: prompt}
+	ids, w, err := e.Store.BeginTurn(ctx, sid, prompt, store.TurnOptions{SubAgentTag: tag, LLM: []llm.Message{pm}})
+	if err != nil {
+		return nil, err
+	}
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: tag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: prompt})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: tag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
+	e.mu.Lock()
+	t.writer = w
+	e.mu.Unlock()
+	p.b.writer, p.sink.w, p.sink.msgID, p.sink.tag = w, w, ids.AssistantMessageID, tag
+	track, err := e.Store.LLMMessages(ctx, sid)
+	if err != nil {
+		return nil, err
+	}
+	if fixed, changed := compact.Sanitize(track); changed {
+		track = fixed
+	}
+	return track, nil
+}
+
+// RunAgent runs one agent of the plan with the tools of its role.
+func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.Message, wrap func(agent.Sink) agent.Sink) (agent.Outcome, int) {
+	e, t := p.e, p.t
+	profile := e.profile()
+	client, err := e.client(profile)
+	if err != nil {
+		return agent.Outcome{Status: agent.StatusError, Err: err}, 0
+	}
+	ts, blocked := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
+	run := &agent.Run{
+		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.systemPrompt(),
+		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: firstNonEmpty(profile.ToolCalling, e.Settings().String("toolCalling")),
+		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
+	}
+	if a.Final {
+		run.MaxRounds = e.Settings().Int("maxInteractions")
+	}
+	return run.Execute(ctx, history, wrap(e.meterSink(p.sink))), run.MaxRounds
+}
+
+func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage llm.Usage) {
+	fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := w.Finalize(fctx, st, &usage); err != nil {
+		e.log.Warn("finalising a scheduler step", zap.Error(err))
+	}
+}
+
+// roleTools is what an agent of role is given: every agent of a turn gets
+// the same list in the same order (so tool definitions stay identical),
+// and Blocked removes what its role may not use. The evaluator's shell is
+// limited to read-only commands.
+func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, map[string]string) {
+	ts := e.freeTools(t.sessionID, t.id)
+	create, complete := e.plans.Tools(t.sessionID, t.id, t.text, role, tag)
+	ts = append(ts, create, complete)
+	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
+	if role == scheduler.RoleEvaluator {
+		for i, x := range ts {
+			if x.Name() == scheduler.ToolShell {
+				ts[i] = planrun.EvaluatorShell{Tool: x, Roots: e.opts.Roots}
+			}
+		}
+	}
+	names := make([]string, len(ts))
+	for i, x := range ts {
+		names[i] = x.Name()
+	}
+	blocked := scheduler.Blocked(role, names, final)
+	if t.btw {
+		blocked[scheduler.ToolCreateTodo] = "a side conversation (btw) never starts a todo plan"
+	}
+	return ts, blocked
+}
+
+// freeStopAfter makes the free run hand over to the plan runner once a
+// round called create_todo_list (never in a side conversation).
+func freeStopAfter(t *turn) map[string]bool {
+	if t.btw {
+		return nil
+	}
+	return map[string]bool{scheduler.ToolCreateTodo: true}
+}
+
+// schedLimits reads govibe.scheduler.*.
+func (e *Engine) schedLimits() scheduler.Limits {
+	v := e.Settings()
+	return scheduler.Limits{
+		MaxRetries:      v.Int("scheduler.maxRetries"),
+		MaxAgentTurns:   v.Int("scheduler.maxAgentTurns"),
+		MaxAgentMinutes: v.Float("scheduler.maxAgentMinutes"),
+	}.Normalized()
+}
