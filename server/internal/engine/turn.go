@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,7 +17,6 @@ import (
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // SendParams start a turn.
@@ -350,72 +348,4 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		MaxTokens:   profile.MaxOutputTokens,
 		Prepare:     e.prepareHook(t, TagFree),
 	}, nil
-}
-
-func firstNonEmpty(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
-// toolEnv builds the tools' view of this turn.
-func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
-	v := e.Settings()
-	var once sync.Once
-	// One snapshot before the first mutation of the turn, whoever makes it:
-	// a tool writing itself, or the editor applying an accepted edit.
-	beforeMutation := func(ctx context.Context) {
-		if t.btw {
-			return
-		}
-		once.Do(func() {
-			if _, err := e.snaps.Take(ctx, snapshot.Meta{SessionID: t.sessionID, Turn: t.number, Message: t.text, Reason: "before turn"}); err != nil {
-				e.log.Warn("snapshot before turn", zap.Error(err))
-			}
-		})
-	}
-	env := &tools.Env{
-		Roots:    e.opts.Roots,
-		Files:    e.tracker(t.sessionID),
-		Approver: &approver{e: e, t: t, beforeMutation: beforeMutation},
-		Settings: tools.Settings{
-			EditEnabled:     e.EditEnabled(ctx, t.sessionID),
-			ConfirmChanges:  true, // the approver applies auto-approve and headless policy
-			ConfirmShell:    true,
-			ShellTimeoutMs:  v.Int("shell.timeoutMs"),
-			ShellMaxTimeout: v.Int("shell.maxTimeoutMs"),
-			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
-		},
-		BeforeMutation: beforeMutation,
-		SessionID:      t.sessionID,
-		TurnID:         t.id,
-	}
-	if e.opts.Host != nil {
-		env.Host = e.opts.Host
-	}
-	return env
-}
-
-func (e *Engine) systemPrompt() string {
-	return agent.SystemPrompt(agent.HostInfo{
-		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
-		Roots: e.opts.Roots,
-	}, e.Settings().String("language"))
-}
-
-// profile resolves the active model profile from settings.
-func (e *Engine) profile() Profile {
-	e.mu.Lock()
-	v, keys := e.settings, e.apiKeys
-	e.mu.Unlock()
-	return resolveProfile(v, keys)
-}
-
-func (e *Engine) client(p Profile) (llm.Client, error) {
-	v := e.Settings()
-	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: v.String("proxy")})
-	return e.metered(c, p.Profile), err
 }

@@ -13,8 +13,8 @@ import (
 type TurnOptions struct {
 	// ReplyTo is what the user message answers; empty means the session's
 	// latest message. The assistant message always replies to the user's.
-	ReplyTo       string
-	SubAgentTag   string
+	ReplyTo     string
+	SubAgentTag string
 	// BTWBranch marks a side conversation's messages (BranchBTW).
 	BTWBranch     string
 	HiddenFromLLM bool
