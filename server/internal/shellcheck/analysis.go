@@ -4,41 +4,75 @@ import "fmt"
 
 // Class is how much harm running a command can do. Classes are ordered: a
 // larger value is worse, so the class of a whole command is the maximum of
-// its parts.
+// its parts. Only ReadOnly may run without asking; ReadsOutside, Mutating
+// and RunsCode ask unless a rule or the approval mode allows them;
+// Dangerous always needs a human.
 type Class int
 
 const (
-	// ReadOnly commands only read state (files, git history, processes).
+	// ReadOnly commands only read workspace files and harmless state
+	// (git history, processes, the date).
 	ReadOnly Class = iota
-	// Mutating commands change the workspace or run project code that may.
+	// ReadsOutside commands read a path outside the workspace roots, which
+	// read_file would refuse.
+	ReadsOutside
+	// Mutating commands change the workspace or the machine in ways the
+	// analysis can see.
 	Mutating
-	// Dangerous commands may destroy data, escape the workspace, leak it
-	// over the network, gain privileges, or hide what they really run.
+	// RunsCode commands run code the analysis cannot see: the project's own
+	// (tests, scripts, Makefiles, package scripts), or a program named by an
+	// environment variable, an option, a pager or an interactive program.
+	RunsCode
+	// Dangerous commands may destroy data, escape the workspace, read
+	// secrets, connect a shell to the network or send local data over it,
+	// gain privileges, or hide what they really run.
 	Dangerous
 )
 
-// String returns "read-only", "mutating" or "dangerous".
+// String returns "read-only", "reads-outside", "mutating", "runs-code" or
+// "dangerous".
 func (c Class) String() string {
 	switch c {
 	case ReadOnly:
 		return "read-only"
+	case ReadsOutside:
+		return "reads-outside"
 	case Mutating:
 		return "mutating"
+	case RunsCode:
+		return "runs-code"
 	case Dangerous:
 		return "dangerous"
 	}
 	return fmt.Sprintf("Class(%d)", int(c))
 }
 
+// Describe is the class in words a user reads on a command's card.
+func (c Class) Describe() string {
+	switch c {
+	case ReadOnly:
+		return "read-only command"
+	case ReadsOutside:
+		return "reads files outside the workspace"
+	case Mutating:
+		return "changes files or state"
+	case RunsCode:
+		return "runs code the analysis cannot see"
+	case Dangerous:
+		return "dangerous command"
+	}
+	return c.String()
+}
+
 // MarshalText makes a Class read well in JSON shown to the user.
 func (c Class) MarshalText() ([]byte, error) {
-	if c < ReadOnly || c > Dangerous {
+	if !c.Valid() {
 		return nil, fmt.Errorf("shellcheck: invalid class %d", int(c))
 	}
 	return []byte(c.String()), nil
 }
 
-// Valid reports whether c is one of the three classes.
+// Valid reports whether c is one of the classes.
 func (c Class) Valid() bool { return c >= ReadOnly && c <= Dangerous }
 
 // Workspace tells the analysis where the command runs and which directories
@@ -85,6 +119,8 @@ type SubCommand struct {
 	Writes  []string `json:"writes,omitempty"`
 	Class   Class    `json:"class"`
 	Reasons []string `json:"reasons,omitempty"`
+	// top is the reason that gave the command its class.
+	top string
 }
 
 // Text is the command as one line, words joined by single spaces; it is what
@@ -110,6 +146,10 @@ type Analysis struct {
 	Commands []SubCommand `json:"commands"`
 	// Reasons explain the class in words a user understands.
 	Reasons []string `json:"reasons,omitempty"`
+	// Reason is one line saying why the command has its class, for the
+	// card ("read-only command", "runs code the analysis cannot see: go
+	// test runs the project's tests").
+	Reason string `json:"reason"`
 	// UseTool is set when the command reads or writes workspace files that
 	// a dedicated tool handles; the caller should refuse and name the tool.
 	UseTool *ToolHint `json:"useTool,omitempty"`

@@ -27,7 +27,7 @@ type analyzer struct {
 	depth    int
 	funcs    map[string]bool
 	out      *Analysis
-	reasons  []string
+	reasons  []classWhy
 }
 
 // Analyze classifies a command line the way bash would parse it. It never
@@ -91,6 +91,7 @@ func (a *analyzer) script(src string, via string) error {
 	}
 	saved := a.src
 	a.src = src
+	a.scanSecrets(f)
 	a.depth++
 	a.stmts(f.Stmts)
 	a.depth--
@@ -116,7 +117,7 @@ func (a *analyzer) reason(c Class, why string) {
 	if c > a.out.Class {
 		a.out.Class = c
 	}
-	a.reasons = append(a.reasons, why)
+	a.reasons = append(a.reasons, classWhy{c, why})
 }
 
 func (a *analyzer) finish() {
@@ -128,25 +129,49 @@ func (a *analyzer) finish() {
 		}
 	}
 	for _, r := range a.reasons {
-		add(r)
+		add(r.why)
 	}
 	for _, c := range a.out.Commands {
 		if c.Class > a.out.Class {
 			a.out.Class = c.Class
 		}
 		for _, r := range c.Reasons {
-			name := c.Name
-			if name == "" {
-				name = "redirection"
-			}
-			add(name + ": " + r)
+			add(subName(c) + ": " + r)
 		}
 	}
+	a.out.Reason = a.classReason()
+}
+
+func subName(c SubCommand) string {
+	if c.Name == "" {
+		return "redirection"
+	}
+	return c.Name
+}
+
+// classReason is the one-line why of the command's class: the class in
+// words and the first reason given at that class.
+func (a *analyzer) classReason() string {
+	d := a.out.Class.Describe()
+	for _, r := range a.reasons {
+		if r.class == a.out.Class && r.why != "" {
+			return d + ": " + r.why
+		}
+	}
+	for _, c := range a.out.Commands {
+		if c.Class == a.out.Class && c.top != "" {
+			return d + ": " + subName(c) + ": " + c.top
+		}
+	}
+	return d
 }
 
 func (s *SubCommand) raise(c Class, why string) {
 	if c > s.Class {
 		s.Class = c
+		s.top = why
+	} else if c == s.Class && s.top == "" {
+		s.top = why
 	}
 	if why == "" {
 		return
@@ -418,53 +443,4 @@ func forkBomb(name string, body *syntax.Stmt) bool {
 		return !bomb
 	})
 	return bomb
-}
-
-// sensitiveVars change which programs run or how they load code.
-var sensitiveVars = map[string]bool{
-	"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
-	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true,
-	"ENV": true, "PROMPT_COMMAND": true, "IFS": true, "GIT_SSH_COMMAND": true,
-	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "PAGER": true, "EDITOR": true,
-	"VISUAL": true, "GIT_EDITOR": true, "NODE_OPTIONS": true, "PYTHONPATH": true,
-	"PYTHONSTARTUP": true, "PERL5OPT": true, "RUBYOPT": true, "GIT_CONFIG_GLOBAL": true,
-	"GIT_CONFIG_PARAMETERS": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
-	"SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "HOME": true,
-}
-
-// assigns analyses variable assignments and returns the reasons to raise.
-func (a *analyzer) assigns(as []*syntax.Assign) []string {
-	var out []string
-	for _, as := range as {
-		if as.Value != nil {
-			a.subs(as.Value)
-		}
-		if as.Array != nil {
-			a.subs(as.Array)
-		}
-		if as.Index != nil {
-			a.subs(as.Index)
-		}
-		if as.Name != nil && sensitiveVars[as.Name.Value] {
-			out = append(out, "sets "+as.Name.Value+", which changes what later commands run")
-		}
-	}
-	return out
-}
-
-func (a *analyzer) declClause(c *syntax.DeclClause) {
-	reasons := a.assigns(c.Args)
-	if len(reasons) == 0 {
-		return
-	}
-	sub := SubCommand{Name: c.Variant.Value, Literal: true}
-	for _, as := range c.Args {
-		if as.Name != nil {
-			sub.Args = append(sub.Args, a.text(as))
-		}
-	}
-	for _, r := range reasons {
-		sub.raise(Mutating, r)
-	}
-	a.out.Commands = append(a.out.Commands, sub)
 }

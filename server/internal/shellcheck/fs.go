@@ -24,10 +24,8 @@ var fsHandlers = map[string]handler{
 	"chgrp":     chmodCmd,
 	"tee":       teeCmd,
 	"cat":       readCmd(spec{}),
-	"more":      readCmd(spec_fs_3),
 	"head":      readCmd(spec_fs_4),
 	"tail":      readCmd(spec_fs_5),
-	"less":      lessCmd,
 	"sort":      sortCmd,
 	"uniq":      inOutCmd(spec_fs_6),
 	"xxd":       inOutCmd(spec_fs_7),
@@ -51,13 +49,32 @@ var fsHandlers = map[string]handler{
 	"kill":      killCmd,
 	"pkill":     mutatingCmd("signals processes by name"),
 	"killall":   mutatingCmd("signals processes by name"),
-	"awk":       mutatingCmd("awk programs can run commands and write files"),
-	"gawk":      mutatingCmd("awk programs can run commands and write files"),
-	"mawk":      mutatingCmd("awk programs can run commands and write files"),
-	"nawk":      mutatingCmd("awk programs can run commands and write files"),
+	"awk":       awkCmd,
+	"gawk":      awkCmd,
+	"mawk":      awkCmd,
+	"nawk":      awkCmd,
 	"systemctl": systemctlCmd,
 	"crontab":   crontabCmd,
 	"init":      initCmd,
+}
+
+// awkCmd: awk programs can run commands (system, pipes) and write files;
+// gawk's /inet/ special files open network connections.
+func awkCmd(a *analyzer, argv []arg, cx *callCtx) {
+	i := a.emit(argv, cx, Mutating, "awk programs can run commands and write files")
+	for k, x := range argv[1:] {
+		if k > 0 && argv[k].lit && (argv[k].val == "-v" || argv[k].val == "-F") {
+			continue
+		}
+		if !x.lit || strings.HasPrefix(x.val, "-") {
+			continue
+		}
+		if strings.Contains(x.val, "system(") || strings.Contains(x.val, "| getline") || strings.Contains(x.val, "|getline") || strings.Contains(x.val, "print |") || strings.Contains(x.val, "printf |") {
+			a.out.Commands[i].raise(RunsCode, "the awk program runs commands")
+		}
+		a.inlineCode(i, argv[0].val, x.val)
+		break
+	}
 }
 
 func mutatingCmd(why string) handler {
@@ -253,15 +270,6 @@ func (a *analyzer) readHint(cmd string, files []arg) {
 			return
 		}
 	}
-}
-
-func lessCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, ops := parseArgs(argv[1:], spec_fs_14)
-	i := a.emit(argv, cx, ReadOnly)
-	for _, f := range values(flags, "-o", "-O", "--log-file", "--LOG-FILE") {
-		a.checkWrite(i, arg{val: f.value, lit: f.lit})
-	}
-	a.readHint("less", ops)
 }
 
 func sortCmd(a *analyzer, argv []arg, cx *callCtx) {
@@ -561,8 +569,10 @@ func systemctlCmd(a *analyzer, argv []arg, cx *callCtx) {
 		a.emit(argv, cx, ReadOnly)
 	case !ops[0].lit:
 		a.emit(argv, cx, Dangerous, "service action computed at run time")
-	case systemctlReadOnly[ops[0].val]:
+	case systemctlReadOnly[ops[0].val] && (noPager(argv) || ops[0].val == "is-active" || ops[0].val == "is-enabled" || ops[0].val == "is-failed" || ops[0].val == "is-system-running" || ops[0].val == "get-default"):
 		a.emit(argv, cx, ReadOnly)
+	case systemctlReadOnly[ops[0].val]:
+		a.emit(argv, cx, RunsCode, "systemctl "+ops[0].val+" without --no-pager runs a pager (SYSTEMD_PAGER, PAGER, less)")
 	case systemctlPower[ops[0].val]:
 		a.emit(argv, cx, Dangerous, "changes the machine's power state or run level")
 	default:

@@ -17,6 +17,7 @@ func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 	args := argv[1:]
 	var dir *arg
 	unsafeGlobal := ""
+	var configs []classWhy
 	// Global options come before the subcommand.
 	for len(args) > 0 && args[0].lit && strings.HasPrefix(args[0].val, "-") {
 		v := args[0].val
@@ -27,11 +28,18 @@ func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 				dir = &d
 				args = args[1:]
 			}
-		case v == "-c" || v == "--config-env":
-			unsafeGlobal = "git " + v + " can make git run arbitrary commands"
-			if len(args) > 1 {
+		case v == "-c" || v == "--config-env" || strings.HasPrefix(v, "--config-env="):
+			var val arg
+			switch {
+			case strings.HasPrefix(v, "--config-env="):
+				val = arg{val: v[len("--config-env="):], lit: true}
+			case len(args) > 1:
+				val = args[1]
 				args = args[1:]
 			}
+			configs = append(configs, a.gitConfig(v, val)...)
+		case v == "-p" || v == "--paginate":
+			configs = append(configs, classWhy{RunsCode, "git " + v + " runs a pager (GIT_PAGER, core.pager, PAGER)"})
 		case strings.HasPrefix(v, "--git-dir") || strings.HasPrefix(v, "--work-tree") || strings.HasPrefix(v, "--exec-path=") || strings.HasPrefix(v, "--namespace"):
 			unsafeGlobal = "git " + v + " points git at another repository or program"
 			if !strings.Contains(v, "=") && len(args) > 1 {
@@ -40,7 +48,18 @@ func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 		}
 		args = args[1:]
 	}
-	run := func() { gitSub(a, argv, args, cx, unsafeGlobal) }
+	run := func() {
+		start := len(a.out.Commands)
+		gitSub(a, argv, args, cx, unsafeGlobal)
+		for k := start; k < len(a.out.Commands); k++ {
+			if a.out.Commands[k].Name == argv[0].val {
+				for _, r := range configs {
+					a.out.Commands[k].raise(r.class, r.why)
+				}
+				break
+			}
+		}
+	}
 	if dir != nil {
 		a.withCwd(*dir, run)
 		return
@@ -60,7 +79,16 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 	sub := args[0].val
 	flags, ops := parseArgs(args[1:], spec_git_0)
 	class, why := gitClass(sub, flags, ops)
+	if sub == "help" || sub == "instaweb" || sub == "web--browse" {
+		class, why = RunsCode, "git "+sub+" opens man, a pager or a browser"
+	}
 	i := a.emit(argv, cx, class, why)
+	for _, f := range values(flags, "--output") {
+		a.checkWrite(i, arg{val: f.value, lit: f.lit})
+	}
+	if hasPrefix(flags, "--ext-diff", "--open-files-in-pager", "-O") {
+		a.out.Commands[i].raise(RunsCode, "git "+sub+" option runs an external diff or pager program")
+	}
 	if unsafeGlobal != "" {
 		a.out.Commands[i].raise(Mutating, unsafeGlobal)
 	}
@@ -183,3 +211,30 @@ func gitClass(sub string, flags []flag, ops []arg) (Class, string) {
 var (
 	spec_git_0 = spec{valued: set("-m", "-F", "-C", "-c", "-b", "-B", "-u", "-n", "-S", "-G", "-L", "--format", "--pretty", "--author", "--since", "--until", "--grep", "--sort", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--set-upstream-to")}
 )
+
+// safeGitConfig are configuration prefixes that only change output or
+// identity; any other key given with -c may name a program (core.pager,
+// core.fsmonitor, core.sshCommand, diff.*.textconv, alias.*, ...), so its
+// value is analysed as a command.
+var safeGitConfig = []string{"color.", "user.", "advice.", "core.quotepath", "init.defaultbranch", "commit.gpgsign",
+	"tag.gpgsign", "log.", "column.", "i18n.", "gc.auto", "safe.directory", "core.autocrlf", "core.filemode",
+	"core.abbrev", "diff.renames", "diff.algorithm", "diff.noprefix", "merge.conflictstyle", "pull.rebase", "status."}
+
+func (a *analyzer) gitConfig(opt string, val arg) []classWhy {
+	if !val.lit {
+		return []classWhy{{Dangerous, "git " + opt + " sets configuration computed at run time (" + val.val + ")"}}
+	}
+	key, value, _ := strings.Cut(val.val, "=")
+	if opt != "-c" {
+		// --config-env=key=ENVVAR: the value comes from the environment.
+		return []classWhy{{Dangerous, "git --config-env takes " + key + " from an environment variable the analysis cannot see"}}
+	}
+	low := strings.ToLower(key)
+	for _, p := range safeGitConfig {
+		if strings.HasPrefix(low, p) {
+			return nil
+		}
+	}
+	out := []classWhy{{RunsCode, "git -c " + key + " can make git run a program"}}
+	return append(out, a.commandValue("git -c "+key, value)...)
+}

@@ -65,8 +65,14 @@ func (a *analyzer) redirects(s *syntax.Stmt, in *feed) (*feed, []string, rdrInfo
 			}
 			for _, t := range a.word(r.Word) {
 				if t.lit {
-					if pi := a.resolve(t); a.isCredential(pi) {
-						info.reasons = append(info.reasons, classWhy{Dangerous, "reads credentials in " + pi.abs})
+					pi := a.resolve(t)
+					switch {
+					case pi.kind == pkNet:
+						info.reasons = append(info.reasons, classWhy{Dangerous, "reads from a network connection (" + pi.abs + "): it can feed a shell remote commands"})
+					case a.isCredential(pi) || a.secretWhy(pi.abs) != "":
+						info.reasons = append(info.reasons, classWhy{Dangerous, "reads a secret: " + pi.abs})
+					case pi.kind == pkOutside || pi.kind == pkSensitive || pi.kind == pkUnknown || (pi.kind == pkDevice && !harmlessDevices[pi.abs]):
+						info.reasons = append(info.reasons, classWhy{ReadsOutside, "reads " + pi.abs + ", outside the workspace"})
 					}
 				}
 				if stdin {

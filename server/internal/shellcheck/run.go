@@ -11,7 +11,7 @@ import (
 type callCtx struct {
 	in  *feed
 	via []string
-	pre []string // reasons raised by prefix assignments
+	pre []classWhy // reasons raised by prefix assignments
 }
 
 func (cx *callCtx) wrap(via string) *callCtx {
@@ -22,7 +22,11 @@ func (cx *callCtx) wrap(via string) *callCtx {
 // sub-command it produced (-1 for none), so that its redirections can be
 // attached to it rather than to a command substitution in its arguments.
 func (a *analyzer) callExpr(c *syntax.CallExpr, in *feed) int {
-	pre := a.assigns(c.Assigns)
+	mode := envCommand
+	if len(c.Args) == 0 {
+		mode = envPlain
+	}
+	pre := a.assigns(c.Assigns, mode)
 	for _, w := range c.Args {
 		a.subs(w)
 	}
@@ -36,7 +40,7 @@ func (a *analyzer) callExpr(c *syntax.CallExpr, in *feed) int {
 			sub.Args = append(sub.Args, a.text(as))
 		}
 		for _, r := range pre {
-			sub.raise(Mutating, r)
+			sub.raise(r.class, r.why)
 		}
 		a.out.Commands = append(a.out.Commands, sub)
 		return start
@@ -66,7 +70,7 @@ func (a *analyzer) newSub(argv []arg, cx *callCtx) SubCommand {
 		}
 	}
 	for _, r := range cx.pre {
-		sub.raise(Mutating, r)
+		sub.raise(r.class, r.why)
 	}
 	return sub
 }
@@ -88,7 +92,9 @@ func (a *analyzer) emit(argv []arg, cx *callCtx, c Class, reasons ...string) int
 	for _, r := range reasons {
 		sub.raise(c, r)
 	}
-	return a.push(sub)
+	i := a.push(sub)
+	a.checkReads(i, argv)
+	return i
 }
 
 // systemDirs hold the standard programs; /usr/bin/rm is rm, ./rm is not.
@@ -108,7 +114,7 @@ func (a *analyzer) run(argv []arg, cx *callCtx) {
 	if strings.Contains(base, "/") {
 		dir, file := path.Split(base)
 		if !systemDirs[strings.TrimSuffix(path.Clean(dir), "/")] {
-			i := a.emit(argv, cx, Mutating, "runs the program "+base)
+			i := a.emit(argv, cx, RunsCode, "runs the program "+base)
 			if pi := a.resolve(name); pi.kind == pkUnknown || pi.kind == pkStdin {
 				a.out.Commands[i].raise(Dangerous, "program path "+pi.why)
 			}
@@ -161,6 +167,9 @@ func init() {
 	for name, h := range netHandlers {
 		handlers[name] = h
 	}
+	for name, h := range interactiveHandlers {
+		handlers[name] = h
+	}
 }
 
 // readOnlyCmds never write, whatever their options (output redirections
@@ -174,7 +183,7 @@ var readOnlyCmds = set(
 	"basename", "dirname", "realpath", "readlink", "sha1sum", "sha224sum",
 	"sha256sum", "sha384sum", "sha512sum", "md5sum", "cksum", "b2sum", "sum",
 	"base64", "base32", "od", "hexdump", "strings", "test", "[", "printenv",
-	"locale", "tty", "sleep", "expr", "lsof", "lsblk", "getconf", "man",
+	"locale", "tty", "sleep", "expr", "lsof", "lsblk", "getconf",
 	"numfmt", "tsort", "factor", "yes", "nm", "objdump", "readelf", "size",
 	"wait", "read", "exit", "return", "shift", "break", "continue", "set",
 	"shopt", "unset", "umask", "ulimit", "hash", "times", "jobs", "dirs",

@@ -33,7 +33,7 @@ func (a *analyzer) shellString(script arg, via string, i int) {
 	}
 	sub := a.out.Commands[i]
 	a.nested(script.val, via, &sub)
-	a.out.Commands[i].Class, a.out.Commands[i].Reasons = sub.Class, sub.Reasons
+	a.out.Commands[i].Class, a.out.Commands[i].Reasons, a.out.Commands[i].top = sub.Class, sub.Reasons, sub.top
 }
 
 func shellCmd(a *analyzer, argv []arg, cx *callCtx) {
@@ -104,7 +104,7 @@ func (a *analyzer) scriptFile(argv []arg, cx *callCtx, f arg) {
 	case f.val == "/dev/stdin" || f.val == "-":
 		a.stdinScript(argv, cx, true)
 	default:
-		a.emit(argv, cx, Mutating, "runs the script "+f.val)
+		a.emit(argv, cx, RunsCode, "runs the script "+f.val)
 	}
 }
 
@@ -115,7 +115,7 @@ func (a *analyzer) stdinScript(argv []arg, cx *callCtx, shell bool) {
 	in := cx.in
 	switch {
 	case in == nil:
-		a.emit(argv, cx, Mutating, name+" reads commands from standard input")
+		a.emit(argv, cx, RunsCode, name+" reads commands from standard input")
 	case in.hdoc != nil || in.hstring != nil:
 		var text string
 		ok := false
@@ -129,7 +129,8 @@ func (a *analyzer) stdinScript(argv []arg, cx *callCtx, shell bool) {
 			return
 		}
 		if !shell {
-			a.emit(argv, cx, Mutating, "runs "+name+" code")
+			i := a.emit(argv, cx, RunsCode, "runs "+name+" code")
+			a.inlineCode(i, name, text)
 			return
 		}
 		sub := a.newSub(argv, cx)
@@ -145,7 +146,10 @@ func (a *analyzer) stdinScript(argv []arg, cx *callCtx, shell bool) {
 			return
 		}
 		if !shell {
-			a.emit(argv, cx, Mutating, "runs "+name+" code read from a pipe")
+			i := a.emit(argv, cx, RunsCode, "runs "+name+" code read from a pipe")
+			if text, ok := a.echoed(in.upstream[len(in.upstream)-1]); ok {
+				a.inlineCode(i, name, text)
+			}
 			return
 		}
 		text, ok := a.echoed(in.upstream[len(in.upstream)-1])
@@ -276,7 +280,7 @@ func evalCmd(a *analyzer, argv []arg, cx *callCtx) {
 
 func sourceCmd(a *analyzer, argv []arg, cx *callCtx) {
 	if len(argv) < 2 {
-		a.emit(argv, cx, Mutating, "source without a file")
+		a.emit(argv, cx, RunsCode, "source without a file")
 		return
 	}
 	f := argv[1]
@@ -286,7 +290,7 @@ func sourceCmd(a *analyzer, argv []arg, cx *callCtx) {
 	case !f.lit:
 		a.emit(argv, cx, Dangerous, "runs a script whose path is computed at run time ("+f.val+")")
 	default:
-		a.emit(argv, cx, Mutating, "runs the script "+f.val+" in this shell")
+		a.emit(argv, cx, RunsCode, "runs the script "+f.val+" in this shell")
 	}
 }
 
@@ -320,8 +324,16 @@ func aliasCmd(a *analyzer, argv []arg, cx *callCtx) {
 	}
 }
 
-// pythonReadOnlyModules are test and lint runners that only report.
-var pythonReadOnlyModules = set("pytest", "unittest", "mypy", "pyflakes", "pylint", "flake8", "pydoc", "doctest", "pyright", "tabnanny")
+// pythonReadOnlyModules are linters that only report; they import no
+// project code.
+var pythonReadOnlyModules = set("mypy", "pyflakes", "flake8", "pyright", "tabnanny", "py_compile", "json.tool")
+
+// pythonTestModules import and run the project's code.
+var pythonTestModules = set("pytest", "unittest", "doctest", "pylint", "pydoc", "nose", "nose2", "tox", "coverage")
+
+// pythonServerModules listen on or connect to the network.
+var pythonServerModules = set("http.server", "SimpleHTTPServer", "CGIHTTPServer", "smtpd", "ftplib", "pyftpdlib",
+	"telnetlib", "xmlrpc.server", "aiosmtpd", "uploadserver", "socketserver")
 
 var interpCodeFlags = map[string][]string{
 	"python": {"-c"}, "python3": {"-c"}, "python2": {"-c"},
@@ -344,6 +356,12 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 	if base == "python" && len(args) >= 2 && args[0].lit && args[0].val == "-m" && args[1].lit {
 		mod := args[1].val
 		switch {
+		case pythonTestModules[mod]:
+			a.emit(argv, cx, RunsCode, "python -m "+mod+" runs the project's tests")
+			return
+		case pythonServerModules[mod]:
+			a.emit(argv, cx, Dangerous, "python -m "+mod+" serves files or opens connections over the network")
+			return
 		case pythonReadOnlyModules[mod]:
 			a.emit(argv, cx, ReadOnly, "")
 			return
@@ -351,7 +369,7 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 			a.emit(argv, cx, ReadOnly)
 			return
 		}
-		a.emit(argv, cx, Mutating, "runs the Python module "+mod)
+		a.emit(argv, cx, RunsCode, "runs the Python module "+mod)
 		return
 	}
 	for _, x := range args {
@@ -362,11 +380,34 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 		if !x.lit {
 			continue
 		}
+	}
+	for k, x := range args {
+		if !x.lit {
+			continue
+		}
 		for _, f := range interpCodeFlags[name] {
-			if x.val == f {
-				a.emit(argv, cx, Mutating, "runs "+name+" code given on the command line")
+			code, ok := "", false
+			switch {
+			case x.val == f && k+1 < len(args):
+				code, ok = args[k+1].val, args[k+1].lit
+			case strings.HasPrefix(x.val, f) && len(f) == 2 && len(x.val) > 2:
+				code, ok = x.val[2:], true
+			case strings.HasPrefix(x.val, f+"="):
+				code, ok = x.val[len(f)+1:], true
+			case (name == "perl" || name == "ruby") && k+1 < len(args) && len(x.val) > 2 && x.val[0] == '-' && x.val[1] != '-' &&
+				strings.HasSuffix(x.val, f[1:]):
+				// A bundle of short options ending in -e: perl -lne CODE.
+				code, ok = args[k+1].val, args[k+1].lit
+			default:
+				continue
+			}
+			i := a.emit(argv, cx, RunsCode, "runs "+name+" code given on the command line")
+			if !ok {
+				a.out.Commands[i].raise(Dangerous, "runs "+name+" code computed at run time ("+code+")")
 				return
 			}
+			a.inlineCode(i, name, code)
+			return
 		}
 	}
 	_, ops := parseArgs(args, spec_shells_0)
@@ -374,7 +415,7 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 		a.stdinScript(argv, cx, false)
 		return
 	}
-	a.emit(argv, cx, Mutating, "runs the "+name+" program "+ops[0].val)
+	a.emit(argv, cx, RunsCode, "runs the "+name+" program "+ops[0].val)
 }
 
 // Option specs are built once: building their sets per call showed up in

@@ -4,51 +4,95 @@ import (
 	"strings"
 )
 
-// Developer tools. Test runners, linters and type checkers are read-only
-// when their options do not write (see doc.go for why running tests counts
-// as read-only); builds, installs and formatters that rewrite are mutating.
+// Developer tools. Linters and type checkers that only read are read-only;
+// test runners, package scripts, Makefiles and anything else that executes
+// the project's own code (or its JavaScript configuration) runs code; builds
+// and formatters that rewrite are mutating. Options that name output files
+// are checked as writes.
 var toolHandlers = map[string]handler{
-	"git":      gitCmd,
-	"go":       goCmd,
-	"gofmt":    fixFlagCmd([]string{"-w"}, "rewrites files"),
-	"npm":      pkgCmd,
-	"pnpm":     pkgCmd,
-	"yarn":     pkgCmd,
-	"bun":      pkgCmd,
-	"npx":      mutatingCmd("may download and run a package"),
-	"pnpx":     mutatingCmd("may download and run a package"),
-	"bunx":     mutatingCmd("may download and run a package"),
-	"tsc":      tscCmd,
-	"eslint":   fixFlagCmd([]string{"--fix", "-o", "--output-file", "--init"}, "fixes files or writes a report"),
-	"prettier": fixFlagCmd([]string{"--write", "-w"}, "rewrites files"),
-	"jest":     fixFlagCmd([]string{"-u", "--updateSnapshot", "--ci=false", "--outputFile", "--coverageDirectory"}, "updates snapshots or writes reports"),
-	"vitest":   fixFlagCmd([]string{"-u", "--update", "--outputFile"}, "updates snapshots or writes reports"),
-	"pytest":   fixFlagCmd([]string{"--junitxml", "--junit-xml", "--basetemp", "--snapshot-update", "--resultlog"}, "writes reports or snapshots"),
-	"mypy":     fixFlagCmd([]string{"--install-types"}, "installs packages"),
-	"ruff":     ruffCmd,
-	"cargo":    cargoCmd,
-	"make":     makeCmd,
-	"docker":   dockerCmd,
-	"podman":   dockerCmd,
-	"kubectl":  kubectlCmd,
+	"git":        gitCmd,
+	"go":         goCmd,
+	"gofmt":      fixFlagCmd([]string{"-w"}, "rewrites files"),
+	"npm":        pkgCmd,
+	"pnpm":       pkgCmd,
+	"yarn":       pkgCmd,
+	"bun":        pkgCmd,
+	"npx":        runsCodeCmd("may download a package and runs it"),
+	"pnpx":       runsCodeCmd("may download a package and runs it"),
+	"bunx":       runsCodeCmd("may download a package and runs it"),
+	"tsc":        tscCmd,
+	"eslint":     codeFlagCmd([]string{"--fix", "-o", "--output-file", "--init"}, "loads the project's JavaScript configuration and plugins"),
+	"prettier":   codeFlagCmd([]string{"--write", "-w"}, "loads the project's JavaScript configuration and plugins"),
+	"jest":       codeFlagCmd([]string{"-u", "--updateSnapshot", "--outputFile", "--coverageDirectory"}, "runs the project's tests"),
+	"vitest":     codeFlagCmd([]string{"-u", "--update", "--outputFile"}, "runs the project's tests"),
+	"mocha":      codeFlagCmd(nil, "runs the project's tests"),
+	"pytest":     codeFlagCmd([]string{"--junitxml", "--junit-xml", "--basetemp", "--resultlog"}, "runs the project's tests"),
+	"tox":        runsCodeCmd("runs the project's test environments"),
+	"nox":        runsCodeCmd("runs the project's sessions"),
+	"rake":       runsCodeCmd("runs the project's Rakefile"),
+	"gradle":     runsCodeCmd("runs the project's Gradle build"),
+	"gradlew":    runsCodeCmd("runs the project's Gradle build"),
+	"mvn":        runsCodeCmd("runs the project's Maven build"),
+	"mvnw":       runsCodeCmd("runs the project's Maven build"),
+	"dotnet":     runsCodeCmd("builds and runs .NET code"),
+	"just":       runsCodeCmd("runs the project's justfile recipes"),
+	"task":       runsCodeCmd("runs the project's Taskfile"),
+	"phpunit":    runsCodeCmd("runs the project's tests"),
+	"rspec":      runsCodeCmd("runs the project's tests"),
+	"ctest":      runsCodeCmd("runs the project's tests"),
+	"playwright": runsCodeCmd("runs the project's tests"),
+	"cypress":    runsCodeCmd("runs the project's tests"),
+	"mypy":       fixFlagCmd([]string{"--install-types"}, "installs packages"),
+	"ruff":       ruffCmd,
+	"cargo":      cargoCmd,
+	"make":       makeCmd,
+	"docker":     dockerCmd,
+	"podman":     dockerCmd,
+	"kubectl":    kubectlCmd,
 }
 
 // fixFlagCmd is read-only unless one of the options that write is given.
 func fixFlagCmd(writing []string, why string) handler {
+	return flagClassCmd(ReadOnly, "", writing, why)
+}
+
+// codeFlagCmd is for tools that run project code: they run code, and the
+// options that write are checked as writes too.
+func codeFlagCmd(writing []string, why string) handler {
+	return flagClassCmd(RunsCode, why, writing, "writes files")
+}
+
+func runsCodeCmd(why string) handler {
+	return func(a *analyzer, argv []arg, cx *callCtx) { a.emit(argv, cx, RunsCode, argv[0].val+" "+why) }
+}
+
+// flagClassCmd emits class c, raised to Mutating when one of the writing
+// options is given; an option's value that is a path is checked as a write.
+func flagClassCmd(c Class, cwhy string, writing []string, why string) handler {
 	return func(a *analyzer, argv []arg, cx *callCtx) {
-		for _, x := range argv[1:] {
+		var reasons []string
+		if cwhy != "" {
+			reasons = append(reasons, argv[0].val+" "+cwhy)
+		}
+		i := a.emit(argv, cx, c, reasons...)
+		args := argv[1:]
+		for k, x := range args {
 			if !x.lit {
 				continue
 			}
-			name, _, _ := strings.Cut(x.val, "=")
+			name, val, hasVal := strings.Cut(x.val, "=")
 			for _, w := range writing {
-				if name == w || x.val == w {
-					a.emit(argv, cx, Mutating, argv[0].val+" "+w+" "+why)
-					return
+				if name != w {
+					continue
+				}
+				a.out.Commands[i].raise(Mutating, argv[0].val+" "+w+" "+why)
+				if !hasVal && k+1 < len(args) && !strings.HasPrefix(args[k+1].val, "-") && looksLikePath(args[k+1].val) {
+					a.checkWrite(i, args[k+1])
+				} else if hasVal && val != "" {
+					a.checkWrite(i, arg{val: val, lit: true})
 				}
 			}
 		}
-		a.emit(argv, cx, ReadOnly)
 	}
 }
 
@@ -99,18 +143,47 @@ func goCmd(a *analyzer, argv []arg, cx *callCtx) {
 	rest := args[1:]
 	switch sub {
 	case "test", "vet":
-		for _, x := range rest {
+		c, why := ReadOnly, ""
+		if sub == "test" {
+			c, why = RunsCode, "go test builds and runs the project's tests"
+		}
+		i := a.emit(argv, cx, c, why)
+		for k, x := range rest {
 			if !x.lit {
 				continue
 			}
-			name, _, _ := strings.Cut(x.val, "=")
+			name, v, hasEq := strings.Cut(x.val, "=")
 			name = "-" + strings.TrimLeft(name, "-")
-			if goTestWriting[name] {
-				a.emit(argv, cx, Mutating, "go "+sub+" "+name+" writes files or runs another program")
-				return
+			if !goTestWriting[name] {
+				continue
+			}
+			var val *arg
+			switch {
+			case hasEq:
+				val = &arg{val: v, lit: true}
+			case k+1 < len(rest):
+				val = &rest[k+1]
+			}
+			sc := &a.out.Commands[i]
+			switch name {
+			case "-exec", "-toolexec", "-vettool":
+				sc.raise(RunsCode, "go "+sub+" "+name+" runs another program")
+				if val == nil || !val.lit {
+					sc.raise(Dangerous, "go "+sub+" "+name+" runs a program computed at run time")
+					continue
+				}
+				for _, r := range a.commandValue("go "+sub+" "+name, val.val) {
+					a.out.Commands[i].raise(r.class, r.why)
+				}
+			case "-fuzz", "-update", "-args":
+				sc.raise(Mutating, "go "+sub+" "+name+" writes files")
+			default:
+				sc.raise(Mutating, "go "+sub+" "+name+" writes files")
+				if val != nil {
+					a.checkWrite(i, *val)
+				}
 			}
 		}
-		a.emit(argv, cx, ReadOnly)
 	case "version", "doc", "help", "list":
 		a.emit(argv, cx, ReadOnly)
 	case "env":
@@ -136,8 +209,8 @@ func goCmd(a *analyzer, argv []arg, cx *callCtx) {
 				a.checkWrite(i, arg{val: x.val[3:], lit: true})
 			}
 		}
-	case "run":
-		a.emit(argv, cx, Mutating, "go run runs a program")
+	case "run", "generate":
+		a.emit(argv, cx, RunsCode, "go "+sub+" runs the project's code")
 	default:
 		a.emit(argv, cx, Mutating, "go "+sub+" changes files or the module cache")
 	}
@@ -176,6 +249,11 @@ func scriptArgsWrite(args []arg) bool {
 var pkgReadOnly = set("ls", "list", "ll", "la", "view", "info", "show", "outdated", "help", "explain",
 	"why", "root", "prefix", "bin", "search", "doctor", "fund", "-v", "--version", "-h", "--help", "licenses", "audit")
 
+// pkgRunsCode are package-manager commands that run package code: install
+// scripts, create-* packages, binaries.
+var pkgRunsCode = set("install", "i", "add", "ci", "install-test", "it", "update", "up", "upgrade", "rebuild",
+	"exec", "x", "dlx", "start", "stop", "restart", "create", "init", "install-ci-test", "cit", "link", "ln")
+
 var pkgBuiltins = set("install", "i", "add", "remove", "rm", "uninstall", "un", "unlink", "link", "ln", "update", "up", "upgrade",
 	"ci", "publish", "pack", "init", "create", "dlx", "exec", "x", "run", "run-script", "rum", "urn", "start", "stop", "restart",
 	"build", "rebuild", "dedupe", "prune", "cache", "config", "set", "get", "version", "login", "logout", "adduser",
@@ -213,7 +291,7 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 			}
 		}
 		if pm == "yarn" {
-			a.emit(argv, cx, Mutating, "yarn with no command installs dependencies")
+			a.emit(argv, cx, RunsCode, "yarn with no command installs dependencies and runs their install scripts")
 			return
 		}
 		a.emit(argv, cx, ReadOnly)
@@ -257,11 +335,10 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 	case pkgReadOnly[cmd]:
 		a.emit(argv, cx, ReadOnly)
 	case cmd == "test" || cmd == "t" || cmd == "tst":
+		i := a.emit(argv, cx, RunsCode, pm+" test runs the package's test script")
 		if scriptArgsWrite(rest) {
-			a.emit(argv, cx, Mutating, "test options ask it to write files")
-			return
+			a.out.Commands[i].raise(Mutating, "test options ask it to write files")
 		}
-		a.emit(argv, cx, ReadOnly)
 	case cmd == "run" || cmd == "run-script" || cmd == "rum" || cmd == "urn" || (!pkgBuiltins[cmd] && pm != "npm"):
 		script := cmd
 		if cmd == "run" || cmd == "run-script" || cmd == "rum" || cmd == "urn" {
@@ -275,11 +352,18 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 			}
 			script, rest = rest[0].val, rest[1:]
 		}
-		if readOnlyScript(script) && !scriptArgsWrite(rest) {
-			a.emit(argv, cx, ReadOnly)
-			return
+		i := a.emit(argv, cx, RunsCode, pm+" runs the package script "+script)
+		if !readOnlyScript(script) || scriptArgsWrite(rest) {
+			a.out.Commands[i].raise(Mutating, "the script "+script+" may change files")
 		}
-		a.emit(argv, cx, Mutating, "runs the package script "+script)
+	case pkgRunsCode[cmd]:
+		for _, x := range rest {
+			if x.lit && x.val == "--ignore-scripts" {
+				a.emit(argv, cx, Mutating, "")
+				return
+			}
+		}
+		a.emit(argv, cx, RunsCode, pm+" "+cmd+" runs package scripts or packages")
 	default:
 		a.emit(argv, cx, Mutating, "")
 	}
@@ -293,12 +377,14 @@ func cargoCmd(a *analyzer, argv []arg, cx *callCtx) {
 	}
 	rest := ops[1:]
 	switch ops[0].val {
-	case "test", "check", "clippy", "tree", "metadata", "version", "help", "search", "bench", "doc", "verify-project", "--version", "-V":
-		if scriptArgsWrite(rest) {
-			a.emit(argv, cx, Mutating, "fixes or writes files")
-			return
-		}
+	case "tree", "metadata", "version", "help", "search", "verify-project", "--version", "-V", "locate-project", "pkgid":
 		a.emit(argv, cx, ReadOnly)
+	case "test", "t", "run", "r", "bench", "check", "c", "clippy", "doc", "d", "build", "b", "miri", "nextest":
+		// Build scripts and procedural macros run even for check and clippy.
+		i := a.emit(argv, cx, RunsCode, "cargo "+ops[0].val+" runs the project's build scripts and code")
+		if scriptArgsWrite(rest) {
+			a.out.Commands[i].raise(Mutating, "fixes or writes files")
+		}
 	case "fmt":
 		for _, x := range rest {
 			if x.lit && x.val == "--check" {
@@ -308,19 +394,16 @@ func cargoCmd(a *analyzer, argv []arg, cx *callCtx) {
 		}
 		a.emit(argv, cx, Mutating, "cargo fmt rewrites files")
 	case "install", "uninstall":
-		a.emit(argv, cx, Mutating, "installs binaries outside the workspace")
+		a.emit(argv, cx, RunsCode, "builds and installs binaries outside the workspace")
 	default:
 		a.emit(argv, cx, Mutating, "")
 	}
 }
 
+// makeCmd: make runs Makefile recipes; even -n, -q and -p expand $(shell
+// ...) functions and run recipes marked with +, so every make runs code.
 func makeCmd(a *analyzer, argv []arg, cx *callCtx) {
-	flags, _ := parseArgs(argv[1:], spec_tools_0)
-	if has(flags, "-n", "--dry-run", "--just-print", "--recon", "-q", "--question", "-p", "--print-data-base") && !has(flags, "-t", "--touch") {
-		a.emit(argv, cx, ReadOnly)
-		return
-	}
-	a.emit(argv, cx, Mutating, "runs Makefile recipes")
+	a.emit(argv, cx, RunsCode, "make runs the project's Makefile recipes")
 }
 
 var dockerReadOnly = set("ps", "logs", "images", "inspect", "version", "info", "top", "port", "stats", "history", "diff", "events", "search")
@@ -409,7 +492,6 @@ func kubectlCmd(a *analyzer, argv []arg, cx *callCtx) {
 // Option specs are built once: building their sets per call showed up in
 // the benchmark.
 var (
-	spec_tools_0 = spec{valued: set("-C", "-f", "-j", "-l", "-o", "-W", "-I", "--directory", "--file", "--makefile", "--jobs")}
 	spec_tools_1 = spec{stopAtOperand: true, valued: set("-H", "--host", "-c", "--context", "--config", "-l", "--log-level")}
 	spec_tools_2 = spec{stopAtOperand: true, valued: set("-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output")}
 )

@@ -51,7 +51,7 @@ func privWrapper(sp spec) handler {
 
 func envCmd(a *analyzer, argv []arg, cx *callCtx) {
 	inner := cx.wrap("env")
-	inner.pre = append([]string{}, cx.pre...)
+	inner.pre = append([]classWhy{}, cx.pre...)
 	args := argv[1:]
 	var dir, split *arg
 	i := 0
@@ -96,10 +96,8 @@ loop:
 		case strings.HasPrefix(v, "-"):
 			// -i, -0, -v, --unset=NAME, -uNAME: no command here.
 		case strings.Contains(v, "="):
-			name, _, _ := strings.Cut(v, "=")
-			if sensitiveVars[name] {
-				inner.pre = append(inner.pre, "sets "+name+", which changes what later commands run")
-			}
+			name, val, _ := strings.Cut(v, "=")
+			inner.pre = append(inner.pre, a.envVar(name, arg{val: val, lit: true}, envCommand)...)
 		default:
 			break loop
 		}
