@@ -65,13 +65,15 @@ func blockedWhy(role Role, name string, final bool) string {
 }
 
 // EvaluatorMayRun says whether an evaluator may run command: only what
-// the shell analysis classifies read-only (tests, linters, git status...).
+// the shell analysis classifies read-only (git status, cat) and test
+// runners, linters and type checkers without options that write. The
+// command still goes through the usual approval.
 func EvaluatorMayRun(command string, ws shellcheck.Workspace) (bool, string) {
 	a := shellcheck.Analyze(command, ws)
-	if a.Class == shellcheck.ReadOnly {
+	if shellcheck.OnlyChecks(a) {
 		return true, ""
 	}
-	why := "evaluators may only run commands classified read-only (tests, linters, git status, ...); this one is " + a.Class.String()
+	why := "evaluators may only run commands classified read-only, or checks (tests, linters, git status, ...); this one is " + a.Class.String()
 	if len(a.Reasons) > 0 {
 		why += " (" + strings.Join(a.Reasons, "; ") + ")"
 	}

@@ -121,6 +121,32 @@ type SubCommand struct {
 	Reasons []string `json:"reasons,omitempty"`
 	// top is the reason that gave the command its class.
 	top string
+	// check marks a test runner, linter or type checker: it runs project
+	// code only to report on it.
+	check bool
+	// mutates is set once anything raised the command for a change.
+	mutates bool
+}
+
+// OnlyChecks reports whether every command of the analysis is read-only or
+// a test runner, linter or type checker run without options that write
+// (go test, npm test, npm run lint, cargo test, pytest). Evaluators, which
+// must not change anything, may run those.
+func OnlyChecks(an Analysis) bool {
+	if an.ParseError != "" || an.Class == Dangerous {
+		return false
+	}
+	for _, c := range an.Commands {
+		switch {
+		case len(c.Writes) > 0 || c.mutates:
+			return false
+		case c.Class == ReadOnly:
+		case c.Class == RunsCode && c.check:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Text is the command as one line, words joined by single spaces; it is what

@@ -167,6 +167,9 @@ func (a *analyzer) classReason() string {
 }
 
 func (s *SubCommand) raise(c Class, why string) {
+	if c == Mutating {
+		s.mutates = true
+	}
 	if c > s.Class {
 		s.Class = c
 		s.top = why
@@ -182,6 +185,12 @@ func (s *SubCommand) raise(c Class, why string) {
 		}
 	}
 	s.Reasons = append(s.Reasons, why)
+}
+
+// checkCmd marks sub-command i as a test runner, linter or type checker.
+func (a *analyzer) checkCmd(i int) int {
+	a.out.Commands[i].check = true
+	return i
 }
 
 func (a *analyzer) hint(tool, msg string) {

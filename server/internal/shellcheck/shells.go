@@ -357,7 +357,7 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 		mod := args[1].val
 		switch {
 		case pythonTestModules[mod]:
-			a.emit(argv, cx, RunsCode, "python -m "+mod+" runs the project's tests")
+			a.checkCmd(a.emit(argv, cx, RunsCode, "python -m "+mod+" runs the project's tests"))
 			return
 		case pythonServerModules[mod]:
 			a.emit(argv, cx, Dangerous, "python -m "+mod+" serves files or opens connections over the network")

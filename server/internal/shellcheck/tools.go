@@ -75,6 +75,9 @@ func flagClassCmd(c Class, cwhy string, writing []string, why string) handler {
 			reasons = append(reasons, argv[0].val+" "+cwhy)
 		}
 		i := a.emit(argv, cx, c, reasons...)
+		if c == RunsCode && cwhy != "" {
+			a.checkCmd(i)
+		}
 		args := argv[1:]
 		for k, x := range args {
 			if !x.lit {
@@ -147,7 +150,7 @@ func goCmd(a *analyzer, argv []arg, cx *callCtx) {
 		if sub == "test" {
 			c, why = RunsCode, "go test builds and runs the project's tests"
 		}
-		i := a.emit(argv, cx, c, why)
+		i := a.checkCmd(a.emit(argv, cx, c, why))
 		for k, x := range rest {
 			if !x.lit {
 				continue
@@ -335,7 +338,7 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 	case pkgReadOnly[cmd]:
 		a.emit(argv, cx, ReadOnly)
 	case cmd == "test" || cmd == "t" || cmd == "tst":
-		i := a.emit(argv, cx, RunsCode, pm+" test runs the package's test script")
+		i := a.checkCmd(a.emit(argv, cx, RunsCode, pm+" test runs the package's test script"))
 		if scriptArgsWrite(rest) {
 			a.out.Commands[i].raise(Mutating, "test options ask it to write files")
 		}
@@ -353,6 +356,9 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 			script, rest = rest[0].val, rest[1:]
 		}
 		i := a.emit(argv, cx, RunsCode, pm+" runs the package script "+script)
+		if readOnlyScript(script) {
+			a.checkCmd(i)
+		}
 		if !readOnlyScript(script) || scriptArgsWrite(rest) {
 			a.out.Commands[i].raise(Mutating, "the script "+script+" may change files")
 		}
@@ -382,6 +388,9 @@ func cargoCmd(a *analyzer, argv []arg, cx *callCtx) {
 	case "test", "t", "run", "r", "bench", "check", "c", "clippy", "doc", "d", "build", "b", "miri", "nextest":
 		// Build scripts and procedural macros run even for check and clippy.
 		i := a.emit(argv, cx, RunsCode, "cargo "+ops[0].val+" runs the project's build scripts and code")
+		if ops[0].val != "run" && ops[0].val != "r" && ops[0].val != "build" && ops[0].val != "b" {
+			a.checkCmd(i)
+		}
 		if scriptArgsWrite(rest) {
 			a.out.Commands[i].raise(Mutating, "fixes or writes files")
 		}
