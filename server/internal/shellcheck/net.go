@@ -25,6 +25,14 @@ func curlCmd(a *analyzer, argv []arg, cx *callCtx) {
 	flags, _ := parseArgs(argv[1:], curlSpec)
 	i := a.emit(argv, cx, Mutating, "accesses the network")
 	sub := func() *SubCommand { return &a.out.Commands[i] }
+	for _, x := range argv[1:] {
+		low := strings.ToLower(x.val)
+		for _, raw := range []string{"telnet://", "dict://", "gopher://", "ldap://", "ldaps://", "smb://", "smbs://", "tftp://", "mqtt://"} {
+			if strings.HasPrefix(low, raw) {
+				sub().raise(Dangerous, "curl "+raw+" opens a raw network connection that can carry a shell or local data")
+			}
+		}
+	}
 	for _, f := range flags {
 		switch f.name {
 		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "--expand-data":
@@ -42,6 +50,10 @@ func curlCmd(a *analyzer, argv []arg, cx *callCtx) {
 			}
 		case "-T", "--upload-file":
 			sub().raise(Dangerous, "uploads "+f.value+" over the network")
+		case "-H", "--header":
+			if strings.HasPrefix(f.value, "@") {
+				sub().raise(Dangerous, "sends the file "+strings.TrimPrefix(f.value, "@")+" as headers over the network")
+			}
 		case "-K", "--config":
 			sub().raise(Dangerous, "reads curl options from "+f.value+", which cannot be checked")
 		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--output-dir", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--libcurl", "--hsts", "--alt-svc":
@@ -71,9 +83,7 @@ func wgetCmd(a *analyzer, argv []arg, cx *callCtx) {
 		case "--post-file", "--body-file":
 			a.out.Commands[i].raise(Dangerous, "sends the file "+f.value+" over the network")
 		case "--post-data", "--body-data":
-			if !f.lit {
-				a.out.Commands[i].raise(Dangerous, "sends data computed at run time over the network ("+f.value+")")
-			}
+			a.out.Commands[i].raise(Dangerous, "wget "+f.name+" sends data over the network ("+f.value+")")
 		case "-e", "--execute", "--config":
 			a.out.Commands[i].raise(Dangerous, "wget commands given with "+f.name+" cannot be checked")
 		case "-O", "--output-document":

@@ -34,7 +34,7 @@ var harmlessDevices = set("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom
 	"/dev/stdin", "/dev/stdout", "/dev/stderr")
 
 // checkReads raises sub-command i for the paths argv reads.
-func (a *analyzer) checkReads(i int, argv []arg) {
+func (a *analyzer) checkReads(i int, argv []arg, skip map[int]bool) {
 	name := path.Base(argv[0].val)
 	if noReadCmds[name] {
 		return
@@ -45,7 +45,7 @@ func (a *analyzer) checkReads(i int, argv []arg) {
 	patternSeen := false
 	for k := 1; k < len(argv); k++ {
 		x := argv[k]
-		if !x.lit || x.stdin || x.procSubst {
+		if !x.lit || x.stdin || x.procSubst || skip[k] {
 			continue
 		}
 		v := x.val

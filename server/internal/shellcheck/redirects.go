@@ -37,6 +37,13 @@ func (a *analyzer) redirects(s *syntax.Stmt, in *feed) (*feed, []string, rdrInfo
 			a.subs(r.Hdoc)
 		}
 		stdin := r.N == nil || r.N.Value == "0"
+		if r.Word != nil {
+			// /dev/tcp/$HOST/$PORT: a connection even when the address is
+			// computed.
+			if p := a.wordPattern(r.Word); strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {
+				info.reasons = append(info.reasons, classWhy{Dangerous, "connects to the network through " + strings.ReplaceAll(p, computedMark, "$…") + ": it can send local data or connect a shell to a socket"})
+			}
+		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 			syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut, syntax.DplOut:

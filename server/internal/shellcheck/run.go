@@ -93,7 +93,8 @@ func (a *analyzer) emit(argv []arg, cx *callCtx, c Class, reasons ...string) int
 		sub.raise(c, r)
 	}
 	i := a.push(sub)
-	a.checkReads(i, argv)
+	outs := a.optionScan(i, argv)
+	a.checkReads(i, argv, outs)
 	return i
 }
 

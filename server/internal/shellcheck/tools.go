@@ -153,6 +153,12 @@ func goCmd(a *analyzer, argv []arg, cx *callCtx) {
 		i := a.checkCmd(a.emit(argv, cx, c, why))
 		for k, x := range rest {
 			if !x.lit {
+				if strings.HasPrefix(x.val, "-") {
+					name, _, _ := strings.Cut(x.val, "=")
+					if goTestWriting["-"+strings.TrimLeft(name, "-")] {
+						a.out.Commands[i].raise(Dangerous, "go "+sub+" option computed at run time ("+x.val+")")
+					}
+				}
 				continue
 			}
 			name, v, hasEq := strings.Cut(x.val, "=")
