@@ -28,6 +28,7 @@ type analyzer struct {
 	funcs    map[string]bool
 	out      *Analysis
 	reasons  []classWhy
+	examples []string // secretExamples, built on first use
 }
 
 // Analyze classifies a command line the way bash would parse it. It never

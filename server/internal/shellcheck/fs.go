@@ -47,6 +47,7 @@ var fsHandlers = map[string]handler{
 	"bzip2":     compressCmd,
 	"xz":        compressCmd,
 	"kill":      killCmd,
+	"ps":        psCmd,
 	"pkill":     mutatingCmd("signals processes by name"),
 	"killall":   mutatingCmd("signals processes by name"),
 	"awk":       awkCmd,
@@ -520,6 +521,21 @@ func unzipCmd(a *analyzer, argv []arg, cx *callCtx) {
 func zipCmd(a *analyzer, argv []arg, cx *callCtx) {
 	_, ops := parseArgs(argv[1:], spec_fs_23)
 	i := a.emit(argv, cx, Mutating)
+	for k := 1; k+1 < len(argv); k++ {
+		if !argv[k].lit || argv[k].val != "-TT" {
+			continue
+		}
+		// zip -T -TT CMD tests the archive by running CMD.
+		f := argv[k+1]
+		a.out.Commands[i].raise(RunsCode, "zip -TT runs a program")
+		if !f.lit {
+			a.out.Commands[i].raise(Dangerous, "zip -TT runs a program computed at run time")
+			continue
+		}
+		for _, r := range a.commandValue("zip -TT", f.val) {
+			a.out.Commands[i].raise(r.class, r.why)
+		}
+	}
 	if len(ops) > 0 {
 		a.checkWrite(i, ops[0])
 	}
@@ -536,6 +552,22 @@ func compressCmd(a *analyzer, argv []arg, cx *callCtx) {
 	for _, op := range ops {
 		a.checkWrite(i, op)
 	}
+}
+
+// psCmd: BSD-style "e" (ps e, ps auxe, ps eww) prints every process's
+// environment, where the sidecar's own secrets live.
+func psCmd(a *analyzer, argv []arg, cx *callCtx) {
+	for _, x := range argv[1:] {
+		if x.lit && !strings.HasPrefix(x.val, "-") && strings.Contains(x.val, "e") && !strings.ContainsAny(x.val, "=,") {
+			a.emit(argv, cx, Dangerous, "ps "+x.val+" prints other processes' environments, where secrets such as API keys live")
+			return
+		}
+		if x.lit && (strings.Contains(x.val, "environ") || x.val == "-E") {
+			a.emit(argv, cx, Dangerous, "ps "+x.val+" prints other processes' environments")
+			return
+		}
+	}
+	a.emit(argv, cx, ReadOnly)
 }
 
 func killCmd(a *analyzer, argv []arg, cx *callCtx) {

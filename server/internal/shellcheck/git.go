@@ -83,6 +83,12 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 		class, why = RunsCode, "git "+sub+" opens man, a pager or a browser"
 	}
 	i := a.emit(argv, cx, class, why)
+	if sub == "config" && class > ReadOnly && len(ops) >= 2 && ops[0].lit {
+		// git config core.fsmonitor CMD: a later git status runs CMD.
+		for _, r := range a.gitConfig("-c", arg{val: ops[0].val + "=" + ops[1].val, lit: ops[1].lit}) {
+			a.out.Commands[i].raise(r.class, r.why)
+		}
+	}
 	for _, f := range values(flags, "--output") {
 		a.checkWrite(i, arg{val: f.value, lit: f.lit})
 	}
@@ -90,7 +96,7 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 		a.out.Commands[i].raise(RunsCode, "git "+sub+" option runs an external diff or pager program")
 	}
 	if unsafeGlobal != "" {
-		a.out.Commands[i].raise(Mutating, unsafeGlobal)
+		a.out.Commands[i].raise(RunsCode, unsafeGlobal)
 	}
 	if class > ReadOnly {
 		// A writing git command writes into the repository it runs in.

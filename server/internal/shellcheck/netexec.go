@@ -17,7 +17,8 @@ var netCode = regexp.MustCompile(`(?i)socket|fsockopen|stream_socket|curl_exec|u
 	`ftplib|smtplib|telnetlib|paramiko|open_connection|websocket|xmlrpc|net::http|http::tiny|lwp::|open-uri|uri\.open|` +
 	`net\.connect|net\.createconnection|require\(\s*['"](node:)?(net|http|https|dgram|tls)['"]\s*\)|from\s+['"](node:)?(net|http|https|dgram|tls)['"]|` +
 	`https?\.request|https?\.get\(|\bfetch\s*\(|xmlhttprequest|/dev/(tcp|udp)/|https?://|\b(nc|ncat|netcat|socat|telnet|curl|wget|ssh|scp)\s|` +
-	`TCPServer|TCPSocket|UDPSocket|IO::Socket|\binet\b|createServer|listen\s*\(`)
+	`TCPServer|TCPSocket|UDPSocket|IO::Socket|\binet\b|createServer|listen\s*\(|\bhttpd\b|WEBrick|SimpleHTTP|http\.server|` +
+	`Invoke-WebRequest|Invoke-RestMethod|Net\.WebClient|Net\.Sockets|\biwr\b|\birm\b|java\.net|HttpClient|downloadString`)
 
 // inlineCode raises sub-command i for code given to an interpreter on the
 // command line, in a here-document or through a pipe.

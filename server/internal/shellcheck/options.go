@@ -22,7 +22,9 @@ var programOptions = set("exec", "exec-batch", "pager", "editor", "pre", "comman
 	"preprocessor", "compress-program", "use-compress-program", "to-command", "checkpoint-action", "info-script",
 	"new-volume-script", "rsync-path", "proxy-command", "askpass", "diff-cmd", "diff-program", "sh-exec",
 	"lua-exec", "interpreter", "script-shell", "shell-cmd", "pre-hook", "post-hook", "hook", "eval",
-	"exec-command", "run-command", "filter-command", "textconv", "merge-program", "viewer", "open-with")
+	"exec-command", "run-command", "filter-command", "textconv", "merge-program", "viewer", "open-with", "script",
+	"on-download-complete", "on-download-start", "on-download-error", "on-download-stop", "on-download-pause",
+	"on-bt-download-complete", "unzip-command", "ssh-command", "postprocessor", "pre-process", "wrapper")
 
 // optionsOwnHandled parse these options themselves (or treat them as
 // formats: df --output=source is a column list).

@@ -215,5 +215,6 @@ var dangerousCmds = map[string]string{
 	"userdel": "changes user accounts", "usermod": "changes user accounts", "passwd": "changes passwords",
 	"chpasswd": "changes passwords", "visudo": "changes sudo rules", "chroot": "changes the root directory",
 	"killall5": "signals every process", "shred": "destroys file contents irrecoverably",
-	"launchctl": "changes system services",
+	"launchctl": "changes system services", "httpd": "serves files over the network",
+	"nmap": "probes other machines over the network and runs scripts",
 }

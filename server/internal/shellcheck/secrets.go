@@ -78,6 +78,9 @@ func (a *analyzer) secretWhy(p string) string {
 // secretExamples are paths a glob or a partly computed path is tried
 // against: if it could name one of them, it may name a secret.
 func (a *analyzer) secretExamples() []string {
+	if a.examples != nil {
+		return a.examples
+	}
 	out := []string{}
 	for _, p := range []string{"1", "self", "thread-self"} {
 		for _, f := range []string{"environ", "cmdline", "mem", "maps", "smaps", "auxv", "stack", "fd/0", "root/x", "cwd/x", "task/1/environ", "status"} {
@@ -97,6 +100,7 @@ func (a *analyzer) secretExamples() []string {
 		}
 		out = append(out, h+"/.ssh/id_rsa", h+"/.ssh/id_ed25519", h+"/.aws/credentials", h+"/.kube/config", h+"/.config/gh/hosts.yml")
 	}
+	a.examples = out
 	return out
 }
 

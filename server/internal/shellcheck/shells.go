@@ -22,7 +22,9 @@ var shellHandlers = map[string]handler{
 	"python": interpCmd, "python3": interpCmd, "python2": interpCmd,
 	"perl": interpCmd, "ruby": interpCmd, "node": interpCmd, "nodejs": interpCmd,
 	"php": interpCmd, "lua": interpCmd, "Rscript": interpCmd, "tclsh": interpCmd,
-	"deno": interpCmd, "osascript": interpCmd,
+	"deno": interpCmd, "osascript": interpCmd, "julia": interpCmd, "jrunscript": interpCmd, "jjs": interpCmd,
+	"pwsh": interpCmd, "powershell": interpCmd, "expect": interpCmd, "csh": interpCmd, "tcsh": interpCmd,
+	"R": interpCmd, "irb": interpCmd, "gjs": interpCmd, "elixir": interpCmd, "erl": interpCmd, "guile": interpCmd,
 }
 
 // shellString analyses a literal script string run by sub-command i.
@@ -339,7 +341,10 @@ var interpCodeFlags = map[string][]string{
 	"python": {"-c"}, "python3": {"-c"}, "python2": {"-c"},
 	"perl": {"-e", "-E"}, "ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"},
 	"nodejs": {"-e", "--eval", "-p", "--print"}, "php": {"-r"}, "lua": {"-e"},
-	"Rscript": {"-e"}, "deno": {"eval"}, "osascript": {"-e"},
+	"Rscript": {"-e"}, "deno": {"eval"}, "osascript": {"-e"}, "julia": {"-e", "--eval", "-E", "--print"},
+	"jrunscript": {"-e"}, "jjs": {"-e"}, "pwsh": {"-c", "-Command", "-command", "-C", "-EncodedCommand", "-enc", "-ec"},
+	"powershell": {"-c", "-Command", "-command", "-C", "-EncodedCommand", "-enc", "-ec"}, "expect": {"-c"},
+	"csh": {"-c"}, "tcsh": {"-c"}, "R": {"-e"}, "elixir": {"-e"}, "erl": {"-eval"}, "guile": {"-c"}, "gjs": {"-c"},
 }
 
 // interpCmd classifies language interpreters: version queries and test
@@ -353,6 +358,14 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 		return
 	}
 	base := strings.TrimRight(name, "0123456789.")
+	if name == "php" {
+		for _, x := range args {
+			if x.lit && (x.val == "-S" || strings.HasPrefix(x.val, "-S")) {
+				a.emit(argv, cx, Dangerous, "php -S serves the workspace over the network")
+				return
+			}
+		}
+	}
 	if base == "python" && len(args) >= 2 && args[0].lit && args[0].val == "-m" && args[1].lit {
 		mod := args[1].val
 		switch {
@@ -402,6 +415,10 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 				continue
 			}
 			i := a.emit(argv, cx, RunsCode, "runs "+name+" code given on the command line")
+			if strings.HasPrefix(strings.ToLower(f), "-e") && (name == "pwsh" || name == "powershell") && f != "-c" {
+				a.out.Commands[i].raise(Dangerous, "runs PowerShell code decoded at run time ("+f+")")
+				return
+			}
 			if !ok {
 				a.out.Commands[i].raise(Dangerous, "runs "+name+" code computed at run time ("+code+")")
 				return
