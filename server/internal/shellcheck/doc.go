@@ -17,14 +17,49 @@
 //     dangerous. Words made of quotes, escapes, brace expansions and $HOME
 //     are resolved to their literal value first, so c\at, "c"at, 'r”m' and
 //     {rm,-rf,/} are seen as cat, cat, rm and rm -rf /.
-//   - Running tests, linters and type checkers (go test, go vet, npm test,
-//     npm run lint/type-check/test:*, jest, vitest, pytest, cargo test,
-//     tsc --noEmit, eslint without --fix) is read-only: they execute project
-//     code, but that code is the project's own and evaluators must run them
-//     freely. Options that write (go test -coverprofile/-o/-fuzz, jest -u,
-//     --fix, --write) make them mutating. go build, installs and package
-//     scripts other than checks are mutating.
-//   - awk is mutating: its programs can run commands and write files.
+//   - Classes (see Class): read-only, reads-outside, mutating, runs-code,
+//     dangerous. Analysis.Reason says in one line why a command has its
+//     class.
+//   - Running the project's code is runs-code, not read-only: go test/run/
+//     generate, npm test/run/start/exec and installs, npx, make (even -n,
+//     which expands $(shell)), pytest, jest, vitest, eslint and prettier
+//     (JavaScript configuration), cargo test/run/check, python x.py, node
+//     x.js, ./x.sh, source. OnlyChecks tells evaluators which of them are
+//     checks (tests, linters) run without options that write. tsc
+//     --noEmit, mypy, ruff, go vet read only.
+//   - Environment given to a command (X=1 cmd, env X=1 cmd, export X=1) is
+//     runs-code unless every variable is inert (LANG, LC_*, TZ, NO_COLOR,
+//     TERM, COLUMNS, LINES, CLICOLOR, FORCE_COLOR...). Variables that hold
+//     a command (PAGER, EDITOR, LESSOPEN, GIT_SSH_COMMAND,
+//     GIT_CONFIG_VALUE_n...) and option values that do (man -P/-H, git -c,
+//     --exec, --pager, zip -TT...) are analysed as commands.
+//   - Pagers and interactive programs (less, more, man, git help, vi,
+//     systemctl and journalctl without --no-pager) are runs-code: they run
+//     preprocessors, pagers and shell escapes even without a TTY. Editor
+//     and debugger commands given on the command line (vi -c, gdb -ex) are
+//     dangerous.
+//   - Network plus execution is dangerous: /dev/tcp and /dev/udp
+//     redirections, nc/socat/telnet/ssh, openssl s_client, one-liners that
+//     open sockets or fetch URLs (python, perl, ruby, php, node, awk
+//     /inet/, pwsh...), servers (python -m http.server, php -S), uploads
+//     (curl -d @f/-T/-F x=@f/-H @f, wget --post-*, scp, remote rsync), and
+//     network clients given computed arguments (dig $(whoami).x).
+//   - Any argument of a command is taken as a path it may read, except for
+//     commands that read none (echo, test, basename...) and the pattern of
+//     search tools (grep, sed, jq...). A read outside the workspace is
+//     reads-outside; a read of a secret is dangerous: /proc/PID, /proc/self
+//     and /proc/thread-self, /dev/mem, credential files outside the
+//     workspace (~/.ssh, ~/.aws, ~/.netrc, ~/.pgpass, ~/.docker/config.json,
+//     ~/.kube, ~/.npmrc, ~/.config/gh, gcloud, shell histories...) and a
+//     recursive read of a directory holding them. Every word of the command
+//     is checked, however spelt: globs (/proc/*/environ), computed parts
+//     (/proc/$PPID/environ), option values (--file=, @file, -f/path),
+//     file:// URLs and paths inside one-liners. ps e, which prints process
+//     environments, is dangerous too.
+//   - Options that name an output file (--output, --junit-xml, -o for the
+//     tools that take it) are writes, checked like redirections.
+//   - awk is mutating: its programs can write files; system() and pipes make
+//     it runs-code, and /inet/ files dangerous.
 //   - sed is read-only without -i unless its script writes (w, s///w) or
 //     runs commands (e, s///e, dangerous). -n is not required: without -i,
 //     sed writes only to standard output.
@@ -43,8 +78,6 @@
 //     fed by a literal echo or printf, whose text is then analysed; from a
 //     download or a decoder (base64 -d, xxd -r, gunzip, openssl...) or
 //     anything else it is dangerous.
-//   - Reading credential files (~/.ssh/id_*, ~/.aws/credentials, ~/.netrc,
-//     ~/.config/gh/hosts.yml, /etc/shadow...) is dangerous.
 //
 // Tool hints (Analysis.UseTool) tell the caller to refuse a command and
 // name the dedicated tool. They are given for:
