@@ -116,7 +116,12 @@ func cdCmd(a *analyzer, argv []arg, cx *callCtx) {
 	case len(ops) == 0:
 		a.cwdKnown = false
 	default:
+		pi := a.resolve(ops[0])
 		a.cd(ops[0])
+		if pi.kind == pkOutside || pi.kind == pkSensitive || pi.kind == pkDevice {
+			// What follows reads relative paths there.
+			a.out.Commands[len(a.out.Commands)-1].raise(ReadsOutside, "moves to "+pi.abs+", outside the workspace")
+		}
 	}
 }
 

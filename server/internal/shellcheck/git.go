@@ -79,7 +79,7 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 	sub := args[0].val
 	flags, ops := parseArgs(args[1:], spec_git_0)
 	class, why := gitClass(sub, flags, ops)
-	if sub == "help" || sub == "instaweb" || sub == "web--browse" {
+	if sub == "help" || sub == "instaweb" || sub == "web--browse" || has(flags, "--help") {
 		class, why = RunsCode, "git "+sub+" opens man, a pager or a browser"
 	}
 	i := a.emit(argv, cx, class, why)

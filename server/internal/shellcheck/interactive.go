@@ -11,29 +11,35 @@ import (
 // language. Without a TTY most of them still do, so none is read-only;
 // options that name the program to run are analysed as commands.
 var interactiveHandlers = map[string]handler{
-	"less":       pagerCmd,
-	"more":       pagerCmd,
-	"most":       pagerCmd,
-	"pg":         pagerCmd,
-	"man":        manCmd,
-	"journalctl": journalctlCmd,
-	"vi":         editorCmd,
-	"vim":        editorCmd,
-	"nvim":       editorCmd,
-	"view":       editorCmd,
-	"ex":         editorCmd,
-	"rvim":       editorCmd,
-	"vimdiff":    editorCmd,
-	"nano":       editorCmd,
-	"emacs":      editorCmd,
-	"ed":         editorCmd,
-	"gdb":        editorCmd,
-	"lldb":       editorCmd,
-	"top":        runsCodeCmd("is an interactive program"),
-	"htop":       runsCodeCmd("is an interactive program"),
-	"busybox":    multiCallCmd,
-	"toybox":     multiCallCmd,
-	"openssl":    opensslCmd,
+	"less":            pagerCmd,
+	"more":            pagerCmd,
+	"most":            pagerCmd,
+	"pager":           pagerCmd,
+	"sensible-pager":  pagerCmd,
+	"editor":          editorCmd,
+	"sensible-editor": editorCmd,
+	"pip":             pipCmd,
+	"pip3":            pipCmd,
+	"pg":              pagerCmd,
+	"man":             manCmd,
+	"journalctl":      journalctlCmd,
+	"vi":              editorCmd,
+	"vim":             editorCmd,
+	"nvim":            editorCmd,
+	"view":            editorCmd,
+	"ex":              editorCmd,
+	"rvim":            editorCmd,
+	"vimdiff":         editorCmd,
+	"nano":            editorCmd,
+	"emacs":           editorCmd,
+	"ed":              editorCmd,
+	"gdb":             editorCmd,
+	"lldb":            editorCmd,
+	"top":             runsCodeCmd("is an interactive program"),
+	"htop":            runsCodeCmd("is an interactive program"),
+	"busybox":         multiCallCmd,
+	"toybox":          multiCallCmd,
+	"openssl":         opensslCmd,
 }
 
 func pagerCmd(a *analyzer, argv []arg, cx *callCtx) {
@@ -184,4 +190,19 @@ func opensslCmd(a *analyzer, argv []arg, cx *callCtx) {
 			a.checkWrite(i, argv[k+1])
 		}
 	}
+}
+
+// pipCmd: pip install builds and runs packages' setup code; listing and
+// showing only read.
+func pipCmd(a *analyzer, argv []arg, cx *callCtx) {
+	_, ops := parseArgs(argv[1:], spec{stopAtOperand: true})
+	if len(ops) == 0 || (ops[0].lit && (ops[0].val == "list" || ops[0].val == "show" || ops[0].val == "freeze" || ops[0].val == "check" || ops[0].val == "help" || ops[0].val == "search")) {
+		a.emit(argv, cx, ReadOnly)
+		return
+	}
+	if ops[0].lit && (ops[0].val == "install" || ops[0].val == "download" || ops[0].val == "wheel") {
+		a.emit(argv, cx, RunsCode, argv[0].val+" "+ops[0].val+" builds packages, running their setup code")
+		return
+	}
+	a.emit(argv, cx, Mutating, "")
 }

@@ -143,7 +143,37 @@ func (a *analyzer) run(argv []arg, cx *callCtx) {
 		a.emit(argv, cx, Dangerous, "creates a file system, erasing a disk")
 		return
 	}
-	a.emit(argv, cx, Mutating, "not a known read-only command")
+	i := a.emit(argv, cx, Mutating, "not a known read-only command")
+	a.embedded(i, argv, cx)
+}
+
+// embedded analyses commands an unknown program is likely to run: an
+// argument that is itself a command line naming a known program
+// (script -c 'nc ...'), or a known program and its arguments given as
+// operands (strace -f nc ..., taskset 1 bash -i).
+func (a *analyzer) embedded(i int, argv []arg, cx *callCtx) {
+	known := func(v string) bool {
+		b := path.Base(v)
+		_, h := handlers[b]
+		_, d := dangerousCmds[b]
+		return h || d || netClients[b]
+	}
+	for k := 1; k < len(argv); k++ {
+		x := argv[k]
+		if !x.lit || x.val == "" || strings.HasPrefix(x.val, "-") {
+			continue
+		}
+		if first, _, ok := strings.Cut(strings.TrimSpace(x.val), " "); ok && known(first) {
+			for _, r := range a.commandValue(path.Base(argv[0].val), x.val) {
+				a.out.Commands[i].raise(r.class, r.why)
+			}
+			continue
+		}
+		if known(x.val) {
+			a.run(argv[k:], cx.wrap(path.Base(argv[0].val)))
+			return
+		}
+	}
 }
 
 // handler classifies one command; argv[0] is the command.
