@@ -108,6 +108,9 @@ func (a *analyzer) readPath(sub *SubCommand, x arg, recursive bool) {
 	}
 	if recursive || x.found {
 		start := strings.TrimSuffix(pi.abs, "/{}")
+		if start == "" {
+			start = "/"
+		}
 		if why := a.ancestorWhy(start); why != "" {
 			sub.raise(Dangerous, "reads everything under "+start+", "+why)
 			return

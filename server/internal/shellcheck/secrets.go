@@ -17,16 +17,25 @@ import (
 // URLs (file:///proc/self/environ) and code in one-liners are all seen.
 
 // procSecret reports whether abs is inside a process's /proc directory
-// (/proc/PID, /proc/self, /proc/thread-self) or is kernel memory.
+// (/proc/PID, /proc/self, /proc/thread-self, or a name the analysis cannot
+// tell from one: /proc/%s, /proc/{}) or is kernel memory. Only the
+// system-wide entries below are not.
 func procSecret(abs string) bool {
 	rel, ok := under(abs, "/proc")
 	if !ok || rel == "." {
 		return false
 	}
 	first, _, _ := strings.Cut(rel, "/")
-	return first == "self" || first == "thread-self" || isDigits(first) || first == "{}" ||
-		first == "kcore" || first == "kmem" || first == "kallsyms"
+	return !procGlobal[first]
 }
+
+// procGlobal are /proc entries that describe the machine, not a process.
+var procGlobal = set("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "mounts", "filesystems", "sys",
+	"net", "partitions", "devices", "interrupts", "modules", "swaps", "diskstats", "vmstat", "zoneinfo",
+	"buddyinfo", "cmdline", "crypto", "misc", "driver", "bus", "fs", "tty", "locks", "cgroups", "consoles",
+	"execdomains", "fb", "iomem", "ioports", "key-users", "mdstat", "mtrr", "pagetypeinfo", "schedstat",
+	"slabinfo", "softirqs", "sysvipc", "timer_list", "vmallocinfo", "dma", "pressure", "irq", "acpi", "scsi",
+	"asound", "sched_debug", "kpageflags", "kpagecount", "kpagecgroup", "config.gz")
 
 var secretDevices = set("/dev/mem", "/dev/kmem", "/dev/port", "/dev/core")
 
