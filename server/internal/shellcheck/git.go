@@ -11,7 +11,7 @@ var gitReadOnly = set("status", "log", "diff", "show", "rev-parse", "ls-files", 
 	"diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck")
 
 // gitWriteOptions make read-only subcommands write files or run programs.
-var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager", "-O"}
+var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager", "-O", "--textconv"}
 
 func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 	args := argv[1:]
@@ -92,7 +92,7 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 	for _, f := range values(flags, "--output") {
 		a.checkWrite(i, arg{val: f.value, lit: f.lit})
 	}
-	if hasPrefix(flags, "--ext-diff", "--open-files-in-pager", "-O") {
+	if hasPrefix(flags, "--ext-diff", "--open-files-in-pager", "-O", "--textconv") {
 		a.out.Commands[i].raise(RunsCode, "git "+sub+" option runs an external diff or pager program")
 	}
 	if unsafeGlobal != "" {

@@ -123,6 +123,10 @@ func (a *analyzer) run(argv []arg, cx *callCtx) {
 		}
 		base = file
 	}
+	if why := credentialTool(argv); why != "" {
+		a.emit(argv, cx, Dangerous, why)
+		return
+	}
 	if a.funcs[base] {
 		a.emit(argv, cx, ReadOnly, "calls a function defined in this command")
 		return
