@@ -54,3 +54,54 @@ func credentialTool(argv []arg) string {
 	}
 	return name + " prints stored credentials"
 }
+
+// uploadTool says why argv sends local files to the network: publishing
+// packages or images, gists, release assets, cloud copies, e-mail ("" when
+// it does not). These are uploads of workspace data, as curl -T is.
+func uploadTool(argv []arg) string {
+	if len(argv) < 2 {
+		return ""
+	}
+	name := path.Base(argv[0].val)
+	ops := make([]string, 0, len(argv))
+	dry := false
+	for _, x := range argv[1:] {
+		if x.lit && (x.val == "--dry-run" || x.val == "-n" && name == "git") {
+			dry = true
+		}
+		if x.lit && !strings.HasPrefix(x.val, "-") {
+			ops = append(ops, x.val)
+		}
+	}
+	first, second := "", ""
+	if len(ops) > 0 {
+		first = ops[0]
+	}
+	if len(ops) > 1 {
+		second = ops[1]
+	}
+	if dry {
+		return ""
+	}
+	switch {
+	case (name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "cargo" || name == "poetry" || name == "gem") && (first == "publish" || first == "push"):
+		return name + " " + first + " uploads the package to a registry"
+	case name == "twine" && first == "upload", name == "flit" && first == "publish", name == "uv" && first == "publish":
+		return name + " uploads the package to a registry"
+	case (name == "docker" || name == "podman") && (first == "push" || (first == "image" && second == "push")):
+		return name + " push uploads an image to a registry"
+	case name == "gh" && ((first == "gist" && second == "create") || (first == "release" && (second == "upload" || second == "create"))):
+		return "gh " + first + " " + second + " uploads local files"
+	case name == "aws" && first == "s3" && (second == "cp" || second == "sync" || second == "mv"):
+		return "aws s3 " + second + " copies files to or from the cloud"
+	case (name == "gsutil" || name == "rclone" || name == "azcopy") && (first == "cp" || first == "copy" || first == "sync" || first == "rsync" || first == "mv" || first == "move"):
+		return name + " " + first + " copies files to or from the cloud"
+	case name == "git" && first == "send-email":
+		return "git send-email sends patches by e-mail"
+	case name == "git" && first == "push" && isRemote(second):
+		return "git push sends the repository to an address given on the command line (" + second + ")"
+	case (name == "sendmail" || name == "mail" || name == "mailx" || name == "mutt" || name == "swaks"):
+		return name + " sends e-mail"
+	}
+	return ""
+}

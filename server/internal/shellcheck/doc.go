@@ -42,8 +42,11 @@
 //     redirections, nc/socat/telnet/ssh, openssl s_client, one-liners that
 //     open sockets or fetch URLs (python, perl, ruby, php, node, awk
 //     /inet/, pwsh...), servers (python -m http.server, php -S), uploads
-//     (curl -d @f/-T/-F x=@f/-H @f, wget --post-*, scp, remote rsync), and
-//     network clients given computed arguments (dig $(whoami).x).
+//     (curl -d @f/-T/-F x=@f/-H @f, wget --post-*, scp, remote rsync),
+//     publishing (npm publish, docker push, gh gist create, aws s3 cp,
+//     git push URL), and network clients given computed arguments
+//     (dig $(whoami).x). Tools that print stored credentials (gh auth
+//     token, aws configure get, git credential fill) are dangerous too.
 //   - Any argument of a command is taken as a path it may read, except for
 //     commands that read none (echo, test, basename...) and the pattern of
 //     search tools (grep, sed, jq...). A read outside the workspace is

@@ -123,6 +123,10 @@ func (a *analyzer) run(argv []arg, cx *callCtx) {
 		}
 		base = file
 	}
+	if why := uploadTool(argv); why != "" {
+		a.emit(argv, cx, Dangerous, why)
+		return
+	}
 	if why := credentialTool(argv); why != "" {
 		a.emit(argv, cx, Dangerous, why)
 		return
