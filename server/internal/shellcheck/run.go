@@ -209,6 +209,11 @@ func init() {
 	for name, h := range interactiveHandlers {
 		handlers[name] = h
 	}
+	for name := range projectRunners {
+		if _, ok := handlers[name]; !ok {
+			handlers[name] = projectRunnerCmd
+		}
+	}
 }
 
 // readOnlyCmds never write, whatever their options (output redirections
