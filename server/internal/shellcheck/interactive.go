@@ -142,7 +142,7 @@ func journalctlCmd(a *analyzer, argv []arg, cx *callCtx) {
 func editorCmd(a *analyzer, argv []arg, cx *callCtx) {
 	name := argv[0].val
 	i := a.emit(argv, cx, RunsCode, name+" is an interactive program whose commands can run anything")
-	for k, x := range argv[1:] {
+	for _, x := range argv[1:] {
 		if !x.lit {
 			continue
 		}
@@ -154,7 +154,6 @@ func editorCmd(a *analyzer, argv []arg, cx *callCtx) {
 			a.out.Commands[i].raise(Dangerous, name+" "+v+" runs editor or debugger commands given on the command line, which can run any program")
 			return
 		}
-		_ = k
 	}
 }
 
