@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/govibe/govibe/server/internal/fsatomic"
 )
 
 // maybePackInBackground schedules packing of loose objects once there are
@@ -298,7 +300,7 @@ func (s *Store) gcLocked() error {
 	// Tell other processes their stat caches and memos may name deleted
 	// objects (see refreshLocked).
 	stamp := fmt.Sprintf("%d.%d\n", time.Now().UnixNano(), os.Getpid())
-	if err := writeFileAtomic(s.gcMarkerPath(), []byte(stamp), 0o644); err != nil {
+	if err := fsatomic.WriteFile(s.gcMarkerPath(), []byte(stamp), 0o644); err != nil {
 		return fmt.Errorf("snapshot: write gc marker: %w", err)
 	}
 	s.gcStamp = stamp

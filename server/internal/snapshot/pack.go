@@ -18,6 +18,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+
+	"github.com/govibe/govibe/server/internal/fsatomic"
 )
 
 // packWriter writes a version 2 packfile without deltas, plus its index.
@@ -153,7 +155,7 @@ func (pw *packWriter) finish() (name string, err error) {
 		return "", fmt.Errorf("snapshot: install pack: %w", err)
 	}
 	// The index goes last: readers discover packs through their index.
-	if err := writeFileAtomic(filepath.Join(pw.dir, name+".idx"), ibuf.Bytes(), 0o444); err != nil {
+	if err := fsatomic.WriteFile(filepath.Join(pw.dir, name+".idx"), ibuf.Bytes(), 0o444); err != nil {
 		os.Remove(filepath.Join(pw.dir, name+".pack"))
 		return "", fmt.Errorf("snapshot: install pack index: %w", err)
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	gitindex "github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/govibe/govibe/server/internal/fsatomic"
 )
 
 // userTracked reads the user's git index (read-only) and returns the
@@ -345,25 +347,7 @@ func (s *Store) writePath(rel string, e *object.TreeEntry) error {
 			perm |= (old.Mode().Perm() & 0o444) >> 2
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(abs), ".govibe-restore-")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, perm)
-	}
-	if err == nil {
-		err = os.Rename(tmp, abs)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return fsatomic.WriteFile(abs, data, perm)
 }
 
 func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {

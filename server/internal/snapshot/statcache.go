@@ -6,11 +6,12 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/govibe/govibe/server/internal/fsatomic"
 )
 
 // statKey is what must be unchanged for a file's cached hash to be reused.
@@ -150,33 +151,9 @@ func (c *statCache) save(path string) error {
 	w.Flush()
 	binary.LittleEndian.PutUint32(tmp[:4], crc32.ChecksumIEEE(buf.Bytes()))
 	buf.Write(tmp[:4])
-	if err := writeFileAtomic(path, buf.Bytes(), 0o644); err != nil {
+	if err := fsatomic.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	c.dirty = false
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it
-// into place, so readers see the old or the new file, never a torn one.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, perm)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }

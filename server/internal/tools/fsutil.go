@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/govibe/govibe/server/internal/fsatomic"
 
 	"github.com/govibe/govibe/server/internal/sandbox"
 )
@@ -85,47 +85,9 @@ func loadCurrent(ctx context.Context, env *Env, abs string) (current, error) {
 	return c, err
 }
 
-// writeAtomic replaces path's content via a temp file in the same
-// directory and a rename, so readers never see a half-written file and a
-// failed write leaves the old content intact. A symlink is written through
-// (its target is replaced, the link kept). No fsync: like editors, we
-// protect against torn files, not against power loss.
+// writeAtomic replaces path's content the way an editor saves (see
+// fsatomic.ReplaceFile): a symlink is written through, an existing file
+// keeps its mode, and a failed write leaves the old content intact.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	target := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		target = real
-	}
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
-	} else if mode == 0 {
-		mode = 0o644
-	}
-	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".govibe-*")
-	if err != nil {
-		return fmt.Errorf("creating temp file in %s: %w", dir, err)
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	return fsatomic.ReplaceFile(path, data, mode.Perm())
 }
