@@ -40,9 +40,7 @@ func (s *snapshots) store(root string) (*snapshot.Store, error) {
 		return st, nil
 	}
 	v := s.e.Settings()
-	// Files the user created and git does not track are never deleted by
-	// a restore (they are work in progress); see snapshot.Options.
-	opts := snapshot.Options{KeepUntracked: true}
+	opts := snapshot.Options{}
 	if mb := v.Float("snapshots.maxFileSizeMB"); mb > 0 {
 		opts.MaxFileSize = int64(mb * (1 << 20))
 	}

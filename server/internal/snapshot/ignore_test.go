@@ -102,6 +102,7 @@ func TestRestoreNeverDeletesIgnoredOrSkippedFiles(t *testing.T) {
 	writeFile(t, root, "huge.bin", strings.Repeat("h", 4096), 0o644)
 	writeFile(t, root, "data.txt", strings.Repeat("d", 4096), 0o644)
 	writeFile(t, root, "src/new.go", "agent wrote this", 0o644)
+	snap(t, s, "after the agent's turn") // GoVibe saw src/new.go: a restore may delete it
 	// An ignored file where the snapshot had... nothing; and the snapshot's
 	// file now hidden behind a rule change.
 	before := workspaceState(t, root)
@@ -157,6 +158,7 @@ func TestRestoreKeepsIgnoredFileBlockingAPath(t *testing.T) {
 	writeFile(t, root, ".gitignore", "cfg\nnotes.txt\n", 0o644)
 	writeFile(t, root, "cfg", "a file named cfg", 0o644)
 	writeFile(t, root, "notes.txt", "private notes", 0o644)
+	snap(t, s, "two") // holds .gitignore, so the restore may delete it
 	res, err := s.Restore(context.Background(), s1.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -11,46 +11,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	gitindex "github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
 )
-
-// userTracked reads the user's git index (read-only) and returns the
-// tracked paths, or nil when untracked files may be deleted: the option is
-// off, or the root is not a git repository.
-func (s *Store) userTracked() map[string]bool {
-	if !s.opts.KeepUntracked {
-		return nil
-	}
-	f, err := os.Open(filepath.Join(s.root, ".git", "index"))
-	if err != nil {
-		if _, statErr := os.Stat(filepath.Join(s.root, ".git")); statErr == nil {
-			return map[string]bool{} // a repository with an empty index tracks nothing
-		}
-		return nil
-	}
-	defer f.Close()
-	var idx gitindex.Index
-	if err := gitindex.NewDecoder(f).Decode(&idx); err != nil {
-		return map[string]bool{} // unreadable: keep every created file, to be safe
-	}
-	out := make(map[string]bool, len(idx.Entries))
-	for _, e := range idx.Entries {
-		out[e.Name] = true
-	}
-	return out
-}
-
-// planned is one change with the snapshot entry to write (nil for Deleted).
-type planned struct {
-	Change
-	entry *object.TreeEntry
-}
 
 // Diff reports what restoring snapshot id would change in the workspace as
 // it is now. It stores the current content's objects (so a following
@@ -70,7 +38,7 @@ func (s *Store) Diff(ctx context.Context, id string) ([]Change, error) {
 	}
 	s.cache.replace(res.cache)
 	s.scheduleCacheSave()
-	plan, err := s.plan(res.tree, plumbing.NewHash(target.tree), "")
+	plan, err := s.plan(res.tree, target, "")
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +81,9 @@ func (s *Store) FileAt(id, relPath string) (content []byte, mode fs.FileMode, ex
 
 // Restore makes the workspace match snapshot id. It first snapshots the
 // workspace (reason "before restore"), so the restore itself can be undone
-// by restoring RestoreResult.Before. Files created since the snapshot are
-// deleted only if that safety snapshot holds them: ignored, skipped and
-// too-large files are never deleted or overwritten.
+// by restoring RestoreResult.Before. A file absent from the snapshot is
+// deleted only when GoVibe saw it being made (see plan); ignored, skipped
+// and too-large files are never deleted or overwritten.
 func (s *Store) Restore(ctx context.Context, id string) (RestoreResult, error) {
 	return s.restore(ctx, id, "")
 }
@@ -154,13 +122,13 @@ func (s *Store) restore(ctx context.Context, id, only string) (RestoreResult, er
 		SessionID: target.SessionID,
 		Turn:      target.Turn,
 		Message:   target.Message,
-		Reason:    "before restore",
+		Reason:    ReasonBeforeRestore,
 	})
 	if err != nil {
 		return RestoreResult{}, fmt.Errorf("snapshot: safety snapshot before restore: %w", err)
 	}
 	result := RestoreResult{Before: before}
-	plan, err := s.plan(plumbing.NewHash(before.tree), targetTree, only)
+	plan, err := s.plan(plumbing.NewHash(before.tree), target, only)
 	if err != nil {
 		return result, err
 	}
@@ -194,6 +162,9 @@ func (s *Store) restore(ctx context.Context, id, only string) (RestoreResult, er
 			apply(p, s.writePath(p.Path, p.entry))
 		}
 	}
+	if len(result.Changed) > 0 {
+		s.logRestore(target.ID, time.Now())
+	}
 	s.maybePackInBackground()
 	s.scheduleCacheSave()
 	sortChanges(result.Changed)
@@ -207,46 +178,6 @@ func (s *Store) restore(ctx context.Context, id, only string) (RestoreResult, er
 
 func sortChanges(cs []Change) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
-}
-
-// plan turns a tree diff (current → target) into changes, restricted to
-// only (a path or directory) when non-empty, marking paths whose current
-// content is not snapshotted as Kept.
-func (s *Store) plan(current, target plumbing.Hash, only string) ([]planned, error) {
-	diffs, err := s.diffTrees(current, target)
-	if err != nil {
-		return nil, err
-	}
-	tracked := s.userTracked()
-	keep := func(p string) bool { return tracked != nil && !tracked[p] }
-	deleted := map[string]bool{}
-	for _, d := range diffs {
-		if d.to == nil && !keep(d.path) {
-			deleted[d.path] = true
-		}
-	}
-	var out []planned
-	for _, d := range diffs {
-		if only != "" && d.path != only && !strings.HasPrefix(d.path, only+"/") {
-			continue
-		}
-		p := planned{Change: Change{Path: d.path}, entry: d.to}
-		switch {
-		case d.to == nil && keep(d.path):
-			p.Kind, p.Reason = Kept, "not tracked by your git repository; restores never delete untracked files"
-		case d.to == nil:
-			p.Kind = Deleted
-		case d.from != nil:
-			p.Kind, p.Mode = Modified, fsMode(d.to.Mode)
-		default:
-			p.Kind, p.Mode = Recreated, fsMode(d.to.Mode)
-			if reason := s.blockedReason(d.path, deleted); reason != "" {
-				p.Kind, p.Reason = Kept, reason
-			}
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }
 
 // blockedReason says why a file missing from the current snapshot cannot be

@@ -149,6 +149,7 @@ func TestRestoreFileTouchesOnlyThatPath(t *testing.T) {
 	writeFile(t, root, "src/a.txt", "a2", 0o644)
 	os.Remove(filepath.Join(root, "src/b.txt"))
 	writeFile(t, root, "src/c.txt", "c2", 0o644)
+	snap(t, s, "two") // holds src/c.txt, so restoring src/ may delete it
 
 	res, err := s.RestoreFile(context.Background(), s1.ID, "src/a.txt")
 	if err != nil {
@@ -216,15 +217,16 @@ func TestEmptyAndNonGitWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Changed) != 1 || res.Changed[0].Kind != Deleted {
+	// No snapshot ever held later.txt: it is the user's, kept and reported.
+	if len(res.Changed) != 0 || len(res.Kept) != 1 || res.Kept[0].Path != "later.txt" || readFile(t, root, "later.txt") != "x" {
 		t.Fatalf("restore to empty: %+v", res)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".git")); !os.IsNotExist(err) {
 		t.Fatal("a .git appeared in a non-git workspace")
 	}
 	entries, _ := os.ReadDir(root)
-	if len(entries) != 0 {
-		t.Fatalf("workspace not empty after restore: %v", entries)
+	if len(entries) != 1 {
+		t.Fatalf("workspace after restore: %v, want only later.txt", entries)
 	}
 	fsck(t, s)
 }

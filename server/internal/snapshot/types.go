@@ -42,11 +42,6 @@ type Options struct {
 	// the same store is never robbed of objects it just wrote. Zero means
 	// DefaultPruneGrace; a negative value disables the grace period.
 	PruneGrace time.Duration
-	// KeepUntracked makes a restore leave alone files created after the
-	// snapshot that the user's own git repository does not track: they are
-	// the user's work in progress. Only files in the user's git index are
-	// removed. Roots that are not git repositories are unaffected.
-	KeepUntracked bool
 }
 
 // Meta describes why a snapshot is taken.

@@ -28,9 +28,11 @@ func gitInit(t *testing.T, dir string) string {
 }
 
 // TestSnapshotsAcrossTurnsAndRestore: two auto-approved turns edit two
-// files (one through the shell, which VS Code's own checkpoints miss);
-// restoring the snapshot taken before turn 1 brings both back, keeps a
-// file the user created meanwhile, and never touches the user's git.
+// files and create two (one of each through the shell, which VS Code's own
+// checkpoints miss); restoring the snapshot taken before turn 1 brings the
+// edited files back and removes the created ones although the user's git
+// does not track them (GoVibe saw them made), keeps a file the user created
+// after the last snapshot, and never touches the user's git.
 func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 	modes(t, func(t *testing.T, bin string) {
 		ws := t.TempDir()
@@ -42,8 +44,9 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		model := scripted.Start(t,
 			scripted.Reply{ToolCalls: []scripted.ToolCall{call("r1", "read_file", `{"filePath":"a.txt"}`)}},
 			scripted.Reply{ToolCalls: []scripted.ToolCall{call("e1", "edit", `{"filePath":"a.txt","startLine":1,"endLine":1,"newContent":"a2"}`)}},
+			scripted.Reply{ToolCalls: []scripted.ToolCall{call("w1", "write_file", `{"filePath":"tool-made.txt","content":"by write_file\n"}`)}},
 			scripted.Reply{Text: "turn 1 done"},
-			scripted.Reply{ToolCalls: []scripted.ToolCall{call("s1", "run_shell_command", `{"command":"cp b2.src b.txt"}`)}},
+			scripted.Reply{ToolCalls: []scripted.ToolCall{call("s1", "run_shell_command", `{"command":"cp b2.src b.txt && mkdir -p gen && cp b2.src gen/shell-made.txt"}`)}},
 			scripted.Reply{Text: "turn 2 done"})
 		ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: bin, Workspace: ws, Settings: map[string]any{
 			"apiBaseUrl": model.URL(), "model": "m", "autoApprove.edits": true, "confirmShellCommand": false}})
@@ -83,8 +86,10 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		for _, c := range diff.Changes {
 			kinds[c.Path] = c.Kind
 		}
-		// mine.txt is untracked by the user's git: a restore never deletes it.
-		if kinds["a.txt"] != "modified" || kinds["b.txt"] != "modified" || kinds["mine.txt"] != "" {
+		// mine.txt is in no snapshot: the user's, kept (not listed). The created files
+		// are untracked by the user's git, yet GoVibe saw them made.
+		if kinds["a.txt"] != "modified" || kinds["b.txt"] != "modified" || kinds["mine.txt"] != "" ||
+			kinds["tool-made.txt"] != "deleted" || kinds["gen/shell-made.txt"] != "deleted" {
 			t.Fatalf("diff %+v", diff.Changes)
 		}
 		var res protocol.SnapshotRestoreResult
@@ -100,7 +105,12 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 			t.Fatal("an ignored file was deleted by restore")
 		}
 		if m, _ := os.ReadFile(filepath.Join(ws, "mine.txt")); string(m) != "keep me\n" {
-			t.Fatal("an untracked file the user created was deleted by restore")
+			t.Fatal("a file the user created after the last snapshot was deleted by restore")
+		}
+		for _, p := range []string{"tool-made.txt", "gen/shell-made.txt", "gen"} {
+			if _, err := os.Stat(filepath.Join(ws, p)); !os.IsNotExist(err) {
+				t.Fatalf("%s, created by the agent during the undone turns, survived the restore", p)
+			}
 		}
 		if res.UndoID == "" {
 			t.Fatal("restore must snapshot first so it can be undone")
@@ -114,6 +124,9 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		}
 		if a, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(a) != "a2\n" {
 			t.Fatalf("undo: a=%q", a)
+		}
+		if m, _ := os.ReadFile(filepath.Join(ws, "gen/shell-made.txt")); string(m) != "b2\n" {
+			t.Fatalf("undo did not bring back the shell-made file: %q", m)
 		}
 		// The user's git is untouched: same HEAD, no new refs, clean index for tracked files.
 		out, _ := exec.Command("git", "-C", ws, "rev-parse", "HEAD").Output()
