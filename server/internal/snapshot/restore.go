@@ -36,7 +36,6 @@ func (s *Store) Diff(ctx context.Context, id string) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: scan %s: %w", s.root, err)
 	}
-	s.cache.replace(res.cache)
 	s.scheduleCacheSave()
 	plan, err := s.plan(res.tree, target, "")
 	if err != nil {

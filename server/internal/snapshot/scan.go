@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"go.uber.org/zap"
 )
 
 // racyWindow: a file whose mtime or ctime is this close to the moment it was
@@ -36,14 +37,21 @@ type scanFile struct {
 	key       statKey
 	hash      plumbing.Hash
 	cacheable bool
-	dropped   bool // vanished or skipped while hashing
+	dropped   bool   // vanished or skipped while hashing
+	skip      string // why it was dropped, when that is reported
+	fresh     bool   // the watcher saw it change: never trust the stat cache
 }
 
 type scanDir struct {
-	name  string
-	rel   string
-	files []*scanFile
-	dirs  []*scanDir
+	name    string
+	rel     string
+	files   []*scanFile
+	dirs    []*scanDir
+	skipped []Skipped // paths directly in this directory left out
+	deep    bool      // inside a subtree the watcher says changed whole
+	// memo, when set, is the directory's unchanged tree from the last
+	// scan: an incremental scan did not open it.
+	memo *treeMemo
 }
 
 // fileStat is the part of lstat a scan needs.
@@ -62,13 +70,22 @@ type scanResult struct {
 	skipped []Skipped
 	cache   map[string]cacheEntry
 	memo    map[string]treeMemo // trees built this scan, by directory
+	// incremental is set when only the directories in opened were listed
+	// (the watcher said where the changes are); cache and memo then hold
+	// only what those directories produced.
+	incremental bool
+	opened      []string
 }
 
 // treeMemo remembers a directory's last tree so an unchanged directory is
-// not re-encoded and re-hashed on every scan.
+// not re-encoded and re-hashed on every scan, and, with the watcher, not
+// even opened. It also keeps the subtree's totals that a snapshot reports.
 type treeMemo struct {
 	entries []object.TreeEntry
-	hash    plumbing.Hash
+	hash    plumbing.Hash // ZeroHash for a directory with no files
+	files   int           // files in the subtree
+	skipped []Skipped     // paths left out in the subtree
+	dirs    []string      // subdirectories that have a memo
 }
 
 // scanner walks directories in parallel (up to GOMAXPROCS goroutines);
@@ -81,38 +98,53 @@ type scanner struct {
 	sem   chan struct{}
 	wg    sync.WaitGroup
 
+	// inc is the watcher's change set for an incremental scan, nil for a
+	// full one; open lists the directories it must list.
+	inc  *changeSet
+	open map[string]bool
+
 	mu      sync.Mutex
 	pending []*scanFile
-	skipped []Skipped
 	err     error
+	opened  []string
 }
 
 // scan walks the workspace, stores every new blob and tree, and returns the
-// root tree. Callers hold the Store mutex.
+// root tree. With a watcher that vouches for its changes, only the
+// directories leading to them are opened. Callers hold the Store mutex.
 func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 	sc := &scanner{ctx: ctx, s: s, start: time.Now(), sem: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
+	rules := rootIgnoreRules(s.root)
+	sc.plan()
 	root := &scanDir{}
 	dh, err := openRootDir(s.root)
 	if err != nil {
+		s.invalidateWatch()
 		return nil, err
 	}
-	sc.walk(root, dh, s.root, nil, rootIgnoreRules(s.root))
+	sc.walk(root, dh, s.root, nil, rules)
 	sc.wg.Wait()
 	if sc.err != nil {
+		s.invalidateWatch()
 		return nil, sc.err
 	}
 	usePack := len(sc.pending) >= packScanThreshold
 	if usePack {
 		if err := s.objs.beginPack(); err != nil {
+			s.invalidateWatch()
 			return nil, err
 		}
 	}
-	res := &scanResult{cache: make(map[string]cacheEntry, len(s.cache.entries)), hashed: len(sc.pending),
-		memo: make(map[string]treeMemo, len(s.treeMemo))}
+	res := &scanResult{cache: map[string]cacheEntry{}, hashed: len(sc.pending),
+		memo: map[string]treeMemo{}, incremental: sc.inc != nil, opened: sc.opened}
+	if !res.incremental {
+		res.cache = make(map[string]cacheEntry, len(s.cache.entries))
+		res.memo = make(map[string]treeMemo, len(s.treeMemo))
+	}
 	err = sc.hashPending()
-	var tree plumbing.Hash
+	var top treeMemo
 	if err == nil {
-		tree, _, err = sc.buildTree(root, res)
+		top, err = sc.buildTree(root, res)
 	}
 	if usePack {
 		if perr := s.objs.endPack(err == nil); err == nil {
@@ -122,21 +154,101 @@ func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 		s.packStamp = s.readPackStamp()
 	}
 	if err != nil {
+		s.invalidateWatch()
 		return nil, err
 	}
-	res.tree = tree
-	// Only now are all the trees surely stored (a failed pack is dropped).
-	s.treeMemo = res.memo
+	res.tree, res.files = top.hash, top.files
+	res.skipped = append([]Skipped(nil), top.skipped...)
+	sort.Slice(res.skipped, func(i, j int) bool { return res.skipped[i].Path < res.skipped[j].Path })
+	// Only now are all the trees surely stored (a failed pack is dropped),
+	// and the blobs the cache names.
+	s.commitScan(res)
 	s.lastHashed = res.hashed
-	sort.Slice(sc.skipped, func(i, j int) bool { return sc.skipped[i].Path < sc.skipped[j].Path })
-	res.skipped = sc.skipped
+	s.lastIncremental = res.incremental
 	return res, nil
 }
 
-func (sc *scanner) skip(rel, reason string) {
-	sc.mu.Lock()
-	sc.skipped = append(sc.skipped, Skipped{Path: rel, Reason: reason})
-	sc.mu.Unlock()
+// plan decides between a full and an incremental scan.
+func (sc *scanner) plan() {
+	s := sc.s
+	if s.watch == nil {
+		return
+	}
+	cs, ok, why := s.watch.take()
+	stamp := rootIgnoreStamp(s.root)
+	if ok && stamp != s.ignoreStamp {
+		ok, why = false, "the global or repository exclude rules changed"
+	}
+	if ok && s.treeMemo == nil {
+		ok, why = false, "no trees are remembered from a previous scan"
+	}
+	s.ignoreStamp = stamp
+	if !ok {
+		s.log.Info("snapshot: full scan", zap.String("root", s.root), zap.String("why", why))
+		return
+	}
+	sc.inc = &cs
+	sc.open = cs.opened()
+}
+
+func (s *Store) invalidateWatch() {
+	if s.watch != nil {
+		s.watch.invalidate()
+	}
+}
+
+// commitScan makes the stat cache and the tree memo describe the scan.
+func (s *Store) commitScan(res *scanResult) {
+	if !res.incremental {
+		s.cache.replace(res.cache)
+		s.treeMemo = res.memo
+		return
+	}
+	// Forget what the opened directories held before: their files, and
+	// subdirectories that are gone (or no longer have a tree).
+	for _, rel := range res.opened {
+		old, ok := s.treeMemo[rel]
+		if !ok {
+			continue
+		}
+		for _, e := range old.entries {
+			if e.Mode != filemode.Dir {
+				s.cache.forget(joinRel(rel, e.Name))
+			}
+		}
+		for _, name := range old.dirs {
+			if child := joinRel(rel, name); !hasMemo(res.memo, child) {
+				s.dropMemo(child)
+			}
+		}
+	}
+	s.cache.merge(res.cache)
+	for rel, m := range res.memo {
+		s.treeMemo[rel] = m
+	}
+}
+
+func hasMemo(m map[string]treeMemo, rel string) bool { _, ok := m[rel]; return ok }
+
+// dropMemo forgets a vanished directory's subtree.
+func (s *Store) dropMemo(rel string) {
+	m, ok := s.treeMemo[rel]
+	if !ok {
+		return
+	}
+	delete(s.treeMemo, rel)
+	for _, e := range m.entries {
+		if e.Mode != filemode.Dir {
+			s.cache.forget(joinRel(rel, e.Name))
+		}
+	}
+	for _, name := range m.dirs {
+		s.dropMemo(joinRel(rel, name))
+	}
+}
+
+func (d *scanDir) skip(rel, reason string) {
+	d.skipped = append(d.skipped, Skipped{Path: rel, Reason: reason})
 }
 
 func (sc *scanner) fail(err error) {
@@ -163,9 +275,14 @@ func (sc *scanner) walk(d *scanDir, dh *dirHandle, abs string, comps []string, r
 		if len(comps) == 0 {
 			sc.fail(err)
 		} else {
-			sc.skip(d.rel+"/", SkipUnreadable)
+			d.skip(d.rel+"/", SkipUnreadable)
 		}
 		return
+	}
+	if sc.inc != nil {
+		sc.mu.Lock()
+		sc.opened = append(sc.opened, d.rel)
+		sc.mu.Unlock()
 	}
 	if err := sc.ctx.Err(); err != nil {
 		dh.close()
@@ -204,20 +321,28 @@ func (sc *scanner) walk(d *scanDir, dh *dirHandle, abs string, comps []string, r
 		childAbs := abs + string(filepath.Separator) + name // abs is clean; Join would re-clean it
 		if isDir {
 			if sc.s.skipDirs[name] {
-				sc.skip(rel+"/", SkipListed)
+				d.skip(rel+"/", SkipListed)
 				continue
 			}
 			if childAbs == sc.s.stateDir {
 				continue
 			}
+			deep := d.deep || (sc.inc != nil && sc.inc.deep[rel])
+			if sc.inc != nil && !deep && !sc.open[rel] {
+				if m, ok := sc.s.treeMemo[rel]; ok {
+					// Unchanged since the last scan: its tree as it was.
+					d.dirs = append(d.dirs, &scanDir{name: name, rel: rel, memo: &m})
+					continue
+				}
+			}
 			cdh, err := dh.openChild(name, childAbs)
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) {
-					sc.skip(rel+"/", SkipUnreadable)
+					d.skip(rel+"/", SkipUnreadable)
 				}
 				continue
 			}
-			child := &scanDir{name: name, rel: rel}
+			child := &scanDir{name: name, rel: rel, deep: deep}
 			d.dirs = append(d.dirs, child)
 			select {
 			case sc.sem <- struct{}{}:
@@ -235,15 +360,15 @@ func (sc *scanner) walk(d *scanDir, dh *dirHandle, abs string, comps []string, r
 		st, err := dh.lstat(name, childAbs)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				sc.skip(rel, SkipUnreadable)
+				d.skip(rel, SkipUnreadable)
 			}
 			continue
 		}
-		sf := &scanFile{name: name, rel: rel}
+		sf := &scanFile{name: name, rel: rel, fresh: sc.inc != nil && sc.inc.deep[rel]}
 		switch m := st.mode; {
 		case m.IsRegular():
 			if st.size > sc.s.opts.MaxFileSize {
-				sc.skip(rel, SkipTooLarge)
+				d.skip(rel, SkipTooLarge)
 				continue
 			}
 			sf.mode = filemode.Regular
@@ -255,11 +380,11 @@ func (sc *scanner) walk(d *scanDir, dh *dirHandle, abs string, comps []string, r
 		case m.IsDir():
 			continue // replaced by a directory since ReadDir; next scan sees it
 		default:
-			sc.skip(rel, SkipSpecial)
+			d.skip(rel, SkipSpecial)
 			continue
 		}
 		sf.key = statKey{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: sf.mode}
-		if h, ok := sc.s.cache.lookup(rel, sf.key); ok {
+		if h, ok := sc.s.cache.lookup(rel, sf.key); ok && !sf.fresh {
 			sf.hash, sf.cacheable = h, true
 		} else {
 			pending = append(pending, sf)
@@ -399,8 +524,7 @@ func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
 			return nil, false, err
 		}
 		if int64(len(content)) > limit {
-			f.dropped = true
-			sc.skip(f.rel, SkipTooLarge)
+			f.dropped, f.skip = true, SkipTooLarge
 			return nil, false, nil
 		}
 		after, err := fh.Stat()
@@ -427,46 +551,61 @@ func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
 func (sc *scanner) drop(f *scanFile, err error) {
 	f.dropped = true
 	if !errors.Is(err, fs.ErrNotExist) {
-		sc.skip(f.rel, SkipUnreadable)
+		f.skip = SkipUnreadable
 	}
 }
 
-// buildTree stores the tree of d and its subtrees. Empty directories have
-// no tree (git cannot represent them) and report empty=true.
-func (sc *scanner) buildTree(d *scanDir, res *scanResult) (plumbing.Hash, bool, error) {
+// buildTree stores the tree of d and its subtrees and returns d's memo.
+// Empty directories have no tree (git cannot represent them): their memo
+// has a zero hash.
+func (sc *scanner) buildTree(d *scanDir, res *scanResult) (treeMemo, error) {
+	if d.memo != nil {
+		res.memo[d.rel] = *d.memo
+		return *d.memo, nil
+	}
+	m := treeMemo{skipped: d.skipped}
 	entries := make([]object.TreeEntry, 0, len(d.files)+len(d.dirs))
 	for _, f := range d.files {
 		if f.dropped {
+			if f.skip != "" {
+				m.skipped = append(m.skipped, Skipped{Path: f.rel, Reason: f.skip})
+			}
 			continue
 		}
 		entries = append(entries, object.TreeEntry{Name: f.name, Mode: f.mode, Hash: f.hash})
-		res.files++
+		m.files++
 		if f.cacheable {
 			res.cache[f.rel] = cacheEntry{key: f.key, hash: f.hash}
 		}
 	}
 	for _, c := range d.dirs {
-		h, empty, err := sc.buildTree(c, res)
+		cm, err := sc.buildTree(c, res)
 		if err != nil {
-			return plumbing.ZeroHash, false, err
+			return treeMemo{}, err
 		}
-		if !empty {
-			entries = append(entries, object.TreeEntry{Name: c.name, Mode: filemode.Dir, Hash: h})
+		m.dirs = append(m.dirs, c.name)
+		m.files += cm.files
+		m.skipped = append(m.skipped, cm.skipped...)
+		if !cm.hash.IsZero() {
+			entries = append(entries, object.TreeEntry{Name: c.name, Mode: filemode.Dir, Hash: cm.hash})
 		}
 	}
 	if len(entries) == 0 {
-		return plumbing.ZeroHash, true, nil
+		res.memo[d.rel] = m
+		return m, nil
 	}
 	sort.Slice(entries, func(i, j int) bool { return treeEntryLess(entries[i], entries[j]) })
-	if m, ok := sc.s.treeMemo[d.rel]; ok && sameEntries(m.entries, entries) {
-		res.memo[d.rel] = m
-		return m.hash, false, nil
+	if old, ok := sc.s.treeMemo[d.rel]; ok && !old.hash.IsZero() && sameEntries(old.entries, entries) {
+		m.entries, m.hash = old.entries, old.hash
+	} else {
+		h, err := sc.s.putTree(entries)
+		if err != nil {
+			return treeMemo{}, err
+		}
+		m.entries, m.hash = entries, h
 	}
-	h, err := sc.s.putTree(entries)
-	if err == nil {
-		res.memo[d.rel] = treeMemo{entries: entries, hash: h}
-	}
-	return h, false, err
+	res.memo[d.rel] = m
+	return m, nil
 }
 
 func sameEntries(a, b []object.TreeEntry) bool {

@@ -43,8 +43,6 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	prevTree := plumbing.ZeroHash
 	if len(infos) > 0 {
 		if infos[0].tree == res.tree.String() {
-			// The blobs are stored either way; remember their stats.
-			s.cache.replace(res.cache)
 			return infos[0], false, nil
 		}
 		prevTree = plumbing.NewHash(infos[0].tree)
@@ -74,7 +72,6 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	if err != nil {
 		return Info{}, false, err
 	}
-	s.cache.replace(res.cache)
 	return info, true, nil
 }
 

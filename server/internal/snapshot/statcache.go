@@ -112,6 +112,24 @@ func (c *statCache) replace(entries map[string]cacheEntry) {
 	c.dirty = true
 }
 
+// forget drops one path's entry (an incremental scan's old content).
+func (c *statCache) forget(path string) {
+	if _, ok := c.entries[path]; ok {
+		delete(c.entries, path)
+		c.dirty = true
+	}
+}
+
+// merge records the entries of an incremental scan.
+func (c *statCache) merge(entries map[string]cacheEntry) {
+	for p, e := range entries {
+		if old, ok := c.entries[p]; !ok || old != e {
+			c.entries[p] = e
+			c.dirty = true
+		}
+	}
+}
+
 // keepOnly drops entries whose blob is not in reachable (after GC).
 func (c *statCache) keepOnly(reachable map[plumbing.Hash]struct{}) {
 	for p, e := range c.entries {

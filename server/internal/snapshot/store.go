@@ -10,6 +10,7 @@
 package snapshot
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -23,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"go.uber.org/zap"
 )
 
 // ErrNotFound is returned for an unknown snapshot ID or a path that is not
@@ -71,6 +73,13 @@ type Store struct {
 	// treeMemo maps directories to their last tree (see scan); cleared
 	// when garbage collection may have deleted those trees.
 	treeMemo map[string]treeMemo
+
+	log   *zap.Logger
+	watch changeSource // nil without Options.Watch or when unavailable
+	// ignoreStamp is rootIgnoreStamp at the last scan.
+	ignoreStamp string
+	// lastIncremental tells whether the latest scan used the watcher.
+	lastIncremental bool
 }
 
 // Open opens (creating if needed) the snapshot store for the workspace root.
@@ -117,8 +126,21 @@ func Open(stateDir, root string, opts Options) (*Store, error) {
 	for _, d := range skip {
 		s.skipDirs[d] = true
 	}
+	s.log = opts.Logger
+	if s.log == nil {
+		s.log = zap.NewNop()
+	}
 	if err := s.initRepo(); err != nil {
 		return nil, err
+	}
+	if opts.Watch {
+		w, why := s.startWatcher()
+		if w == nil {
+			s.log.Info("snapshot: no file watcher, every snapshot scans the whole workspace",
+				zap.String("root", s.root), zap.String("why", why))
+		} else {
+			s.watch = w
+		}
 	}
 	return s, nil
 }
@@ -239,6 +261,9 @@ func (s *Store) Root() string { return s.root }
 // Close waits for background packing and releases open files. The store
 // must not be used afterwards.
 func (s *Store) Close() error {
+	if s.watch != nil {
+		s.watch.close()
+	}
 	s.bg.Wait()
 	if err := s.lock(); err != nil {
 		if errors.Is(err, ErrClosed) {
@@ -295,4 +320,18 @@ func (s *Store) lockFileLocked() error {
 func (s *Store) unlock() {
 	unlockFile(s.lockf)
 	s.mu.Unlock()
+}
+
+// WaitWatcher blocks until the file watcher has added its watches (or
+// given up), and reports whether a watcher was started. Snapshots work before that, as full scans.
+func (s *Store) WaitWatcher(ctx context.Context) bool {
+	if s.watch == nil {
+		return false
+	}
+	select {
+	case <-s.watch.readyC():
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -3,6 +3,8 @@ package snapshot
 import (
 	"io/fs"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -42,6 +44,13 @@ type Options struct {
 	// the same store is never robbed of objects it just wrote. Zero means
 	// DefaultPruneGrace; a negative value disables the grace period.
 	PruneGrace time.Duration
+	// Watch tracks changes with a file watcher (inotify, Linux only), so
+	// that a snapshot lists only the directories that changed instead of
+	// stat-ing every file. When the watcher cannot vouch for what changed
+	// (starting, overflowed, unavailable) a scan is a full one.
+	Watch bool
+	// Logger receives the reasons for full scans; nil discards them.
+	Logger *zap.Logger
 }
 
 // Meta describes why a snapshot is taken.
