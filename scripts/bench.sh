@@ -4,6 +4,10 @@
 # bin/govibe and the extension bundles before this runs.
 #
 #   BENCH_QUICK=1        smaller sizes and fewer repetitions, for a quick look
+#                        (skips the 100k-file snapshot section)
+#   BENCH_FULL=1         the 100k-file snapshot section at full size (600 MB,
+#                        5 repetitions, 100-snapshot store growth); by default
+#                        it runs quick (100 MB, 3 repetitions, no growth)
 #   GOVIBE_BIN=path      the sidecar to measure (default bin/govibe)
 #   SNAPBENCH_FILES, SNAPBENCH_MB
 #                        snapbench workspace size (default 20000 files, 200 MB;
@@ -18,6 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 quick=${BENCH_QUICK:-0}
+full=${BENCH_FULL:-0}
 bin=${GOVIBE_BIN:-bin/govibe}
 if [[ $quick == 1 ]]; then
   rpc_args=(-cold 20 -calls 2000 -streams 1)
@@ -94,6 +99,17 @@ go_bench compactbench "compaction: prompt-cache stability vs naive truncation" \
   server/cmd/compactbench
 go_bench snapbench "workspace snapshots vs the git CLI ($snap_files files, $snap_mb MB)" \
   server/cmd/snapbench -files "$snap_files" -mb "$snap_mb" "${snap_args[@]}"
+# Monorepo scale (issue 17): the goals that need the file watcher.
+big_goals=(-goal-first 0.5 -goal-inc 0.25 -goal-inc-ms 60 -goal-nowatch 1 -goal-restore-ms 200 -goal-growth 1.5 -goal-rss-mb 300)
+if [[ $quick == 1 ]]; then
+  unavailable snapbench100k "skipped with BENCH_QUICK=1"
+elif [[ $full == 1 ]]; then
+  go_bench snapbench100k "workspace snapshots at 100k files, full (600 MB)" \
+    server/cmd/snapbench -files 100000 -mb 600 -reps 5 -growth 100 "${big_goals[@]}"
+else
+  go_bench snapbench100k "workspace snapshots at 100k files, quick (100 MB; BENCH_FULL=1 for 600 MB)" \
+    server/cmd/snapbench -files 100000 -mb 100 -reps 3 -growth 0 "${big_goals[@]}"
+fi
 if [[ -f extension/webview/package.json ]]; then
   section webview "webview bundle size (gzip)" npm --prefix extension/webview run -s size
 else

@@ -40,7 +40,10 @@ func (s *snapshots) store(root string) (*snapshot.Store, error) {
 		return st, nil
 	}
 	v := s.e.Settings()
-	opts := snapshot.Options{}
+	// The watcher makes a snapshot cost what changed, not the workspace's
+	// size; shell commands' writes are seen like the tools'. Without it
+	// (other platforms, NFS, watch limit) each snapshot is a full scan.
+	opts := snapshot.Options{Watch: true, Logger: s.e.log}
 	if mb := v.Float("snapshots.maxFileSizeMB"); mb > 0 {
 		opts.MaxFileSize = int64(mb * (1 << 20))
 	}

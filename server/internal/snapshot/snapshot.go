@@ -75,15 +75,22 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	return info, true, nil
 }
 
+// cacheSaveInterval spaces out stat-cache saves: saving encodes every
+// entry and holds the mutex, which would cost more than an incremental
+// snapshot. An unsaved cache only costs re-reading the files changed
+// meanwhile after a crash; Close saves it.
+const cacheSaveInterval = 30 * time.Second
+
 // scheduleCacheSave writes the stat cache after the caller releases the
 // mutex, so the snapshot the agent waits for does not include encoding and
 // writing it. Close saves whatever is still unsaved. Called with the mutex
 // held.
 func (s *Store) scheduleCacheSave() {
-	if !s.cache.dirty || s.savingCache {
+	if !s.cache.dirty || s.savingCache || time.Since(s.cacheSavedAt) < cacheSaveInterval {
 		return
 	}
 	s.savingCache = true
+	s.cacheSavedAt = time.Now()
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()

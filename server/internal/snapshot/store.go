@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
@@ -51,7 +52,9 @@ type Store struct {
 	// its failure for Pack or Close to report.
 	packing     bool
 	savingCache bool
-	bgErr       error
+	// cacheSavedAt is when the last background cache save was scheduled.
+	cacheSavedAt time.Time
+	bgErr        error
 
 	root     string // absolute, cleaned workspace root
 	dir      string // shadow repository
