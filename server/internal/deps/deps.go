@@ -8,6 +8,7 @@ import (
 	_ "github.com/JohannesKaufmann/html-to-markdown/v2"
 	_ "github.com/aymanbagabas/go-udiff"
 	_ "github.com/bmatcuk/doublestar/v4"
+	_ "github.com/fsnotify/fsnotify"
 	_ "github.com/go-git/go-git/v5"
 	_ "github.com/google/uuid"
 	_ "github.com/invopop/jsonschema"
