@@ -3,6 +3,7 @@ package snapshot
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,14 +61,15 @@ func (s *Store) startWatcher() (changeSource, string) {
 	if err != nil {
 		return nil, "inotify unavailable: " + err.Error()
 	}
-	cookieDir := filepath.Join(s.dir, "watch-cookies")
-	os.RemoveAll(cookieDir) // cookies of a process that died
-	if err := os.MkdirAll(cookieDir, 0o700); err == nil {
+	// Each process gets its own cookie directory: several may share a store.
+	removeStaleCookieDirs(s.dir)
+	cookieDir, err := os.MkdirTemp(s.dir, cookieDirPrefix)
+	if err == nil {
 		err = fw.Add(cookieDir)
 	}
 	if err != nil {
 		fw.Close()
-		return nil, "cannot watch " + cookieDir + ": " + err.Error()
+		return nil, "cannot watch a directory in " + s.dir + ": " + err.Error()
 	}
 	w := &inotifyWatcher{
 		root: s.root, cookieDir: cookieDir, stateDir: s.stateDir, skipDirs: s.skipDirs,
@@ -86,6 +88,23 @@ func (s *Store) startWatcher() (changeSource, string) {
 		close(w.readyCh)
 	}()
 	return w, ""
+}
+
+const cookieDirPrefix = "watch-cookies-"
+
+// removeStaleCookieDirs deletes cookie directories that crashed processes
+// left. A directory untouched for a day may belong to an idle live
+// process; take recreates it if it vanished.
+func removeStaleCookieDirs(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), cookieDirPrefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 24*time.Hour {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 func (w *inotifyWatcher) readyC() <-chan struct{} { return w.readyCh }
@@ -122,6 +141,11 @@ func (w *inotifyWatcher) take() (changeSet, bool, string) {
 	w.mu.Unlock()
 
 	err := os.WriteFile(name, nil, 0o600)
+	if errors.Is(err, fs.ErrNotExist) && os.Mkdir(w.cookieDir, 0o700) == nil {
+		if err = w.w.Add(w.cookieDir); err == nil {
+			err = os.WriteFile(name, nil, 0o600)
+		}
+	}
 	if err == nil {
 		select {
 		case <-ch:

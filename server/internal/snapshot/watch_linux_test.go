@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 )
 
@@ -53,5 +54,41 @@ func TestWatcherFallsBackToFullScans(t *testing.T) {
 	}
 	if _, _, ok, _ := s.FileAt(info.ID, "c.txt"); !ok {
 		t.Fatal("a file made while no process ran is missing")
+	}
+}
+
+// Two stores on one shadow repository (two editor windows) each keep
+// their own barrier; a cookie directory that vanished is recreated.
+func TestWatchersShareAStore(t *testing.T) {
+	root := t.TempDir()
+	state := t.TempDir()
+	ctx := context.Background()
+	var stores []*Store
+	for i := 0; i < 2; i++ {
+		s, err := Open(state, root, Options{Watch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if !s.WaitWatcher(ctx) {
+			t.Skip("no file watcher")
+		}
+		stores = append(stores, s)
+	}
+	os.RemoveAll(stores[0].watch.(*inotifyWatcher).cookieDir)
+	for round := 0; round < 3; round++ {
+		for i, s := range stores {
+			writeFile(t, root, fmt.Sprintf("f%d.txt", i), fmt.Sprint(round), 0o644)
+			info, _, err := s.Snapshot(ctx, Meta{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if round > 0 && !s.lastIncremental {
+				t.Fatalf("store %d round %d: a full scan", i, round)
+			}
+			if b, _, _, _ := s.FileAt(info.ID, fmt.Sprintf("f%d.txt", i)); string(b) != fmt.Sprint(round) {
+				t.Fatalf("store %d round %d: snapshot holds %q", i, round, b)
+			}
+		}
 	}
 }
