@@ -135,12 +135,14 @@ func run(nFiles, mb, reps, growth int, keep bool, goal goals) error {
 	watching := st.WaitWatcher(b.ctx)
 	runtime.GC()
 	resetPeakRSS()
+	cpu0, _ := cpuTimes()
 	t0 := time.Now()
 	first, _, err := st.Snapshot(b.ctx, snapshot.Meta{SessionID: "bench", Message: "first"})
 	if err != nil {
 		return err
 	}
 	oursFirst := time.Since(t0)
+	cpu1, gcpu0 := cpuTimes()
 	rss := peakRSSMB()
 	t0 = time.Now()
 	if err := st.Pack(); err != nil {
@@ -151,6 +153,7 @@ func run(nFiles, mb, reps, growth int, keep bool, goal goals) error {
 	if err != nil {
 		return err
 	}
+	_, gcpu1 := cpuTimes()
 	ratio := oursFirst.Seconds() / gitFirst.Seconds()
 	fmt.Printf("first snapshot:            ours %8s  git %8s  ratio %.2fx  (goal <=%.2gx: %s)  [%d files stored, %d skipped]\n",
 		ms(oursFirst), ms(gitFirst), ratio, goal.firstRatio, verdict(ratio <= goal.firstRatio), first.ChangedFiles, first.SkippedCount)
@@ -160,6 +163,10 @@ func run(nFiles, mb, reps, growth int, keep bool, goal goals) error {
 			line += fmt.Sprintf(" (goal <%.0f MB: %s)", goal.rssMB, verdict(rss < goal.rssMB))
 		}
 		fmt.Println(line)
+	}
+	if ours, git := cpu1-cpu0, gcpu1-gcpu0; git > 0 {
+		fmt.Printf("  CPU time (user+system, steadier than wall time on a busy machine): ours %s  git %s  ratio %.2fx\n",
+			ms(ours), ms(git), ours.Seconds()/git.Seconds())
 	}
 	fmt.Printf("  background pack after it: %s (off the snapshot's path)\n", ms(packTime))
 	if !watching {
