@@ -300,7 +300,10 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	if err := b.writer.Finalize(fctx, st, &usage); err != nil {
 		e.log.Error("finalising the turn", zap.String("session", sid), zap.Error(err))
 	}
-	if !t.btw && (out.Status == agent.StatusDone || out.Status == agent.StatusMaxTurns) {
+	// Stopped and failed turns are snapshotted too: their tools and shell
+	// commands may have made files, and a restore deletes only files a
+	// snapshot saw made (unchanged workspaces make no new snapshot).
+	if !t.btw {
 		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, Message: t.text, Reason: "after turn"}); err != nil {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
