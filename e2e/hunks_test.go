@@ -41,12 +41,12 @@ func TestScenarioRejectOneHunk(t *testing.T) {
 	}
 }
 
-// Auto-accept after a countdown (govibe.autoApprove.editsDelay): the
+// Auto-accept after a countdown (govibe.autoApprove.editsDelayMs): the
 // proposal shows a countdown the user could stop, and when it runs out the
 // edit is applied without a click.
 func TestScenarioAutoAcceptCountdown(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: fixAddRules(),
-		Settings: map[string]any{"govibe.autoApprove.editsDelay": 3}})
+		Settings: map[string]any{"govibe.autoApprove.editsDelayMs": 3000}})
 	wv := h.openGoVibe()
 	h.sendChat(wv, fixAddPrompt)
 	h.expectVisible(wv.Locator("[data-testid=confirm-countdown]"), "the auto-accept countdown on the proposal card")

@@ -76,9 +76,13 @@ type ModelProfile struct {
 // Settings is the govibe.* snapshot. Values holds every key verbatim
 // (without the "govibe." prefix) so new settings need no protocol change;
 // APIKeys comes from SecretStorage, keyed by profile name ("" = default).
+// Workspace holds what the workspace and its folders set, verbatim: the
+// sidecar applies the settings schema's scopes to it (a workspace may
+// restrict but never allow), so Values carries the user's level only.
 type Settings struct {
-	Values  map[string]any    `json:"values"`
-	APIKeys map[string]string `json:"apiKeys,omitempty"`
+	Values    map[string]any    `json:"values"`
+	APIKeys   map[string]string `json:"apiKeys,omitempty"`
+	Workspace map[string]any    `json:"workspace,omitempty"`
 }
 
 type SettingsDidChangeParams struct {

@@ -356,6 +356,7 @@ export interface SessionSearchResult {
 export interface Settings {
 	values: Record<string, unknown>;
 	apiKeys?: Record<string, string>;
+	workspace?: Record<string, unknown>;
 }
 
 export interface SettingsDidChangeParams {

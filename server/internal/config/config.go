@@ -19,53 +19,15 @@ import (
 // flattened on the way in so both spellings work.
 type Values map[string]any
 
-// Defaults for every known key. A key not listed here is unknown: --set
-// warns about it.
-var Defaults = Values{
-	"apiBaseUrl":                     "https://api.deepseek.com",
-	"model":                          "deepseek-reasoner",
-	"models":                         []any{},
-	"language":                       "auto",
-	"logLevel":                       "info",
-	"proxy":                          "",
-	"contextWindow":                  float64(128000),
-	"maxOutputTokens":                float64(0),
-	"toolCalling":                    "auto",
-	"maxInteractions":                float64(-1),
-	"confirmChanges":                 true,
-	"confirmShellCommand":            true,
-	"autoApprove.edits":              false,
-	"autoApprove.editsDelay":         float64(0),
-	"autoApprove.readOnlyCommands":   true,
-	"shell.timeoutMs":                float64(120000),
-	"shell.maxTimeoutMs":             float64(600000),
-	"editReview.enabled":             false,
-	"editReview.timeoutMs":           float64(60000),
-	"editReview.model":               "",
-	"todolistReview.enabled":         false,
-	"todolistReview.maxAttempts":     float64(5),
-	"todolistReview.timeoutMs":       float64(60000),
-	"todolistReview.model":           "",
-	"shellCommandReview.enabled":     false,
-	"shellCommandReview.maxAttempts": float64(2),
-	"shellCommandReview.timeoutMs":   float64(60000),
-	"shellCommandReview.model":       "",
-	"scheduler.maxRetries":           float64(2),
-	"scheduler.maxAgentTurns":        float64(30),
-	"scheduler.maxAgentMinutes":      float64(15),
-	"compact.threshold":              0.7,
-	"compact.keepTokens":             float64(20000),
-	"permissions.allow":              []any{},
-	"permissions.ask":                []any{},
-	"permissions.deny":               []any{},
-	"snapshots.enabled":              true,
-	"snapshots.maxAgeDays":           float64(30),
-	"snapshots.maxCount":             float64(500),
-	"snapshots.maxFileSizeMB":        float64(10),
-	"server.path":                    "",
-	"trace.server":                   false,
-	"apiKey":                         "",
-}
+// Defaults for every known key, from Schema. A key not listed here is
+// unknown: --set warns about it.
+var Defaults = func() Values {
+	v := make(Values, len(Schema))
+	for _, s := range Schema {
+		v[s.Key] = s.Default
+	}
+	return v
+}()
 
 // Flatten turns nested objects into dotted keys and drops a "govibe."
 // prefix.
@@ -167,10 +129,18 @@ func (v Values) Strings(key string) []string {
 	return nil
 }
 
-// Known reports whether key is a recognised setting.
+// Known reports whether key is a recognised setting (a legacy name counts:
+// it is converted, not ignored).
 func Known(key string) bool {
-	_, ok := Defaults[key]
-	return ok
+	if Lookup(key) != nil {
+		return true
+	}
+	for _, l := range Legacies {
+		if l.Old == key {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseAssignment parses a --set KEY=VALUE flag. VALUE is JSON when it
@@ -237,5 +207,17 @@ func UnknownKeys(v Values) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Objects returns a list-of-objects setting (govibe.models).
+func (v Values) Objects(key string) []map[string]any {
+	list, _ := v.lookup(key).([]any)
+	var out []map[string]any
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
 	return out
 }

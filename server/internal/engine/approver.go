@@ -84,8 +84,8 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	}
 	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "edit",
 		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
-	if d := v.Float("autoApprove.editsDelay"); d > 0 && !isProtected && len(needHuman) == 0 {
-		c.AutoAcceptMs = int(d * 1000)
+	if d := v.Int("autoApprove.editsDelayMs"); d > 0 && !isProtected && len(needHuman) == 0 {
+		c.AutoAcceptMs = d
 	}
 	ans, err := a.e.Broker.Ask(ctx, c)
 	if err != nil {

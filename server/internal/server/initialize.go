@@ -36,7 +36,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if p.StorageDir == "" {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "initialize: storageDir is required")
 	}
-	values := config.Flatten(p.Settings.Values)
+	values, warns := effectiveSettings(p.Settings, p.Trusted)
 	s.applyLogSettings(values, p.Settings.APIKeys)
 	if p.StorageDir != "" {
 		s.log.Info("initializing", zap.Strings("roots", roots), zap.String("storage", p.StorageDir), zap.String("client", p.ClientInfo.Name+" "+p.ClientInfo.Version))
@@ -79,11 +79,12 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	}
 	s.mu.Lock()
 	s.started = true
-	s.lang = i18n.Pick(values.String("language"), p.Locale)
+	s.lang = i18n.Pick(config.Typed(values).Language, p.Locale)
+	s.trusted = p.Trusted
 	s.mu.Unlock()
 	// The session store opens in the background (a fresh database costs a
 	// few fsyncs); requests wait for it in s.engine.
-	go s.open(opts)
+	go s.open(opts, warns)
 	return &protocol.InitializeResult{
 		ProtocolVersion: protocol.Version,
 		ServerInfo:      protocol.ClientInfo{Name: "govibe", Version: Version},
@@ -98,7 +99,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 
 // open starts the engine, then closes s.ready. Start-up problems reach the
 // user as server/notice.
-func (s *Server) open(opts engine.Options) {
+func (s *Server) open(opts engine.Options, warns []config.Warning) {
 	defer close(s.ready)
 	eng, err := engine.New(opts)
 	if err != nil {
@@ -123,6 +124,7 @@ func (s *Server) open(opts engine.Options) {
 	s.mu.Lock()
 	s.eng, s.unsub = eng, unsub
 	s.mu.Unlock()
+	s.settingsNotices(warns)
 	for _, n := range eng.Notices() {
 		msg := n
 		s.notify(func(ctx context.Context) error {
@@ -132,12 +134,13 @@ func (s *Server) open(opts engine.Options) {
 }
 
 func (s *Server) applyLogSettings(v config.Values, keys map[string]string) {
-	s.log.Level.SetLevel(logLevel(v.String("logLevel")))
+	typed := config.Typed(v)
+	s.log.Level.SetLevel(logLevel(typed.LogLevel))
 	var secrets []string
 	for _, k := range keys {
 		secrets = append(secrets, k)
 	}
-	if k := v.String("apiKey"); k != "" {
+	if k := typed.APIKey; k != "" {
 		secrets = append(secrets, k)
 	}
 	s.log.Redactor.Set(secrets...)

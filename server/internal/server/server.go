@@ -39,6 +39,10 @@ type Server struct {
 	// lang is the UI language from initialize, for messages sent before
 	// the engine exists.
 	lang i18n.Lang
+	// trusted is the workspace trust from initialize; warned holds the
+	// settings warnings already shown.
+	trusted bool
+	warned  map[string]bool
 }
 
 // New returns a Server that talks back through client.

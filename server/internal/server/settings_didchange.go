@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/config"
 )
 
 func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidChangeParams) error {
@@ -12,8 +11,12 @@ func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidC
 	if err != nil {
 		return err
 	}
-	v := config.Flatten(p.Settings.Values)
+	s.mu.Lock()
+	trusted := s.trusted
+	s.mu.Unlock()
+	v, warns := effectiveSettings(p.Settings, trusted)
 	s.applyLogSettings(v, p.Settings.APIKeys)
 	eng.UpdateSettings(v, p.Settings.APIKeys)
+	s.settingsNotices(warns)
 	return nil
 }

@@ -1,0 +1,203 @@
+package config
+
+//go:generate go run ./generate -root ../../..
+
+// Scope says who may set a setting. VS Code merges workspace settings over
+// the user's; GoVibe lets a repository make itself stricter but never grant
+// itself anything, so every key declares what a workspace may do with it.
+type Scope string
+
+const (
+	// Workspace: a workspace value replaces the user's.
+	Workspace Scope = "workspace"
+	// Restrict: a workspace may only set the stricter value (Setting.Stricter),
+	// or its values land on Setting.WorkspaceKey as extra rules.
+	Restrict Scope = "restrict"
+	// UserOnly: never taken from a workspace (endpoint, key, proxy, allow
+	// rules, which binary runs).
+	UserOnly Scope = "user"
+)
+
+// Setting declares one govibe.* key. It is the single source for the
+// defaults below, package.json's contributes.configuration and its nls
+// entries, the typed accessors (settings_gen.go), the extension's TS types
+// and the README table; see `go generate ./server/internal/config`.
+type Setting struct {
+	Key     string // without the "govibe." prefix
+	Type    string // boolean, integer, number, string, array
+	Default any    // JSON value: bool, float64, string, []any
+	Scope   Scope
+	// Stricter is the one value a workspace may set for a Restrict boolean.
+	Stricter any
+	// WorkspaceKey receives a workspace's values of a Restrict list
+	// (permissions.deny from .vscode/settings.json → permissions.workspace.deny).
+	WorkspaceKey string
+	Unit         string // ms, tokens, days, MB, minutes, fraction
+	Enum         []string
+	Min, Max     *float64
+	Items        string  // element type of an array: "string", or "model" (a profile)
+	EN, ZH       string  // description; Markdown when Markdown is set
+	Markdown     bool
+	VSCodeScope  string // package.json scope; "" = the default (window)
+	Internal     bool   // not contributed to VS Code (legacy or set by the sidecar)
+	Secret       bool   // never printed
+}
+
+// Legacy is a renamed key: values under Old are converted and moved to New.
+type Legacy struct {
+	Old, New string
+	// Convert maps an old value to the new key's unit.
+	Convert func(any) any
+	EN, ZH  string // how the old value was read, for the warning
+}
+
+// ModelField is one property of a govibe.models profile.
+type ModelField struct {
+	Name, Type string
+	Enum       []string
+	Default    any
+	Min        *float64
+	EN, ZH     string
+}
+
+func num(f float64) *float64 { return &f }
+
+// Schema lists every setting in the order VS Code shows them.
+var Schema = []Setting{
+	{Key: "apiBaseUrl", Type: "string", Default: "https://api.deepseek.com", Scope: UserOnly, VSCodeScope: "application",
+		EN: "Base URL of the OpenAI-compatible API.", ZH: "兼容 OpenAI 的 API 基础地址。"},
+	{Key: "model", Type: "string", Default: "deepseek-reasoner", Scope: Workspace, Markdown: true,
+		EN: "Model name, or the name of a profile from `#govibe.models#`.", ZH: "模型名称，或 `#govibe.models#` 中某个配置的名称。"},
+	{Key: "models", Type: "array", Items: "model", Default: []any{}, Scope: UserOnly, VSCodeScope: "application", Markdown: true,
+		EN: "Model profiles. API keys belong in SecretStorage: use `GoVibe: Set API Key`.", ZH: "模型配置列表。API 密钥请通过 `GoVibe: 设置 API 密钥` 保存在安全存储中。"},
+	{Key: "language", Type: "string", Default: "auto", Scope: Workspace, Enum: []string{"auto", "en", "zh-CN"},
+		EN: "Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese.", ZH: "助手回复与界面的语言：跟随 VS Code、英文或简体中文。"},
+	{Key: "logLevel", Type: "string", Default: "info", Scope: Workspace, Enum: []string{"debug", "info", "warn", "error"},
+		EN: "Sidecar log level.", ZH: "后台服务的日志级别。"},
+	{Key: "proxy", Type: "string", Default: "", Scope: UserOnly, VSCodeScope: "application",
+		EN: "HTTP(S) proxy for API requests; empty uses the environment.", ZH: "API 请求使用的 HTTP(S) 代理；留空则使用环境变量。"},
+	{Key: "server.path", Type: "string", Default: "", Scope: UserOnly, VSCodeScope: "machine",
+		EN: "Path to a govibe binary to use instead of the bundled one.", ZH: "使用指定路径的 govibe 程序代替内置程序。"},
+	{Key: "trace.server", Type: "boolean", Default: false, Scope: Workspace,
+		EN: "Log every JSON-RPC message to the \"GoVibe (JSON-RPC trace)\" output channel.", ZH: "在“GoVibe (JSON-RPC trace)”输出通道中记录所有 JSON-RPC 消息。"},
+	{Key: "confirmChanges", Type: "boolean", Default: true, Scope: Restrict, Stricter: true,
+		EN: "Ask before applying file edits.", ZH: "应用文件修改前征求确认。"},
+	{Key: "confirmShellCommand", Type: "boolean", Default: true, Scope: Restrict, Stricter: true,
+		EN: "Ask before running shell commands.", ZH: "运行 Shell 命令前征求确认。"},
+	{Key: "maxInteractions", Type: "integer", Default: float64(-1), Scope: Workspace, Min: num(-1),
+		EN: "Maximum model calls per turn; -1 means unlimited.", ZH: "每轮最多调用模型的次数；-1 表示不限。"},
+	{Key: "autoApprove.edits", Type: "boolean", Default: false, Scope: Restrict, Stricter: false,
+		EN: "Accept edits without asking.", ZH: "无需确认直接接受修改。"},
+	{Key: "autoApprove.editsDelayMs", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "ms", Min: num(0),
+		EN: "Milliseconds to show an edit before it is accepted automatically; 0 accepts at once.", ZH: "自动接受修改前的展示时间（毫秒）；0 表示立即接受。"},
+	{Key: "autoApprove.readOnlyCommands", Type: "boolean", Default: true, Scope: Restrict, Stricter: false,
+		EN: "Run read-only shell commands without asking.", ZH: "只读 Shell 命令无需确认直接运行。"},
+	{Key: "toolCalling", Type: "string", Default: "auto", Scope: Workspace, Enum: []string{"native", "text", "auto"},
+		EN: "How tools are called when the profile does not say: native function calling, a text protocol, or auto-detect.", ZH: "配置未指定时的工具调用方式：原生函数调用、文本协议或自动检测。"},
+	{Key: "shell.timeoutMs", Type: "integer", Default: float64(120000), Scope: Workspace, Unit: "ms", Min: num(1000),
+		EN: "Default timeout of one shell command in milliseconds.", ZH: "单条 Shell 命令的默认超时时间（毫秒）。"},
+	{Key: "shell.maxTimeoutMs", Type: "integer", Default: float64(600000), Scope: Workspace, Unit: "ms", Min: num(1000),
+		EN: "Longest timeout the model may ask for one shell command, in milliseconds.", ZH: "模型可为单条 Shell 命令申请的最长超时时间（毫秒）。"},
+	{Key: "editReview.enabled", Type: "boolean", Default: false, Scope: Restrict, Stricter: true,
+		EN: "Let a reviewer model check each edit before it is proposed.", ZH: "在提出修改前由审查模型检查每处修改。"},
+	{Key: "editReview.timeoutMs", Type: "integer", Default: float64(60000), Scope: Workspace, Unit: "ms", Min: num(0),
+		EN: "Timeout of one edit review in milliseconds.", ZH: "单次修改审查的超时时间（毫秒）。"},
+	{Key: "editReview.model", Type: "string", Default: "", Scope: Workspace,
+		EN: "Model or profile name of the edit reviewer; empty uses the chat model.", ZH: "修改审查所用的模型或配置名称；留空则使用对话模型。"},
+	{Key: "todolistReview.enabled", Type: "boolean", Default: false, Scope: Restrict, Stricter: true,
+		EN: "Let a reviewer model check the todo list before it runs.", ZH: "在执行前由审查模型检查待办列表。"},
+	{Key: "todolistReview.maxAttempts", Type: "integer", Default: float64(5), Scope: Workspace, Min: num(1),
+		EN: "How many times a todo list may be revised after review.", ZH: "待办列表审查后最多修订的次数。"},
+	{Key: "todolistReview.timeoutMs", Type: "integer", Default: float64(60000), Scope: Workspace, Unit: "ms", Min: num(0),
+		EN: "Timeout of one todo list review in milliseconds.", ZH: "单次待办列表审查的超时时间（毫秒）。"},
+	{Key: "todolistReview.model", Type: "string", Default: "", Scope: Workspace,
+		EN: "Model or profile name of the todo list reviewer; empty uses the chat model.", ZH: "待办列表审查所用的模型或配置名称；留空则使用对话模型。"},
+	{Key: "shellCommandReview.enabled", Type: "boolean", Default: false, Scope: Restrict, Stricter: true,
+		EN: "Let a reviewer model check shell commands before they run.", ZH: "在运行前由审查模型检查 Shell 命令。"},
+	{Key: "shellCommandReview.maxAttempts", Type: "integer", Default: float64(2), Scope: Workspace, Min: num(1),
+		EN: "How many times a shell command may be revised after review.", ZH: "Shell 命令审查后最多修订的次数。"},
+	{Key: "shellCommandReview.timeoutMs", Type: "integer", Default: float64(60000), Scope: Workspace, Unit: "ms", Min: num(0),
+		EN: "Timeout of one shell command review in milliseconds.", ZH: "单次 Shell 命令审查的超时时间（毫秒）。"},
+	{Key: "shellCommandReview.model", Type: "string", Default: "", Scope: Workspace,
+		EN: "Model or profile name of the shell command reviewer; empty uses the chat model.", ZH: "Shell 命令审查所用的模型或配置名称；留空则使用对话模型。"},
+	{Key: "scheduler.maxRetries", Type: "integer", Default: float64(2), Scope: Workspace, Min: num(0),
+		EN: "How often a failed todo item is retried.", ZH: "失败的待办事项最多重试的次数。"},
+	{Key: "scheduler.maxAgentTurns", Type: "integer", Default: float64(30), Scope: Workspace, Min: num(1),
+		EN: "Maximum tool rounds of one executor or evaluator agent.", ZH: "单个执行或评估智能体最多的工具调用轮数。"},
+	{Key: "scheduler.maxAgentMinutes", Type: "number", Default: float64(15), Scope: Workspace, Unit: "minutes", Min: num(0),
+		EN: "Maximum minutes one executor or evaluator agent may run.", ZH: "单个执行或评估智能体最长的运行时间（分钟）。"},
+	{Key: "compact.threshold", Type: "number", Default: 0.7, Scope: Workspace, Unit: "fraction", Min: num(0.1), Max: num(1),
+		EN: "Fraction of the context window at which the conversation is compacted.", ZH: "上下文占用达到窗口的该比例时压缩对话。"},
+	{Key: "compact.keepTokens", Type: "integer", Default: float64(20000), Scope: Workspace, Unit: "tokens", Min: num(0),
+		EN: "Tokens of recent conversation kept verbatim when compacting.", ZH: "压缩时原样保留的最近对话 token 数。"},
+	{Key: "contextWindow", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "tokens", Min: num(0),
+		EN: "Context window in tokens; 0 uses the model's known size.", ZH: "上下文窗口（token 数）；0 表示使用模型的默认值。"},
+	{Key: "maxOutputTokens", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "tokens", Min: num(0),
+		EN: "Maximum output tokens per reply; 0 uses the model's default.", ZH: "每次回复的最大输出 token 数；0 表示使用模型默认值。"},
+	{Key: "permissions.allow", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly, Markdown: true,
+		EN: "Tool calls allowed without asking, e.g. `Bash(npm test)`. Only user settings count: a workspace cannot allow.", ZH: "无需确认即可执行的工具调用，例如 `Bash(npm test)`。只有用户设置生效：工作区不能放行。"},
+	{Key: "permissions.ask", Type: "array", Items: "string", Default: []any{}, Scope: Restrict, WorkspaceKey: "permissions.workspace.ask",
+		EN: "Tool calls that always ask first.", ZH: "总是需要确认的工具调用。"},
+	{Key: "permissions.deny", Type: "array", Items: "string", Default: []any{}, Scope: Restrict, WorkspaceKey: "permissions.workspace.deny", Markdown: true,
+		EN: "Tool calls that are never allowed, e.g. `Bash(rm -rf *)`.", ZH: "永不允许的工具调用，例如 `Bash(rm -rf *)`。"},
+	{Key: "permissions.workspace.allow", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly, Internal: true,
+		EN: "Allow rules that came from a workspace; always ignored.", ZH: "来自工作区的放行规则；始终忽略。"},
+	{Key: "permissions.workspace.ask", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly, Internal: true,
+		EN: "Ask rules that came from a workspace (set by the sidecar from the workspace's permissions.ask).", ZH: "来自工作区的确认规则（由工作区的 permissions.ask 得出）。"},
+	{Key: "permissions.workspace.deny", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly, Internal: true,
+		EN: "Deny rules that came from a workspace (set by the sidecar from the workspace's permissions.deny).", ZH: "来自工作区的拒绝规则（由工作区的 permissions.deny 得出）。"},
+	{Key: "snapshots.enabled", Type: "boolean", Default: true, Scope: Restrict, Stricter: true,
+		EN: "Take shadow-git snapshots before and after turns that change files.", ZH: "在修改文件的轮次前后创建影子 git 快照。"},
+	{Key: "snapshots.maxAgeDays", Type: "integer", Default: float64(30), Scope: Workspace, Unit: "days", Min: num(1),
+		EN: "Snapshots older than this many days are pruned.", ZH: "超过该天数的快照会被清理。"},
+	{Key: "snapshots.maxCount", Type: "integer", Default: float64(500), Scope: Workspace, Min: num(1),
+		EN: "At most this many snapshots are kept.", ZH: "最多保留的快照数量。"},
+	{Key: "snapshots.maxFileSizeMB", Type: "integer", Default: float64(10), Scope: Workspace, Unit: "MB", Min: num(1),
+		EN: "Files larger than this many megabytes are left out of snapshots.", ZH: "大于该大小（MB）的文件不会纳入快照。"},
+	{Key: "apiKey", Type: "string", Default: "", Scope: UserOnly, Internal: true, Secret: true,
+		EN: "Legacy plain-text API key; use SecretStorage (GoVibe: Set API Key) or GOVIBE_API_KEY.", ZH: "旧式明文 API 密钥；请改用安全存储（GoVibe: 设置 API 密钥）或 GOVIBE_API_KEY。"},
+}
+
+// ModelFields are the properties of one govibe.models profile.
+var ModelFields = []ModelField{
+	{Name: "name", Type: "string", EN: "Profile name.", ZH: "配置名称。"},
+	{Name: "baseUrl", Type: "string", EN: "API base URL.", ZH: "API 基础地址。"},
+	{Name: "model", Type: "string", EN: "Model identifier sent to the API.", ZH: "发送给 API 的模型标识。"},
+	{Name: "contextWindow", Type: "integer", Min: num(0), EN: "Context window in tokens.", ZH: "上下文窗口（token 数）。"},
+	{Name: "maxOutputTokens", Type: "integer", Min: num(0), EN: "Maximum output tokens per reply.", ZH: "每次回复的最大输出 token 数。"},
+	{Name: "toolCalling", Type: "string", Enum: []string{"native", "text", "auto"}, Default: "auto",
+		EN: "How tools are called: native function calling, a text protocol, or auto-detect.", ZH: "工具调用方式：原生函数调用、文本协议或自动检测。"},
+	{Name: "priceInput", Type: "number", Min: num(0), EN: "Price per million input tokens.", ZH: "每百万输入 token 的价格。"},
+	{Name: "priceCachedInput", Type: "number", Min: num(0), EN: "Price per million cached input tokens.", ZH: "每百万缓存命中输入 token 的价格。"},
+	{Name: "priceOutput", Type: "number", Min: num(0), EN: "Price per million output tokens.", ZH: "每百万输出 token 的价格。"},
+}
+
+// Legacies are renamed keys still honoured.
+var Legacies = []Legacy{
+	{Old: "autoApprove.editsDelay", New: "autoApprove.editsDelayMs", Convert: editsDelayMs,
+		EN: "values of 100 and more are milliseconds (as documented), smaller ones seconds (as it behaved)",
+		ZH: "100 及以上按毫秒（与文档一致），更小的值按秒（与旧行为一致）"},
+}
+
+// editsDelayMs reads the old autoApprove.editsDelay. Its description said
+// milliseconds while the sidecar multiplied by 1000, so both readings exist
+// in the wild: 3000 (meant as 3 s) and 3 (found to be 3 s). A countdown
+// under 100 ms is no countdown, so small values can only mean seconds.
+func editsDelayMs(v any) any {
+	f := (Values{"x": v}).Float("x")
+	if f > 0 && f < 100 {
+		f *= 1000
+	}
+	return f
+}
+
+var byKey = func() map[string]*Setting {
+	m := make(map[string]*Setting, len(Schema))
+	for i := range Schema {
+		m[Schema[i].Key] = &Schema[i]
+	}
+	return m
+}()
+
+// Lookup returns the declaration of key, or nil when it is unknown.
+func Lookup(key string) *Setting { return byKey[key] }

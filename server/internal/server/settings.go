@@ -1,0 +1,45 @@
+package server
+
+import (
+	"context"
+
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/config"
+)
+
+// effectiveSettings turns the editor's snapshot into the values the engine
+// reads: renamed keys converted, the workspace's values laid over the
+// user's as the schema's scopes allow. The warnings name each key that was
+// converted or ignored.
+func effectiveSettings(p protocol.Settings, trusted bool) (config.Values, []config.Warning) {
+	user, warns := config.Normalize(config.Flatten(p.Values))
+	v, wsWarns := config.ApplyWorkspace(user, config.Flatten(p.Workspace), trusted)
+	return v, append(warns, wsWarns...)
+}
+
+// settingsNotices sends each settings warning as a server/notice, once per
+// distinct text for the life of the connection (settings/didChange repeats
+// the whole snapshot on every edit).
+func (s *Server) settingsNotices(warns []config.Warning) {
+	s.mu.Lock()
+	lang := s.lang
+	if s.warned == nil {
+		s.warned = map[string]bool{}
+	}
+	var msgs []string
+	for _, w := range warns {
+		m := w.In(lang)
+		if !s.warned[m] {
+			s.warned[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	s.mu.Unlock()
+	for _, m := range msgs {
+		msg := m
+		s.log.Warn(msg)
+		s.notify(func(ctx context.Context) error {
+			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "warning", Message: msg, Action: "openSettings"})
+		})
+	}
+}
