@@ -126,40 +126,30 @@ func execCmd(args []string) int {
 	}
 
 	// Settings: user file, then environment, then flags.
-	values, err := config.LoadFile(config.UserFile())
+	extra := config.Values{}
+	if *baseURL != "" {
+		extra["apiBaseUrl"] = *baseURL
+	}
+	if *model != "" {
+		extra["model"] = *model
+	}
+	if *maxTurns >= 0 {
+		extra["maxInteractions"] = float64(*maxTurns)
+	}
+	resolved, err := loadSettings(sets, extra)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "govibe exec:", err)
 		return exitUsage
 	}
-	values = values.Merge(config.FromEnv())
-	flagVals := config.Values{}
-	for _, s := range sets {
-		k, v, err := config.ParseAssignment(s)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "govibe exec:", err)
-			return exitUsage
-		}
-		flagVals[k] = v
-	}
-	for _, k := range config.UnknownKeys(flagVals) {
-		fmt.Fprintf(os.Stderr, "govibe exec: warning: unknown setting %q (ignored by GoVibe)\n", k)
-	}
-	if *baseURL != "" {
-		flagVals["apiBaseUrl"] = *baseURL
-	}
-	if *model != "" {
-		flagVals["model"] = *model
-	}
-	if *maxTurns >= 0 {
-		flagVals["maxInteractions"] = float64(*maxTurns)
-	}
-	values = values.Merge(flagVals)
+	printWarnings(os.Stderr, "exec", resolved)
+	values := resolved.Values
+	typed := config.Typed(values)
 	keys := map[string]string{}
 	if k := os.Getenv(*keyEnv); k != "" {
 		keys[""] = k
 	}
 
-	log := logging.New(logging.Options{Level: values.String("logLevel"), Dir: filepath.Join(cf.stateDir, "logs"), Stderr: discardUnlessDebug()})
+	log := logging.New(logging.Options{Level: typed.LogLevel, Dir: filepath.Join(cf.stateDir, "logs"), Stderr: discardUnlessDebug()})
 	log.Redactor.Set(keys[""])
 	defer log.Sync()
 
@@ -208,7 +198,7 @@ func execCmd(args []string) int {
 	mu.Lock()
 	sid = sess
 	mu.Unlock()
-	out.init(sess, values.String("model"), toolNames())
+	out.init(sess, typed.Model, toolNames())
 	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: sess, Text: prompt}); err != nil {
 		out.fail(err)
 		unsub()

@@ -4,6 +4,7 @@
 //	govibe exec [flags] PROMPT    run the agent headless
 //	govibe snapshot list|diff|restore
 //	govibe session list|show|export
+//	govibe config [--json]
 package main
 
 import (
@@ -22,6 +23,7 @@ commands:
   exec [flags] PROMPT            run the agent headless (govibe exec -h)
   snapshot list|diff|restore     inspect and restore workspace snapshots
   session list|show|export       inspect stored sessions
+  config [--json]                print every effective setting and its source
   version                        print the version
 `
 
@@ -40,6 +42,8 @@ func main() {
 		code = snapshotCmd(os.Args[2:])
 	case "session":
 		code = sessionCmd(os.Args[2:])
+	case "config":
+		code = configCmd(os.Args[2:])
 	case "version", "--version":
 		fmt.Println(version())
 	case "-h", "--help", "help":
