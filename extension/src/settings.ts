@@ -4,46 +4,11 @@
 // ("" = the default model).
 import type { Settings } from './protocol.gen';
 
+import { LEGACY_SETTING_KEYS, SETTING_KEYS, type SettingKey } from './settings.gen';
+
+export { SETTING_KEYS, type SettingKey };
+
 export const SECTION = 'govibe';
-
-/** Every contributed setting, without the "govibe." prefix. */
-export const SETTING_KEYS = [
-  'apiBaseUrl',
-  'model',
-  'models',
-  'language',
-  'logLevel',
-  'proxy',
-  'server.path',
-  'trace.server',
-  'confirmChanges',
-  'confirmShellCommand',
-  'maxInteractions',
-  'autoApprove.edits',
-  'autoApprove.editsDelay',
-  'autoApprove.readOnlyCommands',
-  'editReview.enabled',
-  'editReview.timeoutMs',
-  'todolistReview.enabled',
-  'todolistReview.maxAttempts',
-  'todolistReview.timeoutMs',
-  'shellCommandReview.enabled',
-  'shellCommandReview.maxAttempts',
-  'shellCommandReview.timeoutMs',
-  'scheduler.maxRetries',
-  'compact.threshold',
-  'compact.keepTokens',
-  'contextWindow',
-  'maxOutputTokens',
-  'permissions.allow',
-  'permissions.ask',
-  'permissions.deny',
-  'snapshots.maxAgeDays',
-  'snapshots.maxCount',
-  'snapshots.maxFileSizeMB',
-] as const;
-
-export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** A legacy plain-text key: not contributed, but honoured with a warning. */
 export const PLAIN_API_KEY = 'apiKey';
@@ -88,11 +53,6 @@ export function findPlainKeys(get: Getter): PlainKey[] {
   return out;
 }
 
-/**
- * Builds the snapshot sent in initialize and settings/didChange. Keys from
- * SecretStorage (`secrets`) win over plain ones; plain keys still work so a
- * user who has not moved them yet is not locked out.
- */
 /** Where a setting's value comes from, as vscode's WorkspaceConfiguration.inspect reports it. */
 export interface Inspected {
   globalValue?: unknown;
@@ -100,23 +60,30 @@ export interface Inspected {
   workspaceFolderValue?: unknown;
 }
 
-const PERMISSION_KEYS = new Set<string>(['permissions.allow', 'permissions.ask', 'permissions.deny']);
-
+/**
+ * Builds the snapshot sent in initialize and settings/didChange. Keys from
+ * SecretStorage (`secrets`) win over plain ones; plain keys still work so a
+ * user who has not moved them yet is not locked out.
+ *
+ * With `inspect`, values carries the user level only and workspace what the
+ * workspace and its folders set: the sidecar applies the settings schema's
+ * scopes (a workspace may restrict but never allow) and names each key it
+ * ignores. Unset keys are left out; both sides' defaults come from the one
+ * schema.
+ */
 export function buildSettings(
   get: Getter,
   secrets: Readonly<Record<string, string>>,
   inspect?: (key: string) => Inspected | undefined,
 ): Settings {
   const values: Record<string, unknown> = {};
-  for (const key of SETTING_KEYS) {
-    if (inspect && PERMISSION_KEYS.has(key)) {
-      // Permission rules keep their origin: a workspace may add deny and
-      // ask rules but never allow rules, so the sidecar must tell them apart.
+  const workspace: Record<string, unknown> = {};
+  for (const key of [...SETTING_KEYS, ...LEGACY_SETTING_KEYS] as string[]) {
+    if (inspect) {
       const i = inspect(key);
-      const user = i?.globalValue;
-      if (Array.isArray(user)) values[key] = user;
-      const ws = [i?.workspaceValue, i?.workspaceFolderValue].flatMap((v) => (Array.isArray(v) ? v : []));
-      if (ws.length > 0) values[key.replace('permissions.', 'permissions.workspace.')] = ws;
+      if (i?.globalValue !== undefined) values[key] = key === 'models' ? stripKeys(i.globalValue) : i.globalValue;
+      const ws = workspaceValue(i);
+      if (ws !== undefined) workspace[key] = key === 'models' ? stripKeys(ws) : ws;
       continue;
     }
     const v = get(key);
@@ -126,7 +93,18 @@ export function buildSettings(
   const apiKeys: Record<string, string> = {};
   for (const p of findPlainKeys(get)) apiKeys[p.profile] = p.key;
   for (const [profile, key] of Object.entries(secrets)) if (key !== '') apiKeys[profile] = key;
-  return Object.keys(apiKeys).length > 0 ? { values, apiKeys } : { values };
+  const out: Settings = { values };
+  if (Object.keys(apiKeys).length > 0) out.apiKeys = apiKeys;
+  if (Object.keys(workspace).length > 0) out.workspace = workspace;
+  return out;
+}
+
+/** A workspace's value: rule lists of the workspace and its folders add up; otherwise the folder wins. */
+function workspaceValue(i: Inspected | undefined): unknown {
+  const ws = i?.workspaceValue;
+  const folder = i?.workspaceFolderValue;
+  if (Array.isArray(ws) && Array.isArray(folder)) return [...ws, ...folder];
+  return folder !== undefined ? folder : ws;
 }
 
 /** govibe.models without the apiKey of `profile`, for moving it out. */

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SETTING_DEFAULTS, SETTING_SCOPES } from '../src/settings.gen';
 import { SETTING_KEYS, buildSettings, findPlainKeys, modelsWithoutKey, profileNames, secretKey, type Inspected } from '../src/settings';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
@@ -69,16 +70,47 @@ describe('settings mapping', () => {
   });
 });
 
-describe('permission rules keep their origin', () => {
-  it('sends user rules as permissions.* and workspace rules as permissions.workspace.*', () => {
+describe('workspace values travel apart from the user\'s', () => {
+  it('sends the user level as values and the workspace level as workspace, for the sidecar to filter by scope', () => {
     const inspected: Record<string, Inspected> = {
       'permissions.allow': { globalValue: ['Bash(npm test*)'], workspaceValue: ['Bash(rm *)'] },
       'permissions.deny': { workspaceValue: ['Bash(git push*)'], workspaceFolderValue: ['Edit(secrets/**)'] },
+      apiBaseUrl: { globalValue: 'https://mine', workspaceValue: 'https://evil' },
+      'compact.threshold': { workspaceValue: 0.5, workspaceFolderValue: 0.6 },
+      'autoApprove.editsDelay': { globalValue: 3 },
+      models: { globalValue: [{ name: 'a', apiKey: 'plain' }] },
     };
     const s = buildSettings(getter({}), {}, (k) => inspected[k]);
-    expect(s.values['permissions.allow']).toEqual(['Bash(npm test*)']);
-    expect(s.values['permissions.workspace.allow']).toEqual(['Bash(rm *)']);
-    expect(s.values['permissions.deny']).toBeUndefined();
-    expect(s.values['permissions.workspace.deny']).toEqual(['Bash(git push*)', 'Edit(secrets/**)']);
+    expect(s.values).toEqual({
+      'permissions.allow': ['Bash(npm test*)'],
+      apiBaseUrl: 'https://mine',
+      'autoApprove.editsDelay': 3,
+      models: [{ name: 'a' }],
+    });
+    expect(s.workspace).toEqual({
+      'permissions.allow': ['Bash(rm *)'],
+      'permissions.deny': ['Bash(git push*)', 'Edit(secrets/**)'],
+      apiBaseUrl: 'https://evil',
+      'compact.threshold': 0.6,
+    });
+  });
+
+  it('declares a scope for every contributed key, and user-only keys are application- or machine-scoped in VS Code', () => {
+    for (const key of SETTING_KEYS) {
+      const scope = SETTING_SCOPES[key];
+      expect(['workspace', 'restrict', 'user']).toContain(scope);
+      const vscodeScope = manifest.contributes.configuration.properties[`govibe.${key}`].scope;
+      if (vscodeScope === 'application' || vscodeScope === 'machine') expect(scope).toBe('user');
+    }
+    expect(SETTING_SCOPES.apiBaseUrl).toBe('user');
+    expect(SETTING_SCOPES.proxy).toBe('user');
+    expect(SETTING_SCOPES['permissions.allow']).toBe('user');
+    expect(SETTING_SCOPES['permissions.deny']).toBe('restrict');
+  });
+
+  it('keeps the generated defaults equal to the manifest', () => {
+    for (const key of SETTING_KEYS) {
+      expect(manifest.contributes.configuration.properties[`govibe.${key}`].default).toEqual(SETTING_DEFAULTS[key]);
+    }
   });
 });

@@ -35,8 +35,8 @@ type Setting struct {
 	Unit         string // ms, tokens, days, MB, minutes, fraction
 	Enum         []string
 	Min, Max     *float64
-	Items        string  // element type of an array: "string", or "model" (a profile)
-	EN, ZH       string  // description; Markdown when Markdown is set
+	Items        string // element type of an array: "string", or "model" (a profile)
+	EN, ZH       string // description; Markdown when Markdown is set
 	Markdown     bool
 	VSCodeScope  string // package.json scope; "" = the default (window)
 	Internal     bool   // not contributed to VS Code (legacy or set by the sidecar)

@@ -59,6 +59,10 @@ type Options struct {
 	Workspace string
 	StateDir  string
 	Settings  map[string]any
+	// WorkspaceSettings are what the workspace set (protocol.Settings.Workspace).
+	WorkspaceSettings map[string]any
+	// Untrusted initializes as an untrusted workspace.
+	Untrusted bool
 	APIKey    string
 	// Binary runs the sidecar as a child process over real stdio; empty
 	// serves it in-process over pipes.
@@ -161,9 +165,9 @@ func (e *Editor) Initialize(ctx context.Context, o Options, version int) (*proto
 		WorkspaceFolders: []protocol.WorkspaceFolder{{Name: "ws", Path: e.Workspace}},
 		StorageDir:       e.StateDir,
 		Locale:           "en",
-		Settings:         protocol.Settings{Values: settings, APIKeys: map[string]string{"": o.APIKey}},
+		Settings:         protocol.Settings{Values: settings, APIKeys: map[string]string{"": o.APIKey}, Workspace: o.WorkspaceSettings},
 		Capabilities:     protocol.ClientCapabilities{ApplyEdit: o.ApplyEdit, DirtyBuffer: true, Diagnostics: true, Confirm: true},
-		Trusted:          true,
+		Trusted:          !o.Untrusted,
 		Host:             protocol.HostInfo{OS: "linux", Shell: "bash"},
 	}
 	var res protocol.InitializeResult
