@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/govibe/govibe/protocol/kinds"
+
 // ChatSendParams starts a turn. An empty SessionID creates a session.
 type ChatSendParams struct {
 	SessionID string         `json:"sessionId"`
@@ -29,36 +31,38 @@ type ChatSetEditEnabledParams struct {
 	Enabled   bool   `json:"enabled"`
 }
 
-// Event kinds carried by chat/event.
+// EventKind is the kind of a chat/event; the vocabulary lives in the leaf
+// package kinds so the engine can share it without importing wire types.
+type EventKind = kinds.Kind
+
+// Event kinds carried by chat/event (see package kinds for their meaning).
 const (
-	EventTurnStarted    = "turnStarted"
-	EventTextDelta      = "textDelta"
-	EventReasoningDelta = "reasoningDelta"
-	// EventRetry: the stream broke and is retried; discard text streamed
-	// since the last turnStarted/toolResult for this message.
-	EventRetry        = "retry"
-	EventToolCall     = "toolCall"
-	EventToolResult   = "toolResult"
-	EventNotice       = "notice"
-	EventTurnFinished = "turnFinished"
-	EventError        = "error"
-	EventMessage      = "message" // a whole message appended (user, notice)
-	EventTodo         = "todo"
-	EventReview       = "review"
-	EventCompaction   = "compaction"
-	EventUsage        = "usage"
-	EventTitle        = "title"
+	EventTurnStarted    = kinds.TurnStarted
+	EventTextDelta      = kinds.TextDelta
+	EventReasoningDelta = kinds.ReasoningDelta
+	EventRetry          = kinds.Retry
+	EventToolCall       = kinds.ToolCall
+	EventToolResult     = kinds.ToolResult
+	EventNotice         = kinds.Notice
+	EventTurnFinished   = kinds.TurnFinished
+	EventError          = kinds.Error
+	EventMessage        = kinds.Message
+	EventTodo           = kinds.Todo
+	EventReview         = kinds.Review
+	EventCompaction     = kinds.Compaction
+	EventUsage          = kinds.Usage
+	EventTitle          = kinds.Title
 )
 
 // ChatEvent is one entry of a session's ordered event stream. Seq increases
 // by one per event within a session, so a client can detect gaps and resume
 // from the last seq it applied.
 type ChatEvent struct {
-	SessionID string `json:"sessionId"`
-	Seq       int64  `json:"seq"`
-	TurnID    string `json:"turnId,omitempty"`
-	Kind      string `json:"kind"`
-	MessageID string `json:"messageId,omitempty"`
+	SessionID string    `json:"sessionId"`
+	Seq       int64     `json:"seq"`
+	TurnID    string    `json:"turnId,omitempty"`
+	Kind      EventKind `json:"kind"`
+	MessageID string    `json:"messageId,omitempty"`
 	// SubAgentTag groups events: "free", "executor:N", "evaluator:N", ...
 	SubAgentTag string `json:"subAgentTag,omitempty"`
 	Text        string `json:"text,omitempty"`

@@ -243,7 +243,8 @@ export const workspace = {
   textDocuments: [] as unknown[],
   getConfiguration: () => ({
     get: (k: string) => recorded.config[k],
-    inspect: () => undefined,
+    // Every recorded value is a user-level one, as VS Code's inspect reports it.
+    inspect: (k: string) => (recorded.config[k] === undefined ? undefined : { key: k, globalValue: recorded.config[k] }),
     update: async () => undefined,
   }),
   registerTextDocumentContentProvider: (scheme: string) => {

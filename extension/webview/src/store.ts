@@ -12,6 +12,23 @@ import type {
   TodoState,
 } from '../../src/protocol.gen';
 import {
+  EventCompaction,
+  EventError,
+  EventMessage,
+  EventNotice,
+  EventReasoningDelta,
+  EventReview,
+  EventRetry,
+  EventTextDelta,
+  EventTitle,
+  EventTodo,
+  EventToolCall,
+  EventToolResult,
+  EventTurnFinished,
+  EventTurnStarted,
+  EventUsage,
+} from '../../src/protocol.gen';
+import {
   type Block,
   type ToolBlock,
   type ViewMessage,
@@ -277,23 +294,23 @@ export class ChatStore {
     const patch: Partial<ChatState> = {};
     if (ev.context) patch.context = ev.context;
     switch (ev.kind) {
-      case 'turnStarted':
+      case EventTurnStarted:
         patch.running = true;
         patch.runningTurnId = ev.turnId;
         patch.interrupted = false;
         // The server names the reply's message up front, so "Working…" shows at once.
         if (ev.message) this.upsertWire(ev);
         break;
-      case 'textDelta':
-      case 'reasoningDelta': {
-        const kind = ev.kind === 'textDelta' ? 'text' : 'reasoning';
+      case EventTextDelta:
+      case EventReasoningDelta: {
+        const kind = ev.kind === EventTextDelta ? 'text' : 'reasoning';
         this.upsertStreaming(ev, (m) => ({ ...m, blocks: appendText(m.blocks, kind, ev.text ?? '') }));
         break;
       }
-      case 'retry':
+      case EventRetry:
         this.updateIfExists(streamId(ev), (m) => ({ ...m, blocks: dropPartial(m.blocks) }));
         break;
-      case 'toolCall': {
+      case EventToolCall: {
         const t = ev.tool;
         if (!t) break;
         const home = this.toolHome.get(t.callId);
@@ -313,7 +330,7 @@ export class ChatStore {
         }
         break;
       }
-      case 'toolResult': {
+      case EventToolResult: {
         const t = ev.tool;
         if (!t) break;
         const res = { ok: t.ok, output: t.output, durationMs: t.durationMs, meta: t.meta, status: ev.status };
@@ -332,16 +349,16 @@ export class ChatStore {
         }
         break;
       }
-      case 'notice':
+      case EventNotice:
         this.addBlock(ev, { kind: 'notice', level: noticeLevel(ev.status), text: ev.text ?? '' });
         break;
-      case 'error':
+      case EventError:
         this.addBlock(ev, { kind: 'error', error: ev.error ?? { message: ev.text ?? '' } });
         break;
-      case 'review':
+      case EventReview:
         if (ev.review) this.addBlock(ev, { kind: 'review', card: ev.review });
         break;
-      case 'compaction':
+      case EventCompaction:
         if (ev.message) this.upsertWire(ev);
         else
           this.addBlock(
@@ -349,23 +366,23 @@ export class ChatStore {
             { kind: 'compaction', summary: ev.text ?? '', savedTokens: ev.usage?.promptTokens },
           );
         break;
-      case 'message':
+      case EventMessage:
         if (ev.message) this.upsertWire(ev);
         break;
-      case 'todo':
+      case EventTodo:
         patch.todo = ev.todo;
         break;
-      case 'usage':
+      case EventUsage:
         if (ev.usage && ev.messageId) this.updateIfExists(ev.messageId, (m) => ({ ...m, usage: ev.usage }));
         break;
-      case 'title':
+      case EventTitle:
         if (ev.text !== undefined) {
           const title = ev.text;
           patch.sessions = this.s.sessions.map((x) => (x.id === ev.sessionId ? { ...x, title } : x));
           if (this.s.session) patch.session = { ...this.s.session, title };
         }
         break;
-      case 'turnFinished': {
+      case EventTurnFinished: {
         patch.running = false;
         patch.runningTurnId = undefined;
         const status = ev.status ?? 'done';
@@ -374,6 +391,11 @@ export class ChatStore {
           this.addBlock({ ...ev, messageId: undefined }, { kind: 'turnEnd', status });
         }
         break;
+      }
+      default: {
+        // A kind added to protocol/kinds without a case here fails to compile.
+        const unhandled: never = ev.kind;
+        void unhandled;
       }
     }
     if (Object.keys(patch).length) this.set(patch);

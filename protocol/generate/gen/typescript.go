@@ -8,7 +8,22 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 )
+
+// writeKinds emits the chat event kinds: one constant each (EventTurnStarted),
+// the union EventKind that ChatEvent.kind is typed by, and the list of all.
+func writeKinds(b *bytes.Buffer) {
+	var names, alts []string
+	for _, k := range kinds.All {
+		name := "Event" + strings.ToUpper(string(k[:1])) + string(k[1:])
+		fmt.Fprintf(b, "export const %s = %q;\n", name, string(k))
+		names = append(names, name)
+		alts = append(alts, fmt.Sprintf("%q", string(k)))
+	}
+	fmt.Fprintf(b, "\n/** What a chat/event carries. */\nexport type EventKind = %s;\n\n", strings.Join(alts, " | "))
+	fmt.Fprintf(b, "/** Every EventKind, in declaration order. */\nexport const EVENT_KINDS: readonly EventKind[] = [%s];\n\n", strings.Join(names, ", "))
+}
 
 // renderTS emits interfaces for every struct reachable from the methods,
 // the shared constants, and method maps that the extension's typed client
@@ -47,6 +62,7 @@ func renderTS(methods []protocol.Method, consts []constant) ([]byte, error) {
 		fmt.Fprintf(&b, "export const %s = %s;\n", c.name, c.value)
 	}
 	b.WriteString("\n")
+	writeKinds(&b)
 	for _, t := range order {
 		fmt.Fprintf(&b, "export interface %s {\n", t.Name())
 		for i := 0; i < t.NumField(); i++ {
@@ -107,6 +123,9 @@ func tsType(t reflect.Type) string {
 	case reflect.Pointer:
 		return tsType(t.Elem())
 	case reflect.String:
+		if t == reflect.TypeOf(kinds.Kind("")) {
+			return "EventKind"
+		}
 		return "string"
 	case reflect.Bool:
 		return "boolean"

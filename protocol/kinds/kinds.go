@@ -1,0 +1,34 @@
+// Package kinds is the vocabulary of chat event kinds, and nothing else. It
+// is a leaf (no imports) so that both the wire contract (protocol) and the
+// domain (engine) can share it without the engine importing wire types. The
+// protocol generator turns All into the TypeScript union EventKind.
+package kinds
+
+// Kind names what a chat/event carries.
+type Kind string
+
+const (
+	TurnStarted    Kind = "turnStarted"
+	TextDelta      Kind = "textDelta"
+	ReasoningDelta Kind = "reasoningDelta"
+	// Retry: the stream broke and is retried; discard text streamed since
+	// the last turnStarted/toolResult for this message.
+	Retry        Kind = "retry"
+	ToolCall     Kind = "toolCall"
+	ToolResult   Kind = "toolResult"
+	Notice       Kind = "notice"
+	TurnFinished Kind = "turnFinished"
+	Error        Kind = "error"
+	Message      Kind = "message" // a whole message appended (user, notice)
+	Todo         Kind = "todo"
+	Review       Kind = "review"
+	Compaction   Kind = "compaction"
+	Usage        Kind = "usage"
+	Title        Kind = "title"
+)
+
+// All lists every kind, in the order the TypeScript union declares them.
+var All = []Kind{
+	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title,
+}
