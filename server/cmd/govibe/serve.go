@@ -60,7 +60,7 @@ func serve(args []string) int {
 	}
 
 	exitCode := make(chan int, 1)
-	lazy := &lazyCaller{ready: make(chan struct{})}
+	lazy := wire.NewLazy()
 	srv := server.New(protocol.NewClient(lazy), log, func(code int) {
 		select {
 		case exitCode <- code:
@@ -72,8 +72,7 @@ func serve(args []string) int {
 	caller := wire.Serve(ctx, stdio{os.Stdin, os.Stdout}, func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		return protocol.Dispatch(ctx, srv, method, params)
 	}, log.Logger)
-	lazy.c = caller
-	close(lazy.ready)
+	lazy.Set(caller)
 	log.Info("govibe sidecar started", zap.String("version", server.Version), zap.Int("pid", os.Getpid()))
 
 	sigs := make(chan os.Signal, 1)
@@ -101,21 +100,4 @@ func serve(args []string) int {
 		srv.Close()
 		return 0
 	}
-}
-
-// lazyCaller lets the server be built before the connection it calls
-// through. c is written once before ready closes and only read after.
-type lazyCaller struct {
-	c     *wire.Conn
-	ready chan struct{}
-}
-
-func (l *lazyCaller) Call(ctx context.Context, method string, params, result any) error {
-	<-l.ready
-	return l.c.Call(ctx, method, params, result)
-}
-
-func (l *lazyCaller) Notify(ctx context.Context, method string, params any) error {
-	<-l.ready
-	return l.c.Notify(ctx, method, params)
 }

@@ -131,13 +131,12 @@ func New(t testing.TB, o Options) *Editor {
 		sr, cw := io.Pipe()
 		log := logging.New(logging.Options{Level: "debug", Stderr: &syncWriter{&lockedWriter{b: e.stderr, mu: &e.mu}}})
 		exitCh := make(chan int, 1)
-		lazy := &lazyCaller{ready: make(chan struct{})}
+		lazy := wire.NewLazy()
 		srv := server.New(protocol.NewClient(lazy), log, func(code int) { exitCh <- code })
 		conn := wire.Serve(context.Background(), &pipeRWC{r: sr, w: sw}, func(ctx context.Context, m string, p json.RawMessage) (any, error) {
 			return protocol.Dispatch(ctx, srv, m, p)
 		}, log.Logger.WithOptions(zap.IncreaseLevel(zap.InfoLevel)))
-		lazy.c = conn
-		close(lazy.ready)
+		lazy.Set(conn)
 		e.raw = cw
 		rwc = &pipeRWC{r: cr, w: cw}
 		t.Cleanup(func() {

@@ -1,13 +1,10 @@
 package fakeeditor
 
 import (
-	"context"
 	"io"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/govibe/govibe/server/internal/wire"
 )
 
 func now() time.Time { return time.Now() }
@@ -39,18 +36,3 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 type syncWriter struct{ io.Writer }
 
 func (syncWriter) Sync() error { return nil }
-
-type lazyCaller struct {
-	c     *wire.Conn
-	ready chan struct{}
-}
-
-func (l *lazyCaller) Call(ctx context.Context, method string, params, result any) error {
-	<-l.ready
-	return l.c.Call(ctx, method, params, result)
-}
-
-func (l *lazyCaller) Notify(ctx context.Context, method string, params any) error {
-	<-l.ready
-	return l.c.Notify(ctx, method, params)
-}
