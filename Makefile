@@ -27,7 +27,7 @@ extension/webview/node_modules/.stamp: extension/webview/package-lock.json
 	@touch $@
 
 generate:
-	$(GO) generate ./protocol
+	$(GO) generate ./protocol ./server/internal/config
 
 sidecar:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/govibe ./server/cmd/govibe
