@@ -16,7 +16,7 @@ import {
   type SessionInfo,
   type SnapshotInfo,
 } from './protocol.gen';
-import { SECTION, buildSettings } from './settings';
+import { SECTION, buildSettings, setting } from './settings';
 import { findRipgrep, findServerBinary } from './sidecar/binary';
 import { SidecarManager } from './sidecar/manager';
 import { spawnSidecar } from './sidecar/spawn';
@@ -39,14 +39,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const locale = () => {
-    const lang = String(cfg().get('language') ?? 'auto');
+    const lang: string = setting((k) => cfg().get(k), 'language');
     return (lang === 'auto' ? vscode.env.language : lang).toLowerCase();
   };
 
   let chat: ChatView | undefined;
   const mgr = new SidecarManager({
     launch: () => {
-      const command = findServerBinary(cfg().get<string>('server.path'), context.extensionPath, process.platform);
+      const command = findServerBinary(setting((k) => cfg().get(k), 'server.path'), context.extensionPath, process.platform);
       fs.mkdirSync(storageDir, { recursive: true });
       return spawnSidecar({
         command,
@@ -116,7 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const chatView = chat;
 
   const applyTrace = () => {
-    if (cfg().get<boolean>('trace.server')) {
+    if (setting((k) => cfg().get(k), 'trace.server')) {
       trace ??= vscode.window.createOutputChannel('GoVibe (JSON-RPC trace)');
       const ch = trace;
       mgr.setTracer({ log: (message: unknown, data?: string) => ch.appendLine(data ? `${String(message)}\n${data}` : String(message)) });

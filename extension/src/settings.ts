@@ -4,9 +4,9 @@
 // ("" = the default model).
 import type { Settings } from './protocol.gen';
 
-import { LEGACY_SETTING_KEYS, SETTING_KEYS, type SettingKey } from './settings.gen';
+import { LEGACY_SETTING_KEYS, SETTING_DEFAULTS, SETTING_KEYS, type SettingKey, type SettingValues } from './settings.gen';
 
-export { SETTING_KEYS, type SettingKey };
+export { SETTING_KEYS, type SettingKey, type SettingValues };
 
 export const SECTION = 'govibe';
 
@@ -25,6 +25,15 @@ export interface PlainKey {
 }
 
 type Getter = (key: string) => unknown;
+
+/** Reads one setting with its generated type; a value of the wrong type reads as the default. */
+export function setting<K extends SettingKey>(get: Getter, key: K): SettingValues[K] {
+  const v = get(key);
+  const d = SETTING_DEFAULTS[key];
+  if (v === undefined || v === null) return d;
+  if (Array.isArray(d) ? Array.isArray(v) : typeof v === typeof d) return v as SettingValues[K];
+  return d;
+}
 
 /** Profile names declared in govibe.models, in order. */
 export function profileNames(get: Getter): string[] {

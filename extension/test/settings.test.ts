@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS, SETTING_SCOPES } from '../src/settings.gen';
-import { SETTING_KEYS, buildSettings, findPlainKeys, modelsWithoutKey, profileNames, secretKey, type Inspected } from '../src/settings';
+import { SETTING_KEYS, buildSettings, setting, findPlainKeys, modelsWithoutKey, profileNames, secretKey, type Inspected } from '../src/settings';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
 
@@ -112,5 +112,15 @@ describe('workspace values travel apart from the user\'s', () => {
     for (const key of SETTING_KEYS) {
       expect(manifest.contributes.configuration.properties[`govibe.${key}`].default).toEqual(SETTING_DEFAULTS[key]);
     }
+  });
+});
+
+describe('typed reads', () => {
+  it('returns the value with its generated type, or the default when unset or of the wrong type', () => {
+    expect(setting(getter({ 'trace.server': true }), 'trace.server')).toBe(true);
+    expect(setting(getter({}), 'language')).toBe('auto');
+    expect(setting(getter({ 'compact.threshold': 'high' }), 'compact.threshold')).toBe(0.7);
+    expect(setting(getter({ 'permissions.deny': 'Bash(rm *)' }), 'permissions.deny')).toEqual([]);
+    expect(setting(getter({ 'server.path': '/opt/govibe' }), 'server.path')).toBe('/opt/govibe');
   });
 });
