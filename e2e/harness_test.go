@@ -24,6 +24,8 @@ type harnessOptions struct {
 	ModelRules any
 	// Settings are merged over the defaults written to the user settings.json.
 	Settings map[string]any
+	// WorkspaceSettings are written to the workspace's .vscode/settings.json.
+	WorkspaceSettings map[string]any
 }
 
 // harness is one test's running product: a git workspace, code-server with
@@ -71,6 +73,9 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	h.Workspace = newWorkspace(t)
+	if opts.WorkspaceSettings != nil {
+		writeJSON(t, filepath.Join(h.Workspace, ".vscode", "settings.json"), opts.WorkspaceSettings)
+	}
 	h.Dirs = newCodeServerDirs(t)
 	// Registered after the temp dirs so it runs before they are removed, and
 	// before everything below so it runs after all of it has stopped.

@@ -137,7 +137,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   notice(level: 'info' | 'warning' | 'error', text: string, action?: string): void {
     if (this.view) this.post({ type: 'notice', level, text, action });
     else if (level === 'error') void this.offerRemedy(text, action);
+    // Start-up warnings (an ignored workspace setting) usually arrive before
+    // the chat is opened: keep a few for when it is.
+    else if (this.unshown.length < 20) this.unshown.push({ level, text, action });
   }
+
+  private unshown: { level: 'info' | 'warning'; text: string; action?: string }[] = [];
 
   // ---- commands ----
 
@@ -164,8 +169,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private async onMessage(m: WebviewMessage): Promise<void> {
     const r = this.deps.request;
     switch (m.type) {
-      case 'ready':
-        return this.sendSnapshot(m.sessionId ?? this.sessionId);
+      case 'ready': {
+        await this.sendSnapshot(m.sessionId ?? this.sessionId);
+        for (const n of this.unshown.splice(0)) this.post({ type: 'notice', ...n });
+        return;
+      }
       case 'send': {
         let sessionId = m.sessionId ?? this.sessionId;
         if (!sessionId) {
