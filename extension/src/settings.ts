@@ -38,6 +38,7 @@ export const SETTING_KEYS = [
   'permissions.allow',
   'permissions.ask',
   'permissions.deny',
+  'shell.env.passthrough',
   'snapshots.maxAgeDays',
   'snapshots.maxCount',
   'snapshots.maxFileSizeMB',

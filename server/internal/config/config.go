@@ -39,6 +39,7 @@ var Defaults = Values{
 	"autoApprove.readOnlyCommands":   true,
 	"shell.timeoutMs":                float64(120000),
 	"shell.maxTimeoutMs":             float64(600000),
+	"shell.env.passthrough":          []any{},
 	"editReview.enabled":             false,
 	"editReview.timeoutMs":           float64(60000),
 	"editReview.model":               "",
