@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/govibe/govibe/server/internal/secretenv"
 )
 
 // stderr is where the CLI talks to people; stdout carries results.
@@ -29,6 +31,13 @@ func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
+	}
+	if os.Args[1] == "serve" || os.Args[1] == "exec" {
+		// These run the agent's commands: their own environment block,
+		// readable from /proc/$PPID/environ, must hold no credentials.
+		if err := secretenv.Hide(); err != nil {
+			fmt.Fprintln(os.Stderr, "govibe: warning:", err)
+		}
 	}
 	var code int
 	switch os.Args[1] {

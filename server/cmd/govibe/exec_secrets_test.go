@@ -1,0 +1,99 @@
+//go:build linux
+
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+)
+
+// chainProbe prints the environment of every process from the command up
+// to pid 1: the shell, govibe, whatever started govibe.
+const chainProbe = `p=$$
+while [ "$p" -gt 1 ]; do
+  echo "== pid $p"
+  tr '\0' '\n' < /proc/$p/environ
+  echo
+  p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2)
+done
+`
+
+func randomSecret(t *testing.T, prefix string) string {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return prefix + hex.EncodeToString(b)
+}
+
+// TestExecCommandsCannotReadTheKey runs headless with every command
+// approved: the agent reads its parent's and grandparent's environment
+// and walks the whole process chain, and neither the API key nor another
+// planted credential shows up anywhere, while the model was still called
+// with the key.
+func TestExecCommandsCannotReadTheKey(t *testing.T) {
+	key := randomSecret(t, "sk-probe-")
+	aws := randomSecret(t, "aws-")
+	dbPass := randomSecret(t, "pw")
+	ws := gitRepo(t, map[string]string{"probe.sh": chainProbe})
+	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c1", "run_shell_command", `{"command":"cat /proc/$PPID/environ | tr '\\0' '\\n'"}`)}},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c2", "run_shell_command", `{"command":"cat /proc/$(sed 's/.*) //' /proc/$PPID/stat | cut -d' ' -f2)/environ | tr '\\0' '\\n'"}`)}},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c3", "run_shell_command", `{"command":"sh probe.sh"}`)}},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c4", "run_shell_command", `{"command":"env"}`)}},
+		scripted.Reply{Text: "done"},
+	)
+	out, errOut, code := runExec(t, []string{
+		"GOVIBE_API_KEY=" + key, "AWS_SECRET_ACCESS_KEY=" + aws, "DATABASE_URL=postgres://app:" + dbPass + "@db/app",
+		"HOME=" + t.TempDir(), "PLAIN_MARKER=visible",
+	}, "--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "scripted",
+		"--approve", "all", "--output", "stream-json", "show me the environment")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	results := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var obj map[string]any
+		if json.Unmarshal([]byte(line), &obj) == nil && obj["type"] == "tool_result" {
+			s, _ := obj["output"].(string)
+			results[obj["id"].(string)] = s
+		}
+	}
+	for _, id := range []string{"c1", "c2", "c3", "c4"} {
+		// The commands ran and read real environments: the scrub is tested,
+		// not a refusal.
+		if !strings.Contains(results[id], "PATH=") {
+			t.Fatalf("%s did not show an environment:\n%s\nstderr:\n%s", id, results[id], errOut)
+		}
+	}
+	if !strings.Contains(results["c1"], "PLAIN_MARKER=visible") || !strings.Contains(results["c3"], "== pid") {
+		t.Fatalf("the parent's environment and the chain must be readable:\n%s\n%s", results["c1"], results["c3"])
+	}
+	for _, secret := range []string{key, aws, dbPass} {
+		if strings.Contains(out, secret) || strings.Contains(errOut, secret) {
+			t.Errorf("a planted credential (%s…) reached the output", secret[:6])
+		}
+	}
+	// govibe's own block names the (closed) hand-over descriptor; the
+	// commands' environment does not.
+	if strings.Contains(results["c4"], "GOVIBE_HELD_ENV_FD") {
+		t.Error("the hand-over descriptor must not reach commands")
+	}
+	// The model still got the key: the engine holds it in memory only.
+	reqs := model.Requests()
+	if len(reqs) == 0 || !reqs[0].HasAuth {
+		t.Fatalf("the model was not called with the API key")
+	}
+	for _, r := range reqs {
+		for _, secret := range []string{key, aws, dbPass} {
+			if strings.Contains(string(r.Body), secret) {
+				t.Fatalf("a planted credential reached the model")
+			}
+		}
+	}
+}
