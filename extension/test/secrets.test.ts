@@ -36,6 +36,11 @@ describe('sidecar environment', () => {
     });
   });
 
+  it('keeps what govibe.shell.env.passthrough names', () => {
+    const env = sidecarEnv({ NPM_TOKEN: 'n', CI_JOB_TOKEN: 'c', GITHUB_TOKEN: 'g', PATH: '/bin' }, ['npm_token', 'CI_*', '*']);
+    expect(env).toEqual({ NPM_TOKEN: 'n', CI_JOB_TOKEN: 'c', PATH: '/bin' });
+  });
+
   it('judges names by their words, not by substrings', () => {
     for (const n of ['SECRET_KEY_BASE', 'apiKey', 'SESSION_COOKIE', 'CI_JOB_JWT', 'GITLAB_PAT', 'TOKEN']) {
       expect(isSecretName(n), n).toBe(true);

@@ -7,6 +7,8 @@ export interface SpawnOptions {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** govibe.shell.env.passthrough: kept although credential-shaped. */
+  passthrough?: readonly string[];
 }
 
 /** Words that mark a variable name as a credential (the sidecar's own rules, server/internal/shell/env.go). */
@@ -39,9 +41,13 @@ const SECRET_VALUE = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@|(^|[;\s?&]
  * holds their credentials out of its own environment block and strips them
  * from the commands it runs.
  */
-export function sidecarEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function sidecarEnv(env: NodeJS.ProcessEnv, passthrough: readonly string[] = []): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
+    if (passedThrough(k, passthrough)) {
+      out[k] = v;
+      continue;
+    }
     if (isSecretName(k)) continue;
     if (!PROXY.test(k) && v !== undefined && SECRET_VALUE.test(v)) continue;
     out[k] = v;
@@ -49,10 +55,20 @@ export function sidecarEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/** Exact names (case-insensitive) or "PREFIX_*", as the sidecar reads them. */
+function passedThrough(name: string, passthrough: readonly string[]): boolean {
+  const up = name.toUpperCase();
+  return passthrough.some((p) => {
+    const q = String(p).trim().toUpperCase();
+    if (q.endsWith('*')) return q.length > 1 && up.startsWith(q.slice(0, -1));
+    return q !== '' && up === q;
+  });
+}
+
 export function spawnSidecar(opts: SpawnOptions): SidecarProcess {
   const child = spawn(opts.command, opts.args, {
     cwd: opts.cwd,
-    env: opts.env ?? sidecarEnv(process.env),
+    env: opts.env ?? sidecarEnv(process.env, opts.passthrough),
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });
