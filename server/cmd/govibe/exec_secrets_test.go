@@ -97,3 +97,26 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 		}
 	}
 }
+
+// TestExecHoldsAKeyVariableOfAnyName: --api-key-env may name a variable
+// that does not look like a credential; it is held all the same.
+func TestExecHoldsAKeyVariableOfAnyName(t *testing.T) {
+	key := randomSecret(t, "plain-")
+	ws := gitRepo(t, map[string]string{"a.txt": "x\n"})
+	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c1", "run_shell_command", `{"command":"cat /proc/$PPID/environ | tr '\\0' '\\n'; env"}`)}},
+		scripted.Reply{Text: "done"},
+	)
+	out, errOut, code := runExec(t, []string{"LLM_CRED_VALUE=" + key, "HOME=" + t.TempDir()},
+		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "scripted",
+		"--api-key-env=LLM_CRED_VALUE", "--approve", "all", "--output", "stream-json", "look")
+	if code != 0 || !strings.Contains(out, "PATH=") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(out, key) {
+		t.Fatal("the key named by --api-key-env reached a command")
+	}
+	if reqs := model.Requests(); len(reqs) == 0 || !reqs[0].HasAuth {
+		t.Fatal("the model was not called with the key")
+	}
+}

@@ -33,11 +33,12 @@ const fdVar = "GOVIBE_HELD_ENV_FD"
 const maxHeld = 8 << 20
 
 // Hide re-executes the running binary without credential-like variables
-// in its environment block. It returns (without re-executing) when there
+// in its environment block; also names variables held whatever their
+// shape (the one `govibe exec --api-key-env` names). It returns (without re-executing) when there
 // is nothing to hide, when this is already the re-executed image, or when
 // re-executing is not possible (the error says why; the caller warns and
 // continues). On success it does not return.
-func Hide() error {
+func Hide(also ...string) error {
 	if fd := os.Getenv(fdVar); fd != "" {
 		return restore(fd)
 	}
@@ -46,7 +47,8 @@ func Hide() error {
 	}
 	environ := os.Environ()
 	kept, scrubbed := shell.Scrub(environ, nil)
-	if len(scrubbed) == 0 {
+	kept, named := without(kept, also)
+	if len(scrubbed) == 0 && !named {
 		return nil
 	}
 	held := heldVars(environ, kept)
@@ -79,6 +81,30 @@ func heldVars(environ, kept []string) map[string]string {
 		held[name] = val
 	}
 	return held
+}
+
+// without drops the named variables from environ, reporting whether any was there.
+func without(environ, names []string) ([]string, bool) {
+	if len(names) == 0 {
+		return environ, false
+	}
+	out := environ[:0:0]
+	dropped := false
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, n := range names {
+			if n != "" && name == n {
+				drop = true
+			}
+		}
+		if drop {
+			dropped = true
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out, dropped
 }
 
 // restore reads the held variables back into the process environment.
