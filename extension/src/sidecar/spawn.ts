@@ -32,7 +32,8 @@ export function isSecretName(name: string): boolean {
 
 const PROXY = /^(HTTPS?|ALL|FTP|NO)_PROXY$/i;
 /** A URL with a password in its userinfo, or a connection string with one. */
-const SECRET_VALUE = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@|(^|[;\s?&])\s*(password|pwd|accountkey|sharedaccesskey|token|api[_-]?key|secret)\s*=/i;
+const SECRET_VALUE =
+  /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@|(password|passwd|passphrase|secret|token|api[_-]?key|accountkey|sharedaccesskey)\s*=\s*[^;&\s]|(^|[;\s?&.\-_])(pwd|pass|sig)\s*=\s*[^;&\s]/i;
 
 /**
  * The sidecar gets keys only through initialize (from SecretStorage), never

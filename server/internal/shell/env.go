@@ -39,9 +39,12 @@ var (
 	// urlToken finds scheme://LONGTOKEN@ (a token used as the user name).
 	urlToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[A-Za-z0-9_\-.~%]{20,}@`)
 	// connSecret finds key=value pairs naming a secret, in a connection
-	// string ("Server=x;Password=y", "host=x password=y", "AccountKey=")
-	// or a URL query ("?token=", "&sig=").
-	connSecret = regexp.MustCompile(`(?i)(^|[;\s?&])\s*(password|passwd|pwd|pass|accountkey|sharedaccesskey|sharedaccesssignature|secret|client_secret|token|access_token|auth_token|api[_-]?key|apikey|sig|signature)\s*=\s*[^;&\s]`)
+	// string ("Server=x;Password=y", "host=x password=y", "AccountKey="),
+	// a URL query ("?token=") or JVM options ("-Dx.trustStorePassword=").
+	connSecret = regexp.MustCompile(`(?i)(password|passwd|passphrase|secret|token|api[_-]?key|accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*[^;&\s]`)
+	// connShort are short keys that need a boundary before them ("sig=",
+	// not "config=").
+	connShort = regexp.MustCompile(`(?i)(^|[;\s?&.\-_])(pwd|pass|sig|signature)\s*=\s*[^;&\s]`)
 	// bearer finds an HTTP credential inside a value (OTLP headers, curl
 	// options kept in a variable).
 	bearer = regexp.MustCompile(`(?i)(authorization\s*[=:]|\b(bearer|basic)\s+[A-Za-z0-9._~+/\-]{12,})`)
@@ -84,7 +87,7 @@ func secretWord(w string) bool {
 // IsSecretValue reports whether a value looks like a credential whatever
 // its variable is called.
 func IsSecretValue(v string) bool {
-	return urlPassword.MatchString(v) || urlToken.MatchString(v) || connSecret.MatchString(v) || bearer.MatchString(v) || tokenValue.MatchString(v)
+	return urlPassword.MatchString(v) || urlToken.MatchString(v) || connSecret.MatchString(v) || connShort.MatchString(v) || bearer.MatchString(v) || tokenValue.MatchString(v)
 }
 
 // stripUserinfo removes credentials from a proxy URL; ok is false when the
@@ -107,6 +110,9 @@ func Scrub(environ, passthrough []string) (kept, scrubbed []string) {
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
+		case strings.EqualFold(name, "GOVIBE_API_KEY"):
+			// GoVibe's own key is never handed to a command, even on request.
+			scrubbed = append(scrubbed, name)
 		case passedThrough(name, passthrough):
 			kept = append(kept, kv)
 		case IsSecretName(name):

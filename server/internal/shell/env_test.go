@@ -54,6 +54,7 @@ var dropped = map[string]string{
 	"OTEL_EXPORTER_OTLP_HEADERS":      "Authorization=Bearer abcdefghijklmnop",
 	"DEPLOY_KEY_PEM":                  "-----BEGIN OPENSSH PRIVATE KEY-----",
 	"SOME_SETTING":                    "ghp_abcdefghijklmnopqrstuvwxyz0123",
+	"JAVA_TOOL_OPTIONS":               "-Xmx1g -Djavax.net.ssl.trustStorePassword=changeit",
 }
 
 // kept are ordinary variables builds need, including some whose names or
@@ -147,9 +148,9 @@ func TestScrubStripsProxyCredentials(t *testing.T) {
 }
 
 func TestScrubPassthrough(t *testing.T) {
-	got, scrubbed := Scrub([]string{"NPM_TOKEN=n", "CI_JOB_TOKEN=c", "CI_REGISTRY_PASSWORD=r", "GITHUB_TOKEN=g"},
-		[]string{"npm_token", "CI_*", " "})
-	if strings.Join(got, ",") != "NPM_TOKEN=n,CI_JOB_TOKEN=c,CI_REGISTRY_PASSWORD=r" || strings.Join(scrubbed, ",") != "GITHUB_TOKEN" {
+	got, scrubbed := Scrub([]string{"NPM_TOKEN=n", "CI_JOB_TOKEN=c", "CI_REGISTRY_PASSWORD=r", "GITHUB_TOKEN=g", "GOVIBE_API_KEY=k"},
+		[]string{"npm_token", "CI_*", " ", "GOVIBE_*"})
+	if strings.Join(got, ",") != "NPM_TOKEN=n,CI_JOB_TOKEN=c,CI_REGISTRY_PASSWORD=r" || strings.Join(scrubbed, ",") != "GITHUB_TOKEN,GOVIBE_API_KEY" {
 		t.Fatalf("kept %v scrubbed %v", got, scrubbed)
 	}
 	// A lone "*" is not a way to turn scrubbing off by accident.
