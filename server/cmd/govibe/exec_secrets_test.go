@@ -52,7 +52,7 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 		"GOVIBE_API_KEY=" + key, "AWS_SECRET_ACCESS_KEY=" + aws, "DATABASE_URL=postgres://app:" + dbPass + "@db/app",
 		"HOME=" + t.TempDir(), "PLAIN_MARKER=visible",
 	}, "--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "scripted",
-		"--approve", "all", "--output", "stream-json", "show me the environment")
+		"--approve", "all", "--set", `permissions.allow=["Bash(sh probe.sh)"]`, "--output", "stream-json", "show me the environment")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -64,15 +64,24 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 			results[obj["id"].(string)] = s
 		}
 	}
+	// The chain walk and env must run: the scrub is tested, not a refusal.
+	// The direct /proc reads may be refused by the shell classifier (which
+	// asks for /proc/*/environ reads); when they run, they show a clean
+	// parent and grandparent.
 	for _, id := range []string{"c1", "c2", "c3", "c4"} {
-		// The commands ran and read real environments: the scrub is tested,
-		// not a refusal.
-		if !strings.Contains(results[id], "PATH=") {
+		ran := strings.Contains(results[id], "PATH=")
+		if !ran && (id == "c3" || id == "c4") {
 			t.Fatalf("%s did not show an environment:\n%s\nstderr:\n%s", id, results[id], errOut)
 		}
+		if !ran {
+			t.Logf("%s was not run (refused before running): %.200s", id, results[id])
+		}
 	}
-	if !strings.Contains(results["c1"], "PLAIN_MARKER=visible") || !strings.Contains(results["c3"], "== pid") {
-		t.Fatalf("the parent's environment and the chain must be readable:\n%s\n%s", results["c1"], results["c3"])
+	if strings.Contains(results["c1"], "PATH=") && !strings.Contains(results["c1"], "PLAIN_MARKER=visible") {
+		t.Fatalf("the parent's environment must be readable:\n%s", results["c1"])
+	}
+	if strings.Count(results["c3"], "== pid") < 3 || !strings.Contains(results["c3"], "PLAIN_MARKER=visible") {
+		t.Fatalf("the chain walk must cover the shell, govibe and its parent:\n%s", results["c3"])
 	}
 	for _, secret := range []string{key, aws, dbPass} {
 		if strings.Contains(out, secret) || strings.Contains(errOut, secret) {
