@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,11 +50,12 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c4", "run_shell_command", `{"command":"env"}`)}},
 		scripted.Reply{Text: "done"},
 	)
+	state := t.TempDir()
 	out, errOut, code := runExec(t, []string{
 		"GOVIBE_API_KEY=" + key, "AWS_SECRET_ACCESS_KEY=" + aws, "DATABASE_URL=postgres://app:" + dbPass + "@db/app",
 		"HOME=" + t.TempDir(), "PLAIN_MARKER=visible",
-	}, "--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "scripted",
-		"--approve", "all", "--set", `permissions.allow=["Bash(sh probe.sh)"]`, "--output", "stream-json", "show me the environment")
+	}, "--workspace", ws, "--state-dir", state, "--base-url", model.URL(), "--model", "scripted",
+		"--approve", "all", "--set", "logLevel=debug", "--set", `permissions.allow=["Bash(sh probe.sh)"]`, "--output", "stream-json", "show me the environment")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -92,6 +95,19 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 	// commands' environment does not.
 	if strings.Contains(results["c4"], "GOVIBE_HELD_ENV_FD") {
 		t.Error("the hand-over descriptor must not reach commands")
+	}
+	// The debug log names what was scrubbed, never the values.
+	logText, err := os.ReadFile(filepath.Join(state, "logs", "govibe.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(logText), "shell environment scrubbed") || !strings.Contains(string(logText), "AWS_SECRET_ACCESS_KEY") {
+		t.Errorf("the debug log lacks the scrubbed names:\n%s", logText)
+	}
+	for _, secret := range []string{key, aws, dbPass} {
+		if strings.Contains(string(logText), secret) {
+			t.Errorf("a planted credential reached the log")
+		}
 	}
 	// The model still got the key: the engine holds it in memory only.
 	reqs := model.Requests()
