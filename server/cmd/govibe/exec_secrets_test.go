@@ -68,16 +68,17 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 		}
 	}
 	// The chain walk and env must run: the scrub is tested, not a refusal.
-	// The direct /proc reads may be refused by the shell classifier (which
-	// asks for /proc/*/environ reads); when they run, they show a clean
-	// parent and grandparent.
+	// The chain walk reads govibe's own /proc/<pid>/environ from a script
+	// the classifier cannot see into. The direct /proc reads are refused
+	// by the shell classifier today (a first, separate defence); should
+	// they run, they must show a clean parent and grandparent.
 	for _, id := range []string{"c1", "c2", "c3", "c4"} {
 		ran := strings.Contains(results[id], "PATH=")
 		if !ran && (id == "c3" || id == "c4") {
 			t.Fatalf("%s did not show an environment:\n%s\nstderr:\n%s", id, results[id], errOut)
 		}
 		if !ran {
-			t.Logf("%s was not run (refused before running): %.200s", id, results[id])
+			t.Logf("%s was not run (refused before running): %.600s", id, results[id])
 		}
 	}
 	if strings.Contains(results["c1"], "PATH=") && !strings.Contains(results["c1"], "PLAIN_MARKER=visible") {
@@ -127,15 +128,16 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 // that does not look like a credential; it is held all the same.
 func TestExecHoldsAKeyVariableOfAnyName(t *testing.T) {
 	key := randomSecret(t, "plain-")
-	ws := gitRepo(t, map[string]string{"a.txt": "x\n"})
+	ws := gitRepo(t, map[string]string{"probe.sh": chainProbe})
 	model := scripted.Start(t,
-		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c1", "run_shell_command", `{"command":"cat /proc/$PPID/environ | tr '\\0' '\\n'; env"}`)}},
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c1", "run_shell_command", `{"command":"sh probe.sh"}`)}},
 		scripted.Reply{Text: "done"},
 	)
 	out, errOut, code := runExec(t, []string{"LLM_CRED_VALUE=" + key, "HOME=" + t.TempDir()},
 		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "scripted",
-		"--api-key-env=LLM_CRED_VALUE", "--approve", "all", "--output", "stream-json", "look")
-	if code != 0 || !strings.Contains(out, "PATH=") {
+		"--api-key-env=LLM_CRED_VALUE", "--approve", "all", "--set", `permissions.allow=["Bash(sh probe.sh)"]`,
+		"--output", "stream-json", "look")
+	if code != 0 || strings.Count(out, "== pid") < 3 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	if strings.Contains(out, key) {
