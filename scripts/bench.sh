@@ -91,6 +91,8 @@ go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/eve
   server/cmd/rpcbench -bin "$bin" "${rpc_args[@]}"
 go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/shellcheck/cmd/shellbench
+go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \
+  server/internal/sandbox/cmd/pathbench
 go_bench toolbench "tools: grep (ripgrep and Go engine vs rg), edit of a 100k-line file, 256 KB read_file" \
   server/internal/tools/cmd/toolbench "${tool_args[@]}"
 go_bench storebench "conversation store: persistence, paging, listing, RSS" \

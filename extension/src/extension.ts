@@ -51,6 +51,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       return spawnSidecar({
         command,
         args: ['serve', '--stdio'],
+        // Read at each start: a changed list applies from the next sidecar start.
+        passthrough: cfg().get<string[]>('shell.env.passthrough') ?? [],
         cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? storageDir,
       });
     },

@@ -23,6 +23,7 @@ export const SETTING_KEYS = [
 	"toolCalling",
 	"shell.timeoutMs",
 	"shell.maxTimeoutMs",
+	"shell.env.passthrough",
 	"editReview.enabled",
 	"editReview.timeoutMs",
 	"editReview.model",
@@ -71,6 +72,7 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"toolCalling": "workspace",
 	"shell.timeoutMs": "workspace",
 	"shell.maxTimeoutMs": "workspace",
+	"shell.env.passthrough": "user",
 	"editReview.enabled": "restrict",
 	"editReview.timeoutMs": "workspace",
 	"editReview.model": "workspace",
@@ -152,6 +154,8 @@ export interface SettingValues {
 	"shell.timeoutMs": number;
 	/** Longest timeout the model may ask for one shell command, in milliseconds. */
 	"shell.maxTimeoutMs": number;
+	/** Environment variables passed to commands although they look like credentials (exact names, or PREFIX_*). Only user settings count. */
+	"shell.env.passthrough": string[];
 	/** Let a reviewer model check each edit before it is proposed. */
 	"editReview.enabled": boolean;
 	/** Timeout of one edit review in milliseconds. */
@@ -223,6 +227,7 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"toolCalling": "auto",
 	"shell.timeoutMs": 120000,
 	"shell.maxTimeoutMs": 600000,
+	"shell.env.passthrough": [],
 	"editReview.enabled": false,
 	"editReview.timeoutMs": 60000,
 	"editReview.model": "",

@@ -7,25 +7,69 @@ export interface SpawnOptions {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** govibe.shell.env.passthrough: kept although credential-shaped. */
+  passthrough?: readonly string[];
 }
+
+/** Words that mark a variable name as a credential (the sidecar's own rules, server/internal/shell/env.go). */
+function secretWord(w: string): boolean {
+  return (
+    ((w.startsWith('KEY') || w.endsWith('KEY')) && w !== 'KEYBOARD' && w !== 'KEYMAP') ||
+    /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|WEBHOOK|SESSION|COOKIE/.test(w) ||
+    (w.includes('AUTH') && w !== 'AUTHOR' && w !== 'AUTHORS') ||
+    ['PASS', 'PWD', 'JWT', 'PAT', 'PRIVATE'].includes(w) ||
+    w.endsWith('DSN')
+  );
+}
+
+/** Whether an environment variable name looks like a credential. */
+export function isSecretName(name: string): boolean {
+  const up = name.toUpperCase();
+  if (up === 'PWD' || up === 'OLDPWD') return false;
+  if (up === 'GPG_AGENT_INFO') return true;
+  return up.split(/[^A-Z0-9]+/).some((w) => w !== '' && secretWord(w));
+}
+
+const PROXY = /^(HTTPS?|ALL|FTP|NO)_PROXY$/i;
+/** A URL with a password in its userinfo, or a connection string with one. */
+const SECRET_VALUE =
+  /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@|(password|passwd|passphrase|secret|token|api[_-]?key|accountkey|sharedaccesskey)\s*=\s*[^;&\s]|(^|[;\s?&.\-_])(pwd|pass|sig)\s*=\s*[^;&\s]/i;
 
 /**
  * The sidecar gets keys only through initialize (from SecretStorage), never
- * through its environment: anything named like a secret is left out.
+ * through its environment: anything shaped like a credential is left out.
+ * Proxies are kept as they are: the sidecar needs them to reach the model,
+ * holds their credentials out of its own environment block and strips them
+ * from the commands it runs.
  */
-export function sidecarEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function sidecarEnv(env: NodeJS.ProcessEnv, passthrough: readonly string[] = []): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
-    if (/(_API_KEY|_TOKEN|_SECRET)$|PASSWORD/i.test(k)) continue;
+    if (passedThrough(k, passthrough)) {
+      out[k] = v;
+      continue;
+    }
+    if (isSecretName(k)) continue;
+    if (!PROXY.test(k) && v !== undefined && SECRET_VALUE.test(v)) continue;
     out[k] = v;
   }
   return out;
 }
 
+/** Exact names (case-insensitive) or "PREFIX_*", as the sidecar reads them. */
+function passedThrough(name: string, passthrough: readonly string[]): boolean {
+  const up = name.toUpperCase();
+  return passthrough.some((p) => {
+    const q = String(p).trim().toUpperCase();
+    if (q.endsWith('*')) return q.length > 1 && up.startsWith(q.slice(0, -1));
+    return q !== '' && up === q;
+  });
+}
+
 export function spawnSidecar(opts: SpawnOptions): SidecarProcess {
   const child = spawn(opts.command, opts.args, {
     cwd: opts.cwd,
-    env: opts.env ?? sidecarEnv(process.env),
+    env: opts.env ?? sidecarEnv(process.env, opts.passthrough),
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });

@@ -27,17 +27,35 @@ function installHooks(): void {
   hooked = true;
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     const el = node as Element;
-    if (el.tagName === 'A') {
-      const href = el.getAttribute('href') ?? '';
-      el.removeAttribute('target');
+    if (typeof el.getAttribute !== 'function') return;
+    // HTML tag names are upper case, SVG ones keep their case ("a",
+    // "image", "feImage"): compare lower-cased, or SVG links slip through.
+    const tag = el.nodeName.toLowerCase();
+    const inSvg = el.namespaceURI === SVG_NS;
+    el.removeAttribute('target');
+    if (tag === 'a') {
       // Only web and mail links may be followed (and only through the host);
       // relative, javascript:, data:, command: and vscode: links stay as text.
-      if (!SAFE_LINK.test(href.trim())) el.removeAttribute('href');
-    } else if (el.tagName === 'IMG') {
-      const src = el.getAttribute('src') ?? '';
-      if (!SAFE_IMG.test(src.trim())) el.removeAttribute('src');
+      keepIf(el, 'href', SAFE_LINK);
+    } else if (tag === 'img' || tag === 'image' || tag === 'feimage') {
+      keepIf(el, inSvg ? 'href' : 'src', SAFE_IMG);
+    } else if (inSvg) {
+      // <use>, <textPath>, <animate>, <set>, <pattern>, gradients and
+      // filters may all point elsewhere; nothing in a reply needs that.
+      el.removeAttribute('href');
     }
+    // xlink:href is forbidden outright, in case the config ever changes.
+    el.removeAttributeNS(XLINK_NS, 'href');
+    el.removeAttribute('xlink:href');
   });
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+function keepIf(el: Element, attr: string, safe: RegExp): void {
+  const v = el.getAttribute(attr);
+  if (v !== null && !safe.test(v.trim())) el.removeAttribute(attr);
 }
 
 export function sanitize(html: string): string {

@@ -103,3 +103,61 @@ describe('sanitisation', () => {
     for (const img of Array.from(d.querySelectorAll('img'))) expect(img.getAttribute('src')).toBeNull();
   });
 });
+
+describe('SVG links and images', () => {
+  const data = 'data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+';
+  const vectors = [
+    `<svg><image href="${data}"></image></svg>`,
+    `<svg><image xlink:href="${data}"></image></svg>`,
+    `<svg><image href="http://plain.example/i.png"></image></svg>`,
+    '<svg><a href="javascript:window.__pwned=1"><text>svg-js</text></a></svg>',
+    '<svg><a xlink:href="javascript:window.__pwned=1"><text>svg-xlink</text></a></svg>',
+    '<SVG><A HREF="javascript:window.__pwned=1"><TEXT>svg-upper</TEXT></A></SVG>',
+    '<svg><a href="command:workbench.action.terminal.new"><text>svg-cmd</text></a></svg>',
+    `<svg><use href="${data}#x"></use></svg>`,
+    '<svg><use xlink:href="https://evil.example/sprite.svg#a"></use></svg>',
+    `<svg><filter id="f"><feImage href="${data}"></feImage></filter></svg>`,
+    '<svg><text><textPath href="https://evil.example/p.svg#p">t</textPath></text></svg>',
+    '<svg><pattern id="p" href="https://evil.example/pat.svg#q"></pattern></svg>',
+    '<svg><linearGradient id="g" href="https://evil.example/g.svg#g"></linearGradient></svg>',
+    '<svg><a><animate attributeName="href" to="javascript:window.__pwned=1"></animate><text>anim</text></a></svg>',
+    '<svg><a><set attributeName="href" to="javascript:window.__pwned=1"></set><text>set</text></a></svg>',
+    '<math><mi xlink:href="javascript:window.__pwned=1">m</mi></math>',
+    '<svg><a target="_blank" href="https://ok.example/svg"><text>svg-ok</text></a></svg>',
+    '<svg><image href="https://ok.example/i.png"></image></svg>',
+  ];
+
+  function links(root: Element): { tag: string; name: string; value: string }[] {
+    const out: { tag: string; name: string; value: string }[] = [];
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      for (const a of Array.from(el.attributes)) {
+        if (/href$|^src$|^to$|^values$|^from$/i.test(a.name)) out.push({ tag: el.nodeName.toLowerCase(), name: a.name, value: a.value });
+      }
+    }
+    return out;
+  }
+
+  test('only safe https/mailto targets survive, on a and image alone', async () => {
+    const d = dom(renderMarkdown(vectors.join('\n\n')));
+    document.body.appendChild(d);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+    expect(links(d)).toEqual([
+      { tag: 'a', name: 'href', value: 'https://ok.example/svg' },
+      { tag: 'image', name: 'href', value: 'https://ok.example/i.png' },
+    ]);
+    expect(d.querySelector('[target]')).toBeNull();
+    expect(d.innerHTML).not.toContain('data:');
+    expect(d.innerHTML).not.toContain('javascript:');
+    expect(d.innerHTML).not.toContain('evil.example');
+    expect(handlerAttrs(d)).toEqual([]);
+    d.remove();
+  });
+
+  test('each vector alone is neutralised', () => {
+    for (const v of vectors.slice(0, -2)) {
+      const d = dom(renderMarkdown(v));
+      expect(links(d), v).toEqual([]);
+    }
+  });
+});

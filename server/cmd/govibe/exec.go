@@ -148,6 +148,8 @@ func execCmd(args []string) int {
 	if k := os.Getenv(*keyEnv); k != "" {
 		keys[""] = k
 	}
+	// From here the key lives in keys only: nothing started later inherits it.
+	os.Unsetenv(*keyEnv)
 
 	log := logging.New(logging.Options{Level: typed.LogLevel, Dir: filepath.Join(cf.stateDir, "logs"), Stderr: discardUnlessDebug()})
 	log.Redactor.Set(keys[""])

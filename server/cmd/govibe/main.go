@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/secretenv"
 )
 
 // stderr is where the CLI talks to people; stdout carries results.
@@ -31,6 +34,13 @@ func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
+	}
+	if os.Args[1] == "serve" || os.Args[1] == "exec" {
+		// These run the agent's commands: their own environment block,
+		// readable from /proc/$PPID/environ, must hold no credentials.
+		if err := secretenv.Hide(flagValue(os.Args[2:], "api-key-env")); err != nil {
+			fmt.Fprintln(os.Stderr, "govibe: warning:", err)
+		}
 	}
 	var code int
 	switch os.Args[1] {
@@ -53,4 +63,25 @@ func main() {
 		code = 2
 	}
 	os.Exit(code)
+}
+
+// flagValue finds -name/--name VALUE or -name=VALUE in args before flag
+// parsing, which happens only after the environment is made safe.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }

@@ -98,6 +98,8 @@ var Schema = []Setting{
 		EN: "Default timeout of one shell command in milliseconds.", ZH: "单条 Shell 命令的默认超时时间（毫秒）。"},
 	{Key: "shell.maxTimeoutMs", Type: "integer", Default: float64(600000), Scope: Workspace, Unit: "ms", Min: num(1000),
 		EN: "Longest timeout the model may ask for one shell command, in milliseconds.", ZH: "模型可为单条 Shell 命令申请的最长超时时间（毫秒）。"},
+	{Key: "shell.env.passthrough", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly,
+		EN: "Environment variables passed to commands although they look like credentials (exact names, or PREFIX_*). Only user settings count.", ZH: "即使看起来像凭据也传给命令的环境变量（完整名称或 PREFIX_*）。只有用户设置生效。"},
 	{Key: "editReview.enabled", Type: "boolean", Default: false, Scope: Restrict, Stricter: true,
 		EN: "Let a reviewer model check each edit before it is proposed.", ZH: "在提出修改前由审查模型检查每处修改。"},
 	{Key: "editReview.timeoutMs", Type: "integer", Default: float64(60000), Scope: Workspace, Unit: "ms", Min: num(0),

@@ -71,6 +71,13 @@ type ShellSettings struct {
 	TimeoutMs int
 	// Longest timeout the model may ask for one shell command, in milliseconds. (shell.maxTimeoutMs)
 	MaxTimeoutMs int
+	Env          ShellEnvSettings
+}
+
+// ShellEnvSettings holds the shell.env.* settings.
+type ShellEnvSettings struct {
+	// Environment variables passed to commands although they look like credentials (exact names, or PREFIX_*). Only user settings count. (shell.env.passthrough)
+	Passthrough []string
 }
 
 // EditReviewSettings holds the editReview.* settings.
@@ -178,6 +185,7 @@ func Typed(v Values) Settings {
 	s.ToolCalling = v.String("toolCalling")
 	s.Shell.TimeoutMs = v.Int("shell.timeoutMs")
 	s.Shell.MaxTimeoutMs = v.Int("shell.maxTimeoutMs")
+	s.Shell.Env.Passthrough = v.Strings("shell.env.passthrough")
 	s.EditReview.Enabled = v.Bool("editReview.enabled")
 	s.EditReview.TimeoutMs = v.Int("editReview.timeoutMs")
 	s.EditReview.Model = v.String("editReview.model")

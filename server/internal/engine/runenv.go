@@ -42,6 +42,10 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			ShellTimeoutMs:  v.Int("shell.timeoutMs"),
 			ShellMaxTimeout: v.Int("shell.maxTimeoutMs"),
 			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
+			EnvPassthrough:  v.Strings("shell.env.passthrough"),
+		},
+		OnEnvScrub: func(names []string) {
+			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},
 		BeforeMutation: beforeMutation,
 		SessionID:      t.sessionID,

@@ -52,7 +52,7 @@ func New(o Options) *Logger {
 		}
 	}
 	core := zapcore.NewCore(enc, &redactingSyncer{zapcore.NewMultiWriteSyncer(sinks...), red}, lvl)
-	return &Logger{Logger: zap.New(core), Level: lvl, Redactor: red}
+	return &Logger{Logger: zap.New(boundedCore{core}), Level: lvl, Redactor: red}
 }
 
 // ParseLevel maps a setting to a zap level; unknown values mean info.

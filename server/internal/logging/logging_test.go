@@ -53,3 +53,26 @@ func TestLevelFromSetting(t *testing.T) {
 		t.Fatal("live level change not applied")
 	}
 }
+
+// TestHugeValuesAreCut: a megabyte message, field, error or panic value
+// is cut to a few KB in the written line.
+func TestHugeValuesAreCut(t *testing.T) {
+	var buf bytes.Buffer
+	l := New(Options{Level: "debug", Stderr: zapcore.AddSync(&buf)})
+	huge := strings.Repeat("q", 1<<20)
+	l.Info("search "+huge, zap.String("query", huge), zap.ByteString("raw", []byte(huge)),
+		zap.Error(errors.New("bad query "+huge)), zap.Any("panic", huge), zap.String("ok", "short"))
+	l.With(zap.String("session", huge)).Warn("with")
+	_ = l.Sync()
+	for i, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if len(line) > 32<<10 {
+			t.Fatalf("line %d is %d bytes", i, len(line))
+		}
+		if !strings.Contains(line, "more bytes cut") {
+			t.Fatalf("line %d does not say it was cut: %.200s", i, line)
+		}
+	}
+	if !strings.Contains(buf.String(), "short") {
+		t.Fatal("small fields must be kept")
+	}
+}

@@ -42,6 +42,12 @@ type Spec struct {
 	// Stdin, when non-nil, is the command's whole standard input (hooks
 	// read their JSON event from it); nil means the null device.
 	Stdin []byte
+	// Passthrough names variables kept even though they look like
+	// credentials (govibe.shell.env.passthrough).
+	Passthrough []string
+	// OnScrub, when set, receives the names (never the values) of the
+	// variables removed or stripped from the command's environment.
+	OnScrub func(names []string)
 }
 
 // Result is the structured outcome of a command. A non-zero exit, a timeout
@@ -79,7 +85,11 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = spec.Cwd
-	cmd.Env = append(ScrubEnv(os.Environ()), spec.Env...)
+	env, scrubbed := Scrub(os.Environ(), spec.Passthrough)
+	if spec.OnScrub != nil && len(scrubbed) > 0 {
+		spec.OnScrub(scrubbed)
+	}
+	cmd.Env = append(env, spec.Env...)
 	cmd.Stdin = nil // the null device: commands see EOF instead of hanging
 	if spec.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(spec.Stdin)

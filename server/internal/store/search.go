@@ -26,10 +26,18 @@ type SearchOptions struct {
 
 const snippetRadius = 60
 
+// MaxSearchQuery bounds a search query: every term becomes an index
+// lookup and part of one regular expression, and an 8 MB query once took
+// the sidecar to 1.4 GB.
+const MaxSearchQuery = 1024
+
 // Search finds messages whose text contains every whitespace-separated
 // term of query, case-insensitively and in any script. Terms are literal:
 // FTS syntax in the query has no special meaning.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]SearchHit, error) {
+	if len(query) > MaxSearchQuery {
+		return nil, invalidf("search query is %d bytes long; at most %d are allowed", len(query), MaxSearchQuery)
+	}
 	terms := strings.Fields(query)
 	if len(terms) == 0 {
 		return nil, invalidf("empty search query")
@@ -81,7 +89,10 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 		return nil, err
 	}
 	defer rows.Close()
-	re := termsRegexp(terms)
+	re, err := termsRegexp(terms)
+	if err != nil {
+		return nil, invalidf("search query: %v", err)
+	}
 	seen := map[string]bool{}
 	var hits []SearchHit
 	for rows.Next() && len(hits) < o.Limit {
@@ -100,12 +111,12 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 	return hits, rows.Err()
 }
 
-func termsRegexp(terms []string) *regexp.Regexp {
+func termsRegexp(terms []string) (*regexp.Regexp, error) {
 	quoted := make([]string, len(terms))
 	for i, t := range terms {
 		quoted[i] = regexp.QuoteMeta(t)
 	}
-	return regexp.MustCompile(`(?i)` + strings.Join(quoted, "|"))
+	return regexp.Compile(`(?i)` + strings.Join(quoted, "|"))
 }
 
 // snippet cuts text to about snippetRadius runes either side of the first

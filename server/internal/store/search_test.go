@@ -83,3 +83,17 @@ func TestSearchSeesStreamedTextAfterFlush(t *testing.T) {
 		t.Fatalf("%+v", hits)
 	}
 }
+
+// TestSearchQueryLengthBound: a query over 1 KB is refused, clearly and
+// without quoting it; one at the limit still runs.
+func TestSearchQueryLengthBound(t *testing.T) {
+	s := openTest(t, Options{FlushInterval: time.Hour})
+	ctx := context.Background()
+	_, err := s.Search(ctx, strings.Repeat("abc ", 8<<20/4), SearchOptions{})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "at most 1024 are allowed") || len(err.Error()) > 200 {
+		t.Fatalf("8 MB query: %.300v", err)
+	}
+	if _, err := s.Search(ctx, strings.Repeat("x", MaxSearchQuery), SearchOptions{}); err != nil {
+		t.Fatalf("a query at the limit: %v", err)
+	}
+}

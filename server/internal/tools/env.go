@@ -30,6 +30,9 @@ type Env struct {
 	Web *web.Fetcher
 	// Skills serves the skill tools; nil turns them off.
 	Skills SkillHost
+	// OnEnvScrub receives the names of variables scrubbed from a shell
+	// command's environment, for a debug log. May be nil.
+	OnEnvScrub func(names []string)
 }
 
 // Settings are the knobs tools read; the agent fills them from govibe.*.
@@ -42,6 +45,9 @@ type Settings struct {
 	RipgrepPath      string // "" means look for rg on PATH, then use Go
 	Shell            string // override; "" means bash (Unix) / powershell (Windows)
 	MaxFileSizeBytes int64
+	// EnvPassthrough keeps these credential-looking variables in shell
+	// commands' environment (govibe.shell.env.passthrough).
+	EnvPassthrough []string
 }
 
 // Host is the editor side. Implementations must be safe for concurrent use.

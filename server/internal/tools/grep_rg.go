@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/shell"
 )
 
 // ripgrepArgs builds the rg command line. The flags pin rg to the rules
@@ -51,6 +53,8 @@ func grepRipgrep(ctx context.Context, rg, start string, q grepQuery, limit int) 
 	}
 	cmd := exec.CommandContext(ctx, rg, args...)
 	cmd.Dir = dir
+	// The sidecar holds credentials in its own environment; rg needs none.
+	cmd.Env = shell.ScrubEnv(os.Environ())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

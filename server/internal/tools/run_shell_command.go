@@ -82,7 +82,8 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 		}
 	}
 	beforeMutation(ctx, env)
-	res, err := shell.Run(ctx, shell.Spec{Command: command, Cwd: cwd, Timeout: timeout, Shell: env.Settings.Shell})
+	res, err := shell.Run(ctx, shell.Spec{Command: command, Cwd: cwd, Timeout: timeout, Shell: env.Settings.Shell,
+		Passthrough: env.Settings.EnvPassthrough, OnScrub: env.OnEnvScrub})
 	if err != nil {
 		return Fail("run_shell_command: " + err.Error()), nil
 	}

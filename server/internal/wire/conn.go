@@ -278,7 +278,7 @@ func (c *Conn) call(ctx context.Context, req *jsonrpc2.Request) (result any, err
 func toRPCError(ctx context.Context, err error) *jsonrpc2.Error {
 	var pe *protocol.Error
 	if errors.As(err, &pe) {
-		e := &jsonrpc2.Error{Code: int64(pe.Code), Message: pe.Message}
+		e := &jsonrpc2.Error{Code: int64(pe.Code), Message: Bound(pe.Message)}
 		if pe.Data != nil {
 			e.SetError(pe.Data)
 		}
@@ -287,7 +287,7 @@ func toRPCError(ctx context.Context, err error) *jsonrpc2.Error {
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
 		return &jsonrpc2.Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}
 	}
-	return &jsonrpc2.Error{Code: protocol.CodeInternalError, Message: err.Error()}
+	return &jsonrpc2.Error{Code: protocol.CodeInternalError, Message: Bound(err.Error())}
 }
 
 // Call sends a server→client request and waits for its reply. When ctx ends
