@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/config"
 	"os"
 	"path"
 	"sort"
@@ -47,6 +48,7 @@ func protected(rel string) bool {
 // unavailable is never applied without a human.
 func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
 	v := a.e.Settings()
+	cs := config.Typed(v)
 	isProtected := protected(p.RelPath)
 	perm, permWhy := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
 	if perm.Verdict == permission.Deny {
@@ -79,12 +81,12 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits)."}, nil
 		}
 	}
-	if len(needHuman) == 0 && (!v.Bool("confirmChanges") || (!isProtected && (ruleAllows || v.Bool("autoApprove.edits")))) {
+	if len(needHuman) == 0 && (!cs.ConfirmChanges || (!isProtected && (ruleAllows || cs.AutoApprove.Edits))) {
 		return a.apply(ctx, p, p.Proposed, "")
 	}
 	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "edit",
 		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
-	if d := v.Int("autoApprove.editsDelayMs"); d > 0 && !isProtected && len(needHuman) == 0 {
+	if d := cs.AutoApprove.EditsDelayMs; d > 0 && !isProtected && len(needHuman) == 0 {
 		c.AutoAcceptMs = d
 	}
 	ans, err := a.e.Broker.Ask(ctx, c)

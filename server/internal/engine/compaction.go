@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/config"
 	"time"
 
 	"github.com/google/uuid"
@@ -73,9 +74,10 @@ func (e *Engine) Compaction() *compaction.Compactor { return e.compactor }
 
 func (e *Engine) compactPolicy(p Profile) compact.Policy {
 	v := e.Settings()
+	cs := config.Typed(v)
 	return compact.Policy{
 		Window: p.ContextWindow, MaxOutput: p.MaxOutputTokens,
-		Threshold: v.Float("compact.threshold"), KeepTokens: v.Int("compact.keepTokens"),
+		Threshold: cs.Compact.Threshold, KeepTokens: cs.Compact.KeepTokens,
 	}.Normalized()
 }
 
@@ -110,7 +112,7 @@ func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
 // requestToolDefs is what the free run sends: no definitions in the text
 // tool-call protocol.
 func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []llm.ToolDef {
-	if firstNonEmpty(p.ToolCalling, e.Settings().String("toolCalling")) == "text" {
+	if firstNonEmpty(p.ToolCalling, e.cfg().ToolCalling) == "text" {
 		return nil
 	}
 	return e.freeToolDefs(ctx, sid)

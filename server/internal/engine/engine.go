@@ -245,3 +245,7 @@ func (e *Engine) recoverInterrupted(ctx context.Context) error {
 	}
 	return e.Store.CancelPendingConfirmations(ctx, keep...)
 }
+
+// cfg is the typed view of the current settings (generated from the one
+// settings schema in package config).
+func (e *Engine) cfg() config.Settings { return config.Typed(e.Settings()) }

@@ -10,7 +10,7 @@ import (
 // lang is the language of user-facing messages: govibe.language, else the
 // editor's UI locale.
 func (e *Engine) lang() i18n.Lang {
-	return i18n.Pick(e.Settings().String("language"), e.opts.HostInfo.Language)
+	return i18n.Pick(e.cfg().Language, e.opts.HostInfo.Language)
 }
 
 // tr localises a user-facing message.

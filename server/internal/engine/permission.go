@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/govibe/govibe/server/internal/config"
 	"os"
 	"strings"
 
@@ -22,8 +23,9 @@ func (e *Engine) workspace(cwd string) shellcheck.Workspace {
 // typo must never silently drop a deny rule.
 func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
 	v := e.Settings()
-	user := permission.Settings{Allow: v.Strings("permissions.allow"), Ask: v.Strings("permissions.ask"), Deny: v.Strings("permissions.deny")}
-	project := permission.Settings{Allow: v.Strings("permissions.workspace.allow"), Ask: v.Strings("permissions.workspace.ask"), Deny: v.Strings("permissions.workspace.deny")}
+	cs := config.Typed(v)
+	user := permission.Settings{Allow: cs.Permissions.Allow, Ask: cs.Permissions.Ask, Deny: cs.Permissions.Deny}
+	project := permission.Settings{Allow: cs.Permissions.Workspace.Allow, Ask: cs.Permissions.Workspace.Ask, Deny: cs.Permissions.Workspace.Deny}
 	p, _, err := permission.NewPolicy(user, project, ws)
 	return p, err
 }

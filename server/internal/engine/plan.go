@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/govibe/govibe/server/internal/config"
 	"time"
 
 	"go.uber.org/zap"
@@ -132,11 +133,11 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	ts, blocked := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.systemPrompt(),
-		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: firstNonEmpty(profile.ToolCalling, e.Settings().String("toolCalling")),
+		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: firstNonEmpty(profile.ToolCalling, e.cfg().ToolCalling),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 	}
 	if a.Final {
-		run.MaxRounds = e.Settings().Int("maxInteractions")
+		run.MaxRounds = e.cfg().MaxInteractions
 	}
 	return run.Execute(ctx, history, wrap(e.meterSink(p.sink))), run.MaxRounds
 }
@@ -188,9 +189,10 @@ func freeStopAfter(t *turn) map[string]bool {
 // schedLimits reads govibe.scheduler.*.
 func (e *Engine) schedLimits() scheduler.Limits {
 	v := e.Settings()
+	cs := config.Typed(v)
 	return scheduler.Limits{
-		MaxRetries:      v.Int("scheduler.maxRetries"),
-		MaxAgentTurns:   v.Int("scheduler.maxAgentTurns"),
-		MaxAgentMinutes: v.Float("scheduler.maxAgentMinutes"),
+		MaxRetries:      cs.Scheduler.MaxRetries,
+		MaxAgentTurns:   cs.Scheduler.MaxAgentTurns,
+		MaxAgentMinutes: cs.Scheduler.MaxAgentMinutes,
 	}.Normalized()
 }

@@ -21,10 +21,10 @@ type Profile struct {
 func resolveProfile(v config.Values, keys map[string]string) Profile {
 	def := llm.DefaultProfile()
 	p := Profile{Profile: def}
-	p.BaseURL = firstNonEmpty(v.String("apiBaseUrl"), def.BaseURL)
-	p.Model = firstNonEmpty(v.String("model"), def.Model)
-	p.ContextWindow = firstPositive(v.Int("contextWindow"), def.ContextWindow)
-	p.MaxOutputTokens = firstPositive(v.Int("maxOutputTokens"), def.MaxOutputTokens)
+	p.BaseURL = firstNonEmpty(config.Typed(v).APIBaseURL, def.BaseURL)
+	p.Model = firstNonEmpty(config.Typed(v).Model, def.Model)
+	p.ContextWindow = firstPositive(config.Typed(v).ContextWindow, def.ContextWindow)
+	p.MaxOutputTokens = firstPositive(config.Typed(v).MaxOutputTokens, def.MaxOutputTokens)
 	p.Name = ""
 	if models, ok := v["models"].([]any); ok {
 		for _, raw := range models {
@@ -57,7 +57,7 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 	} else if keys[""] != "" {
 		p.APIKey = keys[""]
 	} else if p.APIKey == "" {
-		p.APIKey = v.String("apiKey")
+		p.APIKey = config.Typed(v).APIKey
 	}
 	p.Provider = ""
 	return p

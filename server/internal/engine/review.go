@@ -29,13 +29,20 @@ type reviewSettings struct {
 }
 
 func (e *Engine) reviewSettings(prefix string) reviewSettings {
-	v := e.Settings()
-	rs := reviewSettings{
-		enabled:  v.Bool(prefix + ".enabled"),
-		timeout:  time.Duration(v.Int(prefix+".timeoutMs")) * time.Millisecond,
-		attempts: v.Int(prefix + ".maxAttempts"),
-		model:    strings.TrimSpace(v.String(prefix + ".model")),
+	cs := e.cfg()
+	var rs reviewSettings
+	switch prefix {
+	case planReviewSettings:
+		r := cs.TodolistReview
+		rs = reviewSettings{enabled: r.Enabled, timeout: ms(r.TimeoutMs), attempts: r.MaxAttempts, model: r.Model}
+	case editReviewSettings:
+		r := cs.EditReview
+		rs = reviewSettings{enabled: r.Enabled, timeout: ms(r.TimeoutMs), model: r.Model}
+	case shellReviewSettings:
+		r := cs.ShellCommandReview
+		rs = reviewSettings{enabled: r.Enabled, timeout: ms(r.TimeoutMs), attempts: r.MaxAttempts, model: r.Model}
 	}
+	rs.model = strings.TrimSpace(rs.model)
 	if rs.attempts < 1 {
 		rs.attempts = 1
 	}
@@ -190,3 +197,5 @@ func (e *Engine) recordReview(rt reviewTarget, model string, transcript []llm.Me
 		warn(err)
 	}
 }
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/govibe/govibe/server/internal/config"
 	"sync"
 
 	"go.uber.org/zap"
@@ -18,6 +19,7 @@ import (
 // toolEnv builds the tools' view of this turn.
 func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	v := e.Settings()
+	cs := config.Typed(v)
 	var once sync.Once
 	// One snapshot before the first mutation of the turn, whoever makes it:
 	// a tool writing itself, or the editor applying an accepted edit.
@@ -39,10 +41,10 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			EditEnabled:     e.EditEnabled(ctx, t.sessionID),
 			ConfirmChanges:  true, // the approver applies auto-approve and headless policy
 			ConfirmShell:    true,
-			ShellTimeoutMs:  v.Int("shell.timeoutMs"),
-			ShellMaxTimeout: v.Int("shell.maxTimeoutMs"),
+			ShellTimeoutMs:  cs.Shell.TimeoutMs,
+			ShellMaxTimeout: cs.Shell.MaxTimeoutMs,
 			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
-			EnvPassthrough:  v.Strings("shell.env.passthrough"),
+			EnvPassthrough:  cs.Shell.Env.Passthrough,
 		},
 		OnEnvScrub: func(names []string) {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
@@ -61,7 +63,7 @@ func (e *Engine) systemPrompt() string {
 	return agent.SystemPrompt(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots,
-	}, e.Settings().String("language"))
+	}, e.cfg().Language)
 }
 
 // profile resolves the active model profile from settings.
@@ -74,7 +76,7 @@ func (e *Engine) profile() Profile {
 
 func (e *Engine) client(p Profile) (llm.Client, error) {
 	v := e.Settings()
-	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: v.String("proxy")})
+	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: config.Typed(v).Proxy})
 	return e.metered(c, p.Profile), err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/config"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/permission"
@@ -45,6 +46,7 @@ func refuse(reason string) (tools.ShellDecision, error) {
 func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tools.ShellDecision, error) {
 	e, sid := a.e, a.t.sessionID
 	v := e.Settings()
+	cs := config.Typed(v)
 	ws := e.workspace(p.Cwd)
 	cmd := p.Command
 	an := shellcheck.Analyze(cmd, ws)
@@ -91,7 +93,7 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		e.recordRun(ctx, sid, p.Cwd, command, fp)
 		return tools.ShellDecision{Allowed: true, Command: command}, nil
 	}
-	readOnlyAuto := an.Class == shellcheck.ReadOnly && v.Bool("autoApprove.readOnlyCommands")
+	readOnlyAuto := an.Class == shellcheck.ReadOnly && cs.AutoApprove.ReadOnlyCommands
 	if e.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
@@ -102,7 +104,7 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 			return refuse("refused: this headless run does not approve commands (use --approve all).")
 		}
 	}
-	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || !v.Bool("confirmShellCommand")) {
+	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || !cs.ConfirmShellCommand) {
 		return allow(cmd)
 	}
 	analysis := toShellAnalysis(an)

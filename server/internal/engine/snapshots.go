@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/config"
 	"sort"
 	"sync"
 	"time"
@@ -44,7 +45,7 @@ func (s *snapshots) store(root string) (*snapshot.Store, error) {
 	// size; shell commands' writes are seen like the tools'. Without it
 	// (other platforms, NFS, watch limit) each snapshot is a full scan.
 	opts := snapshot.Options{Watch: true, Logger: s.e.log}
-	if mb := v.Float("snapshots.maxFileSizeMB"); mb > 0 {
+	if mb := config.Typed(v).Snapshots.MaxFileSizeMB; mb > 0 {
 		opts.MaxFileSize = int64(mb * (1 << 20))
 	}
 	st, err := snapshot.Open(s.e.opts.StateDir, root, opts)
@@ -57,7 +58,7 @@ func (s *snapshots) store(root string) (*snapshot.Store, error) {
 
 // Take snapshots every root; it returns the snapshots that were created.
 func (s *snapshots) Take(ctx context.Context, meta snapshot.Meta) ([]SnapshotInfo, error) {
-	if !s.e.Settings().Bool("snapshots.enabled") {
+	if !s.e.cfg().Snapshots.Enabled {
 		return nil, nil
 	}
 	var out []SnapshotInfo
@@ -156,8 +157,9 @@ func (s *snapshots) deleteSession(sid string) {
 
 func (s *snapshots) prune() {
 	v := s.e.Settings()
-	age := time.Duration(v.Float("snapshots.maxAgeDays") * float64(24*time.Hour))
-	count := v.Int("snapshots.maxCount")
+	cs := config.Typed(v)
+	age := time.Duration(float64(cs.Snapshots.MaxAgeDays) * float64(24*time.Hour))
+	count := cs.Snapshots.MaxCount
 	for _, root := range s.e.opts.Roots {
 		st, err := s.store(root)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/config"
 	"strings"
 	"time"
 
@@ -326,6 +327,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		return nil, err
 	}
 	v := e.Settings()
+	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
 	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
 	// A side conversation keeps create_todo_list in the offered list and
@@ -345,8 +347,8 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		StopAfter:   freeStopAfter(t),
 		Env:         env,
 		System:      e.systemPrompt(),
-		MaxRounds:   v.Int("maxInteractions"),
-		ToolCalling: firstNonEmpty(profile.ToolCalling, v.String("toolCalling")),
+		MaxRounds:   cs.MaxInteractions,
+		ToolCalling: firstNonEmpty(profile.ToolCalling, cs.ToolCalling),
 		SessionID:   t.sessionID,
 		MaxTokens:   profile.MaxOutputTokens,
 		Prepare:     e.prepareHook(t, TagFree),
