@@ -42,7 +42,11 @@ type Run struct {
 	// System is the system prompt; it must stay byte-identical across turns
 	// of a session so the provider's prefix cache keeps hitting.
 	System string
-	// MaxRounds caps tool rounds; <0 means unlimited. MaxRoundsSetting
+	// MaxRounds caps tool rounds: at most MaxRounds rounds of tool calls
+	// run, and the model is asked once more after the last of them so it
+	// can answer from their results. 0 means "answer only": no tool runs.
+	// Calls the model makes past the cap are answered "not run" and the
+	// run ends with StatusMaxTurns. <0 means unlimited. MaxRoundsSetting
 	// names the setting that set it, for the notice when it is hit.
 	MaxRounds        int
 	MaxRoundsSetting string
@@ -75,9 +79,12 @@ var ErrSuspended = errors.New("suspended until GoVibe's server restarts")
 
 // Outcome reports how a run ended.
 type Outcome struct {
-	Status   Status
-	Err      error
+	Status Status
+	Err    error
+	// Rounds is the number of tool rounds that ran; Requests the number
+	// of model requests that answered.
 	Rounds   int
+	Requests int
 	Usage    llm.Usage
 	Final    string // the last assistant text
 	Stopped  string // the StopAfter tool that ended the run
@@ -103,6 +110,7 @@ func (r *Run) Execute(ctx context.Context, history []llm.Message, sink Sink) Out
 func (r *Run) Resume(ctx context.Context, history []llm.Message, calls []llm.ToolCall, sink Sink) Outcome {
 	l := r.newLoop(history, sink)
 	if len(calls) > 0 {
+		l.out.Rounds++
 		if done, out := l.afterCalls(ctx, calls); done {
 			return out
 		}
@@ -138,18 +146,7 @@ func (l *loop) appendMsg(m llm.Message) {
 // (cancelled, suspended, or a StopAfter tool was called).
 func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outcome) {
 	r, out := l.r, &l.out
-	mode := l.mode
-	suspended := r.runTools(ctx, calls, l.sink, func(c llm.ToolCall, res tools.Result) llm.Message {
-		var m llm.Message
-		if mode == ToolCallingText {
-			m = llm.Message{Role: llm.RoleUser, Content: formatTextResult(c, res)}
-		} else {
-			m = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: toolContent(res)}
-		}
-		l.msgs = append(l.msgs, m)
-		out.Messages = append(out.Messages, m)
-		return m
-	})
+	suspended := r.runTools(ctx, calls, l.sink, l.record)
 	if suspended {
 		out.Status, out.Suspended = StatusCancelled, true
 		return true, *out
@@ -167,23 +164,48 @@ func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outc
 	return false, *out
 }
 
+// record builds the history message holding one call's result.
+func (l *loop) record(c llm.ToolCall, res tools.Result) llm.Message {
+	var m llm.Message
+	if l.mode == ToolCallingText {
+		m = llm.Message{Role: llm.RoleUser, Content: formatTextResult(c, res)}
+	} else {
+		m = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: toolContent(res)}
+	}
+	l.msgs = append(l.msgs, m)
+	l.out.Messages = append(l.out.Messages, m)
+	return m
+}
+
+// capReached answers the calls of a round past MaxRounds without running
+// them (every call still gets its one result) and ends the run.
+func (l *loop) capReached(calls []llm.ToolCall) Outcome {
+	r, out := l.r, &l.out
+	setting := r.MaxRoundsSetting
+	if setting == "" {
+		setting = "govibe.maxInteractions"
+	}
+	res := tools.Fail(fmt.Sprintf("not run: this turn's limit of %d tool rounds (%s) is reached. Answer from what you have; the user can send a message to continue.", r.MaxRounds, setting))
+	for _, c := range calls {
+		l.sink.ToolStarted(c)
+		l.sink.ToolFinished(c, res, 0, l.record(c, res))
+	}
+	out.Status = StatusMaxTurns
+	if r.MaxRounds == 0 {
+		l.sink.Notice(r.tr("No tool was run: %s is 0, which allows answers only. Send a message to continue.", setting))
+	} else {
+		l.sink.Notice(r.tr("Stopped after %d tool rounds (%s); the model's next tool calls were not run. Send a message to continue.", out.Rounds, setting))
+	}
+	return *out
+}
+
 func (l *loop) run(ctx context.Context) Outcome {
 	r, sink, out := l.r, l.sink, &l.out
-	for round := 0; ; round++ {
+	for {
 		if err := ctx.Err(); err != nil {
 			out.Status = StatusCancelled
 			return *out
 		}
-		if r.MaxRounds >= 0 && round > r.MaxRounds {
-			out.Status = StatusMaxTurns
-			setting := r.MaxRoundsSetting
-			if setting == "" {
-				setting = "govibe.maxInteractions"
-			}
-			sink.Notice(r.tr("Stopped after %d tool rounds (%s). Send a message to continue.", r.MaxRounds, setting))
-			return *out
-		}
-		out.Rounds = round
 		req := llm.Request{SessionID: r.SessionID, MaxTokens: r.MaxTokens}
 		system := r.System
 		if l.mode == ToolCallingText {
@@ -218,12 +240,12 @@ func (l *loop) run(ctx context.Context) Outcome {
 			if l.mode == ToolCallingAuto && isToolsUnsupported(err) {
 				l.mode = ToolCallingText
 				sink.Notice(r.tr("This endpoint does not accept tool definitions; switching to the text tool-call protocol."))
-				round--
 				continue
 			}
 			out.Status, out.Err = StatusError, err
 			return *out
 		}
+		out.Requests++
 		sink.Usage(resp.Usage)
 		out.Usage.Add(resp.Usage)
 		calls := resp.ToolCalls
@@ -251,6 +273,10 @@ func (l *loop) run(ctx context.Context) Outcome {
 			out.Status = StatusDone
 			return *out
 		}
+		if r.MaxRounds >= 0 && out.Rounds >= r.MaxRounds {
+			return l.capReached(calls)
+		}
+		out.Rounds++
 		if done, o := l.afterCalls(ctx, calls); done {
 			return o
 		}

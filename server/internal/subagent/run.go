@@ -144,7 +144,7 @@ func Execute(ctx context.Context, task Task) Outcome {
 		hist = append(hist, out.Messages...)
 		res.Messages = append(res.Messages, out.Messages...)
 		res.Usage.Add(out.Usage)
-		res.Turns += out.Rounds + 1
+		res.Turns += out.Requests
 		res.Status, res.Err, res.Text = out.Status, out.Err, out.Final
 		if out.Status == agent.StatusCancelled && ctx.Err() == context.DeadlineExceeded {
 			res.Status, res.Err = agent.StatusMaxTurns, fmt.Errorf("the sub-agent ran out of time (%s)", task.MaxTime)

@@ -134,8 +134,10 @@ func TestMaxInteractionsStopsTheRun(t *testing.T) {
 	for _, ev := range ed.Events(r.SessionID) {
 		notice = notice || (ev.Kind == protocol.EventNotice && strings.Contains(ev.Text, "maxInteractions"))
 	}
+	// Two tool rounds, then the request that lets the model answer from
+	// them; its calls are answered "not run".
 	if !notice || len(model.Requests()) != 3 {
-		t.Fatalf("notice %v, %d requests (want 3: rounds 0..2)", notice, len(model.Requests()))
+		t.Fatalf("notice %v, %d requests (want 3: two tool rounds and the answer)", notice, len(model.Requests()))
 	}
 }
 
