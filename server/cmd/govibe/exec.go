@@ -20,7 +20,6 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/logging"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // Exit codes of govibe exec.
@@ -200,7 +199,7 @@ func execCmd(args []string) int {
 	mu.Lock()
 	sid = sess
 	mu.Unlock()
-	out.init(sess, typed.Model, toolNames())
+	out.init(sess, typed.Model, eng.OfferedTools(ctx, sess))
 	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: sess, Text: prompt}); err != nil {
 		out.fail(err)
 		unsub()
@@ -223,14 +222,6 @@ func execCmd(args []string) int {
 	default:
 		return exitError
 	}
-}
-
-func toolNames() []string {
-	var out []string
-	for _, t := range tools.Builtin() {
-		out = append(out, t.Name())
-	}
-	return out
 }
 
 // discardUnlessDebug keeps headless stderr for the run's own messages; the

@@ -15,12 +15,51 @@ import (
 // delivery goroutine and from execCmd after the subscription ended, never
 // both at once.
 type execPrinter struct {
-	mode        string
-	w           io.Writer
-	text        strings.Builder
+	mode string
+	w    io.Writer
+	// text is the run's text; rounds are separated by a blank line.
+	// segStart is where the current round's text began (a retry drops
+	// only that round's partial text), and newSeg says the next delta
+	// starts a new round.
+	text     strings.Builder
+	segStart int
+	newSeg   bool
+	// usage sums the per-request events; turnUsage is the turn's total
+	// from turnFinished (compaction and every request included), which
+	// wins when present.
 	usage       llm.Usage
+	cost        float64
+	turnUsage   *engine.UsageInfo
 	errors      []string
 	atLineStart bool
+}
+
+// segSep separates the text of consecutive rounds in json output.
+const segSep = "\n\n"
+
+// agentTag is the sub-agent an event comes from ("" for the main run):
+// executor:N, evaluator:N, investigate or agent:<name>.
+func agentTag(ev engine.Event) string {
+	if ev.SubAgentTag == engine.TagFree {
+		return ""
+	}
+	return ev.SubAgentTag
+}
+
+// obj is a stream-json line, tagged with its sub-agent when it has one.
+func obj(ev engine.Event, kv map[string]any) map[string]any {
+	if tag := agentTag(ev); tag != "" {
+		kv["agent"] = tag
+	}
+	return kv
+}
+
+// prefix is the text-mode marker of a sub-agent's lines.
+func prefix(ev engine.Event) string {
+	if tag := agentTag(ev); tag != "" {
+		return "[" + tag + "] "
+	}
+	return ""
 }
 
 func newExecPrinter(mode string, w io.Writer) *execPrinter {
@@ -36,44 +75,65 @@ func (p *execPrinter) init(sessionID, model string, tools []string) {
 func (p *execPrinter) event(ev engine.Event) {
 	switch ev.Kind {
 	case engine.KindTextDelta:
+		if p.newSeg && p.text.Len() > 0 {
+			p.text.WriteString(segSep)
+		}
+		if p.newSeg {
+			p.segStart, p.newSeg = p.text.Len(), false
+		}
 		p.text.WriteString(ev.Text)
 		switch p.mode {
 		case "stream-json":
-			printJSON(p.w, map[string]any{"type": "text", "delta": ev.Text})
+			printJSON(p.w, obj(ev, map[string]any{"type": "text", "delta": ev.Text}))
 		case "text":
 			fmt.Fprint(p.w, ev.Text)
 			p.atLineStart = strings.HasSuffix(ev.Text, "\n")
 		}
 	case engine.KindReasoningDelta:
 		if p.mode == "stream-json" {
-			printJSON(p.w, map[string]any{"type": "reasoning", "delta": ev.Text})
+			printJSON(p.w, obj(ev, map[string]any{"type": "reasoning", "delta": ev.Text}))
 		}
 	case engine.KindRetry:
+		// Only the interrupted round's partial text is discarded.
+		whole := p.text.String()[:p.segStart]
 		p.text.Reset()
+		p.text.WriteString(whole)
 		if p.mode == "stream-json" {
-			printJSON(p.w, map[string]any{"type": "error", "message": "stream interrupted, retrying: " + ev.Text})
+			printJSON(p.w, obj(ev, map[string]any{"type": "error", "message": "stream interrupted, retrying: " + ev.Text}))
 		}
 	case engine.KindToolCall:
+		p.newSeg = true
 		switch p.mode {
 		case "stream-json":
-			printJSON(p.w, map[string]any{"type": "tool_call", "id": ev.Tool.CallID, "name": ev.Tool.Name, "arguments": ev.Tool.Arguments})
+			printJSON(p.w, obj(ev, map[string]any{"type": "tool_call", "id": ev.Tool.CallID, "name": ev.Tool.Name, "arguments": ev.Tool.Arguments}))
 		case "text":
 			p.newline()
-			fmt.Fprintf(p.w, "▸ %s %s\n", ev.Tool.Name, ev.Tool.Summary)
+			fmt.Fprintf(p.w, "%s▸ %s %s\n", prefix(ev), ev.Tool.Name, ev.Tool.Summary)
 			p.atLineStart = true
 		}
 	case engine.KindToolResult:
+		p.newSeg = true
 		switch p.mode {
 		case "stream-json":
-			printJSON(p.w, map[string]any{"type": "tool_result", "id": ev.Tool.CallID, "ok": ev.Tool.OK, "output": ev.Tool.Output})
+			printJSON(p.w, obj(ev, map[string]any{"type": "tool_result", "id": ev.Tool.CallID, "ok": ev.Tool.OK, "output": ev.Tool.Output}))
 		case "text":
 			if !ev.Tool.OK {
-				fmt.Fprintf(p.w, "  ✗ %s\n", firstLine(ev.Tool.Output))
+				fmt.Fprintf(p.w, "  %s✗ %s\n", prefix(ev), firstLine(ev.Tool.Output))
 			}
 		}
 	case engine.KindUsage:
+		// A request ended: the next text is a new round.
+		p.newSeg = true
 		if ev.Usage != nil {
 			p.usage.Add(ev.Usage.Usage)
+			p.cost += ev.Usage.Cost
+		}
+	case engine.KindTurnStarted, engine.KindMessage:
+		p.newSeg = true
+	case engine.KindTurnFinished:
+		if ev.Usage != nil {
+			u := *ev.Usage
+			p.turnUsage = &u
 		}
 	case engine.KindError:
 		if ev.Err != nil {
@@ -87,9 +147,12 @@ func (p *execPrinter) event(ev engine.Event) {
 			p.atLineStart = true
 		}
 	case engine.KindNotice:
-		if p.mode == "text" {
+		switch p.mode {
+		case "stream-json":
+			printJSON(p.w, obj(ev, map[string]any{"type": "notice", "message": ev.Text}))
+		case "text":
 			p.newline()
-			fmt.Fprintf(p.w, "note: %s\n", ev.Text)
+			fmt.Fprintf(p.w, "%snote: %s\n", prefix(ev), ev.Text)
 			p.atLineStart = true
 		}
 	}
@@ -114,8 +177,13 @@ func (p *execPrinter) fail(err error) {
 }
 
 func (p *execPrinter) finish(st agent.Status) {
+	u, cost := p.usage, p.cost
+	if p.turnUsage != nil {
+		u, cost = p.turnUsage.Usage, p.turnUsage.Cost
+	}
 	result := map[string]any{"type": "result", "status": string(st), "usage": map[string]any{
-		"prompt_tokens": p.usage.PromptTokens, "completion_tokens": p.usage.CompletionTokens, "cached_tokens": p.usage.CachedTokens}}
+		"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens, "cached_tokens": u.CachedTokens,
+		"reasoning_tokens": u.ReasoningTokens, "cost": cost}}
 	switch p.mode {
 	case "stream-json":
 		printJSON(p.w, result)

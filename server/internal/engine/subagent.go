@@ -91,7 +91,12 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 	if err != nil {
 		return tools.Result{}, err
 	}
-	tag := s.Name()
+	// Events are tagged "investigate" or "agent:<name>", the form
+	// executor:N and evaluator:N also take.
+	tag := subagent.InvestigateName
+	if !s.investigate {
+		tag = "agent:" + s.def.Name
+	}
 	ids, w, err := e.Store.BeginTurn(ctx, child.ID, objective, store.TurnOptions{SubAgentTag: tag})
 	if err != nil {
 		return tools.Result{}, err
