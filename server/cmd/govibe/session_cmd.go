@@ -48,15 +48,15 @@ func sessionCmd(args []string) int {
 		if *asJSON {
 			rows := make([]map[string]any, 0, len(list))
 			for _, s := range list {
-				rows = append(rows, map[string]any{"id": s.ID, "title": s.Title, "updated": s.Updated, "messageCount": s.MessageCount, "model": s.Model})
+				rows = append(rows, map[string]any{"id": s.ID, "title": s.Title, "updated": s.Updated, "messageCount": s.MessageCount, "model": s.Model, "cost": s.Cost})
 			}
 			printJSON(os.Stdout, rows)
 			return exitDone
 		}
 		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tTITLE")
+		fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tCOST\tTITLE")
 		for _, s := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.MessageCount, s.Model, s.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t$%.4f\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.MessageCount, s.Model, s.Cost, s.Title)
 		}
 		tw.Flush()
 	case "show":

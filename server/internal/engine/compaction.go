@@ -161,6 +161,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 	go func() {
 		defer e.wg.Done()
 		defer release()
+		before := e.SessionUsageOf(e.baseCtx, sid)
 		info, err := e.compactor.CompactReserved(e.baseCtx, sid, job, trigger)
 		status := "done"
 		switch {
@@ -177,7 +178,10 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		if trigger == TriggerCommand {
 			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: status, Payload: e.ContextUse(fctx, sid)})
+			// The command's own requests are its usage, as a turn's are.
+			tu := e.finishTurnUsage(fctx, sid, 0, before)
+			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: status,
+				Usage: &UsageInfo{Usage: tu.Usage}, Payload: e.ContextUse(fctx, sid)})
 		}
 	}()
 	return job, nil

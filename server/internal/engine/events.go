@@ -41,8 +41,7 @@ type Event struct {
 
 // UsageInfo is usage with cost.
 type UsageInfo struct {
-	llm.Usage
-	Cost float64
+	llm.Usage // Cost included
 }
 
 // ToolInfo describes a tool call or its result.

@@ -15,6 +15,9 @@ import (
 type SessionSummary struct {
 	store.Session
 	Running bool
+	// Cost is what every model request of the session cost (its hidden
+	// helpers included), at the prices in force when each was made.
+	Cost float64
 }
 
 // CreateSession makes an empty chat session.
@@ -30,7 +33,7 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 
 func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 	s, _ := e.Store.GetSession(ctx, sid)
-	return SessionSummary{Session: s, Running: e.Running(sid) != ""}
+	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.SessionUsageOf(ctx, sid).Cost}
 }
 
 // autoTitle names a session after its first message at once. A later
@@ -59,7 +62,7 @@ func (e *Engine) ListSessions(ctx context.Context, limit int) ([]SessionSummary,
 	}
 	out := make([]SessionSummary, 0, len(page.Sessions))
 	for _, s := range page.Sessions {
-		out = append(out, SessionSummary{Session: s, Running: e.Running(s.ID) != ""})
+		out = append(out, SessionSummary{Session: s, Running: e.Running(s.ID) != "", Cost: e.SessionUsageOf(ctx, s.ID).Cost})
 	}
 	return out, nil
 }

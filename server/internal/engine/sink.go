@@ -89,8 +89,7 @@ func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duratio
 }
 
 func (s *turnSink) Usage(u llm.Usage) {
-	p := s.e.profile()
-	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u, Cost: p.Cost(u)}})
+	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u}})
 }
 
 func (s *turnSink) Notice(text string) {

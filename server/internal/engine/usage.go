@@ -20,11 +20,12 @@ const (
 )
 
 // SessionUsage is the accumulated usage of every model request a session
-// made (turns, sub-agents, compactions), with its cost.
+// made (turns, sub-agents, reviewers, compactions), with its cost
+// (Usage.Cost). A hidden child session's requests count in its own usage
+// and in its root's, so a conversation's cost includes its helpers.
 type SessionUsage struct {
 	llm.Usage
-	Cost     float64 `json:"cost"`
-	Requests int     `json:"requests"`
+	Requests int `json:"requests"`
 }
 
 // TurnUsage is what one turn consumed, compaction requests included.
@@ -85,15 +86,38 @@ type meteredClient struct {
 
 func (m *meteredClient) Stream(ctx context.Context, req llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	resp, err := m.Client.Stream(ctx, req, onEvent)
+	if err == nil && resp != nil {
+		// The cost is fixed now, at the prices of the profile that made
+		// the request; everything that sums usage carries it from here.
+		resp.Usage.Cost = m.profile.Cost(resp.Usage)
+	}
 	if err == nil && resp != nil && req.SessionID != "" {
-		u, cost := resp.Usage, m.profile.Cost(resp.Usage)
-		m.e.updateUsage(req.SessionID, func(st *usageState) {
+		u := resp.Usage
+		record := func(st *usageState) {
 			st.Session.Add(u)
-			st.Session.Cost += cost
 			st.Session.Requests++
-		})
+		}
+		m.e.updateUsage(req.SessionID, record)
+		if root := m.e.rootSession(req.SessionID); root != req.SessionID {
+			m.e.updateUsage(root, record)
+		}
 	}
 	return resp, err
+}
+
+// rootSession is the top-level session a (possibly hidden child) session
+// belongs to.
+func (e *Engine) rootSession(sid string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for depth := 0; depth < 8; depth++ {
+		s, err := e.Store.GetSession(ctx, sid)
+		if err != nil || s.ParentID == "" {
+			return sid
+		}
+		sid = s.ParentID
+	}
+	return sid
 }
 
 // metered wraps a model client with the accounting.
@@ -124,9 +148,8 @@ func (s *usageSink) Usage(u llm.Usage) {
 		st.ContextTokens = u.PromptTokens + u.CompletionTokens
 		st.ContextSource = SourceProvider
 	})
-	p := e.profile()
 	use := e.ContextUse(context.Background(), sid)
-	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u, Cost: p.Cost(u)}, Payload: use})
+	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u}, Payload: use})
 }
 
 // SessionUsageOf returns a session's accumulated usage.
@@ -144,8 +167,8 @@ func (e *Engine) finishTurnUsage(ctx context.Context, sid string, turn int, befo
 			CompletionTokens: now.CompletionTokens - before.CompletionTokens,
 			CachedTokens:     now.CachedTokens - before.CachedTokens,
 			ReasoningTokens:  now.ReasoningTokens - before.ReasoningTokens,
+			Cost:             now.Cost - before.Cost,
 		},
-		Cost:     now.Cost - before.Cost,
 		Requests: now.Requests - before.Requests,
 	}}
 	if turn > 0 {

@@ -50,6 +50,10 @@ type Usage struct {
 	CompletionTokens int64 `json:"completion_tokens"`
 	CachedTokens     int64 `json:"cached_tokens"`
 	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
+	// Cost is what the request cost at the profile's prices when it was
+	// made (a later price change does not rewrite history). The client
+	// never fills it; the engine's accounting does.
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // Add accumulates u2 into u.
@@ -58,6 +62,7 @@ func (u *Usage) Add(u2 Usage) {
 	u.CompletionTokens += u2.CompletionTokens
 	u.CachedTokens += u2.CachedTokens
 	u.ReasoningTokens += u2.ReasoningTokens
+	u.Cost += u2.Cost
 }
 
 // Request is one chat-completion call.

@@ -68,7 +68,7 @@ func toReviewCard(r *engine.ReviewCard) *protocol.ReviewCard {
 
 func toSessionInfo(s engine.SessionSummary) protocol.SessionInfo {
 	return protocol.SessionInfo{ID: s.ID, Title: s.Title, Created: s.Created.UnixMilli(), Updated: s.Updated.UnixMilli(),
-		Model: s.Model, MessageCount: s.MessageCount, Status: string(s.Status), Running: s.Running}
+		Model: s.Model, MessageCount: s.MessageCount, Status: string(s.Status), Running: s.Running, Cost: s.Cost}
 }
 
 func toMessage(m store.Message) protocol.Message {
@@ -76,7 +76,7 @@ func toMessage(m store.Message) protocol.Message {
 		SubAgentTag: m.SubAgentTag, HiddenFromLLM: m.HiddenFromLLM, BTW: m.BTWBranch != "", Created: m.Created.UnixMilli(),
 		Parts: make([]protocol.Part, 0, len(m.Parts))}
 	if m.Usage != nil {
-		w.Usage = &protocol.Usage{PromptTokens: m.Usage.PromptTokens, CompletionTokens: m.Usage.CompletionTokens, CachedTokens: m.Usage.CachedTokens}
+		w.Usage = &protocol.Usage{PromptTokens: m.Usage.PromptTokens, CompletionTokens: m.Usage.CompletionTokens, CachedTokens: m.Usage.CachedTokens, Cost: m.Usage.Cost}
 	}
 	for _, p := range m.Parts {
 		wp := protocol.Part{Type: string(p.Kind), Text: p.Text}
