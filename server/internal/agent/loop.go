@@ -63,6 +63,11 @@ type Run struct {
 	// StopAfter makes the run stop once a round calls one of these tools
 	// (create_todo_list hands over to the scheduler).
 	StopAfter map[string]bool
+	// OnTextFallback, when set, is told that the endpoint rejected tool
+	// definitions and the run switched to the text protocol (so the
+	// caller remembers it); it reports whether the user should be told,
+	// which keeps the notice to once per profile. nil: always tell.
+	OnTextFallback func() (notify bool)
 	// Translate localises user-facing notices (nil: English).
 	Translate func(msg string, args ...any) string
 	// Prepare, when set, may rewrite the message list right before each
@@ -239,7 +244,9 @@ func (l *loop) run(ctx context.Context) Outcome {
 			}
 			if l.mode == ToolCallingAuto && isToolsUnsupported(err) {
 				l.mode = ToolCallingText
-				sink.Notice(r.tr("This endpoint does not accept tool definitions; switching to the text tool-call protocol."))
+				if r.OnTextFallback == nil || r.OnTextFallback() {
+					sink.Notice(r.tr("This endpoint does not accept tool definitions; switching to the text tool-call protocol."))
+				}
 				continue
 			}
 			out.Status, out.Err = StatusError, err

@@ -112,7 +112,7 @@ func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
 // requestToolDefs is what the free run sends: no definitions in the text
 // tool-call protocol.
 func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []llm.ToolDef {
-	if firstNonEmpty(p.ToolCalling, e.cfg().ToolCalling) == "text" {
+	if e.toolCalling(p) == "text" {
 		return nil
 	}
 	return e.freeToolDefs(ctx, sid)

@@ -133,7 +133,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	ts, blocked := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.systemPrompt(),
-		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: firstNonEmpty(profile.ToolCalling, e.cfg().ToolCalling),
+		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 	}
 	if a.Final {

@@ -122,7 +122,7 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 	childEnv := *env
 	childEnv.SessionID = child.ID
 	run := &agent.Run{Client: client, Tools: ts, Env: &childEnv, System: s.def.Prompt,
-		ToolCalling: firstNonEmpty(profile.ToolCalling, e.cfg().ToolCalling), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
+		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	task := subagent.Task{Run: run, Objective: objective, Complete: complete, Sink: sink,
 		MaxTurns: subagent.InvestigateMaxTurns, MaxTime: subagent.InvestigateMaxTime}
 	// The objective is the child's first model message.

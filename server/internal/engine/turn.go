@@ -339,18 +339,19 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		refused = map[string]string{scheduler.ToolCreateTodo: why}
 	}
 	return &agent.Run{
-		Client:      client,
-		Tools:       ts,
-		Blocked:     blocked,
-		Refused:     refused,
-		Translate:   e.tr,
-		StopAfter:   freeStopAfter(t),
-		Env:         env,
-		System:      e.systemPrompt(),
-		MaxRounds:   cs.MaxInteractions,
-		ToolCalling: firstNonEmpty(profile.ToolCalling, cs.ToolCalling),
-		SessionID:   t.sessionID,
-		MaxTokens:   profile.MaxOutputTokens,
-		Prepare:     e.prepareHook(t, TagFree),
+		Client:         client,
+		Tools:          ts,
+		Blocked:        blocked,
+		Refused:        refused,
+		Translate:      e.tr,
+		StopAfter:      freeStopAfter(t),
+		Env:            env,
+		System:         e.systemPrompt(),
+		MaxRounds:      cs.MaxInteractions,
+		ToolCalling:    e.toolCalling(profile),
+		OnTextFallback: e.onTextFallback(profile),
+		SessionID:      t.sessionID,
+		MaxTokens:      profile.MaxOutputTokens,
+		Prepare:        e.prepareHook(t, TagFree),
 	}, nil
 }

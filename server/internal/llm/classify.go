@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -51,11 +52,16 @@ func (c *OpenAIClient) classifyStatus(status int, header http.Header, body []byt
 			retryAfter: parseRetryAfter(header, time.Now()),
 		}
 	}
-	if len(req.Tools) > 0 && mentionsToolsUnsupported(lower) {
-		return outcome{err: &ToolsUnsupportedError{Model: c.profile.Model, Detail: detail}}
-	}
 	if mentionsContextTooLong(lower) {
 		return outcome{err: &ContextTooLongError{Model: c.profile.Model, Detail: detail}}
+	}
+	// A request with tools that is rejected as invalid while naming the
+	// tool parameters is a model or server without function calling,
+	// however it words it ("Unrecognized request argument supplied:
+	// tools", "tool_choice is not allowed", "functions: extra field").
+	if len(req.Tools) > 0 && (mentionsToolsUnsupported(lower) ||
+		(status == http.StatusBadRequest || status == http.StatusUnprocessableEntity) && namesToolParams(lower)) {
+		return outcome{err: &ToolsUnsupportedError{Model: c.profile.Model, Detail: detail}}
 	}
 	return outcome{err: &APIError{BaseURL: c.baseURL, Status: status, Detail: detail}}
 }
@@ -75,6 +81,13 @@ func mentionsToolsUnsupported(lower string) bool {
 		strings.Contains(lower, "does not allow")
 	return mentionsTools && negated
 }
+
+// toolParamRE matches the request parameters of function calling as
+// words; "tool_calls" and a message role "tool" do not count, since those
+// name the conversation, not the request's capabilities.
+var toolParamRE = regexp.MustCompile(`(^|[^a-z_])(tools|tool_choice|functions|function_call|parallel_tool_calls)([^a-z_]|$)`)
+
+func namesToolParams(lower string) bool { return toolParamRE.MatchString(lower) }
 
 func mentionsContextTooLong(lower string) bool {
 	for _, s := range []string{

@@ -80,6 +80,12 @@ func TestClassifyStatusMessages(t *testing.T) {
 	}{
 		{400, `{"error":{"message":"deepseek-reasoner does not support Function Calling"}}`, tools, ErrToolsUnsupported, false},
 		{400, `{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}`, tools, ErrToolsUnsupported, false},
+		// Any 400 naming the request's tool parameters.
+		{400, `{"error":{"message":"Unrecognized request argument supplied: tools","type":"invalid_request_error"}}`, tools, ErrToolsUnsupported, false},
+		{400, `{"error":{"message":"'tool_choice' is not allowed for this model"}}`, tools, ErrToolsUnsupported, false},
+		{422, `{"detail":[{"loc":["body","functions"],"msg":"extra fields not permitted"}]}`, tools, ErrToolsUnsupported, false},
+		// Without tools in the request, the same text is an ordinary error.
+		{400, `{"error":{"message":"Unrecognized request argument supplied: tools"}}`, Request{}, nil, false},
 		// Mentions tools but is a pairing error, not lack of support.
 		{400, `{"error":{"message":"messages with role 'tool' must be a response to a preceeding message with 'tool_calls'"}}`, tools, nil, false},
 		{400, `{"error":{"message":"This model's maximum context length is 65536 tokens","code":"context_length_exceeded"}}`, Request{}, ErrContextTooLong, false},
@@ -93,6 +99,9 @@ func TestClassifyStatusMessages(t *testing.T) {
 		out := c.classifyStatus(tc.status, nil, []byte(tc.body), tc.req)
 		if out.retryable != tc.retry {
 			t.Errorf("%d %s: retryable = %v", tc.status, tc.body, out.retryable)
+		}
+		if tc.target == nil && errors.Is(out.err, ErrToolsUnsupported) {
+			t.Errorf("%d %s: misread as tools unsupported", tc.status, tc.body)
 		}
 		if tc.target != nil && !errors.Is(out.err, tc.target) {
 			t.Errorf("%d %s: err %v is not %v", tc.status, tc.body, out.err, tc.target)

@@ -27,6 +27,10 @@ type Config struct {
 	// ToolsUnsupported answers any request carrying tools with the 400 a
 	// model without function calling gives.
 	ToolsUnsupported bool
+	// ToolsUnsupportedMessage replaces the default wording of that 400
+	// ("<model> does not support tools"), e.g. with Azure's
+	// "Unrecognized request argument supplied: tools".
+	ToolsUnsupportedMessage string
 	// ContextWindow, when positive, answers requests whose estimated prompt
 	// tokens (chars/4) exceed it with a context-length 400.
 	ContextWindow int
@@ -327,8 +331,11 @@ func (s *Server) serveCompletion(w http.ResponseWriter, r *http.Request) {
 			"invalid_request_error", nil))
 		return
 	case cfg.ToolsUnsupported && len(rec.Tools) > 0:
-		s.reject(w, rec, http.StatusBadRequest, errorJSON(
-			fmt.Sprintf("%s does not support tools", rec.Model), "invalid_request_error", nil))
+		msg := cfg.ToolsUnsupportedMessage
+		if msg == "" {
+			msg = fmt.Sprintf("%s does not support tools", rec.Model)
+		}
+		s.reject(w, rec, http.StatusBadRequest, errorJSON(msg, "invalid_request_error", nil))
 		return
 	case cfg.ContextWindow > 0 && len(rec.canonical)/4 > cfg.ContextWindow:
 		s.reject(w, rec, http.StatusBadRequest, errorJSON(
