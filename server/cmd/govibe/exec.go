@@ -164,6 +164,9 @@ func execCmd(args []string) int {
 		return exitError
 	}
 	defer eng.Close()
+	for _, p := range eng.PermissionProblems() {
+		fmt.Fprintln(os.Stderr, "govibe exec: warning:", p)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

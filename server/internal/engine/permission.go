@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/govibe/govibe/server/internal/config"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/permission"
@@ -18,9 +22,10 @@ func (e *Engine) workspace(cwd string) shellcheck.Workspace {
 // permissionPolicy builds the rule set from settings. The editor sends the
 // user's rules as permissions.* and the workspace's as
 // permissions.workspace.*; workspace allow rules are ignored (a repository
-// must not be able to grant itself permissions). An invalid rule makes the
-// whole policy unusable: the caller must then ask for everything, since a
-// typo must never silently drop a deny rule.
+// must not be able to grant itself permissions). Invalid rules are left
+// out of the policy and returned as the error: PermissionProblems reports
+// them to the user where they were written (a notice naming the setting
+// and the entry), instead of every command turning into a question.
 func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
 	v := e.Settings()
 	cs := config.Typed(v)
@@ -30,13 +35,39 @@ func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, 
 	return p, err
 }
 
-// evaluate applies the policy to one action. A broken policy answers Ask
-// with the reason, so the action goes to a human (or is refused headless).
-func (e *Engine) evaluate(ws shellcheck.Workspace, a permission.Action) (permission.Decision, string) {
-	p, err := e.permissionPolicy(ws)
-	if err != nil {
-		return permission.Decision{Verdict: permission.Ask}, "your permission rules are invalid (" + err.Error() + ")"
+// PermissionProblems lists the invalid permission rules, each naming the
+// setting and the entry to fix, in the user's language. The server shows
+// them as notices; govibe exec prints them as warnings.
+func (e *Engine) PermissionProblems() []string {
+	_, err := e.permissionPolicy(e.workspace(""))
+	var out []string
+	for _, p := range joined(err) {
+		var rp permission.RuleProblem
+		if errors.As(p, &rp) {
+			where := e.tr("your user settings")
+			if rp.Source == "workspace" {
+				where = e.tr("the workspace settings")
+			}
+			out = append(out, e.tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", rp.Setting(), rp.Index, rp.Rule, where, rp.Err))
+		}
 	}
+	return out
+}
+
+func joined(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// evaluate applies the policy to one action. Invalid rules are not part
+// of it (they are reported by PermissionProblems).
+func (e *Engine) evaluate(ws shellcheck.Workspace, a permission.Action) (permission.Decision, string) {
+	p, _ := e.permissionPolicy(ws)
 	d := p.Evaluate(a)
 	switch d.Verdict {
 	case permission.Deny:
@@ -47,11 +78,58 @@ func (e *Engine) evaluate(ws shellcheck.Workspace, a permission.Action) (permiss
 	return d, ""
 }
 
+// readable is the tools' Read-rule check (tools.Env.Readable): a file or
+// folder a deny rule names is not read; one an ask rule names is not read
+// either, since GoVibe has no confirmation for reads; the model is told
+// which rule stopped it, so it can ask the user instead.
+func (e *Engine) readable(abs string) error {
+	p, _ := e.permissionPolicy(e.workspace(""))
+	d := p.Evaluate(permission.Action{Tool: permission.ToolRead, Path: abs})
+	return readRefusal(d, e.displayPath(abs))
+}
+
+func readRefusal(d permission.Decision, what string) error {
+	switch d.Verdict {
+	case permission.Deny:
+		return fmt.Errorf("not read: the user's permission rule %s denies reading %s", d.Rule, what)
+	case permission.Ask:
+		return fmt.Errorf("not read: the user's permission rule %s requires asking before reading %s, and reads cannot be confirmed; ask the user for what you need", d.Rule, what)
+	}
+	return nil
+}
+
+// shellReads applies the Read rules to what a command reads (its existing
+// operands and input redirections, from the shell analysis): the decision
+// and the model-visible reason.
+func (e *Engine) shellReads(ws shellcheck.Workspace, cmd string, an shellcheck.Analysis) (permission.Decision, string) {
+	p, _ := e.permissionPolicy(ws)
+	d := p.EvaluateReads(permission.ReadPaths(cmd, an, ws))
+	switch d.Verdict {
+	case permission.Deny:
+		return d, "the user's permission rule " + d.Rule.String() + " denies reading " + e.displayPath(d.Command)
+	case permission.Ask:
+		return d, "the user's permission rule " + d.Rule.String() + " asks before reading " + e.displayPath(d.Command)
+	}
+	return d, ""
+}
+
+// displayPath shows a path relative to its workspace root when inside one.
+func (e *Engine) displayPath(abs string) string {
+	for _, r := range e.opts.Roots {
+		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
+}
+
 // allowsDangerous reports whether the allow rules let a dangerous
 // command run without a human: every dangerous sub-command must be named
 // exactly (no wildcard) by a user-level allow rule. A broad rule such as
 // Bash(rm *) or Bash never speaks for a dangerous command.
 func (e *Engine) allowsDangerous(ws shellcheck.Workspace, an shellcheck.Analysis) bool {
+	// Any invalid rule withholds the exemption: the user's intent for
+	// dangerous commands is unclear until the rules are fixed.
 	p, err := e.permissionPolicy(ws)
 	if err != nil || an.ParseError != "" {
 		return false

@@ -143,11 +143,17 @@ func TestPermissionRuleOrder(t *testing.T) {
 	}
 }
 
-func TestInvalidPermissionRulesAskForEverything(t *testing.T) {
+// An invalid rule is reported where it was written and left out; it no
+// longer turns every command into a question (issue 16).
+func TestInvalidPermissionRuleIsReportedNotAskedFor(t *testing.T) {
 	x := newRV(t, config.Values{"permissions.deny": []any{"Bash(rm"}}, true, "all")
+	probs := x.e.PermissionProblems()
+	if len(probs) != 1 || !strings.Contains(probs[0], "govibe.permissions.deny entry 1") || !strings.Contains(probs[0], `"Bash(rm"`) {
+		t.Fatalf("problems %q", probs)
+	}
 	x.mainScript(shellCall("s1", "touch x.txt"))
 	x.finish(x.send("go"))
-	if res := x.toolResults(); !strings.Contains(res[0], "permission rules are invalid") {
+	if res := x.toolResults(); !strings.Contains(res[0], "exit code 0") {
 		t.Fatalf("%q", res)
 	}
 }

@@ -50,6 +50,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},
 		BeforeMutation: beforeMutation,
+		Readable:       e.readable,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
 	}

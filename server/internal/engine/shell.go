@@ -57,6 +57,12 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if perm.Verdict == permission.Deny {
 		return refuse("not run: " + permWhy + ".")
 	}
+	// Read rules cover what the command reads, not only the read tools.
+	if rd, why := e.shellReads(ws, cmd, an); rd.Verdict == permission.Deny {
+		return refuse("not run: " + why + ".")
+	} else if rd.Verdict == permission.Ask && perm.Verdict != permission.Ask {
+		perm, permWhy = rd, why
+	}
 	fp := workspaceFingerprint(e.opts.Roots)
 	if e.repeated(ctx, sid, p.Cwd, cmd, fp) {
 		return refuse(repeatHint)
@@ -73,6 +79,11 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		if res.command != cmd {
 			cmd, an = res.command, res.analysis
 			perm, permWhy = e.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
+			if rd, why := e.shellReads(ws, cmd, an); rd.Verdict == permission.Deny {
+				return refuse("not run: " + why + ".")
+			} else if rd.Verdict == permission.Ask && perm.Verdict != permission.Ask {
+				perm, permWhy = rd, why
+			}
 		}
 		card = res.card
 	}

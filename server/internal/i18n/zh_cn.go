@@ -16,5 +16,8 @@ var zhCN = map[string]string{
 	"This endpoint does not accept tool definitions; switching to the text tool-call protocol.":                "该服务不接受工具定义;已切换为文本工具调用协议。",
 	"Malformed tool call; asking the model to correct it.":                                                     "工具调用格式有误;已请模型更正。",
 	"GoVibe could not start: %v":                                                                               "GoVibe 无法启动:%v",
-	"the message is empty":                                                                                     "消息为空",
+	"Permission rule %s entry %d (%q) in %s is invalid and ignored: %v":                                        "权限规则 %s 的第 %d 项(%q,位于%s)无效,已忽略:%v",
+	"your user settings":     "用户设置",
+	"the workspace settings": "工作区设置",
+	"the message is empty":   "消息为空",
 }

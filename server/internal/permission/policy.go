@@ -24,11 +24,36 @@ type Policy struct {
 	Workspace shellcheck.Workspace
 }
 
+// RuleProblem is an invalid rule, located where the user wrote it.
+type RuleProblem struct {
+	Source string // "user" or "workspace"
+	List   string // "allow", "ask" or "deny"
+	Index  int    // 1-based position in the list
+	Rule   string
+	Err    error
+}
+
+// Setting is the setting key holding the rule.
+func (p RuleProblem) Setting() string { return "govibe.permissions." + p.List }
+
+func (p RuleProblem) Error() string {
+	where := "your user settings"
+	if p.Source == "workspace" {
+		where = "the workspace settings"
+	}
+	return fmt.Sprintf("%s entry %d in %s is invalid and ignored: %v", p.Setting(), p.Index, where, p.Err)
+}
+
+func (p RuleProblem) Unwrap() error { return p.Err }
+
 // NewPolicy merges user-level and workspace-level settings. A workspace is
 // not trusted to grant itself permissions: its allow rules are ignored and
-// reported in the warnings; its ask and deny rules apply. Any invalid rule
-// is an error naming every bad rule, and no policy is returned, so a typo
-// in a deny rule can never silently drop it.
+// reported in the warnings; its ask and deny rules apply.
+//
+// An invalid rule is left out and reported as a RuleProblem (the error
+// joins them all) naming the setting and the entry, so the caller can tell
+// the user where to fix it; the valid rules still apply. The policy is
+// never nil.
 func NewPolicy(user, workspace Settings, ws shellcheck.Workspace) (*Policy, []string, error) {
 	p := &Policy{Workspace: ws}
 	var errs []error
@@ -37,7 +62,7 @@ func NewPolicy(user, workspace Settings, ws shellcheck.Workspace) (*Policy, []st
 		for i, s := range rules {
 			r, err := Parse(s)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s %s rule %d: %w", source, list, i+1, err))
+				errs = append(errs, RuleProblem{Source: source, List: list, Index: i + 1, Rule: s, Err: err})
 				continue
 			}
 			r.Source = source
@@ -49,17 +74,14 @@ func NewPolicy(user, workspace Settings, ws shellcheck.Workspace) (*Policy, []st
 	add(&p.Ask, "user", "ask", user.Ask)
 	add(&p.Ask, "workspace", "ask", workspace.Ask)
 	add(&p.Allow, "user", "allow", user.Allow)
-	for _, s := range workspace.Allow {
+	for i, s := range workspace.Allow {
 		if _, err := Parse(s); err != nil {
-			errs = append(errs, fmt.Errorf("workspace allow rule %q: %w", s, err))
+			errs = append(errs, RuleProblem{Source: "workspace", List: "allow", Index: i + 1, Rule: s, Err: err})
 			continue
 		}
 		warnings = append(warnings, fmt.Sprintf("workspace settings may not allow anything; ignored allow rule %q (add it to your user settings to use it)", s))
 	}
-	if len(errs) > 0 {
-		return nil, warnings, errors.Join(errs...)
-	}
-	return p, warnings, nil
+	return p, warnings, errors.Join(errs...)
 }
 
 // Action is one tool call to decide on.

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -52,19 +53,33 @@ func TestWorkspaceCannotAllow(t *testing.T) {
 	}
 }
 
-func TestInvalidRulesRejectWholePolicy(t *testing.T) {
+// An invalid rule is reported where it was written (setting, entry,
+// file) and left out; the valid rules keep working, so one typo does not
+// turn every command into a question.
+func TestInvalidRulesAreReportedWhereWritten(t *testing.T) {
 	p, _, err := NewPolicy(
 		Settings{Deny: []string{"Bash(rm*)", "Bash(", "Edit([)"}},
 		Settings{Ask: []string{"Glob(x)"}, Allow: []string{"Bash()"}},
 		ws)
-	if p != nil {
-		t.Fatalf("a policy was returned despite invalid rules: %+v", p)
+	if err == nil {
+		t.Fatal("invalid rules were not reported")
 	}
 	msg := err.Error()
-	for _, want := range []string{`user deny rule 2`, `"Bash("`, `user deny rule 3`, `"Edit([)"`, `workspace ask rule 1`, `"Glob(x)"`, `"Bash()"`} {
+	for _, want := range []string{`govibe.permissions.deny entry 2 in your user settings`, `"Bash("`, `govibe.permissions.deny entry 3`, `"Edit([)"`,
+		`govibe.permissions.ask entry 1 in the workspace settings`, `"Glob(x)"`, `govibe.permissions.allow entry 1 in the workspace settings`, `"Bash()"`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q does not mention %s", msg, want)
 		}
+	}
+	var rp RuleProblem
+	if !errors.As(err, &rp) || rp.Setting() != "govibe.permissions.deny" || rp.Index != 2 || rp.Rule != "Bash(" {
+		t.Fatalf("first problem %+v", rp)
+	}
+	if d := p.Evaluate(bash("rm -rf build")); d.Verdict != Deny {
+		t.Fatalf("the valid deny rule stopped applying: %+v", d)
+	}
+	if d := p.Evaluate(bash("ls")); d.Verdict != None {
+		t.Fatalf("an unrelated command is affected: %+v", d)
 	}
 }
 

@@ -131,6 +131,7 @@ func (s *Server) open(opts engine.Options, warns []config.Warning) {
 			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "warning", Message: msg, Action: "showLogs"})
 		})
 	}
+	s.reportPermissionProblems(eng)
 }
 
 func (s *Server) applyLogSettings(v config.Values, keys map[string]string) {

@@ -43,6 +43,8 @@ type Server struct {
 	// settings warnings already shown.
 	trusted bool
 	warned  map[string]bool
+	// permProblems are the invalid permission rules last reported.
+	permProblems string
 }
 
 // New returns a Server that talks back through client.

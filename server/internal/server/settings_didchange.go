@@ -18,5 +18,6 @@ func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidC
 	s.applyLogSettings(v, p.Settings.APIKeys)
 	eng.UpdateSettings(v, p.Settings.APIKeys)
 	s.settingsNotices(warns)
+	s.reportPermissionProblems(eng)
 	return nil
 }

@@ -23,8 +23,14 @@ type Env struct {
 	// BeforeMutation is called before the first write or shell command of a
 	// turn (snapshots hook in here). May be nil.
 	BeforeMutation func(ctx context.Context)
-	SessionID      string
-	TurnID         string
+	// Readable, when set, says whether a file or folder (absolute path)
+	// may be read: the user's Read(...) permission rules. Its error is the
+	// model-visible reason. Tools that read content refuse a denied file;
+	// listing and searching tools leave it out and say how many they
+	// withheld. nil allows everything.
+	Readable  func(abs string) error
+	SessionID string
+	TurnID    string
 	// Web fetches pages under the SSRF policy; nil turns web_fetch off.
 	// A *web.Fetcher is safe for concurrent use.
 	Web *web.Fetcher

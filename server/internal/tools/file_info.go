@@ -40,7 +40,7 @@ func GetFileInfo() Tool {
 }
 
 func runFileInfo(ctx context.Context, env *Env, a fileInfoArgs) (Result, error) {
-	abs, sb, fail := resolve(env, a.FilePath)
+	abs, sb, fail := resolveRead(env, a.FilePath)
 	if fail != nil {
 		return *fail, nil
 	}

@@ -36,7 +36,7 @@ func runFindInFile(ctx context.Context, env *Env, a findInFileArgs) (Result, err
 	if a.Occurrence < 1 || a.ContextBefore < 0 || a.ContextAfter < 0 {
 		return Fail("find_in_file: occurrence must be ≥ 1 and context lines ≥ 0"), nil
 	}
-	abs, sb, fail := resolve(env, a.FilePath)
+	abs, sb, fail := resolveRead(env, a.FilePath)
 	if fail != nil {
 		return *fail, nil
 	}

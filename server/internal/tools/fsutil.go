@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 
@@ -33,6 +34,36 @@ func resolve(env *Env, path string) (string, *sandbox.Sandbox, *Result) {
 		return "", sb, &r
 	}
 	return abs, sb, nil
+}
+
+// resolveRead is resolve for a tool that reads the path's content or
+// lists it: the Read permission rules apply.
+func resolveRead(env *Env, path string) (string, *sandbox.Sandbox, *Result) {
+	abs, sb, fail := resolve(env, path)
+	if fail != nil {
+		return abs, sb, fail
+	}
+	if err := env.readable(abs); err != nil {
+		r := Fail(err.Error())
+		return "", sb, &r
+	}
+	return abs, sb, nil
+}
+
+func (env *Env) readable(abs string) error {
+	if env == nil || env.Readable == nil {
+		return nil
+	}
+	return env.Readable(abs)
+}
+
+// withheldNote tells the model that a listing or search left out n
+// entries because the user's Read rules deny them.
+func withheldNote(n int, what string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n[%d %s withheld: the user's Read permission rules deny reading them.]", n, what)
 }
 
 func resolveWrite(env *Env, path string) (string, *sandbox.Sandbox, *Result) {

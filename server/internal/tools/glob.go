@@ -46,6 +46,7 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 	}
 	var hits []hit
 	matchedAny := false
+	withheld := 0
 	for i, root := range sb.Roots() {
 		rootSlash := filepath.ToSlash(root)
 		p := pat
@@ -76,6 +77,10 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 				return true
 			}
 			if ok, _ := doublestar.Match(p, filepath.ToSlash(rel)); ok {
+				if env.readable(path) != nil {
+					withheld++
+					return true
+				}
 				var mt time.Time
 				if fi, err := d.Info(); err == nil {
 					mt = fi.ModTime()
@@ -92,7 +97,7 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 		return Result{}, ctx.Err()
 	}
 	if len(hits) == 0 {
-		return Result{OK: true, Output: fmt.Sprintf("No files match %q.", a.Pattern)}, nil
+		return Result{OK: true, Output: fmt.Sprintf("No files match %q.", a.Pattern) + withheldNote(withheld, "matching files")}, nil
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if !hits[i].mtime.Equal(hits[j].mtime) {
@@ -110,5 +115,5 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 		out.WriteString(h.display)
 		out.WriteByte('\n')
 	}
-	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n")}, nil
+	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n") + withheldNote(withheld, "matching files")}, nil
 }

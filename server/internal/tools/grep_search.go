@@ -97,6 +97,9 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 		if err != nil {
 			return Fail(err.Error()), nil
 		}
+		if err := env.readable(abs); err != nil {
+			return Fail(err.Error()), nil
+		}
 		if _, err := os.Stat(abs); err != nil {
 			return notFound(sb, "path", a.Path, abs), nil
 		}
@@ -109,6 +112,8 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 	}
 	byFile := map[string]*fileHits{}
 	total := 0
+	// Matches in files the Read rules deny are withheld, per file.
+	withheld := map[string]bool{}
 	for _, start := range starts {
 		hits, err := engine(ctx, sb.Root(start), start, q, grepCollectCap)
 		if err != nil {
@@ -122,7 +127,12 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 			dir = filepath.Dir(start)
 		}
 		for _, h := range hits {
-			d := sb.Display(filepath.Join(dir, filepath.FromSlash(h.rel)))
+			abs := filepath.Join(dir, filepath.FromSlash(h.rel))
+			if env.readable(abs) != nil {
+				withheld[abs] = true
+				continue
+			}
+			d := sb.Display(abs)
 			fh := byFile[d]
 			if fh == nil {
 				fh = &fileHits{display: d}
@@ -137,7 +147,7 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 		if a.Path != "" {
 			where = a.Path
 		}
-		return Result{OK: true, Output: fmt.Sprintf("No matches for %q in %s.", a.Pattern, where)}, nil
+		return Result{OK: true, Output: fmt.Sprintf("No matches for %q in %s.", a.Pattern, where) + withheldNote(len(withheld), "file(s) with matches")}, nil
 	}
 	var out strings.Builder
 	shown := 0
@@ -166,7 +176,7 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 	case shown < total:
 		header += fmt.Sprintf(" (showing the first %d by path; raise maxResults up to %d or narrow the search)", shown, grepMaxResults)
 	}
-	return Result{OK: true, Output: header + ":\n" + strings.TrimRight(out.String(), "\n")}, nil
+	return Result{OK: true, Output: header + ":\n" + strings.TrimRight(out.String(), "\n") + withheldNote(len(withheld), "file(s) with matches")}, nil
 }
 
 func clipLine(s string) string {

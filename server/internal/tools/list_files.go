@@ -34,7 +34,7 @@ func runListFiles(ctx context.Context, env *Env, a listFilesArgs) (Result, error
 	if a.MaxEntries <= 0 {
 		a.MaxEntries = 500
 	}
-	abs, sb, fail := resolve(env, a.Path)
+	abs, sb, fail := resolveRead(env, a.Path)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -45,16 +45,18 @@ func runListFiles(ctx context.Context, env *Env, a listFilesArgs) (Result, error
 	if !fi.IsDir() {
 		return Fail(fmt.Sprintf("%s is a file, not a folder; use read_file or get_file_info", sb.Display(abs))), nil
 	}
-	out, n := listDir(sb, abs, a.Recursive, a.MaxEntries)
+	out, n, withheld := listDir(env, sb, abs, a.Recursive, a.MaxEntries)
 	if n == 0 {
-		return Result{OK: true, Output: sb.Display(abs) + " is empty (or everything in it is ignored by .gitignore)."}, nil
+		return Result{OK: true, Output: sb.Display(abs) + " is empty (or everything in it is ignored by .gitignore)." + withheldNote(withheld, "entries")}, nil
 	}
-	return Result{OK: true, Output: out}, nil
+	return Result{OK: true, Output: out + withheldNote(withheld, "entries")}, nil
 }
 
 // listDir lists a folder (folders end with "/"), honouring .gitignore and
-// never showing .git; entries are relative to dir.
-func listDir(sb *sandbox.Sandbox, dir string, recursive bool, maxEntries int) (string, int) {
+// never showing .git or what the Read rules deny (counted in withheld);
+// entries are relative to dir.
+func listDir(env *Env, sb *sandbox.Sandbox, dir string, recursive bool, maxEntries int) (string, int, int) {
+	withheld := 0
 	var lines []string
 	more := false
 	base := sb.Root(dir)
@@ -65,6 +67,10 @@ func listDir(sb *sandbox.Sandbox, dir string, recursive bool, maxEntries int) (s
 		if len(lines) == maxEntries {
 			more = true
 			return false
+		}
+		if env.readable(path) != nil {
+			withheld++
+			return true
 		}
 		rel, _ := filepath.Rel(dir, path)
 		rel = filepath.ToSlash(rel)
@@ -78,5 +84,5 @@ func listDir(sb *sandbox.Sandbox, dir string, recursive bool, maxEntries int) (s
 	if more {
 		out += fmt.Sprintf("\n[Stopped at %d entries; list a sub-folder or raise maxEntries.]", maxEntries)
 	}
-	return out, len(lines)
+	return out, len(lines), withheld
 }

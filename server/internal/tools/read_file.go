@@ -35,7 +35,7 @@ func ReadFile() Tool {
 }
 
 func runReadFile(ctx context.Context, env *Env, a readFileArgs) (Result, error) {
-	abs, sb, fail := resolve(env, a.FilePath)
+	abs, sb, fail := resolveRead(env, a.FilePath)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -48,8 +48,8 @@ func runReadFile(ctx context.Context, env *Env, a readFileArgs) (Result, error) 
 	case !cur.exists:
 		return notFound(sb, "file", a.FilePath, abs), nil
 	case cur.isDir:
-		out, _ := listDir(sb, abs, false, 500)
-		return Result{OK: true, Output: display + " is a folder; its entries:\n" + out}, nil
+		out, _, withheld := listDir(env, sb, abs, false, 500)
+		return Result{OK: true, Output: display + " is a folder; its entries:\n" + out + withheldNote(withheld, "entries")}, nil
 	case cur.tooLarge:
 		return Fail(fmt.Sprintf("%s is %s, larger than the %s limit for reading; use grep_search or find_in_file to locate what you need", display, humanSize(cur.size), humanSize(maxFileSize(env)))), nil
 	}

@@ -52,7 +52,7 @@ func runWorkspaceInfo(ctx context.Context, env *Env, _ noArgs) (Result, error) {
 			out.WriteString("(folder does not exist)\n")
 			continue
 		}
-		list, _ := listDir(sb, root, false, 100)
+		list, _, _ := listDir(env, sb, root, false, 100)
 		out.WriteString("Top-level entries:\n")
 		for l := range strings.SplitSeq(list, "\n") {
 			if l != "" {
