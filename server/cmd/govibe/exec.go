@@ -170,7 +170,7 @@ func execCmd(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := newExecPrinter(*output, os.Stdout)
+	out := newExecPrinter(*output, os.Stdout, eng.Tr)
 	var sid string
 	var mu sync.Mutex
 	// The run's end is the turnFinished event: it arrives in order after

@@ -17,6 +17,8 @@ import (
 type execPrinter struct {
 	mode string
 	w    io.Writer
+	// tr localises the printer's own words (the engine's language).
+	tr func(string, ...any) string
 	// text is the run's text; rounds are separated by a blank line.
 	// segStart is where the current round's text began (a retry drops
 	// only that round's partial text), and newSeg says the next delta
@@ -62,8 +64,8 @@ func prefix(ev engine.Event) string {
 	return ""
 }
 
-func newExecPrinter(mode string, w io.Writer) *execPrinter {
-	return &execPrinter{mode: mode, w: w, atLineStart: true}
+func newExecPrinter(mode string, w io.Writer, tr func(string, ...any) string) *execPrinter {
+	return &execPrinter{mode: mode, w: w, tr: tr, atLineStart: true}
 }
 
 func (p *execPrinter) init(sessionID, model string, tools []string) {
@@ -143,7 +145,7 @@ func (p *execPrinter) event(ev engine.Event) {
 		// The divider's text says what compaction did (or why it failed).
 		if info, ok := ev.Payload.(engine.CompactionInfo); ok && p.mode == "text" && info.Notice != "" {
 			p.newline()
-			fmt.Fprintf(p.w, "note: %s\n", info.Notice)
+			fmt.Fprintln(p.w, p.tr("note: %s", info.Notice))
 			p.atLineStart = true
 		}
 	case engine.KindNotice:
@@ -152,7 +154,7 @@ func (p *execPrinter) event(ev engine.Event) {
 			printJSON(p.w, obj(ev, map[string]any{"type": "notice", "message": ev.Text}))
 		case "text":
 			p.newline()
-			fmt.Fprintf(p.w, "%snote: %s\n", prefix(ev), ev.Text)
+			fmt.Fprintf(p.w, "%s%s\n", prefix(ev), p.tr("note: %s", ev.Text))
 			p.atLineStart = true
 		}
 	}
@@ -172,7 +174,7 @@ func (p *execPrinter) fail(err error) {
 		printJSON(p.w, map[string]any{"type": "error", "message": err.Error()})
 	default:
 		p.newline()
-		fmt.Fprintln(stderr, "error:", err)
+		fmt.Fprintln(stderr, p.tr("error: %s", err))
 	}
 }
 
@@ -195,8 +197,14 @@ func (p *execPrinter) finish(st agent.Status) {
 		printJSON(p.w, result)
 	case "text":
 		p.newline()
-		if st != agent.StatusDone {
-			fmt.Fprintf(stderr, "run ended: %s\n", st)
+		switch st {
+		case agent.StatusDone:
+		case agent.StatusMaxTurns:
+			fmt.Fprintln(stderr, p.tr("The run stopped at its tool-round limit."))
+		case agent.StatusCancelled:
+			fmt.Fprintln(stderr, p.tr("The run was cancelled."))
+		default:
+			fmt.Fprintln(stderr, p.tr("The run ended with an error."))
 		}
 	}
 }

@@ -512,6 +512,9 @@ func toolDefs(ts []tools.Tool) []llm.ToolDef {
 	return defs
 }
 
+// Tr localises a user-facing message with the run's Translate.
+func (r *Run) Tr(msg string, args ...any) string { return r.tr(msg, args...) }
+
 func (r *Run) tr(msg string, args ...any) string {
 	if r.Translate != nil {
 		return r.Translate(msg, args...)

@@ -167,9 +167,9 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		switch {
 		case err != nil:
 			status = "error"
-			text := "Could not summarise earlier messages: " + err.Error()
+			text := e.tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
 			if errors.Is(err, ErrNothingToCompact) {
-				status, text = "done", "Nothing to summarise yet: the conversation is still short."
+				status, text = "done", e.tr("Nothing to summarise yet: the conversation is still short.")
 			}
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, SubAgentTag: TagFree, Text: text, Status: "warn"})
 		case info.Failed:

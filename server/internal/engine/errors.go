@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -19,19 +20,81 @@ func (e *Engine) tr(msg string, args ...any) string { return i18n.T(e.lang(), ms
 // Tr localises a user-facing message for callers outside the engine.
 func (e *Engine) Tr(msg string, args ...any) string { return e.tr(msg, args...) }
 
-// humanError turns a run error into a message a person can act on.
+// humanError turns a run error into a message a person can act on, in
+// the user's language throughout: it is composed from the error's fields
+// (endpoint, status, attempts), and only the provider's own words are
+// quoted as they came.
 func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
+	var (
+		auth *llm.AuthError
+		un   *llm.UnreachableError
+		rl   *llm.RateLimitError
+		ctl  *llm.ContextTooLongError
+		rex  *llm.RetriesExhaustedError
+		api  *llm.APIError
+	)
 	switch {
 	case errors.Is(err, llm.ErrMissingAPIKey):
 		return ErrorInfo{Message: e.tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
-	case errors.Is(err, llm.ErrAuth):
-		return ErrorInfo{Message: e.tr("The model endpoint rejected the API key: %s", err.Error()), Code: "auth", Action: "setApiKey"}
-	case errors.Is(err, llm.ErrUnreachable):
-		return ErrorInfo{Message: e.tr("The model endpoint cannot be reached: %s", err.Error()), Code: "unreachable", Action: "openSettings"}
-	case errors.Is(err, llm.ErrRateLimited):
-		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests: %s", err.Error()), Code: "rateLimited"}
-	case errors.Is(err, llm.ErrContextTooLong):
-		return ErrorInfo{Message: e.tr("The conversation no longer fits the model's context window: %s", err.Error()), Code: "contextTooLong"}
+	case errors.As(err, &auth):
+		return ErrorInfo{Message: e.tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + e.said(auth.Detail),
+			Code: "auth", Action: "setApiKey"}
+	case errors.As(err, &un):
+		return ErrorInfo{Message: e.tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
+			Code: "unreachable", Action: "openSettings"}
+	case errors.As(err, &rl):
+		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + e.said(rl.Detail), Code: "rateLimited"}
+	case errors.As(err, &ctl):
+		return ErrorInfo{Message: e.tr("The conversation no longer fits the context window of %s.", ctl.Model) + e.said(ctl.Detail), Code: "contextTooLong"}
+	case errors.As(err, &rex):
+		return ErrorInfo{Message: e.tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, e.attemptError(rex.Last)), Code: "error", Action: "showLogs"}
+	case errors.As(err, &api):
+		return ErrorInfo{Message: e.tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + e.said(api.Detail), Code: "error", Action: "showLogs"}
 	}
 	return ErrorInfo{Message: e.tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
+}
+
+// said quotes the provider's own message, when it sent one.
+func (e *Engine) said(detail string) string {
+	if detail == "" {
+		return ""
+	}
+	return " " + e.tr("The provider said: %s", detail)
+}
+
+// attemptError words one failed attempt: GoVibe's reason in the user's
+// language, then the underlying message (the provider's or the system's).
+func (e *Engine) attemptError(err error) string {
+	var se *llm.StreamError
+	if !errors.As(err, &se) {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	var reason string
+	switch {
+	case se.Status == 429:
+		reason = e.tr("rate limited (HTTP 429)")
+	case se.Status != 0:
+		reason = e.tr("server error (HTTP %d)", se.Status)
+	case se.Reason == "DNS lookup failed":
+		reason = e.tr("DNS lookup failed")
+	case se.Reason == "connect timed out":
+		reason = e.tr("connect timed out")
+	case se.Reason == "connection failed":
+		reason = e.tr("connection failed")
+	case se.Reason == "stream broke":
+		reason = e.tr("the stream broke")
+	case se.Reason == "stream ended before the model finished":
+		reason = e.tr("the stream ended before the model finished")
+	case strings.HasPrefix(se.Reason, "no data from the model for "):
+		reason = e.tr("no data from the model for %s", strings.TrimPrefix(se.Reason, "no data from the model for "))
+	default:
+		reason = se.Reason
+	}
+	if se.Err != nil {
+		return reason + ": " + se.Err.Error()
+	}
+	return reason
 }

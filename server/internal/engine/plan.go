@@ -86,11 +86,14 @@ type planTurn struct {
 	sink *turnSink
 }
 
-func (p *planTurn) SessionID() string      { return p.t.sessionID }
-func (p *planTurn) ID() string             { return p.t.id }
-func (p *planTurn) Tag() string            { return p.sink.tag }
-func (p *planTurn) SetTag(tag string)      { p.sink.tag = tag }
-func (p *planTurn) Notice(text string)     { p.sink.Notice(text) }
+func (p *planTurn) SessionID() string  { return p.t.sessionID }
+func (p *planTurn) ID() string         { return p.t.id }
+func (p *planTurn) Tag() string        { return p.sink.tag }
+func (p *planTurn) SetTag(tag string)  { p.sink.tag = tag }
+func (p *planTurn) Notice(text string) { p.sink.Notice(text) }
+func (p *planTurn) Tr(msg string, args ...any) string {
+	return p.e.tr(msg, args...)
+}
 func (p *planTurn) History() []llm.Message { return p.b.history }
 func (p *planTurn) FinishStep(u llm.Usage) { p.e.finishStep(p.b.writer, store.StatusDone, u) }
 func (p *planTurn) CommitPrompt(ctx context.Context, m llm.Message) error {

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"github.com/govibe/govibe/server/internal/config"
 	"strings"
 
@@ -170,7 +169,7 @@ func (a *approver) reviewShell(ctx context.Context, p tools.ShellProposal, cmd s
 				if nan, ok := a.acceptRewrite(ws, res.analysis, nc); ok {
 					res.command, res.analysis = nc, nan
 					e.Bus.Publish(Event{SessionID: sid, TurnID: rt.turnID, MessageID: rt.messageID, Kind: KindNotice,
-						Text: fmt.Sprintf("The command editor rewrote the command as: %s (%s)", nc, firstNonEmpty(rw.Rewrite.Reason, "no reason given"))})
+						Text: e.tr("The command editor rewrote the command as: %s (%s)", nc, firstNonEmpty(rw.Rewrite.Reason, e.tr("no reason given")))})
 				}
 			}
 		}

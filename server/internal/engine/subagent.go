@@ -58,7 +58,7 @@ func (e *Engine) subagentTools(ctx context.Context, sid string) []tools.Tool {
 	for _, p := range problems {
 		if e.reported.first(sid + "\x00" + p.Error()) {
 			e.log.Warn("custom agent skipped", zap.String("path", p.Path), zap.Int("line", p.Line), zap.String("problem", p.Message))
-			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: "Custom agent skipped: " + p.Error()})
+			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: e.tr("Custom agent skipped: %s", p.Error())})
 		}
 	}
 	for _, d := range defs {
@@ -121,7 +121,7 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 	// the loop refuses any other name.
 	childEnv := *env
 	childEnv.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Env: &childEnv, System: s.def.Prompt,
+	run := &agent.Run{Client: client, Tools: ts, Env: &childEnv, System: s.def.Prompt, Translate: e.tr,
 		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	task := subagent.Task{Run: run, Objective: objective, Complete: complete, Sink: sink,
 		MaxTurns: subagent.InvestigateMaxTurns, MaxTime: subagent.InvestigateMaxTime}

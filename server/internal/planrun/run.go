@@ -19,8 +19,10 @@ type Turn interface {
 	// Tag is the agent tag of the turn's open message; SetTag re-tags it.
 	Tag() string
 	SetTag(tag string)
-	// Notice adds a note to the open message.
+	// Notice adds a note to the open message; Tr localises its text (the
+	// English format string is the catalogue key).
 	Notice(text string)
+	Tr(msg string, args ...any) string
 	// History is the model track the turn's first step continues.
 	History() []llm.Message
 	// CommitPrompt appends m to the open message's model messages.
@@ -74,7 +76,7 @@ func (r *Runner) Run(ctx context.Context, t Turn, total agent.Outcome, resume bo
 		if step.Kind == scheduler.StepNone {
 			if first {
 				// Nothing was left to resume: say so in the open message.
-				t.Notice("The todo plan has no item left to run.")
+				t.Notice(t.Tr("The todo plan has no item left to run."))
 			}
 			total.Status, total.Usage = agent.StatusDone, lastUsage
 			return total
@@ -192,7 +194,7 @@ func (r *Runner) runStep(ctx context.Context, t Turn, role scheduler.Role, tag s
 	switch {
 	case out.Status == agent.StatusCancelled && ctx.Err() == nil:
 		ended = fmt.Sprintf("the wall-time limit of %g minutes was reached (govibe.scheduler.maxAgentMinutes)", lim.MaxAgentMinutes)
-		t.Notice("Stopped: " + ended + ".")
+		t.Notice(t.Tr("Stopped: the wall-time limit of %g minutes was reached (govibe.scheduler.maxAgentMinutes).", lim.MaxAgentMinutes))
 		out.Status = agent.StatusMaxTurns
 	case out.Status == agent.StatusMaxTurns:
 		ended = fmt.Sprintf("the limit of %d tool rounds was reached (govibe.scheduler.maxAgentTurns)", maxRounds)

@@ -175,6 +175,6 @@ func Execute(ctx context.Context, task Task) Outcome {
 			res.Messages = append(res.Messages, m)
 			task.Sink.Append(m)
 		}
-		task.Sink.Notice("The sub-agent's report was missing or invalid; asking it to correct it.")
+		task.Sink.Notice(r.Tr("The sub-agent's report was missing or invalid; asking it to correct it."))
 	}
 }

@@ -1,0 +1,214 @@
+package i18n
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// userPackages produce the messages people read (notices, errors shown
+// in the chat, server notices, headless output). Model-facing text in
+// them (tool results, prompts) is English by design and is not checked.
+var userPackages = []string{"engine", "server", "agent", "subagent", "planrun", "compaction", "commands", "../cmd/govibe"}
+
+// TestUserMessagesGoThroughTheCatalogue is a vet-style check: every text
+// that reaches a person through a user-facing sink must be built by the
+// catalogue (i18n.T, or a tr/Tr helper), not written inline. The sinks
+// are Notice and AddNotice calls, notice and error events, ErrorInfo
+// messages, server notices, and the headless printer's own words. A text
+// that is a plain variable is not followed (it was built elsewhere, where
+// this check looks at its literal).
+func TestUserMessagesGoThroughTheCatalogue(t *testing.T) {
+	var problems []string
+	for _, pkg := range userPackages {
+		dir := filepath.Join("..", pkg)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := func(n ast.Node, what string) {
+				problems = append(problems, fmt.Sprintf("%s: %s bypasses the i18n catalogue", fset.Position(n.Pos()), what))
+			}
+			// The headless printer's own words (exec_output.go) are a
+			// sink too; CLI usage errors elsewhere stay English, as the
+			// flag package's own messages do.
+			printer := name == "exec_output.go"
+			var inline func(ast.Expr) bool
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncDecl:
+					inline = inlineIn(n)
+				case *ast.FuncLit:
+					return true
+				case *ast.CallExpr:
+					if inline == nil {
+						return true
+					}
+					if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+						switch sel.Sel.Name {
+						case "Fprintf", "Fprintln", "Fprint":
+							if printer && len(n.Args) > 1 && inline(n.Args[1]) {
+								report(n, "headless output")
+							}
+						case "Notice":
+							if len(n.Args) > 0 && inline(n.Args[len(n.Args)-1]) {
+								report(n, "a notice")
+							}
+						case "AddNotice":
+							if len(n.Args) == 3 && inline(n.Args[2]) {
+								report(n, "a stored notice")
+							}
+						}
+					}
+				case *ast.CompositeLit:
+					if inline == nil {
+						return true
+					}
+					typ := typeName(n.Type)
+					notice := false
+					for _, el := range n.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok && keyName(kv) == "Kind" {
+							if id := typeName(kv.Value); id == "KindNotice" || id == "KindError" {
+								notice = true
+							}
+						}
+					}
+					for _, el := range n.Elts {
+						kv, ok := el.(*ast.KeyValueExpr)
+						if !ok {
+							continue
+						}
+						switch {
+						case typ == "Event" && notice && keyName(kv) == "Text" && inline(kv.Value):
+							report(kv, "a notice event's text")
+						case (typ == "ErrorInfo" || typ == "ServerNotice") && keyName(kv) == "Message" && inline(kv.Value):
+							report(kv, "an error message")
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// inlineIn returns the check for one function: whether an expression
+// builds text from a literal without the catalogue (a string literal, a
+// concatenation or Sprintf involving one, or a local variable assigned
+// such a value in the function).
+func inlineIn(fn *ast.FuncDecl) func(ast.Expr) bool {
+	tainted := map[string]bool{}
+	var inline func(ast.Expr) bool
+	inline = func(e ast.Expr) bool { return inlineExpr(e, tainted, inline) }
+	if fn.Body == nil {
+		return inline
+	}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && inline(as.Rhs[i]) {
+					tainted[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return inline
+}
+
+func inlineExpr(e ast.Expr, tainted map[string]bool, inline func(ast.Expr) bool) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return tainted[e.Name]
+	case *ast.BasicLit:
+		v := strings.Trim(e.Value, "\"`")
+		return e.Kind == token.STRING && strings.TrimSpace(strings.ReplaceAll(v, "\\n", "")) != "" && !formatOnly(v)
+	case *ast.BinaryExpr:
+		return inline(e.X) || inline(e.Y)
+	case *ast.ParenExpr:
+		return inline(e.X)
+	case *ast.CallExpr:
+		switch fn := e.Fun.(type) {
+		case *ast.SelectorExpr:
+			switch fn.Sel.Name {
+			case "tr", "Tr", "T":
+				return false
+			case "Sprintf", "Sprint", "Errorf":
+				for _, a := range e.Args {
+					if inline(a) {
+						return true
+					}
+				}
+				return false
+			}
+		case *ast.Ident:
+			if fn.Name == "tr" {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// formatOnly is a format with no words of its own ("%s\n", "  %s✗ %s").
+func formatOnly(v string) bool {
+	v = verbRE.ReplaceAllString(strings.ReplaceAll(v, `\n`, ""), "")
+	for _, r := range v {
+		if unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+var verbRE = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+
+func typeName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.StarExpr:
+		return typeName(e.X)
+	}
+	return ""
+}
+
+func keyName(kv *ast.KeyValueExpr) string {
+	if id, ok := kv.Key.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// TestTranslationsKeepFormatVerbs: a translation must take the same
+// arguments, in the same order, as its English key.
+func TestTranslationsKeepFormatVerbs(t *testing.T) {
+	for en, zh := range zhCN {
+		if a, b := verbRE.FindAllString(en, -1), verbRE.FindAllString(zh, -1); strings.Join(a, " ") != strings.Join(b, " ") {
+			t.Errorf("%q: verbs %v, translation has %v", en, a, b)
+		}
+	}
+}
