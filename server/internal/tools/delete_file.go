@@ -24,18 +24,12 @@ func DeleteFile() Tool {
 }
 
 func runDeleteFile(ctx context.Context, env *Env, a deleteFileArgs) (Result, error) {
-	if r := editsDisabled(env, "delete_file"); r != nil {
-		return *r, nil
+	t, refusal, err := beginWrite(env, "delete_file", a.FilePath)
+	if t == nil {
+		return derefResult(refusal), err
 	}
-	if err := needTracker(env); err != nil {
-		return Result{}, err
-	}
-	abs, sb, fail := resolveWrite(env, a.FilePath)
-	if fail != nil {
-		return *fail, nil
-	}
-	defer env.Files.Lock(abs)()
-	display := sb.Display(abs)
+	defer t.release()
+	abs, sb, display := t.abs, t.sb, t.display
 	fi, err := os.Lstat(abs)
 	if err != nil {
 		return notFound(sb, "file", a.FilePath, abs), nil

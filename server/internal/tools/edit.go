@@ -29,22 +29,16 @@ func Edit() Tool {
 }
 
 func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
-	if r := editsDisabled(env, "edit"); r != nil {
-		return *r, nil
+	t, fail, err := beginWrite(env, "edit", a.FilePath)
+	if t == nil {
+		return derefResult(fail), err
 	}
-	if err := needTracker(env); err != nil {
-		return Result{}, err
-	}
-	abs, sb, fail := resolveWrite(env, a.FilePath)
+	defer t.release()
+	abs, sb, display := t.abs, t.sb, t.display
+	cur, fail := t.loadText(ctx, env, a.FilePath, "edit", "edit only changes text files")
 	if fail != nil {
 		return *fail, nil
 	}
-	defer env.Files.Lock(abs)()
-	cur, err := loadCurrent(ctx, env, abs)
-	if err != nil {
-		return Fail(fmt.Sprintf("cannot read %s: %v", a.FilePath, err)), nil
-	}
-	display := sb.Display(abs)
 	newLines := splitNewContent(a.NewContent)
 	if !cur.exists {
 		if a.StartLine != 1 || a.EndLine != 0 {
@@ -53,15 +47,6 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 			return r, nil
 		}
 		return createFile(ctx, env, "edit", abs, display, []byte(a.NewContent))
-	}
-	switch {
-	case cur.isDir:
-		return Fail(display + " is a folder, not a file"), nil
-	case cur.tooLarge:
-		return Fail(fmt.Sprintf("%s is %s, over the size limit for editing", display, humanSize(cur.size))), nil
-	}
-	if kind := binaryKind(cur.content); kind != "" {
-		return Fail(fmt.Sprintf("%s is a binary file (%s); edit only changes text files", display, kind)), nil
 	}
 	ti := inspectText(cur.content)
 	total := ti.lines

@@ -8,7 +8,63 @@ import (
 	"os"
 	"path/filepath"
 	"unsafe"
+
+	"github.com/govibe/govibe/server/internal/sandbox"
 )
+
+// writeTarget is a write tool's target once the preamble every write tool
+// shares has passed: edits are enabled, a FileTracker exists, the path is
+// inside the workspace, and the file's lock is held until release.
+type writeTarget struct {
+	abs, display string
+	sb           *sandbox.Sandbox
+	release      func()
+}
+
+// beginWrite is that preamble (edit, write_file, delete_file). A refusal
+// is model-visible; an error means the agent is misconfigured.
+func beginWrite(env *Env, tool, path string) (*writeTarget, *Result, error) {
+	if r := editsDisabled(env, tool); r != nil {
+		return nil, r, nil
+	}
+	if err := needTracker(env); err != nil {
+		return nil, nil, err
+	}
+	abs, sb, fail := resolveWrite(env, path)
+	if fail != nil {
+		return nil, fail, nil
+	}
+	release := env.Files.Lock(abs)
+	return &writeTarget{abs: abs, display: sb.Display(abs), sb: sb, release: release}, nil, nil
+}
+
+// loadText loads the target's current content for a tool that rewrites
+// text (edit, write_file): a folder, an oversized file or a binary one is
+// refused; binaryHint ends the binary refusal with what to do instead.
+// A missing file is not refused (cur.exists is false).
+func (t *writeTarget) loadText(ctx context.Context, env *Env, path, tool, binaryHint string) (current, *Result) {
+	cur, err := loadCurrent(ctx, env, t.abs)
+	if err != nil {
+		r := Fail(fmt.Sprintf("cannot read %s: %v", path, err))
+		return cur, &r
+	}
+	var r Result
+	switch {
+	case !cur.exists:
+		return cur, nil
+	case cur.isDir:
+		r = Fail(t.display + " is a folder, not a file")
+	case cur.tooLarge:
+		r = Fail(fmt.Sprintf("%s is %s, over the size limit for %s", t.display, humanSize(cur.size), tool))
+	default:
+		kind := binaryKind(cur.content)
+		if kind == "" {
+			return cur, nil
+		}
+		r = Fail(fmt.Sprintf("%s is a binary file (%s); %s", t.display, kind, binaryHint))
+	}
+	return cur, &r
+}
 
 // editsDisabled refuses a write tool when the user locked edits.
 func editsDisabled(env *Env, tool string) *Result {

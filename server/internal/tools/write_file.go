@@ -25,33 +25,18 @@ func WriteFile() Tool {
 }
 
 func runWriteFile(ctx context.Context, env *Env, a writeFileArgs) (Result, error) {
-	if r := editsDisabled(env, "write_file"); r != nil {
-		return *r, nil
+	t, refusal, err := beginWrite(env, "write_file", a.FilePath)
+	if t == nil {
+		return derefResult(refusal), err
 	}
-	if err := needTracker(env); err != nil {
-		return Result{}, err
+	defer t.release()
+	abs, display := t.abs, t.display
+	cur, refusal := t.loadText(ctx, env, a.FilePath, "write_file", "write_file will not overwrite it with text (delete it first if that is intended)")
+	if refusal != nil {
+		return *refusal, nil
 	}
-	abs, sb, fail := resolveWrite(env, a.FilePath)
-	if fail != nil {
-		return *fail, nil
-	}
-	defer env.Files.Lock(abs)()
-	cur, err := loadCurrent(ctx, env, abs)
-	if err != nil {
-		return Fail(fmt.Sprintf("cannot read %s: %v", a.FilePath, err)), nil
-	}
-	display := sb.Display(abs)
 	if !cur.exists {
 		return createFile(ctx, env, "write_file", abs, display, []byte(a.Content))
-	}
-	switch {
-	case cur.isDir:
-		return Fail(display + " is a folder, not a file"), nil
-	case cur.tooLarge:
-		return Fail(fmt.Sprintf("%s is %s, over the size limit", display, humanSize(cur.size))), nil
-	}
-	if kind := binaryKind(cur.content); kind != "" {
-		return Fail(fmt.Sprintf("%s is a binary file (%s); write_file will not overwrite it with text (delete it first if that is intended)", display, kind)), nil
 	}
 	n := countLines(bytes.TrimPrefix(cur.content, utf8BOM))
 	reread := fmt.Sprintf("1–%d", max(1, n))
