@@ -37,6 +37,9 @@ func runDiagnostics(ctx context.Context, env *Env, a diagnosticsArgs) (Result, e
 		if err != nil {
 			return Fail(err.Error()), nil
 		}
+		if err := env.readable(abs); err != nil {
+			return Fail(err.Error()), nil
+		}
 		path = abs
 	}
 	ds, err := env.Host.Diagnostics(ctx, path)
@@ -46,12 +49,23 @@ func runDiagnostics(ctx context.Context, env *Env, a diagnosticsArgs) (Result, e
 		}
 		return Fail(fmt.Sprintf("the editor could not provide diagnostics: %v", err)), nil
 	}
+	// Diagnostics quote code: a file the Read rules deny is left out.
+	withheld := map[string]bool{}
+	kept := ds[:0]
+	for _, d := range ds {
+		if d.Path != "" && env.readable(d.Path) != nil {
+			withheld[d.Path] = true
+			continue
+		}
+		kept = append(kept, d)
+	}
+	ds = kept
 	if len(ds) == 0 {
 		where := "the workspace"
 		if a.FilePath != "" {
 			where = sb.Display(path)
 		}
-		return Result{OK: true, Output: "No problems reported for " + where + "."}, nil
+		return Result{OK: true, Output: "No problems reported for " + where + "." + withheldNote(len(withheld), "file(s) with problems")}, nil
 	}
 	rank := map[string]int{"error": 0, "warning": 1, "information": 2, "info": 2, "hint": 3}
 	sort.SliceStable(ds, func(i, j int) bool {
@@ -77,5 +91,5 @@ func runDiagnostics(ctx context.Context, env *Env, a diagnosticsArgs) (Result, e
 		}
 		fmt.Fprintf(&out, "%s:%d:%d: %s: %s%s\n", sb.Display(d.Path), d.Line, d.Column, d.Severity, d.Message, src)
 	}
-	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n"), Meta: ds}, nil
+	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n") + withheldNote(len(withheld), "file(s) with problems"), Meta: ds}, nil
 }

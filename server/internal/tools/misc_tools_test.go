@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +174,20 @@ func TestDiagnostics(t *testing.T) {
 	wantOK(t, r, "2 problem(s):\na.go:3:2: error: undefined: x [compiler]\na.go:9:1: warning: unused")
 	wantOK(t, call(t, GetDiagnostics(), env, map[string]any{}), "3 problem(s)", "b.go:1:1: error: other")
 	wantOK(t, call(t, GetDiagnostics(), env, map[string]any{"filePath": "c.go"}), "No problems reported for c.go")
+
+	// Diagnostics quote code: a file the Read rules deny is left out.
+	env.Readable = func(abs string) error {
+		if filepath.Base(abs) == "b.go" {
+			return errors.New("not read: denied")
+		}
+		return nil
+	}
+	r = call(t, GetDiagnostics(), env, map[string]any{})
+	wantOK(t, r, "2 problem(s)", "1 file(s) with problems withheld")
+	if strings.Contains(r.Output, "other") {
+		t.Fatalf("a denied file's diagnostics leaked: %s", r.Output)
+	}
+	wantFail(t, call(t, GetDiagnostics(), env, map[string]any{"filePath": "b.go"}), "not read: denied")
 }
 
 func TestRunShellCommandTool(t *testing.T) {

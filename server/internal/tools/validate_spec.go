@@ -29,7 +29,7 @@ func runValidateSpec(ctx context.Context, env *Env, a validateSpecArgs) (Result,
 	}
 	root := env.Roots[0]
 	if a.Root != "" {
-		abs, _, fail := resolve(env, a.Root)
+		abs, _, fail := resolveRead(env, a.Root)
 		if fail != nil {
 			return *fail, nil
 		}
