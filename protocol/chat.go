@@ -103,6 +103,10 @@ type ToolEvent struct {
 	DurationMs int64  `json:"durationMs,omitempty"`
 	// Meta is tool-specific UI data (shell result, applied-edit paths).
 	Meta any `json:"meta,omitempty"`
+	// Display, when set, is the result as the user should read it, in
+	// their language (a refusal GoVibe worded for them); Output is what
+	// the model read.
+	Display string `json:"display,omitempty"`
 }
 
 // ErrorInfo is a human-readable error; Action names a remedy the UI can

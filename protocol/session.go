@@ -28,6 +28,8 @@ type Part struct {
 	Output     string `json:"output,omitempty"`
 	Level      string `json:"level,omitempty"`
 	Meta       any    `json:"meta,omitempty"`
+	// Display: see ToolEvent.Display (tool_result parts).
+	Display string `json:"display,omitempty"`
 }
 
 type SessionInfo struct {

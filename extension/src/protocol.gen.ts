@@ -250,6 +250,7 @@ export interface Part {
 	output?: string;
 	level?: string;
 	meta?: unknown;
+	display?: string;
 }
 
 export interface ReviewCard {
@@ -472,6 +473,7 @@ export interface ToolEvent {
 	output?: string;
 	durationMs?: number;
 	meta?: unknown;
+	display?: string;
 }
 
 export interface Usage {

@@ -117,10 +117,15 @@ func (p *execPrinter) event(ev engine.Event) {
 		p.newSeg = true
 		switch p.mode {
 		case "stream-json":
-			printJSON(p.w, obj(ev, map[string]any{"type": "tool_result", "id": ev.Tool.CallID, "ok": ev.Tool.OK, "output": ev.Tool.Output}))
+			line := obj(ev, map[string]any{"type": "tool_result", "id": ev.Tool.CallID, "ok": ev.Tool.OK, "output": ev.Tool.Output})
+			if ev.Tool.Display != "" {
+				line["display"] = ev.Tool.Display
+			}
+			printJSON(p.w, line)
 		case "text":
 			if !ev.Tool.OK {
-				fmt.Fprintf(p.w, "  %s✗ %s\n", prefix(ev), firstLine(ev.Tool.Output))
+				// A refusal worded for people is shown in their language.
+				fmt.Fprintf(p.w, "  %s✗ %s\n", prefix(ev), firstLine(firstNonEmptyText(ev.Tool.Display, ev.Tool.Output)))
 			}
 		}
 	case engine.KindUsage:
@@ -207,6 +212,13 @@ func (p *execPrinter) finish(st agent.Status) {
 			fmt.Fprintln(stderr, p.tr("The run ended with an error."))
 		}
 	}
+}
+
+func firstNonEmptyText(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func firstLine(s string) string {

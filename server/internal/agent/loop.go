@@ -191,6 +191,7 @@ func (l *loop) capReached(calls []llm.ToolCall) Outcome {
 		setting = "govibe.maxInteractions"
 	}
 	res := tools.Fail(fmt.Sprintf("not run: this turn's limit of %d tool rounds (%s) is reached. Answer from what you have; the user can send a message to continue.", r.MaxRounds, setting))
+	res.Display = r.tr("Not run: the limit of %d tool rounds (%s) is reached.", r.MaxRounds, setting)
 	for _, c := range calls {
 		l.sink.ToolStarted(c)
 		l.sink.ToolFinished(c, res, 0, l.record(c, res))

@@ -52,7 +52,8 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	isProtected := protected(p.RelPath)
 	perm, permWhy := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
 	if perm.Verdict == permission.Deny {
-		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + "."}, nil
+		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + ".",
+			Display: a.e.tr("Not applied: your permission rule %s denies changing %s.", perm.Rule.String(), p.RelPath)}, nil
 	}
 	card, rejection, err := a.reviewEdit(ctx, p)
 	if err != nil {
@@ -72,13 +73,16 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	if a.e.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
-			return tools.EditDecision{Note: "not applied: " + strings.Join(needHuman, "; ") + ", and this headless run cannot ask the user."}, nil
+			return tools.EditDecision{Note: "not applied: " + strings.Join(needHuman, "; ") + ", and this headless run cannot ask the user.",
+				Display: a.e.tr("Not applied: this change of %s needs a person's approval, and a headless run cannot ask for it.", p.RelPath)}, nil
 		case isProtected && a.e.opts.Approve != "all":
-			return tools.EditDecision{Note: p.RelPath + " is a protected file; headless runs change it only with --approve all."}, nil
+			return tools.EditDecision{Note: p.RelPath + " is a protected file; headless runs change it only with --approve all.",
+				Display: a.e.tr("Not applied: %s is a protected file; headless runs change it only with --approve all.", p.RelPath)}, nil
 		case ruleAllows || a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
 			return tools.EditDecision{Accepted: true, Content: p.Proposed}, nil
 		default:
-			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits)."}, nil
+			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits).",
+				Display: a.e.tr("Not applied: this headless run does not approve edits (use --approve edits).")}, nil
 		}
 	}
 	if len(needHuman) == 0 && (!cs.ConfirmChanges || (!isProtected && (ruleAllows || cs.AutoApprove.Edits))) {

@@ -54,6 +54,9 @@ type ToolInfo struct {
 	Output     string
 	DurationMs int64
 	Meta       any
+	// Display is the result as a person reads it, in their language,
+	// when it differs from Output (a refusal worded for them).
+	Display string
 }
 
 // ErrorInfo is a human-readable error with an optional remedy.

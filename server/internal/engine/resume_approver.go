@@ -38,7 +38,7 @@ func (r *resumedApprover) ConfirmShell(ctx context.Context, p tools.ShellProposa
 		return r.approver.ConfirmShell(ctx, p)
 	}
 	if !r.ans.Accept {
-		return refuse(strings.TrimSpace(r.ans.Reason))
+		return refuse(strings.TrimSpace(r.ans.Reason), "")
 	}
 	// The user approved the command shown, which the shell editor may
 	// have rewritten from the model's, or their own edit of it.

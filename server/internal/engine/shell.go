@@ -34,8 +34,11 @@ func toShellAnalysis(a shellcheck.Analysis) ShellAnalysis {
 	return ShellAnalysis{Class: a.Class.String(), Reasons: reasons}
 }
 
-func refuse(reason string) (tools.ShellDecision, error) {
-	return tools.ShellDecision{Reason: reason}, nil
+// refuse declines a command: reason is for the model (English), display
+// for the person watching, in their language ("" when they gave the
+// reason themselves).
+func refuse(reason, display string) (tools.ShellDecision, error) {
+	return tools.ShellDecision{Reason: reason, Display: display}, nil
 }
 
 // ConfirmShell runs the shell pipeline: static analysis, permission
@@ -50,21 +53,22 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	cmd := p.Command
 	an := shellcheck.Analyze(cmd, ws)
 	if an.UseTool != nil && an.Class != shellcheck.Dangerous {
-		return refuse("not run: " + an.UseTool.Message + " Use the " + an.UseTool.Tool + " tool instead of the shell for this.")
+		return refuse("not run: "+an.UseTool.Message+" Use the "+an.UseTool.Tool+" tool instead of the shell for this.",
+			e.tr("Not run: the %s tool does this better than the shell; the model was asked to use it.", an.UseTool.Tool))
 	}
 	perm, permWhy := e.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
 	if perm.Verdict == permission.Deny {
-		return refuse("not run: " + permWhy + ".")
+		return refuse("not run: "+permWhy+".", e.tr("Not run: your permission rule %s denies it.", perm.Rule.String()))
 	}
 	// Read rules cover what the command reads, not only the read tools.
 	if rd, why := e.shellReads(ws, cmd, an); rd.Verdict == permission.Deny {
-		return refuse("not run: " + why + ".")
+		return refuse("not run: "+why+".", e.tr("Not run: your permission rule %s denies reading %s.", rd.Rule.String(), e.displayPath(rd.Command)))
 	} else if rd.Verdict == permission.Ask && perm.Verdict != permission.Ask {
 		perm, permWhy = rd, why
 	}
 	fp := workspaceFingerprint(e.opts.Roots)
 	if e.repeated(ctx, sid, p.Cwd, cmd, fp) {
-		return refuse(repeatHint)
+		return refuse(repeatHint, e.tr("Not run: this exact command already ran twice and nothing in the workspace changed since."))
 	}
 	var card *ReviewCard
 	if rs := e.reviewSettings(shellReviewSettings); rs.enabled {
@@ -73,13 +77,13 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 			return tools.ShellDecision{}, err
 		}
 		if res.refusal != "" {
-			return refuse(res.refusal)
+			return refuse(res.refusal, e.tr("Not run: the security review rejected the command."))
 		}
 		if res.command != cmd {
 			cmd, an = res.command, res.analysis
 			perm, permWhy = e.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
 			if rd, why := e.shellReads(ws, cmd, an); rd.Verdict == permission.Deny {
-				return refuse("not run: " + why + ".")
+				return refuse("not run: "+why+".", e.tr("Not run: your permission rule %s denies reading %s.", rd.Rule.String(), e.displayPath(rd.Command)))
 			} else if rd.Verdict == permission.Ask && perm.Verdict != permission.Ask {
 				perm, permWhy = rd, why
 			}
@@ -107,11 +111,13 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if e.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
-			return refuse("refused: " + strings.Join(needHuman, "; ") + ", and headless runs never run such commands without a human (or, for dangerous commands, a matching user permission rule).")
+			return refuse("refused: "+strings.Join(needHuman, "; ")+", and headless runs never run such commands without a human (or, for dangerous commands, a matching user permission rule).",
+				e.tr("Refused: this command needs a person's approval, and a headless run cannot ask for it."))
 		case ruleAllows, e.opts.Approve == "all", readOnlyAuto:
 			return allow(cmd)
 		default:
-			return refuse("refused: this headless run does not approve commands (use --approve all).")
+			return refuse("refused: this headless run does not approve commands (use --approve all).",
+				e.tr("Refused: this headless run does not approve commands (use --approve all)."))
 		}
 	}
 	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || !cs.ConfirmShellCommand) {
@@ -124,7 +130,7 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		return tools.ShellDecision{}, err
 	}
 	if !ans.Accept {
-		return refuse(strings.TrimSpace(ans.Reason))
+		return refuse(strings.TrimSpace(ans.Reason), "")
 	}
 	if c := strings.TrimSpace(ans.Command); c != "" {
 		cmd = ans.Command

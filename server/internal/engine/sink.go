@@ -80,12 +80,12 @@ func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duratio
 	}
 	// The tool message for the model is committed in the same transaction
 	// as the UI's result part.
-	s.warn("committing tool result", s.w.AddToolResult(context.Background(), store.ToolResult{ToolCallID: c.ID, OK: res.OK, Output: res.Output, Meta: meta}, msg))
+	s.warn("committing tool result", s.w.AddToolResult(context.Background(), store.ToolResult{ToolCallID: c.ID, OK: res.OK, Output: res.Output, Meta: meta, Display: res.Display}, msg))
 	status := "done"
 	if !res.OK {
 		status = "error"
 	}
-	s.publish(Event{Kind: KindToolResult, Status: status, Tool: &ToolInfo{CallID: c.ID, Name: c.Name, OK: res.OK, Output: res.Output, DurationMs: d.Milliseconds(), Meta: res.Meta}})
+	s.publish(Event{Kind: KindToolResult, Status: status, Tool: &ToolInfo{CallID: c.ID, Name: c.Name, OK: res.OK, Output: res.Output, DurationMs: d.Milliseconds(), Meta: res.Meta, Display: res.Display}})
 }
 
 func (s *turnSink) Usage(u llm.Usage) {

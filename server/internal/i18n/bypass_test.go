@@ -62,8 +62,15 @@ func TestUserMessagesGoThroughTheCatalogue(t *testing.T) {
 					if inline == nil {
 						return true
 					}
-					if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
-						switch sel.Sel.Name {
+					fname := ""
+					switch fn := n.Fun.(type) {
+					case *ast.SelectorExpr:
+						fname = fn.Sel.Name
+					case *ast.Ident:
+						fname = fn.Name
+					}
+					if fname != "" {
+						switch fname {
 						case "Fprintf", "Fprintln", "Fprint":
 							if printer && len(n.Args) > 1 && inline(n.Args[1]) {
 								report(n, "headless output")
@@ -75,6 +82,10 @@ func TestUserMessagesGoThroughTheCatalogue(t *testing.T) {
 						case "AddNotice":
 							if len(n.Args) == 3 && inline(n.Args[2]) {
 								report(n, "a stored notice")
+							}
+						case "refuse":
+							if len(n.Args) == 2 && inline(n.Args[1]) {
+								report(n, "a refusal's display text")
 							}
 						}
 					}
@@ -101,6 +112,8 @@ func TestUserMessagesGoThroughTheCatalogue(t *testing.T) {
 							report(kv, "a notice event's text")
 						case (typ == "ErrorInfo" || typ == "ServerNotice") && keyName(kv) == "Message" && inline(kv.Value):
 							report(kv, "an error message")
+						case keyName(kv) == "Display" && inline(kv.Value):
+							report(kv, "a tool result's display text")
 						}
 					}
 				}

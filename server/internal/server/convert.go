@@ -18,7 +18,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	}
 	if e.Tool != nil {
 		w.Tool = &protocol.ToolEvent{CallID: e.Tool.CallID, Name: e.Tool.Name, Arguments: e.Tool.Arguments, Summary: e.Tool.Summary,
-			OK: e.Tool.OK, Output: e.Tool.Output, DurationMs: e.Tool.DurationMs, Meta: e.Tool.Meta}
+			OK: e.Tool.OK, Output: e.Tool.Output, DurationMs: e.Tool.DurationMs, Meta: e.Tool.Meta, Display: e.Tool.Display}
 	}
 	if e.Err != nil {
 		w.Error = &protocol.ErrorInfo{Message: e.Err.Message, Code: e.Err.Code, Action: e.Err.Action}
@@ -84,7 +84,7 @@ func toMessage(m store.Message) protocol.Message {
 		case p.ToolCall != nil:
 			wp.ToolCallID, wp.Name, wp.Arguments, wp.Status = p.ToolCall.ID, p.ToolCall.Name, p.ToolCall.Arguments, string(p.ToolCall.Status)
 		case p.ToolResult != nil:
-			wp.ToolCallID, wp.OK, wp.Output = p.ToolResult.ToolCallID, p.ToolResult.OK, p.ToolResult.Output
+			wp.ToolCallID, wp.OK, wp.Output, wp.Display = p.ToolResult.ToolCallID, p.ToolResult.OK, p.ToolResult.Output, p.ToolResult.Display
 			if len(p.ToolResult.Meta) > 0 {
 				var meta any
 				if json.Unmarshal(p.ToolResult.Meta, &meta) == nil {

@@ -59,6 +59,9 @@ type ToolResult struct {
 	OK         bool            `json:"ok"`
 	Output     string          `json:"output"`
 	Meta       json.RawMessage `json:"meta,omitempty"`
+	// Display is what a person is shown instead of Output, in their
+	// language (kept in the part's JSON; no migration needed).
+	Display string `json:"display,omitempty"`
 }
 
 // NoticeLevel grades a Notice.

@@ -96,6 +96,9 @@ type EditDecision struct {
 	Applied bool
 	// Note goes to the model: rejected hunks, the user's diff, the reason.
 	Note string
+	// Display is a refusal as the person watching should read it, in
+	// their language ("" shows the model's text).
+	Display string
 }
 
 // ShellProposal is a command awaiting the user's decision.
@@ -111,6 +114,9 @@ type ShellDecision struct {
 	Allowed bool
 	Command string
 	Reason  string
+	// Display is a refusal as the person watching should read it, in
+	// their language ("" shows the model's text); the model gets Reason.
+	Display string
 }
 
 // Approver is implemented by the agent (interactive or headless policy).

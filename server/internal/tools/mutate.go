@@ -161,6 +161,7 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 				msg += "\nUser note: " + dec.Note
 			}
 			r := Fail(msg)
+			r.Display = dec.Display
 			return nil, &r, nil
 		}
 		if dec.Applied {

@@ -74,7 +74,9 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 			if dec.Reason != "" {
 				msg += "\nReason: " + dec.Reason
 			}
-			return Fail(msg), nil
+			r := Fail(msg)
+			r.Display = dec.Display
+			return r, nil
 		}
 		if c := strings.TrimSpace(dec.Command); c != "" && c != strings.TrimSpace(command) {
 			note = "The user edited the command before running it; it ran as shown above."

@@ -15,6 +15,10 @@ type Result struct {
 	// Meta carries structured data for the UI (e.g. the shell result, the
 	// diff of an applied edit). It is never sent to the model.
 	Meta any `json:"meta,omitempty"`
+	// Display, when set, is what a person is shown instead of Output, in
+	// their language (a refusal the approver worded for them). It is
+	// never sent to the model.
+	Display string `json:"display,omitempty"`
 }
 
 // Failf builds a model-visible failure.
