@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -217,11 +218,35 @@ func keyName(kv *ast.KeyValueExpr) string {
 }
 
 // TestTranslationsKeepFormatVerbs: a translation must take the same
-// arguments, in the same order, as its English key.
+// arguments as its English key (in any order, with explicit indexes such
+// as %[2]s).
 func TestTranslationsKeepFormatVerbs(t *testing.T) {
 	for en, zh := range zhCN {
-		if a, b := verbRE.FindAllString(en, -1), verbRE.FindAllString(zh, -1); strings.Join(a, " ") != strings.Join(b, " ") {
-			t.Errorf("%q: verbs %v, translation has %v", en, a, b)
+		if a, b := argVerbs(en), argVerbs(zh); a != b {
+			t.Errorf("%q: arguments %s, translation has %s", en, a, b)
 		}
 	}
+}
+
+var argVerbRE = regexp.MustCompile(`%(?:\[(\d+)\])?[-+# 0-9.]*([a-zA-Z%])`)
+
+// argVerbs renders a format's arguments as "1:s 2:q", by argument index.
+func argVerbs(format string) string {
+	byIndex := map[int]string{}
+	next := 1
+	for _, m := range argVerbRE.FindAllStringSubmatch(format, -1) {
+		if m[2] == "%" {
+			continue
+		}
+		if m[1] != "" {
+			next, _ = strconv.Atoi(m[1])
+		}
+		byIndex[next] = m[2]
+		next++
+	}
+	var out []string
+	for i := 1; i <= len(byIndex); i++ {
+		out = append(out, fmt.Sprintf("%d:%s", i, byIndex[i]))
+	}
+	return strings.Join(out, " ")
 }
