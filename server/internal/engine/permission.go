@@ -3,12 +3,11 @@ package engine
 import (
 	"errors"
 	"fmt"
-
-	"github.com/govibe/govibe/server/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 )

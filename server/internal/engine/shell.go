@@ -3,9 +3,9 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"github.com/govibe/govibe/server/internal/config"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/review"
 	"github.com/govibe/govibe/server/internal/sessionstate"
