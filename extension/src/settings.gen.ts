@@ -140,7 +140,7 @@ export interface SettingValues {
 	"confirmChanges": boolean;
 	/** Ask before running shell commands. */
 	"confirmShellCommand": boolean;
-	/** Maximum model calls per turn; -1 means unlimited. */
+	/** Maximum tool rounds per turn (the model then answers once more from the results); 0 answers without tools; -1 means unlimited. */
 	"maxInteractions": number;
 	/** Accept edits without asking. */
 	"autoApprove.edits": boolean;

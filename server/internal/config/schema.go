@@ -85,7 +85,7 @@ var Schema = []Setting{
 	{Key: "confirmShellCommand", Type: "boolean", Default: true, Scope: Restrict, Stricter: true,
 		EN: "Ask before running shell commands.", ZH: "运行 Shell 命令前征求确认。"},
 	{Key: "maxInteractions", Type: "integer", Default: float64(-1), Scope: Workspace, Min: num(-1),
-		EN: "Maximum model calls per turn; -1 means unlimited.", ZH: "每轮最多调用模型的次数；-1 表示不限。"},
+		EN: "Maximum tool rounds per turn (the model then answers once more from the results); 0 answers without tools; -1 means unlimited.", ZH: "每轮最多执行的工具轮数（之后模型再根据结果回答一次）；0 表示不使用工具直接回答；-1 表示不限。"},
 	{Key: "autoApprove.edits", Type: "boolean", Default: false, Scope: Restrict, Stricter: false,
 		EN: "Accept edits without asking.", ZH: "无需确认直接接受修改。"},
 	{Key: "autoApprove.editsDelayMs", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "ms", Min: num(0),

@@ -22,7 +22,7 @@ type Settings struct {
 	ConfirmChanges bool
 	// Ask before running shell commands. (confirmShellCommand)
 	ConfirmShellCommand bool
-	// Maximum model calls per turn; -1 means unlimited. (maxInteractions)
+	// Maximum tool rounds per turn (the model then answers once more from the results); 0 answers without tools; -1 means unlimited. (maxInteractions)
 	MaxInteractions int
 	AutoApprove     AutoApproveSettings
 	// How tools are called when the profile does not say: native function calling, a text protocol, or auto-detect. (toolCalling)
