@@ -92,9 +92,15 @@ func (a *action) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (to
 		a.rec.add(step)
 		return tools.Result{OK: err == nil, Output: firstNonEmpty(note, errText(err))}, nil
 	}
-	state := a.s.State()
-	if i := strings.Index(state, "Requests refused by the network policy:"); i >= 0 {
-		step.Note = strings.TrimSpace(step.Note + " " + strings.ReplaceAll(strings.TrimSpace(state[i:]), "\n", " "))
+	state, n := a.s.state()
+	// A navigation the policy refused failed the step, even though the
+	// click itself happened.
+	if err == nil && n.navRefused {
+		err = errors.New("the navigation was refused by the network policy")
+		step.OK, step.Note = false, err.Error()
+	}
+	if len(n.blocked) > 0 {
+		step.Note = strings.TrimSpace(step.Note + " Refused: " + strings.Join(n.blocked, "; "))
 	}
 	a.rec.add(step)
 	out := firstNonEmpty(note, "OK") + "\n\n" + state
@@ -213,7 +219,7 @@ func newActions(s *Session, rec *recorder) []tools.Tool {
 				if err := needSelector(args); err != nil {
 					return "", "", err
 				}
-				got, err := a.s.Page().Locator(args.Selector).SelectOption(playwright.SelectOptionValues{Values: &args.Values}, playwright.LocatorSelectOptionOptions{Timeout: timeout(0)})
+				got, err := a.s.Page().Locator(args.Selector).SelectOption(playwright.SelectOptionValues{ValuesOrLabels: &args.Values}, playwright.LocatorSelectOptionOptions{Timeout: timeout(0)})
 				if err == nil && len(got) == 0 {
 					err = fmt.Errorf("no option matches %q", args.Values)
 				}

@@ -30,6 +30,9 @@ type Config struct {
 	Lookup web.LookupFunc
 	// ScreenshotDir receives screenshots (created on first use).
 	ScreenshotDir string
+	// TempDir holds the temporary profile ("" = the system's); tests give
+	// their own to find the run's processes.
+	TempDir string
 }
 
 // launchArgs are the Chromium flags that work headless on a server: no GPU,
@@ -47,6 +50,7 @@ type Session struct {
 	cfg     Config
 	policy  web.Policy
 	pw      *playwright.Playwright
+	proxy   *proxy
 	bctx    playwright.BrowserContext
 	Profile string // the temporary user data directory
 
@@ -54,6 +58,9 @@ type Session struct {
 	page    playwright.Page
 	console []string // console errors since the last state
 	blocked []string // refused requests since the last state
+	// refusedNav holds the URLs of refused requests that were (or may
+	// have been) the page's own navigation, since the last state.
+	refusedNav []string
 
 	closeOnce sync.Once
 	closeErr  error
@@ -74,21 +81,28 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	profile, err := os.MkdirTemp("", "govibe-browser-")
+	profile, err := os.MkdirTemp(cfg.TempDir, "govibe-browser-")
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{cfg: cfg, Profile: profile, policy: web.Policy{AllowHosts: cfg.AllowHosts, AllowLoopback: cfg.AllowLocalhost}}
-	s.pw, err = runDriver(drv)
+	s.proxy, err = startProxy(&web.Fetcher{Policy: s.policy, Lookup: cfg.Lookup}, s.refusedByProxy)
 	if err != nil {
 		_ = os.RemoveAll(profile)
+		return nil, err
+	}
+	s.pw, err = runDriver(drv)
+	if err != nil {
+		s.Close()
 		return nil, fmt.Errorf("%w: starting the playwright driver (%s with %s) failed: %v", ErrUnavailable, drv.Dir, drv.Node, err)
 	}
 	s.bctx, err = s.pw.Chromium.LaunchPersistentContext(profile, playwright.BrowserTypeLaunchPersistentContextOptions{
 		ExecutablePath:  playwright.String(exe),
 		Headless:        playwright.Bool(true),
 		ChromiumSandbox: playwright.Bool(os.Geteuid() != 0), // Chromium refuses its sandbox as root
-		Args:            launchArgs,
+		// <-loopback> removes Chromium's implicit proxy bypass for
+		// localhost, so loopback requests are checked too.
+		Args:            append([]string{"--proxy-server=http://" + s.proxy.Addr(), "--proxy-bypass-list=<-loopback>"}, launchArgs...),
 		AcceptDownloads: playwright.Bool(false),
 		ServiceWorkers:  playwright.ServiceWorkerPolicyBlock, // their fetches would escape page routing
 		Timeout:         playwright.Float(60_000),
@@ -158,6 +172,9 @@ func (s *Session) guard() error {
 		u := r.Request().URL()
 		if err := s.check(u); err != nil {
 			s.note(&s.blocked, fmt.Sprintf("blocked %s %s: %v", r.Request().Method(), clip(u, 200), err))
+			if r.Request().IsNavigationRequest() && r.Request().Frame() == s.Page().MainFrame() {
+				s.note(&s.refusedNav, u)
+			}
 			_ = r.Abort("blockedbyclient")
 			return
 		}
@@ -219,12 +236,37 @@ func (s *Session) Page() playwright.Page {
 	return s.page
 }
 
+// refusedByProxy records a connection the proxy refused. The proxy cannot
+// tell a navigation from a subresource, so its URL counts as a refused
+// navigation when the page ends up on it (a redirect to a blocked address).
+func (s *Session) refusedByProxy(url, msg string) {
+	s.note(&s.blocked, msg)
+	s.note(&s.refusedNav, url)
+}
+
+// notes are what happened since the previous state.
+type notes struct {
+	console, blocked []string
+	// navRefused: the page's own navigation was refused.
+	navRefused bool
+}
+
 // drain returns and clears the notes gathered since the last call.
-func (s *Session) drain() (console, blocked []string) {
+func (s *Session) drain() notes {
+	p := s.Page()
+	cur := p.URL()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	console, blocked, s.console, s.blocked = s.console, s.blocked, nil, nil
-	return console, blocked
+	n := notes{console: s.console, blocked: s.blocked}
+	for _, u := range s.refusedNav {
+		// A refused main-frame request either leaves Chromium's error page
+		// or the proxy's 403 at the refused URL; a CONNECT is host:port.
+		if u == cur || strings.HasPrefix(cur, "chrome-error://") || !strings.Contains(u, "://") && strings.Contains(cur, "://"+u+"/") {
+			n.navRefused = true
+		}
+	}
+	s.console, s.blocked, s.refusedNav = nil, nil, nil
+	return n
 }
 
 // Close closes Chromium and the driver, kills any browser process still
@@ -240,6 +282,9 @@ func (s *Session) Close() error {
 			errs = append(errs, s.pw.Stop())
 		}
 		killProfileProcesses(s.Profile, 5*time.Second)
+		if s.proxy != nil {
+			s.proxy.Close()
+		}
 		errs = append(errs, os.RemoveAll(s.Profile))
 		s.closeErr = errors.Join(errs...)
 	})

@@ -15,6 +15,11 @@ const TreeBudget = 6000
 // role, label and text a selector can target) trimmed to TreeBudget, and
 // the console errors and refused requests since the previous step.
 func (s *Session) State() string {
+	text, _ := s.state()
+	return text
+}
+
+func (s *Session) state() (string, notes) {
 	p := s.Page()
 	var b strings.Builder
 	title, _ := p.Title()
@@ -28,14 +33,14 @@ func (s *Session) State() string {
 	default:
 		fmt.Fprintf(&b, "Accessibility tree:\n%s\n", tree)
 	}
-	console, blocked := s.drain()
-	if len(console) > 0 {
-		fmt.Fprintf(&b, "Console errors:\n- %s\n", strings.Join(console, "\n- "))
+	n := s.drain()
+	if len(n.console) > 0 {
+		fmt.Fprintf(&b, "Console errors:\n- %s\n", strings.Join(n.console, "\n- "))
 	}
-	if len(blocked) > 0 {
-		fmt.Fprintf(&b, "Requests refused by the network policy:\n- %s\n", strings.Join(blocked, "\n- "))
+	if len(n.blocked) > 0 {
+		fmt.Fprintf(&b, "Requests refused by the network policy:\n- %s\n", strings.Join(n.blocked, "\n- "))
 	}
-	return b.String()
+	return b.String(), n
 }
 
 // cutLines cuts at the last line break within n bytes.

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/url"
 )
 
@@ -43,4 +44,12 @@ func (p Policy) CheckRequestURL(ctx context.Context, lookup LookupFunc, raw stri
 		}
 	}
 	return nil
+}
+
+// Dial connects to hostport the way Fetch does: the host is resolved once,
+// every address must pass the policy (unless the host is allowed by
+// name), and only the checked addresses are dialled, so a rebinding DNS
+// answer cannot slip through. The browser sub-agent's proxy dials with it.
+func (f *Fetcher) Dial(ctx context.Context, network, hostport string) (net.Conn, error) {
+	return f.dial(ctx, network, hostport)
 }
