@@ -1,13 +1,9 @@
 package browser
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -15,28 +11,14 @@ import (
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
-// testDriver finds the driver e2e/setup.sh assembles: $GOVIBE_E2E_CACHE,
-// else .cache/e2e at the repository root. The browser tests skip only when
-// the driver or Chromium is really not installed.
+// testDriver skips only when the driver or Chromium is really absent.
 func testDriver(t *testing.T) string {
 	t.Helper()
-	var dirs []string
-	if c := os.Getenv("GOVIBE_E2E_CACHE"); c != "" {
-		dirs = append(dirs, filepath.Join(c, "playwright-driver"))
+	d, missing := DevDriver()
+	if d == "" {
+		t.Skip(missing)
 	}
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, filepath.Join(wd, "..", "..", "..", ".cache", "e2e", "playwright-driver"))
-	}
-	for _, d := range dirs {
-		if isFile(filepath.Join(d, "package", "cli.js")) {
-			if _, err := FindChromium(""); err != nil {
-				t.Skipf("Chromium is not installed (%v); e2e/setup.sh installs it", err)
-			}
-			return d
-		}
-	}
-	t.Skipf("playwright driver not installed (looked in %s); run e2e/setup.sh", strings.Join(dirs, ", "))
-	return ""
+	return d
 }
 
 // site is the test web application on 127.0.0.1.
@@ -115,5 +97,3 @@ func noProcesses(t *testing.T, tmp string) {
 		t.Fatalf("browser processes survived the run: %v", left)
 	}
 }
-
-var _ = context.Background
