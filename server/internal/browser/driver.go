@@ -23,12 +23,14 @@ const PlaywrightVersion = "1.52.0"
 const (
 	// EnvDriverDir names a driver directory (<dir>/package/cli.js).
 	EnvDriverDir = "GOVIBE_PLAYWRIGHT_DRIVER"
-	// EnvNode names the node binary that runs the driver
-	// (playwright-go's own variable).
-	EnvNode = "PLAYWRIGHT_NODEJS_PATH"
-	// EnvNodeIsElectron says EnvNode is an Electron binary (VS Code's own)
-	// that must run with ELECTRON_RUN_AS_NODE=1. The sidecar sets that
-	// variable for the driver only, never for the shell commands it runs.
+	// EnvNode names the node binary that runs the driver. The extension
+	// passes VS Code's own Electron here rather than in playwright-go's
+	// PLAYWRIGHT_NODEJS_PATH, which every command the agent runs would
+	// inherit; the sidecar sets PLAYWRIGHT_NODEJS_PATH (and
+	// ELECTRON_RUN_AS_NODE=1) only around the driver's start.
+	EnvNode = "GOVIBE_PLAYWRIGHT_NODE"
+	// EnvNodeIsElectron says EnvNode is an Electron binary that must run
+	// with ELECTRON_RUN_AS_NODE=1.
 	EnvNodeIsElectron = "GOVIBE_PLAYWRIGHT_NODE_ELECTRON"
 )
 
@@ -114,11 +116,13 @@ func findNode(dir string) (string, bool, error) {
 	if p := filepath.Join(dir, name); isFile(p) {
 		return p, false, nil
 	}
-	if p := os.Getenv(EnvNode); p != "" {
-		if !isFile(p) {
-			return "", false, fmt.Errorf("%w: %s=%s does not exist", ErrUnavailable, EnvNode, p)
+	for _, env := range []string{EnvNode, "PLAYWRIGHT_NODEJS_PATH"} {
+		if p := os.Getenv(env); p != "" {
+			if !isFile(p) {
+				return "", false, fmt.Errorf("%w: %s=%s does not exist", ErrUnavailable, env, p)
+			}
+			return p, env == EnvNode && os.Getenv(EnvNodeIsElectron) == "1", nil
 		}
-		return p, os.Getenv(EnvNodeIsElectron) == "1", nil
 	}
 	if p, err := exec.LookPath(name); err == nil {
 		return p, false, nil

@@ -11,7 +11,7 @@ import (
 
 // isolate hides every driver the environment would offer.
 func isolate(t *testing.T) {
-	for _, k := range []string{EnvDriverDir, "PLAYWRIGHT_DRIVER_PATH", "GOVIBE_E2E_CACHE", EnvNode, EnvNodeIsElectron} {
+	for _, k := range []string{EnvDriverDir, "PLAYWRIGHT_DRIVER_PATH", "PLAYWRIGHT_NODEJS_PATH", "GOVIBE_E2E_CACHE", EnvNode, EnvNodeIsElectron} {
 		t.Setenv(k, "")
 	}
 }
@@ -101,5 +101,26 @@ func TestMissingBrowserAndDriverGiveClearErrors(t *testing.T) {
 	}
 	if _, err = Run(context.Background(), Config{}, Task{Task: " "}, Model{}); err == nil || err.Error() != "task is required" {
 		t.Fatalf("%v", err)
+	}
+}
+
+// The versions that must agree: playwright-go in go.mod, the driver
+// version this package requires, and the playwright-core the extension
+// bundles and e2e/setup.sh installs.
+func TestPinnedVersionsAgree(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	read := func(p string) string {
+		b, err := os.ReadFile(filepath.Join(root, p))
+		must(t, err)
+		return string(b)
+	}
+	if !strings.Contains(read("go.mod"), "github.com/playwright-community/playwright-go v0.5200.1") {
+		t.Error("go.mod no longer pins playwright-go v0.5200.1: update PlaywrightVersion, package.json and e2e/setup.sh with it")
+	}
+	if !strings.Contains(read("package.json"), `"playwright-core": "`+PlaywrightVersion+`"`) {
+		t.Errorf("package.json must pin playwright-core %s exactly", PlaywrightVersion)
+	}
+	if !strings.Contains(read("e2e/setup.sh"), `PLAYWRIGHT_CORE_VERSION="`+PlaywrightVersion+`"`) {
+		t.Errorf("e2e/setup.sh must install playwright-core %s", PlaywrightVersion)
 	}
 }
