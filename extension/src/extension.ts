@@ -116,6 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     locale,
     log: (l) => log.info(l),
     state: context.workspaceState,
+    storageDir,
   });
   const chatView = chat;
 
