@@ -80,7 +80,7 @@ func (b browserTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessag
 		AllowLocalhost: cs.Browser.AllowLocalhost,
 		// govibe.web.allowHosts joins here once web_fetch's settings are in
 		// the schema.
-		ScreenshotDir:  filepath.Join(e.opts.StateDir, "browser", child.ID),
+		ScreenshotDir: filepath.Join(e.opts.StateDir, "browser", child.ID),
 	}
 	res, err := browser.Run(ctx, cfg, task, browser.Model{Client: client, Sink: sink, SessionID: child.ID, MaxTokens: profile.MaxOutputTokens,
 		ToolCalling: firstNonEmpty(profile.ToolCalling, cs.ToolCalling)})
