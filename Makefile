@@ -37,7 +37,9 @@ extension: deps
 
 build: sidecar extension
 
-test: test-go test-ts test-e2e
+# e2e-setup comes first: the Go browser tests (test-go) run on the Chromium
+# and playwright driver it installs, and skip only when they are absent.
+test: e2e-setup test-go test-ts test-e2e
 
 test-go:
 	$(GO) vet $(GO_PKGS)
@@ -80,4 +82,4 @@ bench: build
 	bash scripts/bench.sh
 
 clean:
-	rm -rf bin dist extension/dist extension/webview/dist
+	rm -rf bin dist extension/dist extension/webview/dist playwright-driver

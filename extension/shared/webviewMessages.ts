@@ -62,4 +62,6 @@ export type WebviewMessage =
   | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }
   | { type: 'compact'; sessionId: string }
   | { type: 'openLink'; href: string }
+  /** A browser_sub_agent screenshot (a PNG under the storage directory). */
+  | { type: 'openImage'; path: string }
   | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' };

@@ -19,7 +19,7 @@ import {
 import { SECTION, buildSettings, setting } from './settings';
 import { findRipgrep, findServerBinary } from './sidecar/binary';
 import { SidecarManager } from './sidecar/manager';
-import { spawnSidecar } from './sidecar/spawn';
+import { sidecarEnv, spawnSidecar, withBrowserDriver } from './sidecar/spawn';
 import { ApiKeys } from './host/apiKeys';
 import { ChatView } from './host/chatView';
 import { EditorRequests } from './host/editorRequests';
@@ -48,12 +48,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     launch: () => {
       const command = findServerBinary(setting((k) => cfg().get(k), 'server.path'), context.extensionPath, process.platform);
       fs.mkdirSync(storageDir, { recursive: true });
+      // Read at each start: a changed list applies from the next sidecar start.
+      const passthrough = cfg().get<string[]>('shell.env.passthrough') ?? [];
       return spawnSidecar({
         command,
         args: ['serve', '--stdio'],
-        // Read at each start: a changed list applies from the next sidecar start.
-        passthrough: cfg().get<string[]>('shell.env.passthrough') ?? [],
+        passthrough,
         cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? storageDir,
+        env: withBrowserDriver(sidecarEnv(process.env, passthrough), context.extensionPath, process.execPath),
       });
     },
     initializeParams: async (): Promise<InitializeParams> => ({
@@ -114,6 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     locale,
     log: (l) => log.info(l),
     state: context.workspaceState,
+    storageDir,
   });
   const chatView = chat;
 

@@ -13,6 +13,8 @@ export const SETTING_KEYS = [
 	"logLevel",
 	"proxy",
 	"server.path",
+	"browser.executablePath",
+	"browser.allowLocalhost",
 	"trace.server",
 	"confirmChanges",
 	"confirmShellCommand",
@@ -62,6 +64,8 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"logLevel": "workspace",
 	"proxy": "user",
 	"server.path": "user",
+	"browser.executablePath": "user",
+	"browser.allowLocalhost": "user",
 	"trace.server": "workspace",
 	"confirmChanges": "restrict",
 	"confirmShellCommand": "restrict",
@@ -134,6 +138,10 @@ export interface SettingValues {
 	"proxy": string;
 	/** Path to a govibe binary to use instead of the bundled one. */
 	"server.path": string;
+	/** Chromium or Chrome binary for the browser sub-agent; empty finds an installed Chromium, Chrome or Edge. */
+	"browser.executablePath": string;
+	/** Let the browser sub-agent open `localhost` and other loopback addresses, e.g. to test your own dev server. Private and internal network addresses stay refused. */
+	"browser.allowLocalhost": boolean;
 	/** Log every JSON-RPC message to the "GoVibe (JSON-RPC trace)" output channel. */
 	"trace.server": boolean;
 	/** Ask before applying file edits. */
@@ -217,6 +225,8 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"logLevel": "info",
 	"proxy": "",
 	"server.path": "",
+	"browser.executablePath": "",
+	"browser.allowLocalhost": false,
 	"trace.server": false,
 	"confirmChanges": true,
 	"confirmShellCommand": true,

@@ -1,5 +1,6 @@
 // The chat webview's HTML shell. Pure so the CSP can be unit tested.
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 
 export interface WebviewHtmlInput {
   cspSource: string;
@@ -56,4 +57,10 @@ export function isExternalLink(href: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A screenshot the browser sub-agent saved: a .png inside storageDir/browser. */
+export function isScreenshotPath(p: string, storageDir: string): boolean {
+  const rel = path.relative(path.join(storageDir, 'browser'), path.resolve(p));
+  return p.toLowerCase().endsWith('.png') && rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

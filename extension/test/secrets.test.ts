@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isSecretName, sidecarEnv, spawnSidecar } from '../src/sidecar/spawn';
+import { isSecretName, sidecarEnv, spawnSidecar, withBrowserDriver } from '../src/sidecar/spawn';
 
 describe('sidecar environment', () => {
   it('never hands keys or secret-like variables to the sidecar', () => {
@@ -75,5 +75,21 @@ describe('sidecar environment', () => {
       expect(out).not.toContain('npm-spawn-test');
       expect(seen.GOVIBE_API_KEY).toBeUndefined();
     });
+  });
+});
+
+describe('browser driver environment', () => {
+  it('points the sidecar at the bundled driver and VS Code\'s Electron, without PLAYWRIGHT_NODEJS_PATH', () => {
+    const env = withBrowserDriver({ PATH: '/usr/bin' }, '/ext', '/vscode/code');
+    expect(env).toEqual({
+      PATH: '/usr/bin',
+      GOVIBE_PLAYWRIGHT_DRIVER: '/ext/playwright-driver',
+      GOVIBE_PLAYWRIGHT_NODE: '/vscode/code',
+      GOVIBE_PLAYWRIGHT_NODE_ELECTRON: '1',
+    });
+  });
+  it('keeps a driver and node the user set', () => {
+    const env = withBrowserDriver({ GOVIBE_PLAYWRIGHT_DRIVER: '/d', GOVIBE_PLAYWRIGHT_NODE: '/usr/bin/node' }, '/ext', '/vscode/code');
+    expect(env).toEqual({ GOVIBE_PLAYWRIGHT_DRIVER: '/d', GOVIBE_PLAYWRIGHT_NODE: '/usr/bin/node' });
   });
 });

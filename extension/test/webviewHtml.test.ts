@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, isExternalLink, makeNonce, webviewHtml } from '../src/webviewHtml';
+import { contentSecurityPolicy, isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../src/webviewHtml';
 import { isRemedy } from '../src/errorActions';
 
 describe('webview HTML', () => {
@@ -40,5 +40,16 @@ describe('webview HTML', () => {
     for (const a of ['setApiKey', 'showLogs', 'restartServer', 'openSettings', 'continue']) expect(isRemedy(a)).toBe(true);
     expect(isRemedy('rm -rf')).toBe(false);
     expect(isRemedy(undefined)).toBe(false);
+  });
+});
+
+describe('screenshots opened from the chat', () => {
+  it('opens only PNGs the browser sub-agent saved under the storage directory', () => {
+    expect(isScreenshotPath('/s/browser/sess/browser-1.png', '/s')).toBe(true);
+    expect(isScreenshotPath('/s/browser/../sessions.db', '/s')).toBe(false);
+    expect(isScreenshotPath('/s/browser/x/../../../etc/x.png', '/s')).toBe(false);
+    expect(isScreenshotPath('/s/other/x.png', '/s')).toBe(false);
+    expect(isScreenshotPath('/s/browser/sess/notes.txt', '/s')).toBe(false);
+    expect(isScreenshotPath('/home/u/.ssh/id.png', '/s')).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ import {
   type SnapshotInfo,
 } from '../protocol.gen';
 import { TranscriptBuffer } from '../transcript';
-import { isExternalLink, makeNonce, webviewHtml } from '../webviewHtml';
+import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
 import type { Proposals } from './proposals';
 import type { SnapshotsView } from './snapshots';
@@ -39,6 +39,8 @@ export interface ChatViewDeps {
   log(line: string): void;
   /** Persists the followed session across reloads. */
   state: vscode.Memento;
+  /** The sidecar's storage directory: the only place screenshots are opened from. */
+  storageDir?: string;
 }
 
 const SESSION_KEY = 'govibe.currentSession';
@@ -228,6 +230,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case 'openLink':
         if (isExternalLink(m.href)) await vscode.env.openExternal(vscode.Uri.parse(m.href, true));
         else this.deps.log(`refused to open non-http link from the webview: ${m.href}`);
+        return;
+      case 'openImage':
+        if (this.deps.storageDir && isScreenshotPath(m.path, this.deps.storageDir)) {
+          await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(m.path));
+        } else this.deps.log(`refused to open an image outside the storage directory: ${m.path}`);
         return;
       case 'command':
         return this.runRemedy(m.command);

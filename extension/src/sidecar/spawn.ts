@@ -1,5 +1,6 @@
 // Starts the sidecar as a child process speaking JSON-RPC on stdio.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import type { SidecarProcess } from './manager';
 
 export interface SpawnOptions {
@@ -64,6 +65,24 @@ function passedThrough(name: string, passthrough: readonly string[]): boolean {
     if (q.endsWith('*')) return q.length > 1 && up.startsWith(q.slice(0, -1));
     return q !== '' && up === q;
   });
+}
+
+/**
+ * Tells the sidecar where the browser sub-agent's playwright driver is (the
+ * playwright-core the .vsix bundles next to bin/) and what runs it: VS Code's
+ * own Electron (`execPath`) as node. The sidecar sets PLAYWRIGHT_NODEJS_PATH
+ * and ELECTRON_RUN_AS_NODE=1 for the driver only; passing them here would
+ * change every command the agent runs. A user's own settings of these
+ * variables win.
+ */
+export function withBrowserDriver(env: NodeJS.ProcessEnv, extensionPath: string, execPath: string): NodeJS.ProcessEnv {
+  const out = { ...env };
+  out.GOVIBE_PLAYWRIGHT_DRIVER ??= join(extensionPath, 'playwright-driver');
+  if (out.GOVIBE_PLAYWRIGHT_NODE === undefined) {
+    out.GOVIBE_PLAYWRIGHT_NODE = execPath;
+    out.GOVIBE_PLAYWRIGHT_NODE_ELECTRON = '1';
+  }
+  return out;
 }
 
 export function spawnSidecar(opts: SpawnOptions): SidecarProcess {

@@ -297,6 +297,17 @@ describe('transcript', () => {
     expect(failed.querySelector('[data-testid="tool-output"]')!.textContent).toBe('FAIL pkg');
   });
 
+  test('a browser_sub_agent card offers its screenshots', async () => {
+    await h.host(snapshot());
+    await h.host(ev({ kind: 'toolCall', messageId: 'a1', tool: { callId: 'b1', name: 'browser_sub_agent', arguments: '{"task":"check"}', ok: false } }));
+    const meta = { status: 'success', screenshots: ['/s/browser/c/one.png', '/s/browser/c/two.png'] };
+    await h.host(ev({ kind: 'toolResult', messageId: 'a1', tool: { callId: 'b1', name: 'browser_sub_agent', ok: true, output: '{}', meta } }));
+    const shots = h.qa('open-screenshot');
+    expect(shots.length).toBe(2);
+    shots[1].click();
+    expect(h.posted).toContainEqual({ type: 'openImage', path: '/s/browser/c/two.png' });
+  });
+
   test('an error with an action offers its button', async () => {
     await h.host(snapshot());
     await h.host(ev({ kind: 'error', error: { message: 'No API key is set for OpenAI.', action: 'setApiKey' } }));

@@ -15,9 +15,10 @@ type Settings struct {
 	// Sidecar log level. (logLevel)
 	LogLevel string
 	// HTTP(S) proxy for API requests; empty uses the environment. (proxy)
-	Proxy  string
-	Server ServerSettings
-	Trace  TraceSettings
+	Proxy   string
+	Server  ServerSettings
+	Browser BrowserSettings
+	Trace   TraceSettings
 	// Ask before applying file edits. (confirmChanges)
 	ConfirmChanges bool
 	// Ask before running shell commands. (confirmShellCommand)
@@ -47,6 +48,14 @@ type Settings struct {
 type ServerSettings struct {
 	// Path to a govibe binary to use instead of the bundled one. (server.path)
 	Path string
+}
+
+// BrowserSettings holds the browser.* settings.
+type BrowserSettings struct {
+	// Chromium or Chrome binary for the browser sub-agent; empty finds an installed Chromium, Chrome or Edge. (browser.executablePath)
+	ExecutablePath string
+	// Let the browser sub-agent open `localhost` and other loopback addresses, e.g. to test your own dev server. Private and internal network addresses stay refused. (browser.allowLocalhost)
+	AllowLocalhost bool
 }
 
 // TraceSettings holds the trace.* settings.
@@ -175,6 +184,8 @@ func Typed(v Values) Settings {
 	s.LogLevel = v.String("logLevel")
 	s.Proxy = v.String("proxy")
 	s.Server.Path = v.String("server.path")
+	s.Browser.ExecutablePath = v.String("browser.executablePath")
+	s.Browser.AllowLocalhost = v.Bool("browser.allowLocalhost")
 	s.Trace.Server = v.Bool("trace.server")
 	s.ConfirmChanges = v.Bool("confirmChanges")
 	s.ConfirmShellCommand = v.Bool("confirmShellCommand")

@@ -162,6 +162,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	create, complete := e.plans.Tools(t.sessionID, t.id, t.text, role, tag)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
+	ts = append(ts, browserTool{e: e})
 	if role == scheduler.RoleEvaluator {
 		for i, x := range ts {
 			if x.Name() == scheduler.ToolShell {

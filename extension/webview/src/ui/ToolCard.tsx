@@ -65,6 +65,13 @@ export function statusLabel(s: ToolBlock['status']): string {
   }
 }
 
+/** Screenshots a browser_sub_agent run saved (result meta.screenshots). */
+export function screenshotsFromMeta(meta: unknown): string[] {
+  if (!meta || typeof meta !== 'object') return [];
+  const shots = (meta as Record<string, unknown>).screenshots;
+  return Array.isArray(shots) ? shots.filter((s): s is string => typeof s === 'string') : [];
+}
+
 export function ToolCard({ block }: { block: ToolBlock }) {
   const { bridge } = useServices();
   const key = `tool:${block.callId}`;
@@ -75,6 +82,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const [full, setFull] = useState(false);
   const summary = block.summary || summarizeArgs(block.args);
   const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
+  const shots = screenshotsFromMeta(block.meta);
   const out = block.output ?? '';
   const shown = full || out.length <= OUTPUT_PREVIEW ? out : `${out.slice(0, OUTPUT_PREVIEW)}…`;
   return (
@@ -128,6 +136,12 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         >
           <span class="codicon codicon-diff" /> {l10n.t('Open diff')}
           {edits.length > 1 ? ` · ${e.path}` : ''}
+        </vscode-button>
+      ))}
+      {shots.map((p, i) => (
+        <vscode-button key={p} secondary data-testid="open-screenshot" onClick={() => bridge.post({ type: 'openImage', path: p })}>
+          <span class="codicon codicon-device-camera" /> {l10n.t('Open screenshot')}
+          {shots.length > 1 ? ` ${i + 1}` : ''}
         </vscode-button>
       ))}
     </div>
