@@ -1,0 +1,133 @@
+package modes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// State is a Phases-mode (codeCLI) state.
+type State string
+
+const (
+	Exploring State = "EXPLORING"
+	Planning  State = "PLANNING"
+	Patching  State = "PATCHING"
+	Verifying State = "VERIFYING"
+	Done      State = "DONE"
+	Failed    State = "FAILED"
+)
+
+// MaxBlocked is how many report_blocked calls on one step mean FAILED.
+const MaxBlocked = 3
+
+// codePhase is the whitelist of each codeCLI state.
+func codePhase(s State) Phase {
+	switch s {
+	case "", Exploring:
+		return Phase{Name: string(Exploring), Allow: or(in(reads), in(listSearch), only(ToolReportFindings)),
+			Exit: []string{ToolReportFindings}, MaxNudges: 3}
+	case Planning:
+		return Phase{Name: string(Planning), Allow: or(only("read_file", "find_in_file"), only(ToolReportPlan)),
+			Exit: []string{ToolReportPlan}, MaxNudges: 3}
+	case Patching:
+		return Phase{Name: string(Patching), Allow: or(in(reads), in(writes), only(ToolReportBlocked, ToolReportDone)),
+			Exit: []string{ToolReportDone, ToolReportBlocked}, MaxNudges: 3}
+	case Verifying:
+		return Phase{Name: string(Verifying), Allow: or(in(reads), only(ToolShell, ToolReportDone, ToolReportBlocked)),
+			Exit: []string{ToolReportDone, ToolReportBlocked}, MaxNudges: 3, ReadOnlyShell: true}
+	}
+	// DONE and FAILED offer nothing: the machine has ended.
+	return Phase{Name: string(s), Allow: func(ToolInfo) bool { return false }}
+}
+
+// Progress is a Phases run's record, kept outside the conversation (in
+// session state) and published for a panel.
+type Progress struct {
+	State    State          `json:"state"`
+	Findings string         `json:"findings,omitempty"`
+	Plan     []string       `json:"plan,omitempty"`
+	Step     int            `json:"step"`              // index into Plan being patched
+	Blocked  map[string]int `json:"blocked,omitempty"` // report_blocked count per step
+	Log      []string       `json:"log,omitempty"`     // what each transition said
+	Reason   string         `json:"reason,omitempty"`  // why FAILED
+}
+
+// Report is one report tool call.
+type Report struct {
+	Tool    string
+	Text    string   // findings, summary or blocker
+	Steps   []string // report_plan's steps
+	StepKey string   // report_blocked: which step (defaults to the current one)
+}
+
+// Apply moves the machine on a report and returns why a report was
+// refused (the state is unchanged then). A report tool belongs to its
+// phase: calling another phase's is refused, as the whitelist does.
+func (p *Progress) Apply(r Report) error {
+	if p.State == "" {
+		p.State = Exploring
+	}
+	ph := codePhase(p.State)
+	if !contains(ph.Exit, r.Tool) {
+		return fmt.Errorf("%s is not a report of the %s phase (expected %s)", r.Tool, p.State, strings.Join(ph.Exit, " or "))
+	}
+	switch r.Tool {
+	case ToolReportFindings:
+		if strings.TrimSpace(r.Text) == "" {
+			return fmt.Errorf("report_findings needs the findings")
+		}
+		p.Findings = r.Text
+		p.to(Planning, "findings reported")
+	case ToolReportPlan:
+		if len(r.Steps) == 0 {
+			return fmt.Errorf("report_plan needs at least one step")
+		}
+		p.Plan, p.Step = r.Steps, 0
+		p.to(Patching, fmt.Sprintf("plan of %d steps", len(r.Steps)))
+	case ToolReportBlocked:
+		key := r.StepKey
+		if key == "" {
+			key = fmt.Sprintf("%s#%d", p.State, p.Step)
+		}
+		if p.Blocked == nil {
+			p.Blocked = map[string]int{}
+		}
+		p.Blocked[key]++
+		p.Log = append(p.Log, fmt.Sprintf("blocked on %s (%d/%d): %s", key, p.Blocked[key], MaxBlocked, r.Text))
+		if p.Blocked[key] >= MaxBlocked {
+			p.Reason = r.Text
+			p.to(Failed, fmt.Sprintf("blocked %d times on %s", MaxBlocked, key))
+		}
+	case ToolReportDone:
+		if p.State == Patching {
+			p.to(Verifying, "patch reported done")
+		} else {
+			p.to(Done, "verified: "+r.Text)
+		}
+	}
+	return nil
+}
+
+// Ended says whether the machine reached DONE or FAILED.
+func (p *Progress) Ended() bool { return p.State == Done || p.State == Failed }
+
+func (p *Progress) to(s State, why string) {
+	p.Log = append(p.Log, fmt.Sprintf("%s → %s: %s", p.State, s, why))
+	p.State = s
+}
+
+// Nudge is what the model is told when it replies without its phase's
+// report tool: the reply does not end the phase.
+func Nudge(ph Phase) string {
+	return fmt.Sprintf("You are in the %s phase. A plain reply does not end it: call %s to report and move on.",
+		ph.Name, strings.Join(ph.Exit, " or "))
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
