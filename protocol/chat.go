@@ -26,6 +26,17 @@ type ChatCancelParams struct {
 	TurnID    string `json:"turnId,omitempty"`
 }
 
+// ChatSetModeParams switches a session's working mode.
+type ChatSetModeParams struct {
+	SessionID string `json:"sessionId"`
+	Mode      string `json:"mode"`
+}
+
+// ChatRunPlanParams runs the plan Plan mode proposed.
+type ChatRunPlanParams struct {
+	SessionID string `json:"sessionId"`
+}
+
 type ChatSetEditEnabledParams struct {
 	SessionID string `json:"sessionId"`
 	Enabled   bool   `json:"enabled"`

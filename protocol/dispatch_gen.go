@@ -23,6 +23,10 @@ type Server interface {
 	ChatCancel(ctx context.Context, params *ChatCancelParams) (*Empty, error)
 	// The edit-permission toggle.
 	ChatSetEditEnabled(ctx context.Context, params *ChatSetEditEnabledParams) (*Empty, error)
+	// The session's working mode (agent, plan, phases, reconcile); applies from the next turn.
+	ChatSetMode(ctx context.Context, params *ChatSetModeParams) (*Empty, error)
+	// Hands the plan that Plan mode proposed to the scheduler in Agent mode.
+	ChatRunPlan(ctx context.Context, params *ChatRunPlanParams) (*ChatSendResult, error)
 	// Compacts the session's model context now.
 	ChatCompact(ctx context.Context, params *CompactParams) (*Empty, error)
 	// Answers a confirm/requested.
@@ -99,6 +103,18 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.ChatSetEditEnabled(ctx, &p)
+	case "chat/setMode":
+		var p ChatSetModeParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ChatSetMode(ctx, &p)
+	case "chat/runPlan":
+		var p ChatRunPlanParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ChatRunPlan(ctx, &p)
 	case "chat/compact":
 		var p CompactParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -215,6 +231,8 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"chat/send":            {false, true},
 	"chat/cancel":          {false, true},
 	"chat/setEditEnabled":  {false, true},
+	"chat/setMode":         {false, true},
+	"chat/runPlan":         {false, true},
 	"chat/compact":         {false, true},
 	"confirm/resolve":      {false, true},
 	"todo/control":         {false, true},

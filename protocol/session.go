@@ -74,6 +74,8 @@ type SessionLoadResult struct {
 	Todo        *TodoState       `json:"todo,omitempty"`
 	Context     *ContextUse      `json:"context,omitempty"`
 	EditEnabled bool             `json:"editEnabled"`
+	// Mode is the session's working mode (agent when never set).
+	Mode string `json:"mode"`
 	// Interrupted is set when the session's last run was cut off by a
 	// sidecar restart; the UI offers "Continue".
 	Interrupted bool `json:"interrupted"`

@@ -35,6 +35,8 @@ var Methods = []Method{
 	{Name: "chat/send", GoName: "ChatSend", Dir: ClientToServer, Params: &ChatSendParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Starts a turn; events follow as chat/event."},
 	{Name: "chat/cancel", GoName: "ChatCancel", Dir: ClientToServer, Params: &ChatCancelParams{}, Result: &Empty{}, Ordered: true, Doc: "Stops the running turn of a session."},
 	{Name: "chat/setEditEnabled", GoName: "ChatSetEditEnabled", Dir: ClientToServer, Params: &ChatSetEditEnabledParams{}, Result: &Empty{}, Ordered: true, Doc: "The edit-permission toggle."},
+	{Name: "chat/setMode", GoName: "ChatSetMode", Dir: ClientToServer, Params: &ChatSetModeParams{}, Result: &Empty{}, Ordered: true, Doc: "The session's working mode (agent, plan, phases, reconcile); applies from the next turn."},
+	{Name: "chat/runPlan", GoName: "ChatRunPlan", Dir: ClientToServer, Params: &ChatRunPlanParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Hands the plan that Plan mode proposed to the scheduler in Agent mode."},
 	{Name: "chat/compact", GoName: "ChatCompact", Dir: ClientToServer, Params: &CompactParams{}, Result: &Empty{}, Ordered: true, Doc: "Compacts the session's model context now."},
 	{Name: "confirm/resolve", GoName: "ConfirmResolve", Dir: ClientToServer, Params: &ConfirmResolveParams{}, Result: &Empty{}, Ordered: true, Doc: "Answers a confirm/requested."},
 	{Name: "todo/control", GoName: "TodoControl", Dir: ClientToServer, Params: &TodoControlParams{}, Result: &Empty{}, Ordered: true, Doc: "Stop, skip, retry or resume todo items."},

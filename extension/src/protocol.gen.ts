@@ -77,6 +77,10 @@ export interface ChatEvent {
 	context?: ContextUse;
 }
 
+export interface ChatRunPlanParams {
+	sessionId: string;
+}
+
 export interface ChatSendParams {
 	sessionId: string;
 	text: string;
@@ -91,6 +95,11 @@ export interface ChatSendResult {
 export interface ChatSetEditEnabledParams {
 	sessionId: string;
 	enabled: boolean;
+}
+
+export interface ChatSetModeParams {
+	sessionId: string;
+	mode: string;
 }
 
 export interface ClientCapabilities {
@@ -337,6 +346,7 @@ export interface SessionLoadResult {
 	todo?: TodoState;
 	context?: ContextUse;
 	editEnabled: boolean;
+	mode: string;
 	interrupted: boolean;
 }
 
@@ -494,6 +504,8 @@ export interface ClientRequests {
 	"chat/send": { params: ChatSendParams; result: ChatSendResult };
 	"chat/cancel": { params: ChatCancelParams; result: Empty };
 	"chat/setEditEnabled": { params: ChatSetEditEnabledParams; result: Empty };
+	"chat/setMode": { params: ChatSetModeParams; result: Empty };
+	"chat/runPlan": { params: ChatRunPlanParams; result: ChatSendResult };
 	"chat/compact": { params: CompactParams; result: Empty };
 	"confirm/resolve": { params: ConfirmResolveParams; result: Empty };
 	"todo/control": { params: TodoControlParams; result: Empty };
@@ -541,6 +553,8 @@ export const Method = {
 	ChatSend: "chat/send",
 	ChatCancel: "chat/cancel",
 	ChatSetEditEnabled: "chat/setEditEnabled",
+	ChatSetMode: "chat/setMode",
+	ChatRunPlan: "chat/runPlan",
 	ChatCompact: "chat/compact",
 	ConfirmResolve: "confirm/resolve",
 	TodoControl: "todo/control",

@@ -20,6 +20,7 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/logging"
+	"github.com/govibe/govibe/server/internal/modes"
 )
 
 // Exit codes of govibe exec.
@@ -88,6 +89,7 @@ func execCmd(args []string) int {
 	maxTurns := fs.Int("max-turns", -1, "cap on tool rounds (-1: the maxInteractions setting)")
 	output := fs.String("output", "text", "text|json|stream-json")
 	sessionID := fs.String("session", "", "resume this session")
+	mode := fs.String("mode", "", "agent|plan|phases|reconcile: the session's working mode (default: the session's, agent for a new one)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "KEY=VALUE: override a govibe.* setting (repeatable)")
 	fs.Usage = func() {
@@ -117,6 +119,10 @@ func execCmd(args []string) int {
 	case "text", "json", "stream-json":
 	default:
 		fmt.Fprintf(os.Stderr, "govibe exec: --output must be text, json or stream-json (got %q)\n", *output)
+		return exitUsage
+	}
+	if _, err := modes.Parse(*mode); err != nil {
+		fmt.Fprintln(os.Stderr, "govibe exec: --mode:", err)
 		return exitUsage
 	}
 	if err := cf.resolve(); err != nil {
@@ -198,6 +204,12 @@ func execCmd(args []string) int {
 			return exitError
 		}
 		sess = s.ID
+	}
+	if *mode != "" {
+		if err := eng.SetMode(ctx, sess, *mode); err != nil {
+			fmt.Fprintln(os.Stderr, "govibe exec:", err)
+			return exitError
+		}
 	}
 	mu.Lock()
 	sid = sess

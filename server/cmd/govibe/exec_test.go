@@ -168,6 +168,7 @@ func TestExecUsageErrors(t *testing.T) {
 		{"no prompt", nil, "PROMPT is required"},
 		{"bad approve", []string{"--approve", "maybe", "x"}, "--approve must be"},
 		{"bad output", []string{"--output", "xml", "x"}, "--output must be"},
+		{"bad mode", []string{"--mode", "yolo", "x"}, "unknown mode \"yolo\""},
 		{"bad workspace", []string{"--workspace", "/no/such/dir", "x"}, "not a directory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,5 +207,32 @@ func TestExecMissingKeyIsAClearError(t *testing.T) {
 		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", "https://api.example.invalid/v1", "--model", "m", "hi")
 	if code != 1 || !strings.Contains(strings.ToLower(errOut), "api key") {
 		t.Fatalf("exit %d stderr %q", code, errOut)
+	}
+}
+
+// --mode plan runs the prompt with Plan mode's read-only whitelist: a
+// write the model calls anyway is refused and the file never appears.
+func TestExecModePlanIsReadOnly(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"a.txt": "hello\n"})
+	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("w1", "write_file", `{"path":"b.txt","content":"x"}`)}},
+		scripted.Reply{Text: "I only read."})
+	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()},
+		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m",
+		"--approve", "all", "--mode", "plan", "write b.txt")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "b.txt")); !os.IsNotExist(err) {
+		t.Fatal("plan mode let a write through")
+	}
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, tool := range reqs[0].Tools {
+		if tool.Name == "write_file" || tool.Name == "run_shell_command" {
+			t.Fatalf("plan mode offered %s", tool.Name)
+		}
 	}
 }

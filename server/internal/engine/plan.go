@@ -56,6 +56,9 @@ func (e *Engine) Todo(ctx context.Context, sid string) *scheduler.Plan { return 
 func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turnSink, run *agent.Run, out agent.Outcome) agent.Outcome {
 	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
 		if planrun.Created(out.Messages) {
+			if e.proposesOnly(ctx, t.sessionID) {
+				return out // Plan mode: the plan waits for chat/runPlan
+			}
 			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
 		}
 		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), e.meterSink(sink))

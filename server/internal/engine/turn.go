@@ -330,6 +330,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
 	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead: the tool definitions stay byte-identical
 	// to the main conversation's, so the prefix cache keeps hitting.

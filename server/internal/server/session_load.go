@@ -26,6 +26,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		out.Messages = append(out.Messages, toMessage(m))
 	}
 	out.Todo = toTodoState(l.Todo)
+	out.Mode = string(eng.Mode(ctx, p.SessionID))
 	markCompactions(out.Messages, eng.Compactions(ctx, p.SessionID))
 	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))
 	for _, c := range l.Pending {

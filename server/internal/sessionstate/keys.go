@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/review"
 	"github.com/govibe/govibe/server/internal/scheduler"
 )
@@ -34,6 +35,11 @@ var (
 	Compactions = Key[[]CompactionRecord]{name: "compactions"}
 	// CompactGuard stops automatic compaction from looping after a failure.
 	CompactGuard = Key[CompactGuardState]{name: "compact_guard"}
+	// Mode is the session's working mode; absent means Agent.
+	Mode = Key[modes.Mode]{name: "mode"}
+	// PhaseProgress is a Phases-mode run's state, findings, plan and
+	// progress, kept outside the conversation.
+	PhaseProgress = Key[modes.Progress]{name: "mode.phases"}
 	// Usage is the session's accounting (engine/usage.go decodes it).
 	Usage = Key[json.RawMessage]{name: "usage"}
 )
