@@ -87,6 +87,19 @@ type ChatEvent struct {
 	Todo    *TodoState  `json:"todo,omitempty"`
 	Review  *ReviewCard `json:"review,omitempty"`
 	Context *ContextUse `json:"context,omitempty"`
+	Mode    *ModeState  `json:"mode,omitempty"`
+}
+
+// ModeState is a working mode's record for its panel (Phases mode:
+// the codeCLI state, findings, plan and progress log).
+type ModeState struct {
+	Mode     string   `json:"mode"`
+	State    string   `json:"state"`
+	Findings string   `json:"findings,omitempty"`
+	Plan     []string `json:"plan,omitempty"`
+	Step     int      `json:"step"`
+	Log      []string `json:"log,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
 }
 
 type Usage struct {

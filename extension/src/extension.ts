@@ -1,6 +1,7 @@
 // Entry point: wires the sidecar manager to VS Code. Logic lives in the
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
+import { pickMode, runPlan } from './host/modePicker';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -210,6 +211,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     chatView.focusInput();
   });
   command('govibe.compact', () => chatView.compact());
+  command('govibe.setMode', () => pickMode(request, chatView.sessionId));
+  command('govibe.runPlan', () => runPlan(request, chatView.sessionId));
   command('govibe.snapshots.refresh', () => snapshots.refresh());
   command('govibe.snapshots.compare', (node) => snapshots.compare(node));
   command('govibe.snapshots.restore', (node) => snapshots.restore(node));

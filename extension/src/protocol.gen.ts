@@ -35,12 +35,13 @@ export const EventReview = "review";
 export const EventCompaction = "compaction";
 export const EventUsage = "usage";
 export const EventTitle = "title";
+export const EventMode = "mode";
 
 /** What a chat/event carries. */
-export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title";
+export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode";
 
 /** Every EventKind, in declaration order. */
-export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle];
+export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode];
 
 export interface ApplyEditParams {
 	path: string;
@@ -75,6 +76,7 @@ export interface ChatEvent {
 	todo?: TodoState;
 	review?: ReviewCard;
 	context?: ContextUse;
+	mode?: ModeState;
 }
 
 export interface ChatRunPlanParams {
@@ -246,6 +248,16 @@ export interface Message {
 	parts: Part[];
 	usage?: Usage;
 	created: number;
+}
+
+export interface ModeState {
+	mode: string;
+	state: string;
+	findings?: string;
+	plan?: string[];
+	step: number;
+	log?: string[];
+	reason?: string;
 }
 
 export interface Part {

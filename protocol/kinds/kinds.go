@@ -25,10 +25,13 @@ const (
 	Compaction   Kind = "compaction"
 	Usage        Kind = "usage"
 	Title        Kind = "title"
+	// Mode: a working mode's phase machine moved (Phases: state,
+	// findings, plan, progress).
+	Mode Kind = "mode"
 )
 
 // All lists every kind, in the order the TypeScript union declares them.
 var All = []Kind{
 	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
-	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode,
 }

@@ -20,6 +20,7 @@ const (
 	KindCompaction     = "compaction"
 	KindUsage          = "usage"
 	KindTitle          = "title"
+	KindMode           = "mode"
 )
 
 // Event is one entry of a session's ordered stream.

@@ -74,6 +74,86 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	}
 }
 
+// Phases mode walks EXPLORING → PLANNING → PATCHING → VERIFYING → DONE
+// in one turn: each run offers its state's tools only, a plain reply is
+// answered with a nudge instead of ending the phase, a write called
+// outside PATCHING is refused, and the record lives in session state and
+// reaches the bus as mode events.
+func TestPhasesModeTransitions(t *testing.T) {
+	s := &subScript{main: []scripted.Reply{
+		text("I looked around."), // nudged
+		calls(call("w0", "write_file", map[string]any{"path": "early.txt", "content": "x"})),
+		calls(call("f1", "report_findings", map[string]any{"text": "the bug is in a.txt"})),
+		calls(call("p1", "report_plan", map[string]any{"steps": []string{"fix a.txt"}})),
+		calls(call("w1", "write_file", map[string]any{"filePath": "a.txt", "content": "fixed\n"})),
+		calls(call("d1", "report_done", map[string]any{"text": "patched"})),
+		calls(call("d2", "report_done", map[string]any{"text": "a.txt reads fixed"})),
+		text("Done."),
+	}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	if err := x.e.SetMode(ctx, sess.ID, "phases"); err != nil {
+		t.Fatal(err)
+	}
+	x.turn(sess.ID, "fix the bug")
+
+	reqs := s.reqs["main"]
+	offered := func(i int) []string {
+		var out []string
+		for _, tl := range reqs[i].Tools {
+			out = append(out, tl.Name)
+		}
+		return out
+	}
+	if len(reqs) != 7 {
+		t.Fatalf("%d model calls, want 7", len(reqs))
+	}
+	if o := offered(0); !has(o, "report_findings") || has(o, "report_plan") || has(o, "write_file") {
+		t.Errorf("EXPLORING offered %v", o)
+	}
+	if last := reqs[1].Messages[len(reqs[1].Messages)-1]; !strings.Contains(last.Content, "does not end it") {
+		t.Errorf("no nudge after a plain reply: %q", last.Content)
+	}
+	if o := offered(3); !has(o, "report_plan") || has(o, "grep_search") || has(o, "write_file") {
+		t.Errorf("PLANNING offered %v", o)
+	}
+	if o := offered(4); !has(o, "write_file") || !has(o, "report_blocked") || has(o, "run_shell_command") {
+		t.Errorf("PATCHING offered %v", o)
+	}
+	if o := offered(6); !has(o, "run_shell_command") || has(o, "write_file") {
+		t.Errorf("VERIFYING offered %v", o)
+	}
+	res := x.toolResults(sess.ID)
+	if !strings.Contains(res["w0"], "does not allow write_file") || !strings.HasPrefix(res["w1"], "ok") {
+		t.Errorf("writes: early %q, patch %q", res["w0"], res["w1"])
+	}
+	p := x.e.PhaseProgress(ctx, sess.ID)
+	if p.State != modes.Done || p.Findings != "the bug is in a.txt" || len(p.Plan) != 1 {
+		t.Fatalf("progress %+v", p)
+	}
+	if evs := x.eventsOf(sess.ID, KindMode); len(evs) != 4 {
+		t.Errorf("%d mode events, want 4", len(evs))
+	}
+}
+
+// A model that never reports gets a bounded number of nudges, then the
+// turn ends with the phase unchanged.
+func TestPhasesModeNudgesAreBounded(t *testing.T) {
+	s := &subScript{main: []scripted.Reply{text("a"), text("b"), text("c"), text("d"), text("e"), text("f")}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	_ = x.e.SetMode(ctx, sess.ID, "phases")
+	x.turn(sess.ID, "fix")
+	if n := len(s.reqs["main"]); n != 4 {
+		t.Fatalf("%d model calls, want 1 + 3 nudges", n)
+	}
+	if st := x.e.PhaseProgress(ctx, sess.ID).State; st != modes.Exploring {
+		t.Fatalf("state %s", st)
+	}
+}
+
 // Phases mode offers only the current phase's tools.
 func TestPhasesModeOffersPhaseTools(t *testing.T) {
 	s := &subScript{main: []scripted.Reply{text("I looked around.")}}

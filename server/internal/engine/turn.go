@@ -14,6 +14,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/snapshot"
@@ -263,7 +264,11 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
 			out = run.Execute(ctx, b.history, e.meterSink(sink))
-			out = e.afterFreeRun(ctx, t, b, sink, run, out)
+			if e.Mode(ctx, sid) == modes.Phases {
+				out = e.continuePhases(ctx, t, b, sink, out)
+			} else {
+				out = e.afterFreeRun(ctx, t, b, sink, run, out)
+			}
 		}
 	}
 	e.finishTurn(ctx, t, b, sink, out, before)
@@ -330,6 +335,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
 	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	ts = append(ts, e.modeTools(ctx, t.sessionID)...)
 	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead: the tool definitions stay byte-identical
@@ -345,7 +351,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Blocked:        blocked,
 		Refused:        refused,
 		Translate:      e.tr,
-		StopAfter:      freeStopAfter(t),
+		StopAfter:      e.modeStopAfter(ctx, t.sessionID, freeStopAfter(t)),
 		Env:            env,
 		System:         e.systemPrompt(),
 		MaxRounds:      cs.MaxInteractions,

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/govibe/govibe/server/internal/modes"
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -38,6 +39,9 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Message = compactionMessage(e, pl)
 	case *engine.ReviewCard:
 		w.Review = toReviewCard(pl)
+	case modes.Progress:
+		w.Mode = &protocol.ModeState{Mode: string(modes.Phases), State: string(pl.State), Findings: pl.Findings, Plan: pl.Plan,
+			Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
 	}
 	if e.Kind == engine.KindTurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}
