@@ -1,0 +1,162 @@
+package modes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Reconciler is what the reconcile loop needs from the engine: scoped
+// agent runs (the whitelist and CheckWrite path rule of the step apply),
+// running a command without a model, snapshots and persistence. The loop
+// is written against it so its rules are tested without a model.
+type Reconciler interface {
+	// RunAgent runs one scoped agent (Specifier or Coder) to its end; an
+	// error is the model failing after its retries.
+	RunAgent(ctx context.Context, step Step, prompt string) error
+	// RunTests runs a command in the workspace and returns its output.
+	RunTests(ctx context.Context, command string) (string, error)
+	// Snapshot records the workspace after a loop.
+	Snapshot(ctx context.Context, loop int) error
+	// Save persists the run so a restart resumes it; Publish tells a panel.
+	Save(ctx context.Context, r RunState) error
+	Publish(r RunState)
+}
+
+// RunState is a reconcile run, persisted after every step.
+type RunState struct {
+	Manifest Manifest `json:"manifest"`
+	Step     Step     `json:"step"` // the step to run next
+	Baseline int      `json:"baseline"`
+	Diffs    []int    `json:"diffs,omitempty"` // after each loop
+	// SpecRetries counts specifier runs sent back because their tests passed.
+	SpecRetries int `json:"specRetries,omitempty"`
+}
+
+// MaxSpecRetries bounds how often a specifier is sent back.
+const MaxSpecRetries = 3
+
+// ErrNotApproved is a run started on a manifest the user has not approved.
+var ErrNotApproved = errors.New("the manifest is not approved yet")
+
+// RunReconcile drives a run from its saved state to Ready or CrashLoopBackOff.
+// Starting again from a saved state resumes at its step.
+func RunReconcile(ctx context.Context, rc Reconciler, st RunState, l Limits) (RunState, error) {
+	if !st.Manifest.Metadata.Approved {
+		return st, ErrNotApproved
+	}
+	if err := st.Manifest.Validate(); err != nil {
+		return st, err
+	}
+	if st.Step == "" {
+		st.Step = Specifier
+	}
+	save := func() error {
+		st.Manifest.Status.CurrentLoop = len(st.Diffs)
+		rc.Publish(st)
+		return rc.Save(ctx, st)
+	}
+	fail := func(why string) (RunState, error) {
+		st.Manifest.Status.Phase, st.Manifest.Status.LastError = PhaseCrashLoop, why
+		return st, save()
+	}
+	st.Manifest.Status.Phase = PhaseReconciling
+	for {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		switch st.Step {
+		case Specifier:
+			prompt := specifierPrompt(st.Manifest)
+			if st.SpecRetries > 0 {
+				prompt += "\n\nYour previous tests all passed against the current code, so they check nothing new. Write tests that fail until the manifest is implemented."
+			}
+			if err := rc.RunAgent(ctx, Specifier, prompt); err != nil {
+				return fail("specifier: " + err.Error())
+			}
+			res, err := audit(ctx, rc, st.Manifest)
+			if err != nil {
+				return fail(err.Error())
+			}
+			if res == 0 {
+				st.SpecRetries++
+				if st.SpecRetries > MaxSpecRetries {
+					return fail(fmt.Sprintf("the specifier's tests passed at once %d times", st.SpecRetries))
+				}
+				if err := save(); err != nil {
+					return st, err
+				}
+				continue
+			}
+			st.Baseline, st.Step = res, Coder
+		case Coder:
+			if err := rc.RunAgent(ctx, Coder, coderPrompt(st.Manifest, st.last())); err != nil {
+				return fail("coder: " + err.Error())
+			}
+			st.Step = Auditor
+		case Auditor:
+			d, err := audit(ctx, rc, st.Manifest)
+			if err != nil {
+				return fail(err.Error())
+			}
+			st.Diffs = append(st.Diffs, d)
+			st.Manifest.Status.Diff = d
+			if err := rc.Snapshot(ctx, len(st.Diffs)); err != nil {
+				return fail("snapshot: " + err.Error())
+			}
+			v := Decide(st.Baseline, st.Diffs, l)
+			st.Manifest.Status.Phase = v.Phase
+			if v.Phase != PhaseReconciling {
+				st.Manifest.Status.LastError = ""
+				if v.Phase == PhaseCrashLoop {
+					st.Manifest.Status.LastError = v.Reason
+				}
+				return st, save()
+			}
+			st.Step = Coder
+		default:
+			return fail(fmt.Sprintf("unknown step %q", st.Step))
+		}
+		if err := save(); err != nil {
+			return st, err
+		}
+	}
+}
+
+func (st RunState) last() int {
+	if len(st.Diffs) == 0 {
+		return st.Baseline
+	}
+	return st.Diffs[len(st.Diffs)-1]
+}
+
+// audit runs the manifest's test command (and its e2e command) with no
+// model call and returns Diff, the number of failing tests.
+func audit(ctx context.Context, rc Reconciler, m Manifest) (int, error) {
+	total := 0
+	for _, cmd := range []string{m.Spec.TestCommand, m.Spec.E2ECommand} {
+		if cmd == "" {
+			continue
+		}
+		out, err := rc.RunTests(ctx, cmd)
+		if err != nil && out == "" {
+			return 0, fmt.Errorf("auditor: %s: %w", cmd, err)
+		}
+		r, perr := ParseDiff(out)
+		if perr != nil {
+			return 0, fmt.Errorf("auditor: %s: %w", cmd, perr)
+		}
+		total += r.Failed
+	}
+	return total, nil
+}
+
+func specifierPrompt(m Manifest) string {
+	return fmt.Sprintf("You are the Specifier. Write or extend tests (test files only) for this manifest so that they fail until it is implemented. The tests run with: %s\n\nIntent: %s\nBehaviours: %v\nInputs: %v\nStates: %v",
+		m.Spec.TestCommand, m.Spec.Intent, m.Spec.FunctionalSpec.Behaviours, m.Spec.FunctionalSpec.Inputs, m.Spec.FunctionalSpec.States)
+}
+
+func coderPrompt(m Manifest, diff int) string {
+	return fmt.Sprintf("You are the Coder. %d tests fail. Change the code (never the tests) until `%s` passes.\n\nIntent: %s",
+		diff, m.Spec.TestCommand, m.Spec.Intent)
+}
