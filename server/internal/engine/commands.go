@@ -37,6 +37,7 @@ func (e *Engine) newCommands() *commands.Registry[slashHandler] {
 		{Name: "compact", Description: "Summarise the earlier messages of this session now", Handler: e.compactCommand},
 		{Name: btwCommand, Aliases: []string{`\btw`}, ArgumentHint: "<question>",
 			Description: "Ask a side question; it leaves the conversation when the next normal message arrives", Handler: btwHandler},
+		{Name: "reconcile", ArgumentHint: "<intent>", Description: "Reconcile mode: draft a Vibe Manifest from the intent", Handler: e.reconcileCommand},
 	} {
 		if err := r.Register(c); err != nil {
 			panic(err) // the built-in table is constant: a clash is a programming error

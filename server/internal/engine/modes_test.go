@@ -169,3 +169,38 @@ func TestPhasesModeOffersPhaseTools(t *testing.T) {
 		t.Fatalf("EXPLORING offered %v", offered)
 	}
 }
+
+// /reconcile switches to Reconcile mode and drafts a manifest: the only
+// file a write may touch is .govibe/manifests/<name>.json.
+func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
+	manifest := `{"apiVersion":"vibe/v1","kind":"VibeManifest","metadata":{"name":"snake","approved":false},"spec":{"intent":"snake","constraints":{},"functionalSpec":{},"testCommand":"npx vitest run --reporter=json"},"status":{"phase":"Pending","currentLoop":0,"diff":0}}`
+	s := &subScript{main: []scripted.Reply{
+		calls(call("w0", "write_file", map[string]any{"filePath": "src/App.tsx", "content": "x"})),
+		calls(call("w1", "write_file", map[string]any{"filePath": ".govibe/manifests/snake.json", "content": manifest})),
+		text("Saved the manifest; review and approve it."),
+	}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	if _, _, err := x.e.Send(ctx, SendParams{SessionID: sess.ID, Text: "/reconcile"}); err == nil || !strings.Contains(err.Error(), "needs an intent") {
+		t.Fatalf("empty intent: %v", err)
+	}
+	x.turn(sess.ID, "/reconcile a snake game in React")
+	if m := x.e.Mode(ctx, sess.ID); m != modes.Reconcile {
+		t.Fatalf("mode %s", m)
+	}
+	if !strings.Contains(s.reqs["main"][0].Messages[len(s.reqs["main"][0].Messages)-1].Content, "Vibe Manifest") {
+		t.Error("the model was not asked for a manifest")
+	}
+	res := x.toolResults(sess.ID)
+	if !strings.Contains(res["w0"], "only .govibe/manifests") || !strings.HasPrefix(res["w1"], "ok") {
+		t.Fatalf("writes: %q / %q", res["w0"], res["w1"])
+	}
+	b, err := os.ReadFile(filepath.Join(x.dir, ".govibe/manifests/snake.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := modes.ParseManifest(b); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -26,8 +26,9 @@ func reconcilePhase(s Step) Phase {
 	case Auditor:
 		return Phase{Name: string(Auditor), Allow: func(ToolInfo) bool { return false }}
 	}
-	// Before the loop: drafting the manifest, read-only.
-	return Phase{Name: "manifest", Allow: func(t ToolInfo) bool { return t.ReadOnly }}
+	// Before the loop: drafting the manifest: reads, and write_file
+	// limited by ManifestWrite to the manifest itself.
+	return Phase{Name: "manifest", Allow: func(t ToolInfo) bool { return t.ReadOnly || t.Name == "write_file" }}
 }
 
 // IsTestPath says whether a workspace path is a test file by the usual
@@ -71,4 +72,31 @@ func CheckWrite(s Step, p string) error {
 		return fmt.Errorf("the auditor does not write")
 	}
 	return nil
+}
+
+// ManifestWrite is the drafting phase's path rule: before the loop, the
+// only file the model may write is a manifest.
+func ManifestWrite(p string) error {
+	p = strings.ReplaceAll(p, "\\", "/")
+	if i := strings.Index(p, ".govibe/manifests/"); i >= 0 && !strings.Contains(p[i:], "..") && strings.HasSuffix(p, ".json") {
+		return nil
+	}
+	return fmt.Errorf("while drafting the manifest, only .govibe/manifests/<name>.json may be written; %s is not one", p)
+}
+
+// WriteRule is the path rule of a reconcile step ("" is drafting).
+func WriteRule(s Step) func(string) error {
+	if s == "" {
+		return ManifestWrite
+	}
+	return func(p string) error { return CheckWrite(s, p) }
+}
+
+// DraftPrompt asks the model for a Vibe Manifest from an intent.
+func DraftPrompt(intent string) string {
+	return "Reconcile mode. Turn this intent into a Vibe Manifest and save it with write_file to .govibe/manifests/<name>.json " +
+		"(name: lower-case letters, digits and dashes). Fields: apiVersion \"vibe/v1\", kind \"VibeManifest\", metadata {name, version, approved: false}, " +
+		"spec {intent, constraints {framework, language, testing}, visualSpec, functionalSpec {inputs, states, behaviours}, testCommand, e2eCommand}, " +
+		"status {phase: \"Pending\", currentLoop: 0, diff: 0}. testCommand must print a report the auditor can read: go test -json, jest --json, " +
+		"vitest run --reporter=json, or a final \"N passed, N failed\" line. Read the workspace first if it has code. Do not write anything else.\n\nIntent: " + intent
 }

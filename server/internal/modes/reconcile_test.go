@@ -83,3 +83,18 @@ func TestParseManifest(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteRules(t *testing.T) {
+	draft := WriteRule("")
+	if err := draft(".govibe/manifests/snake.json"); err != nil {
+		t.Error(err)
+	}
+	for _, p := range []string{"src/app.ts", ".govibe/manifests/../x.json", ".govibe/manifests/snake.txt"} {
+		if err := draft(p); err == nil {
+			t.Errorf("drafting may not write %s", p)
+		}
+	}
+	if err := WriteRule(Coder)("a/b_test.go"); err == nil {
+		t.Error("coder rule")
+	}
+}
