@@ -56,6 +56,7 @@ var zhCN = map[string]string{
 	"Not applied: %s is a protected file; headless runs change it only with --approve all.":           "未应用:%s 是受保护的文件;无界面运行只有在 --approve all 时才会修改它。",
 	"Not applied: this headless run does not approve edits (use --approve edits).":                    "未应用:本次无界面运行不批准修改(请使用 --approve edits)。",
 	"the message is empty": "消息为空",
-	"/reconcile needs an intent, e.g. /reconcile a snake game in React": "/reconcile 需要一个意图，例如 /reconcile 用 React 写一个贪吃蛇游戏",
-	"/reconcile needs an open session":                                  "/reconcile 需要一个已打开的会话",
+	"/reconcile needs an intent, e.g. /reconcile a snake game in React":           "/reconcile 需要一个意图，例如 /reconcile 用 React 写一个贪吃蛇游戏",
+	"The %s phase ended %d replies in a row without %s; send a message to go on.": "%s 阶段已连续 %d 次回复而未调用 %s;发送消息即可继续。",
+	"/reconcile needs an open session":                                            "/reconcile 需要一个已打开的会话",
 }
