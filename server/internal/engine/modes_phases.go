@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -134,4 +135,33 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 		out = mergeOutcomes(out, more)
 	}
 	return out
+}
+
+// repeatGuard refuses, in Phases mode, a call identical (name and
+// arguments) to one already made in the same run: the codeCLI rule
+// against a model looping on the same step.
+type repeatGuard struct {
+	tools.Tool
+	seen *sync.Map
+}
+
+func (g repeatGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
+	key := g.Name() + "\x00" + string(args)
+	if _, dup := g.seen.LoadOrStore(key, true); dup {
+		return tools.Fail("This exact call was already made in this phase; its result is above. Do something different, or report."), nil
+	}
+	return g.Tool.Run(ctx, env, args)
+}
+
+// guardRepeats wraps every tool of a Phases-mode run with one shared
+// repeatGuard.
+func (e *Engine) guardRepeats(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	if e.Mode(ctx, sid) != modes.Phases {
+		return ts
+	}
+	seen := &sync.Map{}
+	for i, t := range ts {
+		ts[i] = repeatGuard{Tool: t, seen: seen}
+	}
+	return ts
 }

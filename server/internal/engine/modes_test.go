@@ -82,6 +82,8 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 func TestPhasesModeTransitions(t *testing.T) {
 	s := &subScript{main: []scripted.Reply{
 		text("I looked around."), // nudged
+		calls(call("r1", "list_files", map[string]any{})),
+		calls(call("r2", "list_files", map[string]any{})),
 		calls(call("w0", "write_file", map[string]any{"path": "early.txt", "content": "x"})),
 		calls(call("f1", "report_findings", map[string]any{"text": "the bug is in a.txt"})),
 		calls(call("p1", "report_plan", map[string]any{"steps": []string{"fix a.txt"}})),
@@ -106,8 +108,8 @@ func TestPhasesModeTransitions(t *testing.T) {
 		}
 		return out
 	}
-	if len(reqs) != 7 {
-		t.Fatalf("%d model calls, want 7", len(reqs))
+	if len(reqs) != 9 {
+		t.Fatalf("%d model calls, want 9", len(reqs))
 	}
 	if o := offered(0); !has(o, "report_findings") || has(o, "report_plan") || has(o, "write_file") {
 		t.Errorf("EXPLORING offered %v", o)
@@ -115,16 +117,19 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if last := reqs[1].Messages[len(reqs[1].Messages)-1]; !strings.Contains(last.Content, "does not end it") {
 		t.Errorf("no nudge after a plain reply: %q", last.Content)
 	}
-	if o := offered(3); !has(o, "report_plan") || has(o, "grep_search") || has(o, "write_file") {
+	if o := offered(5); !has(o, "report_plan") || has(o, "grep_search") || has(o, "write_file") {
 		t.Errorf("PLANNING offered %v", o)
 	}
-	if o := offered(4); !has(o, "write_file") || !has(o, "report_blocked") || has(o, "run_shell_command") {
+	if o := offered(6); !has(o, "write_file") || !has(o, "report_blocked") || has(o, "run_shell_command") {
 		t.Errorf("PATCHING offered %v", o)
 	}
-	if o := offered(6); !has(o, "run_shell_command") || has(o, "write_file") {
+	if o := offered(8); !has(o, "run_shell_command") || has(o, "write_file") {
 		t.Errorf("VERIFYING offered %v", o)
 	}
 	res := x.toolResults(sess.ID)
+	if !strings.HasPrefix(res["r1"], "ok") || !strings.Contains(res["r2"], "already made") {
+		t.Errorf("repeat: %q / %q", res["r1"], res["r2"])
+	}
 	if !strings.Contains(res["w0"], "does not allow write_file") || !strings.HasPrefix(res["w1"], "ok") {
 		t.Errorf("writes: early %q, patch %q", res["w0"], res["w1"])
 	}

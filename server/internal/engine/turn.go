@@ -335,7 +335,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
 	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	ts = e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...))
+	ts = e.guardRepeats(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...)))
 	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead: the tool definitions stay byte-identical
