@@ -88,7 +88,7 @@ echo "GoVibe benchmarks  $(date -u '+%Y-%m-%d %H:%M UTC')  $(go version | cut -d
 
 # Fastest and most noise-sensitive first, the long disk-heavy runs last.
 go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/event throughput" \
-  server/cmd/rpcbench -bin "$bin" "${rpc_args[@]}"
+  server/internal/bench/rpcbench -bin "$bin" "${rpc_args[@]}"
 go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/shellcheck/cmd/shellbench
 go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \
@@ -96,21 +96,21 @@ go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) v
 go_bench toolbench "tools: grep (ripgrep and Go engine vs rg), edit of a 100k-line file, 256 KB read_file" \
   server/internal/tools/cmd/toolbench "${tool_args[@]}"
 go_bench storebench "conversation store: persistence, paging, listing, RSS" \
-  server/cmd/storebench "${store_args[@]}"
+  server/internal/bench/storebench "${store_args[@]}"
 go_bench compactbench "compaction: prompt-cache stability vs naive truncation" \
-  server/cmd/compactbench
+  server/internal/bench/compactbench
 go_bench snapbench "workspace snapshots vs the git CLI ($snap_files files, $snap_mb MB)" \
-  server/cmd/snapbench -files "$snap_files" -mb "$snap_mb" "${snap_args[@]}"
+  server/internal/bench/snapbench -files "$snap_files" -mb "$snap_mb" "${snap_args[@]}"
 # Monorepo scale (issue 17): the goals that need the file watcher.
 big_goals=(-goal-first 0.5 -goal-inc 0.25 -goal-inc-ms 60 -goal-nowatch 1 -goal-restore-ms 200 -goal-growth 1.5 -goal-rss-mb 300)
 if [[ $quick == 1 ]]; then
   unavailable snapbench100k "skipped with BENCH_QUICK=1"
 elif [[ $full == 1 ]]; then
   go_bench snapbench100k "workspace snapshots at 100k files, full (600 MB)" \
-    server/cmd/snapbench -files 100000 -mb 600 -reps 5 -growth 100 "${big_goals[@]}"
+    server/internal/bench/snapbench -files 100000 -mb 600 -reps 5 -growth 100 "${big_goals[@]}"
 else
   go_bench snapbench100k "workspace snapshots at 100k files, quick (100 MB; BENCH_FULL=1 for 600 MB)" \
-    server/cmd/snapbench -files 100000 -mb 100 -reps 3 -growth 0 "${big_goals[@]}"
+    server/internal/bench/snapbench -files 100000 -mb 100 -reps 3 -growth 0 "${big_goals[@]}"
 fi
 if [[ -f extension/webview/package.json ]]; then
   section webview "webview bundle size (gzip)" npm --prefix extension/webview run -s size
