@@ -7,7 +7,10 @@
 #                        (skips the 100k-file snapshot section)
 #   BENCH_FULL=1         the 100k-file snapshot section at full size (600 MB,
 #                        5 repetitions, 100-snapshot store growth); by default
-#                        it runs quick (100 MB, 3 repetitions, no growth)
+#                        it runs quick (100 MB, 3 repetitions, no growth).
+#                        Also session/search over 1M messages (default 100k,
+#                        quick 20k) and grep/list/glob over 100k files
+#                        (default 20k)
 #   GOVIBE_BIN=path      the sidecar to measure (default bin/govibe)
 #   SNAPBENCH_FILES, SNAPBENCH_MB
 #                        snapbench workspace size (default 20000 files, 200 MB;
@@ -27,7 +30,7 @@ bin=${GOVIBE_BIN:-bin/govibe}
 if [[ $quick == 1 ]]; then
   rpc_args=(-cold 20 -calls 2000 -streams 1)
   tool_args=(-runs 3)
-  store_args=(-samples 30)
+  store_args=(-samples 30 -search-messages 20000)
   snap_files=${SNAPBENCH_FILES:-2000}
   snap_mb=${SNAPBENCH_MB:-20}
   snap_args=(-reps 3)
@@ -35,6 +38,7 @@ else
   rpc_args=(-cold 25 -calls 3000 -streams 3)
   tool_args=()
   store_args=()
+  if [[ $full == 1 ]]; then store_args=(-search-messages 1000000); fi
   snap_files=${SNAPBENCH_FILES:-20000}
   snap_mb=${SNAPBENCH_MB:-200}
   snap_args=()
@@ -95,7 +99,7 @@ go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) v
   server/internal/sandbox/cmd/pathbench
 go_bench toolbench "tools: grep (ripgrep and Go engine vs rg), edit of a 100k-line file, 256 KB read_file" \
   server/internal/tools/cmd/toolbench "${tool_args[@]}"
-go_bench storebench "conversation store: persistence, paging, listing, RSS" \
+go_bench storebench "conversation store: persistence, paging, listing, RSS, session/search" \
   server/internal/bench/storebench "${store_args[@]}"
 go_bench compactbench "compaction: prompt-cache stability vs naive truncation" \
   server/internal/bench/compactbench
