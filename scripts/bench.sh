@@ -36,7 +36,8 @@ if [[ $quick == 1 ]]; then
   snap_args=(-reps 3)
 else
   rpc_args=(-cold 25 -calls 3000 -streams 3)
-  tool_args=()
+  tool_args=(-files 20000)
+  if [[ $full == 1 ]]; then tool_args=(-files 100000); fi
   store_args=()
   if [[ $full == 1 ]]; then store_args=(-search-messages 1000000); fi
   snap_files=${SNAPBENCH_FILES:-20000}
@@ -97,7 +98,7 @@ go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/shellcheck/cmd/shellbench
 go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \
   server/internal/sandbox/cmd/pathbench
-go_bench toolbench "tools: grep (ripgrep and Go engine vs rg), edit of a 100k-line file, 256 KB read_file" \
+go_bench toolbench "tools: list_files and glob vs a raw walk, grep (ripgrep and Go engine vs rg) over a generated tree, edit of a 100k-line file, 256 KB read_file" \
   server/internal/tools/cmd/toolbench "${tool_args[@]}"
 go_bench storebench "conversation store: persistence, paging, listing, RSS, session/search" \
   server/internal/bench/storebench "${store_args[@]}"
