@@ -33,7 +33,7 @@ const MaxSearchQuery = 1024
 
 // rankWindow is how many of the newest matches are ranked by relevance;
 // see Search.
-const rankWindow = 2000
+var rankWindow = 2000 // a var only so that a test can shrink it
 
 // Search finds messages whose text contains every whitespace-separated
 // term of query, case-insensitively and in any script. Terms are literal:
