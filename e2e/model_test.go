@@ -33,10 +33,10 @@ func scriptedModelBinary(t *testing.T, root string) string {
 			return
 		}
 		modelBuild.bin = filepath.Join(modelBuild.dir, "scriptedmodel")
-		cmd := exec.Command("go", "build", "-o", modelBuild.bin, "./server/cmd/scriptedmodel")
+		cmd := exec.Command("go", "build", "-o", modelBuild.bin, "./server/internal/devtools/scriptedmodel")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			modelBuild.err = fmt.Errorf("go build ./server/cmd/scriptedmodel: %v\n%s", err, out)
+			modelBuild.err = fmt.Errorf("go build ./server/internal/devtools/scriptedmodel: %v\n%s", err, out)
 		}
 	})
 	if modelBuild.err != nil {

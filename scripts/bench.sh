@@ -7,7 +7,10 @@
 #                        (skips the 100k-file snapshot section)
 #   BENCH_FULL=1         the 100k-file snapshot section at full size (600 MB,
 #                        5 repetitions, 100-snapshot store growth); by default
-#                        it runs quick (100 MB, 3 repetitions, no growth)
+#                        it runs quick (100 MB, 3 repetitions, no growth).
+#                        Also session/search over 1M messages (default 100k,
+#                        quick 20k) and grep/list/glob over 100k files
+#                        (default 20k)
 #   GOVIBE_BIN=path      the sidecar to measure (default bin/govibe)
 #   SNAPBENCH_FILES, SNAPBENCH_MB
 #                        snapbench workspace size (default 20000 files, 200 MB;
@@ -27,14 +30,16 @@ bin=${GOVIBE_BIN:-bin/govibe}
 if [[ $quick == 1 ]]; then
   rpc_args=(-cold 20 -calls 2000 -streams 1)
   tool_args=(-runs 3)
-  store_args=(-samples 30)
+  store_args=(-samples 30 -search-messages 20000)
   snap_files=${SNAPBENCH_FILES:-2000}
   snap_mb=${SNAPBENCH_MB:-20}
   snap_args=(-reps 3)
 else
   rpc_args=(-cold 25 -calls 3000 -streams 3)
-  tool_args=()
+  tool_args=(-files 20000)
+  if [[ $full == 1 ]]; then tool_args=(-files 100000); fi
   store_args=()
+  if [[ $full == 1 ]]; then store_args=(-search-messages 1000000); fi
   snap_files=${SNAPBENCH_FILES:-20000}
   snap_mb=${SNAPBENCH_MB:-200}
   snap_args=()
@@ -88,29 +93,29 @@ echo "GoVibe benchmarks  $(date -u '+%Y-%m-%d %H:%M UTC')  $(go version | cut -d
 
 # Fastest and most noise-sensitive first, the long disk-heavy runs last.
 go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/event throughput" \
-  server/cmd/rpcbench -bin "$bin" "${rpc_args[@]}"
+  server/internal/bench/rpcbench -bin "$bin" "${rpc_args[@]}"
 go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/shellcheck/cmd/shellbench
 go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \
   server/internal/sandbox/cmd/pathbench
-go_bench toolbench "tools: grep (ripgrep and Go engine vs rg), edit of a 100k-line file, 256 KB read_file" \
+go_bench toolbench "tools: list_files and glob vs a raw walk, grep (ripgrep and Go engine vs rg) over a generated tree, edit of a 100k-line file, 256 KB read_file" \
   server/internal/tools/cmd/toolbench "${tool_args[@]}"
-go_bench storebench "conversation store: persistence, paging, listing, RSS" \
-  server/cmd/storebench "${store_args[@]}"
+go_bench storebench "conversation store: persistence, paging, listing, RSS, session/search" \
+  server/internal/bench/storebench "${store_args[@]}"
 go_bench compactbench "compaction: prompt-cache stability vs naive truncation" \
-  server/cmd/compactbench
+  server/internal/bench/compactbench
 go_bench snapbench "workspace snapshots vs the git CLI ($snap_files files, $snap_mb MB)" \
-  server/cmd/snapbench -files "$snap_files" -mb "$snap_mb" "${snap_args[@]}"
+  server/internal/bench/snapbench -files "$snap_files" -mb "$snap_mb" "${snap_args[@]}"
 # Monorepo scale (issue 17): the goals that need the file watcher.
 big_goals=(-goal-first 0.5 -goal-inc 0.25 -goal-inc-ms 60 -goal-nowatch 1 -goal-restore-ms 200 -goal-growth 1.5 -goal-rss-mb 300)
 if [[ $quick == 1 ]]; then
   unavailable snapbench100k "skipped with BENCH_QUICK=1"
 elif [[ $full == 1 ]]; then
   go_bench snapbench100k "workspace snapshots at 100k files, full (600 MB)" \
-    server/cmd/snapbench -files 100000 -mb 600 -reps 5 -growth 100 "${big_goals[@]}"
+    server/internal/bench/snapbench -files 100000 -mb 600 -reps 5 -growth 100 "${big_goals[@]}"
 else
   go_bench snapbench100k "workspace snapshots at 100k files, quick (100 MB; BENCH_FULL=1 for 600 MB)" \
-    server/cmd/snapbench -files 100000 -mb 100 -reps 3 -growth 0 "${big_goals[@]}"
+    server/internal/bench/snapbench -files 100000 -mb 100 -reps 3 -growth 0 "${big_goals[@]}"
 fi
 if [[ -f extension/webview/package.json ]]; then
   section webview "webview bundle size (gzip)" npm --prefix extension/webview run -s size

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
 const (
@@ -27,7 +28,8 @@ type shellRun = sessionstate.ShellRun
 
 // fingerprintSkip are directories whose churn is not progress: VCS
 // metadata and dependency trees.
-var fingerprintSkip = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
+// Both come from skipdirs, the one shared list.
+func fingerprintSkip(name string) bool { return skipdirs.IsVCS(name) || skipdirs.IsGenerated(name) }
 
 // workspaceFingerprint hashes every path, size and modification time under
 // the roots. It only stats (no reads), so it stays cheap; "" means the
@@ -41,7 +43,7 @@ func workspaceFingerprint(roots []string) string {
 			if err != nil {
 				return nil
 			}
-			if d.IsDir() && p != root && fingerprintSkip[d.Name()] {
+			if d.IsDir() && p != root && fingerprintSkip(d.Name()) {
 				return filepath.SkipDir
 			}
 			if n++; n > maxFingerprintEntries {

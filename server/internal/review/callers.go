@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
 // Limits of the caller search: it runs before the user sees an edit, so
@@ -25,10 +27,8 @@ const (
 
 // skipDirs are never searched for callers: dependencies, build outputs
 // and version control.
-var skipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true, "dist": true, "build": true, "out": true,
-	"target": true, ".venv": true, "venv": true, "__pycache__": true, ".next": true, ".cache": true, "coverage": true,
-}
+// The names come from skipdirs, the one shared list.
+var skipDirs = skipdirs.NotOwnCode
 
 type language struct {
 	exts    map[string]bool
@@ -117,7 +117,7 @@ func findReferences(roots []string, self string, lang *language, idents []string
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				if p != root && (skipDirs(d.Name()) || strings.HasPrefix(d.Name(), ".")) {
 					return filepath.SkipDir
 				}
 				return nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/sandbox"
+	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
 // Limits on what one skill may expose.
@@ -192,7 +193,7 @@ func (s *Skill) Files() (files []string, truncated bool) {
 			return nil
 		}
 		if d.IsDir() {
-			if p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			if p != "." && (strings.HasPrefix(d.Name(), ".") || skipdirs.IsGenerated(d.Name())) {
 				return fs.SkipDir
 			}
 			return nil

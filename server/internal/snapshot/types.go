@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -20,13 +22,8 @@ const (
 // appear, because they hold dependencies, caches or build output that are
 // large and can be regenerated. Users who keep source in such a folder can
 // override the list with Options.SkipDirs.
-var DefaultSkipDirs = []string{
-	"node_modules", "bower_components",
-	"dist", "build", "out", "target",
-	".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache",
-	".cache", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache",
-	".gradle",
-}
+// The list is skipdirs.Generated, shared with every other workspace walk.
+var DefaultSkipDirs = skipdirs.Generated
 
 // Options tune a Store. The zero value is ready to use.
 type Options struct {

@@ -31,9 +31,16 @@ const snippetRadius = 60
 // the sidecar to 1.4 GB.
 const MaxSearchQuery = 1024
 
+// rankWindow is how many of the newest matches are ranked by relevance;
+// see Search.
+var rankWindow = 2000 // a var only so that a test can shrink it
+
 // Search finds messages whose text contains every whitespace-separated
 // term of query, case-insensitively and in any script. Terms are literal:
-// FTS syntax in the query has no special meaning.
+// FTS syntax in the query has no special meaning. Hits are ordered by
+// relevance (bm25) among the newest rankWindow matches; terms shorter than
+// three characters, which the trigram index cannot look up, are found by
+// a newest-first scan instead.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]SearchHit, error) {
 	if len(query) > MaxSearchQuery {
 		return nil, invalidf("search query is %d bytes long; at most %d are allowed", len(query), MaxSearchQuery)
@@ -63,11 +70,25 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 	var q string
 	var qargs []any
 	if len(phrases) > 0 {
-		q = `SELECT m.session_id, m.id, m.seq, p.text FROM message_text_fts f
-			JOIN message_parts p ON p.id = f.rowid JOIN messages m ON m.id = p.message_id
-			WHERE message_text_fts MATCH ?`
-		qargs = append(qargs, strings.Join(phrases, " AND "))
+		// Ranking every match costs a bm25 per hit: a term found in every
+		// message of a million-message store takes seconds. The index is
+		// walked newest first (rowid order, which FTS5 streams) and only
+		// the newest rankWindow matches are ranked, so the cost is bounded
+		// whatever the term; a rare term is still ranked over all its hits.
+		q = `SELECT m.session_id, m.id, m.seq, p.text FROM
+			(SELECT rowid AS id, rank FROM message_text_fts WHERE message_text_fts MATCH ? ORDER BY rowid DESC LIMIT ?) f
+			JOIN message_parts p ON p.id = f.id JOIN messages m ON m.id = p.message_id
+			WHERE 1`
+		// A search within one session ranks all of its matches: the window
+		// is global and could hold none of that session's hits.
+		window := rankWindow
+		if o.SessionID != "" {
+			window = -1
+		}
+		qargs = append(qargs, strings.Join(phrases, " AND "), window)
 	} else {
+		// Without a trigram to look up, text parts are scanned newest
+		// first (part ids grow with time), so the scan stops at Limit hits.
 		q = `SELECT m.session_id, m.id, m.seq, p.text FROM message_parts p JOIN messages m ON m.id = p.message_id
 			WHERE p.kind = 'text'`
 	}
@@ -82,7 +103,7 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 	if len(phrases) > 0 {
 		q += ` ORDER BY f.rank`
 	} else {
-		q += ` ORDER BY m.updated_at DESC, m.seq DESC`
+		q += ` ORDER BY p.id DESC`
 	}
 	rows, err := s.r.QueryContext(ctx, q, qargs...)
 	if err != nil {

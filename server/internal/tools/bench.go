@@ -29,8 +29,10 @@ type BenchOptions struct {
 // BenchFigures are medians of one Bench run.
 type BenchFigures struct {
 	RipgrepDirect, GrepToolRipgrep, GrepToolGo time.Duration
-	Edit100k, Read256K                         time.Duration
-	ReadFileBytes                              int
+	// CPU time (user + system, rg's included) of the same runs.
+	RipgrepDirectCPU, GrepToolRipgrepCPU, GrepToolGoCPU time.Duration
+	Edit100k, Read256K                                  time.Duration
+	ReadFileBytes                                       int
 }
 
 // Bench measures grep_search through ripgrep and through the Go engine
@@ -78,26 +80,32 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 	noRg := filepath.Join(os.TempDir(), "govibe-no-such-rg")
 	var err error
 	// Interleave so that cache warmth and machine load hit all three alike.
-	var d1, d2, d3 []time.Duration
+	var d1, d2, d3, c1, c2, c3 []time.Duration
 	for i := 0; i <= o.Runs; i++ {
 		for _, m := range []struct {
-			fn  func() error
-			out *[]time.Duration
-		}{{direct, &d1}, {viaTool(""), &d2}, {viaTool(noRg), &d3}} {
-			t0 := time.Now()
+			fn       func() error
+			out, cpu *[]time.Duration
+		}{{direct, &d1, &c1}, {viaTool(""), &d2, &c2}, {viaTool(noRg), &d3, &c3}} {
+			t0, cpu0 := time.Now(), cpuTime()
 			if err = m.fn(); err != nil {
 				return f, err
 			}
 			if i > 0 { // the first round only warms the page cache
 				*m.out = append(*m.out, time.Since(t0))
+				*m.cpu = append(*m.cpu, cpuTime()-cpu0)
 			}
 		}
 	}
+	f.RipgrepDirectCPU, f.GrepToolRipgrepCPU, f.GrepToolGoCPU = median(c1), median(c2), median(c3)
 	f.RipgrepDirect, f.GrepToolRipgrep, f.GrepToolGo = median(d1), median(d2), median(d3)
 	fmt.Fprintf(w, "grep_search %q over %s (median of %d)\n", o.GrepPattern, o.GrepRoot, o.Runs)
 	fmt.Fprintf(w, "  rg direct:            %8.1f ms (reference)\n", ms(f.RipgrepDirect))
 	fmt.Fprintf(w, "  grep_search via rg:   %8.1f ms  ratio %.2fx (goal <= 1.1x)\n", ms(f.GrepToolRipgrep), ratio(f.GrepToolRipgrep, f.RipgrepDirect))
 	fmt.Fprintf(w, "  grep_search Go engine:%8.1f ms  ratio %.2fx (goal <= 2x)\n", ms(f.GrepToolGo), ratio(f.GrepToolGo, f.RipgrepDirect))
+	fmt.Fprintf(w, "  CPU time (user+sys, rg included; steadier than wall time on a loaded machine):\n")
+	fmt.Fprintf(w, "    rg direct:          %8.1f ms (reference)\n", ms(f.RipgrepDirectCPU))
+	fmt.Fprintf(w, "    grep_search via rg: %8.1f ms  ratio %.2fx (goal <= 1.1x)\n", ms(f.GrepToolRipgrepCPU), ratio(f.GrepToolRipgrepCPU, f.RipgrepDirectCPU))
+	fmt.Fprintf(w, "    grep_search Go:     %8.1f ms  ratio %.2fx\n", ms(f.GrepToolGoCPU), ratio(f.GrepToolGoCPU, f.RipgrepDirectCPU))
 
 	dir, err := os.MkdirTemp("", "toolbench-")
 	if err != nil {

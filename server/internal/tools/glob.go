@@ -47,6 +47,7 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 	var hits []hit
 	matchedAny := false
 	withheld := 0
+	stopped := false
 	for i, root := range sb.Roots() {
 		rootSlash := filepath.ToSlash(root)
 		p := pat
@@ -87,8 +88,18 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 				}
 				hits = append(hits, hit{sb.Display(path), mt})
 			}
-			return len(hits) < 50*globMaxResults
+			// The walk stops at the cap, so the first page of a 100k-file
+			// tree costs what the walk to its first globMaxResults matches
+			// costs, not a walk of the whole tree (issue 17).
+			if len(hits) >= globMaxResults {
+				stopped = true
+				return false
+			}
+			return true
 		}, true)
+		if stopped {
+			break
+		}
 	}
 	if !matchedAny {
 		return Fail(fmt.Sprintf("glob: %q is outside the workspace roots: %s", a.Pattern, strings.Join(sb.Roots(), ", "))), nil
@@ -106,14 +117,17 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 		return hits[i].display < hits[j].display
 	})
 	var out strings.Builder
-	fmt.Fprintf(&out, "%d match(es), newest first:\n", len(hits))
-	for i, h := range hits {
-		if i == globMaxResults {
-			fmt.Fprintf(&out, "[%d more not shown; use a narrower pattern.]\n", len(hits)-globMaxResults)
-			break
-		}
+	if stopped {
+		fmt.Fprintf(&out, "First %d matches in walk order, newest first among them:\n", len(hits))
+	} else {
+		fmt.Fprintf(&out, "%d match(es), newest first:\n", len(hits))
+	}
+	for _, h := range hits {
 		out.WriteString(h.display)
 		out.WriteByte('\n')
+	}
+	if stopped {
+		fmt.Fprintf(&out, "[Stopped at %d matches before the walk finished, so there are more and newer files may be among them; narrow the pattern (a folder prefix such as src/**/*.go, or an extension) to see the rest.]\n", globMaxResults)
 	}
 	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n") + withheldNote(withheld, "matching files")}, nil
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
 // walkOptions tunes the workspace walkers. Both walkers honour .gitignore
@@ -71,7 +73,7 @@ func ignoreFor(base, start string) (*ignoreSet, []string) {
 }
 
 func skipName(name string, opt walkOptions) bool {
-	return name == ".git" || (!opt.hidden && strings.HasPrefix(name, "."))
+	return skipdirs.IsVCS(name) || (!opt.hidden && strings.HasPrefix(name, "."))
 }
 
 // walkTree visits every non-ignored entry below root in lexical order,

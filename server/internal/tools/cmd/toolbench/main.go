@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -17,8 +18,30 @@ func main() {
 	flag.StringVar(&o.GrepRoot, "root", "", "tree to search (default $GOROOT/src)")
 	flag.StringVar(&o.GrepPattern, "pattern", "", `literal pattern (default "func main")`)
 	flag.IntVar(&o.Runs, "runs", 5, "runs per figure (median reported)")
+	files := flag.Int("files", 0, "generate a tree of this many files and measure grep, list_files and glob over it instead of -root (issue 17: 100000)")
 	flag.Parse()
-	if _, err := tools.Bench(context.Background(), os.Stdout, o); err != nil {
+	ctx := context.Background()
+	if *files > 0 {
+		dir, err := os.MkdirTemp("", "toolbench-tree-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "toolbench:", err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(dir)
+		t0 := time.Now()
+		if err := tools.GenTree(dir, *files); err != nil {
+			fmt.Fprintln(os.Stderr, "toolbench:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("generated %d files in %v\n", *files, time.Since(t0).Round(time.Millisecond))
+		o.GrepRoot = dir
+		if err := tools.BenchListing(ctx, os.Stdout, dir, o.Runs); err != nil {
+			fmt.Fprintln(os.Stderr, "toolbench:", err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	if _, err := tools.Bench(ctx, os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "toolbench:", err)
 		os.Exit(1)
 	}

@@ -1,7 +1,7 @@
 // Command snapbench measures the snapshot engine against the git CLI doing
 // the same work on an equivalent shadow repository, in the same run:
 //
-//	go run ./server/cmd/snapbench [-files 20000] [-mb 200] [-reps 5] [-growth 100]
+//	go run ./server/internal/bench/snapbench [-files 20000] [-mb 200] [-reps 5] [-growth 100]
 //
 // It builds a synthetic workspace (source trees plus an ignored
 // node_modules), then prints, each with git doing the same work: the first

@@ -2,7 +2,7 @@
 // each figure against a reference measured in the same run (the machine is
 // noisy, ratios less so):
 //
-//	go run ./server/cmd/rpcbench [-bin bin/govibe] [-cold 25] [-calls 3000] [-deltas 10000] [-streams 3]
+//	go run ./server/internal/bench/rpcbench [-bin bin/govibe] [-cold 25] [-calls 3000] [-deltas 10000] [-streams 3]
 //
 //	rpc.coldstart_initialize      spawn `govibe serve --stdio` → initialize reply, vs spawn+exit of /bin/true
 //	rpc.coldstart_version         spawn+exit of `govibe version`, vs /bin/true (the binary's load cost alone)

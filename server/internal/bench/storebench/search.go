@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/govibe/govibe/server/internal/store"
+)
+
+// Search at scale (issue 17): session/search over many sessions and
+// messages answers within 50 ms. The corpus is written straight into the
+// store's own schema in one transaction (through store.Open's migrations
+// and the FTS triggers), because a million AppendMessage fsyncs would take
+// longer than the whole benchmark run. The reference, measured in the same
+// run, is the same query answered by scanning every text part (what search
+// costs without the index).
+
+var vocabulary = strings.Fields(`the agent edits server files and runs tests while the
+reviewer reads diffs snapshots restore workspace change plan todo step compaction
+summary model prompt token stream event session store index query result error
+build lint format commit branch merge rebase config setting watcher cache`)
+
+func runSearch(sessions, messages int) error {
+	dir, err := os.MkdirTemp("", "storebench-search")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "search.db")
+	s, err := store.Open(path, store.Options{})
+	if err != nil {
+		return err
+	}
+	s.Close()
+	start := time.Now()
+	if err := bulkFill(path, sessions, messages); err != nil {
+		return fmt.Errorf("fill: %w", err)
+	}
+	fi, _ := os.Stat(path)
+	fmt.Printf("\nsession/search: %d sessions, %d messages (written in %v, %d MB with the trigram index)\n",
+		sessions, messages, time.Since(start).Round(time.Second), fi.Size()>>20)
+	if s, err = store.Open(path, store.Options{}); err != nil {
+		return err
+	}
+	defer s.Close()
+	raw, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	ctx := context.Background()
+	queries := []struct{ name, q string }{
+		{"rare term (~10 hits)", "needle42"},
+		{"common term (every message)", "session"},
+		{"two terms", "reviewer snapshots"},
+		{"short term (<3 chars, no index)", "qz"},
+		{"no hit", "zzzyyyxxx"},
+	}
+	for _, c := range queries {
+		var ds []time.Duration
+		var hits []store.SearchHit
+		for i := 0; i < 5; i++ {
+			t := time.Now()
+			if hits, err = s.Search(ctx, c.q, store.SearchOptions{Limit: 20}); err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			ds = append(ds, time.Since(t))
+		}
+		d := median(ds)
+		// The reference: a scan of every text part for the first term.
+		t := time.Now()
+		var n int
+		term := strings.Fields(c.q)[0]
+		if err := raw.QueryRowContext(ctx, `SELECT count(*) FROM message_parts WHERE kind = 'text' AND instr(lower(text), lower(?)) > 0`, term).Scan(&n); err != nil {
+			return err
+		}
+		scan := time.Since(t)
+		check(fmt.Sprintf("  %s: %d hits", c.name, len(hits)), d < 50*time.Millisecond,
+			fmt.Sprintf("%v (%.2fx scan)", d.Round(100*time.Microsecond), float64(d)/float64(scan)), "< 50 ms")
+	}
+	return nil
+}
+
+// bulkFill writes sessions × (messages/sessions) user and assistant
+// messages of one ~120-byte text part each, drawn from a fixed vocabulary
+// with a fixed seed; "needle42" appears in about ten of them and "qz" in
+// about one in a thousand.
+func bulkFill(path string, sessions, messages int) error {
+	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(0)&_pragma=synchronous(OFF)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	sessStmt, err := tx.Prepare(`INSERT INTO sessions(id, title, created_at, updated_at, message_count, last_seq) VALUES (?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	msgStmt, err := tx.Prepare(`INSERT INTO messages(id, session_id, seq, role, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'done', ?, ?)`)
+	if err != nil {
+		return err
+	}
+	partStmt, err := tx.Prepare(`INSERT INTO message_parts(message_id, idx, kind, text) VALUES (?, 0, 'text', ?)`)
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewSource(17))
+	per := messages / sessions
+	now := time.Now().UnixMilli()
+	needleEvery := messages / 10
+	var b strings.Builder
+	for si := 0; si < sessions; si++ {
+		sid := fmt.Sprintf("s%05d", si)
+		if _, err := sessStmt.Exec(sid, "session "+sid, now, now+int64(si), per, per); err != nil {
+			return err
+		}
+		for mi := 0; mi < per; mi++ {
+			n := si*per + mi
+			b.Reset()
+			for b.Len() < 120 {
+				b.WriteString(vocabulary[rng.Intn(len(vocabulary))])
+				b.WriteByte(' ')
+			}
+			if needleEvery > 0 && n%needleEvery == 7 {
+				b.WriteString("needle42 ")
+			}
+			if n%1000 == 3 {
+				b.WriteString("qz ")
+			}
+			mid := fmt.Sprintf("%s-m%d", sid, mi)
+			role := "user"
+			if mi%2 == 1 {
+				role = "assistant"
+			}
+			if _, err := msgStmt.Exec(mid, sid, mi+1, role, now, now+int64(n)); err != nil {
+				return err
+			}
+			if _, err := partStmt.Exec(mid, b.String()); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Commit()
+}
