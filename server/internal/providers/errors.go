@@ -68,13 +68,25 @@ func kTokens(n int) string {
 // size (65536 tokens)", Mistral "Prompt contains 71000 tokens … too large
 // for model with 65536 maximum context length".
 var (
-	reMaxCtx   = regexp.MustCompile(`(?i)(?:maximum context length is|context size \(|maximum context length of|with) ?(\d+)`)
-	reReqToks  = regexp.MustCompile(`(?i)(?:resulted in|request \(|contains|requested) ?(\d+)`)
-	reCtxWords = regexp.MustCompile(`(?i)context[_ ]length|context window|context size|maximum context|too many tokens|prompt is too long|exceeds the (available|maximum)`)
+	reMaxCtx   = regexp.MustCompile(`(?i)(?:maximum context length is|context size \(|maximum context length of|model with|token limit:|must be <=|tokens allowed \(|input length should be \[1, ) ?(\d+)`)
+	reReqToks  = regexp.MustCompile(`(?i)(?:resulted in|request \(|contains|requested (?:about )?|given: |input token count \() ?(\d+)`)
+	reCtxWords = regexp.MustCompile(`(?i)context[_ ]length|context_size|context window|context size|maximum context|too many tokens|prompt is too long|exceeds the (available|maximum)|token limit|input token count|range of input length|max_new_tokens`)
 )
+
+// zhipuCodes maps Zhipu GLM's numeric business codes, which its error
+// bodies carry instead of OpenAI's string codes.
+var zhipuCodes = map[string]string{
+	"1000": KindAuth, "1001": KindAuth, "1002": KindAuth,
+	"1211": KindUnknownModel, "1261": KindContextLength,
+	"1302": KindRateLimit, "1303": KindRateLimit, "1305": KindRateLimit,
+}
 
 // Classify reads a provider's HTTP error answer.
 func Classify(status int, body []byte) *Error {
+	if len(body) > 0 && body[0] == '[' {
+		// Gemini's compatible endpoint wraps the error object in an array.
+		body = []byte(gjson.GetBytes(body, "0").Raw)
+	}
 	msg := gjson.GetBytes(body, "error.message").String()
 	if msg == "" {
 		msg = gjson.GetBytes(body, "message").String() // Mistral, some local servers
@@ -88,6 +100,10 @@ func Classify(status int, body []byte) *Error {
 	code := strings.ToLower(gjson.GetBytes(body, "error.code").String() + " " + gjson.GetBytes(body, "error.type").String() + " " + gjson.GetBytes(body, "code").String())
 	lower := strings.ToLower(msg)
 	e := &Error{Kind: KindOther, Status: status, Detail: msg}
+	if k, ok := zhipuCodes[gjson.GetBytes(body, "error.code").String()]; ok && status != 404 {
+		e.Kind = k
+		return e
+	}
 	switch {
 	case status == 429 || strings.Contains(code, "rate_limit"):
 		e.Kind = KindRateLimit
@@ -101,8 +117,15 @@ func Classify(status int, body []byte) *Error {
 		if m := reReqToks.FindStringSubmatch(msg); m != nil {
 			e.Requested, _ = strconv.Atoi(m[1])
 		}
-	case status == 404 || strings.Contains(code, "model_not_found") ||
-		(strings.Contains(lower, "model") && (strings.Contains(lower, "not exist") || strings.Contains(lower, "not found") || strings.Contains(lower, "does not exist") || strings.Contains(lower, "invalid model"))):
+		// llama.cpp's server names both counts as fields.
+		if n := gjson.GetBytes(body, "error.n_ctx").Int(); n > 0 {
+			e.Window = int(n)
+		}
+		if n := gjson.GetBytes(body, "error.n_prompt_tokens").Int(); n > 0 {
+			e.Requested = int(n)
+		}
+	case status == 404 || strings.Contains(code, "model_not") || strings.Contains(code, "invalid_model") ||
+		(strings.Contains(lower, "model") && (strings.Contains(lower, "not exist") || strings.Contains(lower, "not found") || strings.Contains(lower, "does not exist") || strings.Contains(lower, "invalid model") || strings.Contains(lower, "not a valid model"))):
 		e.Kind = KindUnknownModel
 	}
 	return e

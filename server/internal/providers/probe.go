@@ -133,7 +133,7 @@ func (e Endpoint) observe(chunk gjson.Result, field string, res *ProbeResult) {
 		}
 	}
 	for _, f := range []string{"reasoning_content", "reasoning"} {
-		if chunk.Get("choices.0." + field + "." + f).String() != "" {
+		if chunk.Get("choices.0."+field+"."+f).String() != "" {
 			res.Reasoning = true
 		}
 	}
