@@ -145,17 +145,17 @@ export interface SettingValues {
 	"model": string;
 	/** Model profiles. API keys belong in SecretStorage: use `GoVibe: Set API Key`. */
 	"models": ModelProfile[];
-	/** Profile (from `#govibe.models#`) used for executor sub-agents; empty uses `#govibe.model#`. */
+	/** Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the main model (govibe.model). */
 	"roles.executor": string;
-	/** Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses `#govibe.model#`. */
+	/** Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the main model (govibe.model). */
 	"roles.evaluator": string;
-	/** Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses `#govibe.model#`. */
+	/** Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the main model (govibe.model). */
 	"roles.reviewer": string;
-	/** Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses `#govibe.model#`. */
+	/** Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the main model (govibe.model). */
 	"roles.investigator": string;
-	/** Profile (from `#govibe.models#`) used for conversation compaction; empty uses `#govibe.model#`. */
+	/** Profile (from `#govibe.models#`) used for conversation compaction; empty uses the main model (govibe.model). */
 	"roles.compaction": string;
-	/** Profile (from `#govibe.models#`) used for session titles; empty uses `#govibe.model#`. */
+	/** Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). */
 	"roles.title": string;
 	/** Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese. */
 	"language": "auto" | "en" | "zh-CN";
