@@ -2,6 +2,7 @@
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
 import * as fs from 'node:fs';
+import { pickModel } from './modelPicker';
 import * as vscode from 'vscode';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { ServerState } from '../shared/webviewMessages';
@@ -193,6 +194,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   command('govibe.setApiKey', async () => {
     if (await keys.promptAndStore()) await pushSettings();
   });
+  // The chat header's model button calls this too; the sidecar reads
+  // govibe.model per request, so the pick applies from the next one.
+  command('govibe.pickModel', () => pickModel());
   command('govibe.restartServer', () => mgr.restart('user: Restart Server'));
   command('govibe.stopServer', () => mgr.stop('user: Stop Server'));
   command('govibe.showLogs', () => log.show());
