@@ -37,6 +37,9 @@ var Methods = []Method{
 	{Name: "chat/setEditEnabled", GoName: "ChatSetEditEnabled", Dir: ClientToServer, Params: &ChatSetEditEnabledParams{}, Result: &Empty{}, Ordered: true, Doc: "The edit-permission toggle."},
 	{Name: "chat/compact", GoName: "ChatCompact", Dir: ClientToServer, Params: &CompactParams{}, Result: &Empty{}, Ordered: true, Doc: "Compacts the session's model context now."},
 	{Name: "confirm/resolve", GoName: "ConfirmResolve", Dir: ClientToServer, Params: &ConfirmResolveParams{}, Result: &Empty{}, Ordered: true, Doc: "Answers a confirm/requested."},
+	{Name: "models/presets", GoName: "ModelsPresets", Dir: ClientToServer, Result: &ModelsPresetsResult{}, Doc: "The provider presets GoVibe ships."},
+	{Name: "models/list", GoName: "ModelsList", Dir: ClientToServer, Params: &ModelsEndpointParams{}, Result: &ModelsListResult{}, Doc: "Lists an endpoint's models (GET /models); errors carry advice."},
+	{Name: "models/probe", GoName: "ModelsProbe", Dir: ClientToServer, Params: &ModelsProbeParams{}, Result: &ModelsProbeResult{}, Doc: "One one-token request: streaming, tools, usage, reasoning."},
 	{Name: "todo/control", GoName: "TodoControl", Dir: ClientToServer, Params: &TodoControlParams{}, Result: &Empty{}, Ordered: true, Doc: "Stop, skip, retry or resume todo items."},
 
 	{Name: "session/list", GoName: "SessionList", Dir: ClientToServer, Params: &SessionListParams{}, Result: &SessionListResult{}, Doc: "Sessions, newest first."},
