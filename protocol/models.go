@@ -38,9 +38,13 @@ type ModelsListResult struct {
 	Models []ModelInfo `json:"models"`
 }
 
+// ModelsProbeParams is ModelsEndpointParams plus the model (flat: the
+// TypeScript generator does not flatten embedded structs).
 type ModelsProbeParams struct {
-	ModelsEndpointParams
-	Model string `json:"model"`
+	Preset  string `json:"preset"`
+	BaseURL string `json:"baseUrl,omitempty"`
+	APIKey  string `json:"apiKey,omitempty"`
+	Model   string `json:"model"`
 }
 
 // ModelsProbeResult says what one one-token request showed.

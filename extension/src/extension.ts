@@ -2,6 +2,7 @@
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
 import * as fs from 'node:fs';
+import { addModel } from './host/addModel';
 import { pickModel } from './modelPicker';
 import * as vscode from 'vscode';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -197,6 +198,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The chat header's model button calls this too; the sidecar reads
   // govibe.model per request, so the pick applies from the next one.
   command('govibe.pickModel', () => pickModel());
+  command('govibe.addModel', () => addModel(request, context.secrets));
   command('govibe.restartServer', () => mgr.restart('user: Restart Server'));
   command('govibe.stopServer', () => mgr.stop('user: Stop Server'));
   command('govibe.showLogs', () => log.show());

@@ -272,7 +272,9 @@ export interface ModelsPresetsResult {
 }
 
 export interface ModelsProbeParams {
-	ModelsEndpointParams: ModelsEndpointParams;
+	preset: string;
+	baseUrl?: string;
+	apiKey?: string;
 	model: string;
 }
 

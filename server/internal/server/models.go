@@ -60,7 +60,7 @@ func (s *Server) ModelsProbe(ctx context.Context, p *protocol.ModelsProbeParams)
 	if p.Model == "" {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "models/probe needs a model")
 	}
-	ep, err := s.endpoint(&p.ModelsEndpointParams)
+	ep, err := s.endpoint(&protocol.ModelsEndpointParams{Preset: p.Preset, BaseURL: p.BaseURL, APIKey: p.APIKey})
 	if err != nil {
 		return nil, err
 	}

@@ -25,14 +25,14 @@ func TestModelsMethods(t *testing.T) {
 			t.Fatalf("list = %+v, err %v", list, err)
 		}
 		var probe protocol.ModelsProbeResult
-		if err := ed.Call("models/probe", protocol.ModelsProbeParams{ModelsEndpointParams: ep, Model: "deepseek-chat"}, &probe); err != nil {
+		if err := ed.Call("models/probe", protocol.ModelsProbeParams{Preset: ep.Preset, BaseURL: ep.BaseURL, APIKey: ep.APIKey, Model: "deepseek-chat"}, &probe); err != nil {
 			t.Fatal(err)
 		}
 		if !probe.Streaming || !probe.Tools || !probe.Usage || !probe.Cached || !probe.Reasoning {
 			t.Fatalf("probe = %+v", probe)
 		}
 		model.SetConfig(scripted.Config{APIKey: "sk-other"})
-		err := ed.Call("models/probe", protocol.ModelsProbeParams{ModelsEndpointParams: ep, Model: "deepseek-chat"}, &probe)
+		err := ed.Call("models/probe", protocol.ModelsProbeParams{Preset: ep.Preset, BaseURL: ep.BaseURL, APIKey: ep.APIKey, Model: "deepseek-chat"}, &probe)
 		if err == nil || !strings.Contains(err.Error(), "Add Model") {
 			t.Fatalf("rejected key: err = %v", err)
 		}
