@@ -31,6 +31,12 @@ type Server interface {
 	ChatCompact(ctx context.Context, params *CompactParams) (*Empty, error)
 	// Answers a confirm/requested.
 	ConfirmResolve(ctx context.Context, params *ConfirmResolveParams) (*Empty, error)
+	// The provider presets GoVibe ships.
+	ModelsPresets(ctx context.Context) (*ModelsPresetsResult, error)
+	// Lists an endpoint's models (GET /models); errors carry advice.
+	ModelsList(ctx context.Context, params *ModelsEndpointParams) (*ModelsListResult, error)
+	// One one-token request: streaming, tools, usage, reasoning.
+	ModelsProbe(ctx context.Context, params *ModelsProbeParams) (*ModelsProbeResult, error)
 	// Stop, skip, retry or resume todo items.
 	TodoControl(ctx context.Context, params *TodoControlParams) (*Empty, error)
 	// Sessions, newest first.
@@ -127,6 +133,20 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.ConfirmResolve(ctx, &p)
+	case "models/presets":
+		return s.ModelsPresets(ctx)
+	case "models/list":
+		var p ModelsEndpointParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ModelsList(ctx, &p)
+	case "models/probe":
+		var p ModelsProbeParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ModelsProbe(ctx, &p)
 	case "todo/control":
 		var p TodoControlParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -235,6 +255,9 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"chat/runPlan":         {false, true},
 	"chat/compact":         {false, true},
 	"confirm/resolve":      {false, true},
+	"models/presets":       {false, false},
+	"models/list":          {false, false},
+	"models/probe":         {false, false},
 	"todo/control":         {false, true},
 	"session/list":         {false, false},
 	"session/load":         {false, false},

@@ -3,6 +3,8 @@
 // host/ only adapt them.
 import { pickMode, runPlan } from './host/modePicker';
 import * as fs from 'node:fs';
+import { addModel } from './host/addModel';
+import { pickModel } from './modelPicker';
 import * as vscode from 'vscode';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { ServerState } from '../shared/webviewMessages';
@@ -194,6 +196,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   command('govibe.setApiKey', async () => {
     if (await keys.promptAndStore()) await pushSettings();
   });
+  // The chat header's model button calls this too; the sidecar reads
+  // govibe.model per request, so the pick applies from the next one.
+  command('govibe.pickModel', () => pickModel());
+  command('govibe.addModel', () => addModel(request, context.secrets));
   command('govibe.restartServer', () => mgr.restart('user: Restart Server'));
   command('govibe.stopServer', () => mgr.stop('user: Stop Server'));
   command('govibe.showLogs', () => log.show());

@@ -260,6 +260,54 @@ export interface ModeState {
 	reason?: string;
 }
 
+export interface ModelInfo {
+	id: string;
+	contextWindow?: number;
+	maxOutputTokens?: number;
+	priceInput?: number;
+	priceCachedInput?: number;
+	priceOutput?: number;
+}
+
+export interface ModelPreset {
+	id: string;
+	name: string;
+	baseUrl: string;
+	local: boolean;
+	keyEnv?: string;
+	reasoningEffort: boolean;
+}
+
+export interface ModelsEndpointParams {
+	preset: string;
+	baseUrl?: string;
+	apiKey?: string;
+}
+
+export interface ModelsListResult {
+	models: ModelInfo[];
+}
+
+export interface ModelsPresetsResult {
+	presets: ModelPreset[];
+}
+
+export interface ModelsProbeParams {
+	preset: string;
+	baseUrl?: string;
+	apiKey?: string;
+	model: string;
+}
+
+export interface ModelsProbeResult {
+	streaming: boolean;
+	tools: boolean;
+	usage: boolean;
+	cached: boolean;
+	reasoning: boolean;
+	toolsError?: string;
+}
+
 export interface Part {
 	type: string;
 	text?: string;
@@ -520,6 +568,9 @@ export interface ClientRequests {
 	"chat/runPlan": { params: ChatRunPlanParams; result: ChatSendResult };
 	"chat/compact": { params: CompactParams; result: Empty };
 	"confirm/resolve": { params: ConfirmResolveParams; result: Empty };
+	"models/presets": { params: void; result: ModelsPresetsResult };
+	"models/list": { params: ModelsEndpointParams; result: ModelsListResult };
+	"models/probe": { params: ModelsProbeParams; result: ModelsProbeResult };
 	"todo/control": { params: TodoControlParams; result: Empty };
 	"session/list": { params: SessionListParams; result: SessionListResult };
 	"session/load": { params: SessionLoadParams; result: SessionLoadResult };
@@ -569,6 +620,9 @@ export const Method = {
 	ChatRunPlan: "chat/runPlan",
 	ChatCompact: "chat/compact",
 	ConfirmResolve: "confirm/resolve",
+	ModelsPresets: "models/presets",
+	ModelsList: "models/list",
+	ModelsProbe: "models/probe",
 	TodoControl: "todo/control",
 	SessionList: "session/list",
 	SessionLoad: "session/load",

@@ -9,6 +9,12 @@ export const SETTING_KEYS = [
 	"apiBaseUrl",
 	"model",
 	"models",
+	"roles.executor",
+	"roles.evaluator",
+	"roles.reviewer",
+	"roles.investigator",
+	"roles.compaction",
+	"roles.title",
 	"language",
 	"logLevel",
 	"proxy",
@@ -60,6 +66,12 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"apiBaseUrl": "user",
 	"model": "workspace",
 	"models": "user",
+	"roles.executor": "workspace",
+	"roles.evaluator": "workspace",
+	"roles.reviewer": "workspace",
+	"roles.investigator": "workspace",
+	"roles.compaction": "workspace",
+	"roles.title": "workspace",
 	"language": "workspace",
 	"logLevel": "workspace",
 	"proxy": "user",
@@ -120,6 +132,9 @@ export interface ModelProfile {
 	priceInput?: number;
 	priceCachedInput?: number;
 	priceOutput?: number;
+	reasoningEffort?: "" | "low" | "medium" | "high";
+	temperature?: number;
+	preset?: string;
 }
 
 /** The value type of each contributed setting. */
@@ -130,6 +145,18 @@ export interface SettingValues {
 	"model": string;
 	/** Model profiles. API keys belong in SecretStorage: use `GoVibe: Set API Key`. */
 	"models": ModelProfile[];
+	/** Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the main model (govibe.model). */
+	"roles.executor": string;
+	/** Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the main model (govibe.model). */
+	"roles.evaluator": string;
+	/** Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the main model (govibe.model). */
+	"roles.reviewer": string;
+	/** Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the main model (govibe.model). */
+	"roles.investigator": string;
+	/** Profile (from `#govibe.models#`) used for conversation compaction; empty uses the main model (govibe.model). */
+	"roles.compaction": string;
+	/** Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). */
+	"roles.title": string;
 	/** Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese. */
 	"language": "auto" | "en" | "zh-CN";
 	/** Sidecar log level. */
@@ -221,6 +248,12 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"apiBaseUrl": "https://api.deepseek.com",
 	"model": "deepseek-reasoner",
 	"models": [],
+	"roles.executor": "",
+	"roles.evaluator": "",
+	"roles.reviewer": "",
+	"roles.investigator": "",
+	"roles.compaction": "",
+	"roles.title": "",
 	"language": "auto",
 	"logLevel": "info",
 	"proxy": "",

@@ -73,6 +73,11 @@ type Run struct {
 	// Prepare, when set, may rewrite the message list right before each
 	// model call (sanitizer, compaction); it returns what is sent.
 	Prepare func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error)
+	// OverflowCompact, when set, runs once per run after the provider says
+	// the request exceeds the model's window; the request is then retried
+	// once (Prepare sends the compacted track). A second overflow ends the
+	// run with the error: never a compaction loop.
+	OverflowCompact func(ctx context.Context) error
 }
 
 // ErrSuspended, wrapped in a tool's error, says the tool was parked on a
@@ -131,6 +136,9 @@ type loop struct {
 	msgs        []llm.Message
 	mode        string
 	corrections int
+	// overflowRetried: the one compaction-and-retry after a context-length
+	// error has been spent.
+	overflowRetried bool
 }
 
 func (r *Run) newLoop(history []llm.Message, sink Sink) *loop {
@@ -242,6 +250,12 @@ func (l *loop) run(ctx context.Context) Outcome {
 			if ctx.Err() != nil {
 				out.Status = StatusCancelled
 				return *out
+			}
+			if r.OverflowCompact != nil && !l.overflowRetried && errors.Is(err, llm.ErrContextTooLong) {
+				l.overflowRetried = true
+				if cerr := r.OverflowCompact(ctx); cerr == nil {
+					continue
+				}
 			}
 			if l.mode == ToolCallingAuto && isToolsUnsupported(err) {
 				l.mode = ToolCallingText

@@ -10,6 +10,7 @@ type Settings struct {
 	Model string
 	// Model profiles. API keys belong in SecretStorage: use `GoVibe: Set API Key`. (models)
 	Models []map[string]any
+	Roles  RolesSettings
 	// Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese. (language)
 	Language string
 	// Sidecar log level. (logLevel)
@@ -42,6 +43,22 @@ type Settings struct {
 	Snapshots       SnapshotsSettings
 	// Legacy plain-text API key; use SecretStorage (GoVibe: Set API Key) or GOVIBE_API_KEY. (apiKey)
 	APIKey string
+}
+
+// RolesSettings holds the roles.* settings.
+type RolesSettings struct {
+	// Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the main model (govibe.model). (roles.executor)
+	Executor string
+	// Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the main model (govibe.model). (roles.evaluator)
+	Evaluator string
+	// Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the main model (govibe.model). (roles.reviewer)
+	Reviewer string
+	// Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the main model (govibe.model). (roles.investigator)
+	Investigator string
+	// Profile (from `#govibe.models#`) used for conversation compaction; empty uses the main model (govibe.model). (roles.compaction)
+	Compaction string
+	// Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). (roles.title)
+	Title string
 }
 
 // ServerSettings holds the server.* settings.
@@ -180,6 +197,12 @@ func Typed(v Values) Settings {
 	s.APIBaseURL = v.String("apiBaseUrl")
 	s.Model = v.String("model")
 	s.Models = v.Objects("models")
+	s.Roles.Executor = v.String("roles.executor")
+	s.Roles.Evaluator = v.String("roles.evaluator")
+	s.Roles.Reviewer = v.String("roles.reviewer")
+	s.Roles.Investigator = v.String("roles.investigator")
+	s.Roles.Compaction = v.String("roles.compaction")
+	s.Roles.Title = v.String("roles.title")
 	s.Language = v.String("language")
 	s.LogLevel = v.String("logLevel")
 	s.Proxy = v.String("proxy")

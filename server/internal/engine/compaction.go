@@ -52,7 +52,9 @@ func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.T
 	return h.e.systemPrompt(), h.e.requestToolDefs(ctx, sid, h.e.profile())
 }
 
-func (h compactionHost) Client() (llm.Client, error) { return h.e.client(h.e.profile()) }
+func (h compactionHost) Client() (llm.Client, error) {
+	return h.e.client(h.e.roleProfile(RoleCompaction))
+}
 
 func (h compactionHost) ContextEstimated(sid string, tokens int64) {
 	h.e.updateUsage(sid, func(st *usageState) {

@@ -46,6 +46,10 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 			p.PriceInput = mv.Float("priceInput")
 			p.PriceCachedInput = mv.Float("priceCachedInput")
 			p.PriceOutput = mv.Float("priceOutput")
+			p.ReasoningEffort = mv.String("reasoningEffort")
+			if t, ok := m["temperature"].(float64); ok {
+				p.Temperature = &t
+			}
 			if k := mv.String("apiKey"); k != "" {
 				p.APIKey = k
 			}

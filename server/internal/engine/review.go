@@ -56,8 +56,9 @@ func (e *Engine) reviewRunner(sid string, rs reviewSettings) (*review.Runner, st
 	e.mu.Lock()
 	v, keys := e.settings, e.apiKeys
 	e.mu.Unlock()
-	if rs.model != "" {
-		v = v.Merge(config.Values{"model": rs.model})
+	// The per-review setting wins; then the reviewer role; then main.
+	if m := firstNonEmpty(rs.model, roleModel(v, RoleReviewer)); m != "" {
+		v = v.Merge(config.Values{"model": m})
 	}
 	p := resolveProfile(v, keys)
 	c, err := e.client(p)

@@ -210,3 +210,24 @@ func TestEditReviewModelSetting(t *testing.T) {
 		t.Fatalf("main model %q", m[0].Model)
 	}
 }
+
+// TestReviewerRoleRouting: with roles.reviewer set and no per-review
+// model, edit reviews go to the reviewer profile and the work stays on
+// main, as the recorded requests show.
+func TestReviewerRoleRouting(t *testing.T) {
+	x := newRV(t, config.Values{"editReview.enabled": true, "roles.reviewer": "small-fast",
+		"models": []any{map[string]any{"name": "small-fast", "model": "reviewer-small", "reasoningEffort": "low"}}}, true, "edits")
+	x.write("a.txt", "one\ntwo\nthree\n")
+	x.mainScript(tc("r", "read_file", `{"filePath":"a.txt"}`), tc("e1", "edit", editTwo))
+	sid := x.send("capitalise two")
+	x.finish(sid)
+	reqs := x.requests(string(review.KindEdit))
+	if len(reqs) != 1 || reqs[0].Model != "reviewer-small" || !strings.Contains(string(reqs[0].Body), `"reasoning_effort":"low"`) {
+		t.Fatalf("reviewer requests %+v", reqs)
+	}
+	for _, m := range x.requests(mainKind) {
+		if m.Model != "main-model" || strings.Contains(string(m.Body), "reasoning_effort") {
+			t.Fatalf("main request went to %q: %s", m.Model, m.Body)
+		}
+	}
+}

@@ -28,6 +28,12 @@ type Profile struct {
 	PriceInput       float64
 	PriceCachedInput float64
 	PriceOutput      float64
+	// ReasoningEffort ("low", "medium", "high") is sent as reasoning_effort
+	// when set; empty leaves the provider's default. Temperature is sent
+	// when non-nil. Neither touches the messages, so switching them keeps
+	// the prompt prefix (and the provider's cache) intact.
+	ReasoningEffort string
+	Temperature     *float64
 }
 
 // DefaultProfile is DeepSeek's reasoning model on its public endpoint.

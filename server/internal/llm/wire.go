@@ -35,6 +35,12 @@ func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams,
 		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fn))
 	}
 	p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+	if e := c.profile.ReasoningEffort; e != "" {
+		p.ReasoningEffort = shared.ReasoningEffort(e)
+	}
+	if t := c.profile.Temperature; t != nil {
+		p.Temperature = param.NewOpt(*t)
+	}
 	maxTok := req.MaxTokens
 	if maxTok <= 0 {
 		maxTok = c.profile.MaxOutputTokens

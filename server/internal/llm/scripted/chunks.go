@@ -56,6 +56,16 @@ func finishReason(r Reply) string {
 	}
 }
 
+// reasoningField is the delta field reasoning streams in: DeepSeek's
+// reasoning_content unless the reply names another (OpenRouter, Groq and
+// Ollama use "reasoning").
+func reasoningField(r Reply) string {
+	if r.ReasoningField == "reasoning" {
+		return "reasoning"
+	}
+	return "reasoning_content"
+}
+
 // usageJSON renders usage in the requested provider dialect(s).
 func usageJSON(u Usage) map[string]any {
 	m := map[string]any{
@@ -73,6 +83,9 @@ func usageJSON(u Usage) map[string]any {
 	if style == CacheFieldsBoth || style == CacheFieldsOpenAI {
 		m["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CachedTokens}
 	}
+	if style == CacheFieldsMoonshot {
+		m["cached_tokens"] = u.CachedTokens
+	}
 	if style == CacheFieldsBoth || style == CacheFieldsDeepSeek {
 		m["prompt_cache_hit_tokens"] = u.CachedTokens
 		m["prompt_cache_miss_tokens"] = u.PromptTokens - u.CachedTokens
@@ -89,7 +102,7 @@ func buildStream(id, model string, created int64, r Reply, usage *Usage) streamP
 	add(map[string]any{"role": "assistant", "content": ""}, nil)
 	for _, s := range splitRunes(r.Reasoning, r.ChunkSize) {
 		// DeepSeek sends content:null alongside reasoning deltas.
-		p.chunks = append(p.chunks, text.render(`{"content":null,"reasoning_content":`, s))
+		p.chunks = append(p.chunks, text.render(`{"content":null,"`+reasoningField(r)+`":`, s))
 	}
 	for _, s := range splitRunes(r.Text, r.ChunkSize) {
 		p.chunks = append(p.chunks, text.render(`{"content":`, s))
@@ -173,7 +186,7 @@ func appendJSONString(b []byte, s string) []byte {
 func buildCompletion(id, model string, created int64, r Reply, usage Usage) []byte {
 	msg := map[string]any{"role": "assistant", "content": r.Text}
 	if r.Reasoning != "" {
-		msg["reasoning_content"] = r.Reasoning
+		msg[reasoningField(r)] = r.Reasoning
 	}
 	if len(r.ToolCalls) > 0 {
 		var calls []any

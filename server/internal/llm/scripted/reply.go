@@ -28,6 +28,8 @@ const (
 	CacheFieldsOpenAI   = "openai"
 	CacheFieldsDeepSeek = "deepseek"
 	CacheFieldsNone     = "none"
+	// CacheFieldsMoonshot reports usage.cached_tokens at the top level.
+	CacheFieldsMoonshot = "moonshot"
 )
 
 // Usage is reported in the final usage chunk. A nil *Usage on a Reply means
@@ -95,10 +97,13 @@ func HangAfter(n int) Fault { return Fault{Kind: FaultHang, AfterChunks: n} }
 
 // Reply is what the scripted model answers to one request.
 type Reply struct {
-	Reasoning string     `json:"reasoning,omitempty"`
-	Text      string     `json:"text,omitempty"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
-	Usage     *Usage     `json:"usage,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningField is the delta field reasoning is sent in:
+	// "reasoning_content" (default) or "reasoning".
+	ReasoningField string     `json:"reasoning_field,omitempty"`
+	Text           string     `json:"text,omitempty"`
+	ToolCalls      []ToolCall `json:"tool_calls,omitempty"`
+	Usage          *Usage     `json:"usage,omitempty"`
 	// ChunkSize is the number of runes per content/reasoning/arguments
 	// chunk; 0 means 6.
 	ChunkSize int `json:"chunk_size,omitempty"`
@@ -143,6 +148,9 @@ func (r Reply) Validate() error {
 	if r.ChunkDelay < 0 {
 		return fmt.Errorf("chunk_delay_ms must not be negative")
 	}
+	if f := r.ReasoningField; f != "" && f != "reasoning_content" && f != "reasoning" {
+		return fmt.Errorf("reasoning_field %q: use reasoning_content or reasoning", f)
+	}
 	for i, tc := range r.ToolCalls {
 		if tc.Name == "" {
 			return fmt.Errorf("tool_calls[%d]: name is required", i)
@@ -167,9 +175,9 @@ func (r Reply) Validate() error {
 	}
 	if u := r.Usage; u != nil {
 		switch u.CacheFields {
-		case "", CacheFieldsBoth, CacheFieldsOpenAI, CacheFieldsDeepSeek, CacheFieldsNone:
+		case "", CacheFieldsBoth, CacheFieldsOpenAI, CacheFieldsDeepSeek, CacheFieldsMoonshot, CacheFieldsNone:
 		default:
-			return fmt.Errorf("usage.cache_fields must be both, openai, deepseek or none, got %q", u.CacheFields)
+			return fmt.Errorf("usage.cache_fields must be both, openai, deepseek, moonshot or none, got %q", u.CacheFields)
 		}
 	}
 	return nil

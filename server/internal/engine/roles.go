@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/config"
+)
+
+// Model roles. Each may name its own profile (govibe.roles.<role>); a role
+// without one uses main, the session's profile (govibe.model).
+const (
+	RoleMain         = "main"
+	RoleExecutor     = "executor"
+	RoleEvaluator    = "evaluator"
+	RoleReviewer     = "reviewer"
+	RoleInvestigator = "investigator"
+	RoleCompaction   = "compaction"
+	RoleTitle        = "title"
+)
+
+// roleModel is the profile name configured for role, "" for main.
+func roleModel(v config.Values, role string) string {
+	r := config.Typed(v).Roles
+	switch role {
+	case RoleExecutor:
+		return r.Executor
+	case RoleEvaluator:
+		return r.Evaluator
+	case RoleReviewer:
+		return r.Reviewer
+	case RoleInvestigator:
+		return r.Investigator
+	case RoleCompaction:
+		return r.Compaction
+	case RoleTitle:
+		return r.Title
+	}
+	return ""
+}
+
+// subagentRole maps a sub-agent definition's name to its role, so an
+// "executor" agent runs on roles.executor's profile.
+func subagentRole(name string) string {
+	n := strings.ToLower(name)
+	for _, r := range []string{RoleExecutor, RoleEvaluator, RoleInvestigator, RoleReviewer} {
+		if strings.Contains(n, r) {
+			return r
+		}
+	}
+	return RoleMain
+}
+
+// roleProfile resolves role's profile: its own when configured, else main.
+func (e *Engine) roleProfile(role string) Profile {
+	e.mu.Lock()
+	v, keys := e.settings, e.apiKeys
+	e.mu.Unlock()
+	if name := roleModel(v, role); name != "" {
+		return resolveProfile(v.Merge(config.Values{"model": name}), keys)
+	}
+	return resolveProfile(v, keys)
+}

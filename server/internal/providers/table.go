@@ -1,0 +1,158 @@
+package providers
+
+import "github.com/govibe/govibe/server/internal/llm"
+
+// Cache-field paths inside the usage object.
+const (
+	cacheOpenAI   = "prompt_tokens_details.cached_tokens"
+	cacheDeepSeek = "prompt_cache_hit_tokens"
+	cacheMoonshot = "cached_tokens"
+)
+
+// table is every shipped preset. Windows and prices are the providers'
+// published figures (USD per million tokens); models change often, so the
+// picker always lists the endpoint's own models and these only fill in
+// what /models does not say. Prices left at zero are unknown: GoVibe then
+// shows no cost rather than a wrong one.
+var table = []Preset{
+	{
+		ID: "deepseek", Name: "DeepSeek", BaseURL: "https://api.deepseek.com",
+		KeyEnv: "DEEPSEEK_API_KEY", Quirks: llm.ProviderDeepSeek,
+		CacheField: cacheDeepSeek, ReasoningField: "reasoning_content", ReasoningReplay: ReplayToolTurns,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "deepseek-chat", ContextWindow: 128000, MaxOutputTokens: 8000, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42},
+			{ID: "deepseek-reasoner", ContextWindow: 128000, MaxOutputTokens: 64000, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42, Reasoning: true},
+		},
+		DocsURL: "https://api-docs.deepseek.com",
+	},
+	{
+		ID: "openai", Name: "OpenAI", BaseURL: "https://api.openai.com/v1",
+		KeyEnv: "OPENAI_API_KEY", Quirks: llm.ProviderOpenAI,
+		CacheField: cacheOpenAI, ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "gpt-4.1", ContextWindow: 1047576, MaxOutputTokens: 32768, PriceInput: 2, PriceCachedInput: 0.5, PriceOutput: 8},
+			{ID: "gpt-4.1-mini", ContextWindow: 1047576, MaxOutputTokens: 32768, PriceInput: 0.4, PriceCachedInput: 0.1, PriceOutput: 1.6},
+			{ID: "gpt-4o", ContextWindow: 128000, MaxOutputTokens: 16384, PriceInput: 2.5, PriceCachedInput: 1.25, PriceOutput: 10},
+			{ID: "gpt-4o-mini", ContextWindow: 128000, MaxOutputTokens: 16384, PriceInput: 0.15, PriceCachedInput: 0.075, PriceOutput: 0.6},
+			{ID: "o4-mini", ContextWindow: 200000, MaxOutputTokens: 100000, PriceInput: 1.1, PriceCachedInput: 0.275, PriceOutput: 4.4, Reasoning: true},
+		},
+		DocsURL: "https://platform.openai.com/docs/api-reference/chat",
+	},
+	{
+		ID: "openrouter", Name: "OpenRouter", BaseURL: "https://openrouter.ai/api/v1",
+		KeyEnv: "OPENROUTER_API_KEY", Quirks: llm.ProviderGeneric,
+		// Optional attribution headers OpenRouter documents for app rankings.
+		Headers:    map[string]string{"HTTP-Referer": "https://github.com/govibe/govibe", "X-Title": "GoVibe"},
+		CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		DocsURL: "https://openrouter.ai/docs/api-reference/overview",
+	},
+	{
+		ID: "moonshot", Name: "Moonshot (Kimi)", BaseURL: "https://api.moonshot.ai/v1",
+		AltBaseURLs: []string{"https://api.moonshot.cn/v1"},
+		KeyEnv:      "MOONSHOT_API_KEY", Quirks: llm.ProviderGeneric,
+		CacheField: cacheMoonshot, ReasoningField: "reasoning_content", ReasoningReplay: ReplayToolTurns,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "kimi-k2-0905-preview", ContextWindow: 262144, MaxOutputTokens: 32768, PriceInput: 0.6, PriceCachedInput: 0.15, PriceOutput: 2.5},
+			{ID: "kimi-k2-thinking", ContextWindow: 262144, MaxOutputTokens: 32768, PriceInput: 0.6, PriceCachedInput: 0.15, PriceOutput: 2.5, Reasoning: true},
+		},
+		DocsURL: "https://platform.moonshot.ai/docs",
+	},
+	{
+		ID: "qwen", Name: "Qwen (DashScope compatible mode)", BaseURL: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
+		AltBaseURLs: []string{"https://dashscope.aliyuncs.com/compatible-mode/v1"},
+		KeyEnv:      "DASHSCOPE_API_KEY", Quirks: llm.ProviderGeneric,
+		CacheField: cacheOpenAI, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "qwen-plus", ContextWindow: 131072, MaxOutputTokens: 16384},
+			{ID: "qwen3-coder-plus", ContextWindow: 1048576, MaxOutputTokens: 65536},
+		},
+		DocsURL: "https://www.alibabacloud.com/help/en/model-studio/compatibility-of-openai-with-dashscope",
+	},
+	{
+		ID: "zhipu", Name: "Zhipu GLM", BaseURL: "https://open.bigmodel.cn/api/paas/v4",
+		AltBaseURLs: []string{"https://api.z.ai/api/paas/v4"},
+		KeyEnv:      "ZHIPUAI_API_KEY", Quirks: llm.ProviderGeneric,
+		CacheField: cacheOpenAI, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "glm-4.6", ContextWindow: 200000, MaxOutputTokens: 128000, Reasoning: true},
+			{ID: "glm-4.5", ContextWindow: 128000, MaxOutputTokens: 96000, Reasoning: true},
+		},
+		DocsURL: "https://docs.z.ai/guides/develop/openai/introduction",
+	},
+	{
+		ID: "groq", Name: "Groq", BaseURL: "https://api.groq.com/openai/v1",
+		KeyEnv: "GROQ_API_KEY", Quirks: llm.ProviderGeneric,
+		CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "llama-3.3-70b-versatile", ContextWindow: 131072, MaxOutputTokens: 32768, PriceInput: 0.59, PriceOutput: 0.79},
+			{ID: "openai/gpt-oss-120b", ContextWindow: 131072, MaxOutputTokens: 65536, PriceInput: 0.15, PriceOutput: 0.75, Reasoning: true},
+		},
+		DocsURL: "https://console.groq.com/docs/openai",
+	},
+	{
+		ID: "together", Name: "Together AI", BaseURL: "https://api.together.xyz/v1",
+		KeyEnv: "TOGETHER_API_KEY", Quirks: llm.ProviderGeneric,
+		ReasoningField: "reasoning", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		DocsURL: "https://docs.together.ai/docs/openai-api-compatibility",
+	},
+	{
+		ID: "mistral", Name: "Mistral", BaseURL: "https://api.mistral.ai/v1",
+		KeyEnv: "MISTRAL_API_KEY", Quirks: llm.ProviderGeneric,
+		// Mistral sends usage on the last chunk unasked and validates
+		// request fields strictly, so stream_options is left out.
+		ReasoningReplay: ReplayNever,
+		Tools:           true, IncludeUsage: false, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "mistral-large-latest", ContextWindow: 131072, MaxOutputTokens: 32768},
+			{ID: "devstral-medium-latest", ContextWindow: 131072, MaxOutputTokens: 32768},
+			{ID: "codestral-latest", ContextWindow: 262144, MaxOutputTokens: 32768},
+		},
+		DocsURL: "https://docs.mistral.ai/api/",
+	},
+	{
+		ID: "gemini", Name: "Gemini (OpenAI-compatible)", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+		KeyEnv: "GEMINI_API_KEY", Quirks: llm.ProviderGeneric,
+		ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Models: []Model{
+			{ID: "gemini-2.5-pro", ContextWindow: 1048576, MaxOutputTokens: 65536, Reasoning: true},
+			{ID: "gemini-2.5-flash", ContextWindow: 1048576, MaxOutputTokens: 65536, Reasoning: true},
+		},
+		DocsURL: "https://ai.google.dev/gemini-api/docs/openai",
+	},
+	{
+		ID: "ollama", Name: "Ollama", BaseURL: "http://localhost:11434/v1", Local: true,
+		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		DocsURL: "https://docs.ollama.com/api/openai-compatibility",
+	},
+	{
+		ID: "lmstudio", Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Local: true,
+		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		DocsURL: "https://lmstudio.ai/docs/app/api/endpoints/openai",
+	},
+	{
+		ID: "vllm", Name: "vLLM", BaseURL: "http://localhost:8000/v1", Local: true,
+		// Tools need --enable-auto-tool-choice and a tool parser; reasoning
+		// needs --reasoning-parser. The probe says which are on.
+		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		DocsURL: "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html",
+	},
+	{
+		ID: "llamacpp", Name: "llama.cpp server", BaseURL: "http://localhost:8080/v1", Local: true,
+		// Tools need --jinja; reasoning_content appears with --reasoning-format.
+		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
+		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		DocsURL: "https://github.com/ggml-org/llama.cpp/tree/master/tools/server",
+	},
+}
