@@ -76,6 +76,8 @@ type ChatEvent struct {
 	Todo    *TodoState  `json:"todo,omitempty"`
 	Review  *ReviewCard `json:"review,omitempty"`
 	Context *ContextUse `json:"context,omitempty"`
+	// Hook is a lifecycle hook's run (kind "hook").
+	Hook *HookRun `json:"hook,omitempty"`
 }
 
 type Usage struct {

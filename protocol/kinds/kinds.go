@@ -25,10 +25,12 @@ const (
 	Compaction   Kind = "compaction"
 	Usage        Kind = "usage"
 	Title        Kind = "title"
+	// Hook is a lifecycle hook's run (ChatEvent.hook).
+	Hook Kind = "hook"
 )
 
 // All lists every kind, in the order the TypeScript union declares them.
 var All = []Kind{
 	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
-	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Hook,
 }

@@ -21,6 +21,7 @@ import {
   EventRetry,
   EventTextDelta,
   EventTitle,
+  EventHook,
   EventTodo,
   EventToolCall,
   EventToolResult,
@@ -392,6 +393,10 @@ export class ChatStore {
         }
         break;
       }
+      case EventHook:
+        // Hook runs are logged by the sidecar; their chat card comes with
+        // the webview work on extensibility.
+        break;
       default: {
         // A kind added to protocol/kinds without a case here fails to compile.
         const unhandled: never = ev.kind;

@@ -20,6 +20,7 @@ const (
 	KindCompaction     = "compaction"
 	KindUsage          = "usage"
 	KindTitle          = "title"
+	KindHook           = "hook" // a lifecycle hook's run; Payload is a hooks.Run
 )
 
 // Event is one entry of a session's ordered stream.
