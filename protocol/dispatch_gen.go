@@ -27,7 +27,7 @@ type Server interface {
 	MCPSetEnabled(ctx context.Context, params *MCPSetEnabledParams) (*MCPStatusResult, error)
 	// Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured).
 	FilesComplete(ctx context.Context, params *FilesCompleteParams) (*FilesCompleteResult, error)
-	// The chat's slash commands with descriptions and argument hints, for autocomplete.
+	// The chat's slash commands with descriptions and argument hints, for autocomplete. Ordered, so it reflects a workspace/didChangeTrust sent before it.
 	CommandsList(ctx context.Context, params *CommandsListParams) (*CommandsListResult, error)
 	// Starts a turn; events follow as chat/event.
 	ChatSend(ctx context.Context, params *ChatSendParams) (*ChatSendResult, error)
@@ -265,7 +265,7 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"mcp/restart":              {false, true},
 	"mcp/setEnabled":           {false, true},
 	"files/complete":           {false, false},
-	"commands/list":            {false, false},
+	"commands/list":            {false, true},
 	"chat/send":                {false, true},
 	"chat/cancel":              {false, true},
 	"chat/setEditEnabled":      {false, true},

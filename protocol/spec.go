@@ -36,7 +36,7 @@ var Methods = []Method{
 	{Name: "mcp/restart", GoName: "MCPRestart", Dir: ClientToServer, Params: &MCPServerParams{}, Result: &MCPStatusResult{}, Ordered: true, Doc: "Restarts one MCP server; answers the new status."},
 	{Name: "mcp/setEnabled", GoName: "MCPSetEnabled", Dir: ClientToServer, Params: &MCPSetEnabledParams{}, Result: &MCPStatusResult{}, Ordered: true, Doc: "Enables or disables one MCP server; answers the new status."},
 	{Name: "files/complete", GoName: "FilesComplete", Dir: ClientToServer, Params: &FilesCompleteParams{}, Result: &FilesCompleteResult{}, Doc: "Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured)."},
-	{Name: "commands/list", GoName: "CommandsList", Dir: ClientToServer, Params: &CommandsListParams{}, Result: &CommandsListResult{}, Doc: "The chat's slash commands with descriptions and argument hints, for autocomplete."},
+	{Name: "commands/list", GoName: "CommandsList", Dir: ClientToServer, Params: &CommandsListParams{}, Result: &CommandsListResult{}, Ordered: true, Doc: "The chat's slash commands with descriptions and argument hints, for autocomplete. Ordered, so it reflects a workspace/didChangeTrust sent before it."},
 
 	{Name: "chat/send", GoName: "ChatSend", Dir: ClientToServer, Params: &ChatSendParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Starts a turn; events follow as chat/event."},
 	{Name: "chat/cancel", GoName: "ChatCancel", Dir: ClientToServer, Params: &ChatCancelParams{}, Result: &Empty{}, Ordered: true, Doc: "Stops the running turn of a session."},

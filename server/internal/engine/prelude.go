@@ -47,7 +47,7 @@ func (e *Engine) prelude(ctx context.Context, t *turn, p SendParams) (before, af
 // nothing otherwise.
 func (e *Engine) contextFilesFor(ctx context.Context, sid, activeFile string) (string, []string) {
 	roots := e.opts.Roots
-	files, problems := contextfiles.Load(roots, e.Settings().Strings("contextFiles"))
+	files, problems := contextfiles.Load(roots, e.cfg().ContextFiles)
 	touched := e.tracker(sid).Paths()
 	sub, p2 := contextfiles.ForTouched(roots, touched)
 	files = append(files, sub...)

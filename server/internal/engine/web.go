@@ -17,7 +17,7 @@ func (e *Engine) webFetcher() *web.Fetcher {
 
 // newWebFetcher builds the fetcher for settings v, keeping old's limiter.
 func newWebFetcher(v config.Values, old *web.Fetcher) *web.Fetcher {
-	f := web.NewFetcher(web.Policy{AllowHosts: v.Strings("web.allowHosts")})
+	f := web.NewFetcher(web.Policy{AllowHosts: config.Typed(v).Web.AllowHosts})
 	if old != nil {
 		f.Limiter = old.Limiter
 	}

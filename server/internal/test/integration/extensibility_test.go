@@ -65,13 +65,14 @@ func TestTrustGrantReloadsProjectConfig(t *testing.T) {
 		if err := ed.Conn.Notify(context.Background(), "workspace/didChangeTrust", protocol.WorkspaceTrustParams{Trusted: true}); err != nil {
 			t.Fatal(err)
 		}
-		ed.Await("the project command after trust", 10*time.Second, func(e *fakeeditor.Editor) bool {
-			var l protocol.CommandsListResult
-			if err := e.Call("commands/list", protocol.CommandsListParams{Prefix: "sh"}, &l); err != nil {
-				return false
-			}
-			return len(l.Commands) == 1 && l.Commands[0].Name == "ship" && l.Commands[0].ArgumentHint == "<version>"
-		})
+		// commands/list is ordered after the notification: no waiting.
+		var after protocol.CommandsListResult
+		if err := ed.Call("commands/list", protocol.CommandsListParams{Prefix: "sh"}, &after); err != nil {
+			t.Fatal(err)
+		}
+		if len(after.Commands) != 1 || after.Commands[0].Name != "ship" || after.Commands[0].ArgumentHint != "<version>" {
+			t.Fatalf("after trust: %+v", after.Commands)
+		}
 		r := send(t, ed, "", "/ship 2.0")
 		ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
 		if u := model.Requests()[0].LastUserMessage(); !strings.Contains(u, "Run the release checklist for 2.0") {
