@@ -87,7 +87,9 @@ type ChatEvent struct {
 	Todo    *TodoState  `json:"todo,omitempty"`
 	Review  *ReviewCard `json:"review,omitempty"`
 	Context *ContextUse `json:"context,omitempty"`
-	Mode    *ModeState  `json:"mode,omitempty"`
+	// Hook is a lifecycle hook's run (kind "hook").
+	Hook *HookRun   `json:"hook,omitempty"`
+	Mode *ModeState `json:"mode,omitempty"`
 }
 
 // ModeState is a working mode's record for its panel (Phases mode:

@@ -17,6 +17,18 @@ type Server interface {
 	Exit(ctx context.Context) error
 	// A live settings change.
 	SettingsDidChange(ctx context.Context, params *SettingsDidChangeParams) error
+	// Workspace trust changed; trust-gated project config reloads.
+	WorkspaceDidChangeTrust(ctx context.Context, params *WorkspaceTrustParams) error
+	// Each MCP server's state, tool count, schema tokens and stderr tail.
+	MCPStatus(ctx context.Context, params *MCPStatusParams) (*MCPStatusResult, error)
+	// Restarts one MCP server; answers the new status.
+	MCPRestart(ctx context.Context, params *MCPServerParams) (*MCPStatusResult, error)
+	// Enables or disables one MCP server; answers the new status.
+	MCPSetEnabled(ctx context.Context, params *MCPSetEnabledParams) (*MCPStatusResult, error)
+	// Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured).
+	FilesComplete(ctx context.Context, params *FilesCompleteParams) (*FilesCompleteResult, error)
+	// The chat's slash commands with descriptions and argument hints, for autocomplete. Ordered, so it reflects a workspace/didChangeTrust sent before it.
+	CommandsList(ctx context.Context, params *CommandsListParams) (*CommandsListResult, error)
 	// Starts a turn; events follow as chat/event.
 	ChatSend(ctx context.Context, params *ChatSendParams) (*ChatSendResult, error)
 	// Stops the running turn of a session.
@@ -91,6 +103,42 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return nil, s.SettingsDidChange(ctx, &p)
+	case "workspace/didChangeTrust":
+		var p WorkspaceTrustParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return nil, s.WorkspaceDidChangeTrust(ctx, &p)
+	case "mcp/status":
+		var p MCPStatusParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.MCPStatus(ctx, &p)
+	case "mcp/restart":
+		var p MCPServerParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.MCPRestart(ctx, &p)
+	case "mcp/setEnabled":
+		var p MCPSetEnabledParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.MCPSetEnabled(ctx, &p)
+	case "files/complete":
+		var p FilesCompleteParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.FilesComplete(ctx, &p)
+	case "commands/list":
+		var p CommandsListParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.CommandsList(ctx, &p)
 	case "chat/send":
 		var p ChatSendParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -244,35 +292,41 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 // methodInfo records, per client→server method, whether it is a notification
 // and whether it must be handled in arrival order.
 var methodInfo = map[string]struct{ notify, ordered bool }{
-	"initialize":           {false, true},
-	"shutdown":             {false, true},
-	"exit":                 {true, true},
-	"settings/didChange":   {true, true},
-	"chat/send":            {false, true},
-	"chat/cancel":          {false, true},
-	"chat/setEditEnabled":  {false, true},
-	"chat/setMode":         {false, true},
-	"chat/runPlan":         {false, true},
-	"chat/compact":         {false, true},
-	"confirm/resolve":      {false, true},
-	"models/presets":       {false, false},
-	"models/list":          {false, false},
-	"models/probe":         {false, false},
-	"todo/control":         {false, true},
-	"session/list":         {false, false},
-	"session/load":         {false, false},
-	"session/create":       {false, true},
-	"session/rename":       {false, true},
-	"session/delete":       {false, true},
-	"session/search":       {false, false},
-	"session/export":       {false, false},
-	"session/import":       {false, true},
-	"snapshot/list":        {false, false},
-	"snapshot/diff":        {false, false},
-	"snapshot/file":        {false, false},
-	"snapshot/create":      {false, true},
-	"snapshot/restore":     {false, true},
-	"snapshot/restoreFile": {false, true},
+	"initialize":               {false, true},
+	"shutdown":                 {false, true},
+	"exit":                     {true, true},
+	"settings/didChange":       {true, true},
+	"workspace/didChangeTrust": {true, true},
+	"mcp/status":               {false, false},
+	"mcp/restart":              {false, true},
+	"mcp/setEnabled":           {false, true},
+	"files/complete":           {false, false},
+	"commands/list":            {false, true},
+	"chat/send":                {false, true},
+	"chat/cancel":              {false, true},
+	"chat/setEditEnabled":      {false, true},
+	"chat/setMode":             {false, true},
+	"chat/runPlan":             {false, true},
+	"chat/compact":             {false, true},
+	"confirm/resolve":          {false, true},
+	"models/presets":           {false, false},
+	"models/list":              {false, false},
+	"models/probe":             {false, false},
+	"todo/control":             {false, true},
+	"session/list":             {false, false},
+	"session/load":             {false, false},
+	"session/create":           {false, true},
+	"session/rename":           {false, true},
+	"session/delete":           {false, true},
+	"session/search":           {false, false},
+	"session/export":           {false, false},
+	"session/import":           {false, true},
+	"snapshot/list":            {false, false},
+	"snapshot/diff":            {false, false},
+	"snapshot/file":            {false, false},
+	"snapshot/create":          {false, true},
+	"snapshot/restore":         {false, true},
+	"snapshot/restoreFile":     {false, true},
 }
 
 // NewClient returns a Client that sends through c.

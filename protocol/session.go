@@ -14,6 +14,12 @@ type Message struct {
 	Parts         []Part `json:"parts"`
 	Usage         *Usage `json:"usage,omitempty"`
 	Created       int64  `json:"created"` // unix ms
+	// ContextFiles (user messages, live events only) are the context
+	// files (AGENTS.md, ...) sent to the model with this message.
+	ContextFiles []string `json:"contextFiles,omitempty"`
+	// Attachments (user messages, live events only) are the expansions of
+	// the message's @mentions.
+	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
 // Part is a tagged union: Type is text|reasoning|tool_call|tool_result|notice.

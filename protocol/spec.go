@@ -31,6 +31,12 @@ var Methods = []Method{
 	{Name: "shutdown", GoName: "Shutdown", Dir: ClientToServer, Result: &Empty{}, Ordered: true, Doc: "Cancels running turns and flushes state; exit follows."},
 	{Name: "exit", GoName: "Exit", Dir: ClientToServer, Notify: true, Doc: "Ends the process."},
 	{Name: "settings/didChange", GoName: "SettingsDidChange", Dir: ClientToServer, Notify: true, Params: &SettingsDidChangeParams{}, Doc: "A live settings change."},
+	{Name: "workspace/didChangeTrust", GoName: "WorkspaceDidChangeTrust", Dir: ClientToServer, Notify: true, Params: &WorkspaceTrustParams{}, Doc: "Workspace trust changed; trust-gated project config reloads."},
+	{Name: "mcp/status", GoName: "MCPStatus", Dir: ClientToServer, Params: &MCPStatusParams{}, Result: &MCPStatusResult{}, Doc: "Each MCP server's state, tool count, schema tokens and stderr tail."},
+	{Name: "mcp/restart", GoName: "MCPRestart", Dir: ClientToServer, Params: &MCPServerParams{}, Result: &MCPStatusResult{}, Ordered: true, Doc: "Restarts one MCP server; answers the new status."},
+	{Name: "mcp/setEnabled", GoName: "MCPSetEnabled", Dir: ClientToServer, Params: &MCPSetEnabledParams{}, Result: &MCPStatusResult{}, Ordered: true, Doc: "Enables or disables one MCP server; answers the new status."},
+	{Name: "files/complete", GoName: "FilesComplete", Dir: ClientToServer, Params: &FilesCompleteParams{}, Result: &FilesCompleteResult{}, Doc: "Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured)."},
+	{Name: "commands/list", GoName: "CommandsList", Dir: ClientToServer, Params: &CommandsListParams{}, Result: &CommandsListResult{}, Ordered: true, Doc: "The chat's slash commands with descriptions and argument hints, for autocomplete. Ordered, so it reflects a workspace/didChangeTrust sent before it."},
 
 	{Name: "chat/send", GoName: "ChatSend", Dir: ClientToServer, Params: &ChatSendParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Starts a turn; events follow as chat/event."},
 	{Name: "chat/cancel", GoName: "ChatCancel", Dir: ClientToServer, Params: &ChatCancelParams{}, Result: &Empty{}, Ordered: true, Doc: "Stops the running turn of a session."},

@@ -94,6 +94,8 @@ echo "GoVibe benchmarks  $(date -u '+%Y-%m-%d %H:%M UTC')  $(go version | cut -d
 # Fastest and most noise-sensitive first, the long disk-heavy runs last.
 go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/event throughput" \
   server/internal/bench/rpcbench -bin "$bin" "${rpc_args[@]}"
+go_bench promptbench "prompt budget: tokens of a plain hello with everything on, small and large AGENTS.md (budget 5k)" \
+  server/internal/bench/promptbench
 go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/shellcheck/cmd/shellbench
 go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \

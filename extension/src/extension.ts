@@ -188,7 +188,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.secrets.onDidChange((e) => {
       if (e.key.startsWith('govibe.apiKey')) void pushSettings();
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void mgr.restart('workspace trusted')),
+    // The sidecar reloads what trust gates (project skills with scripts,
+    // commands, hooks, MCP) without a restart, so running turns survive.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void mgr.notify('workspace/didChangeTrust', { trusted: vscode.workspace.isTrusted })),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void mgr.restart('workspace folders changed')),
   );
 

@@ -36,12 +36,13 @@ export const EventCompaction = "compaction";
 export const EventUsage = "usage";
 export const EventTitle = "title";
 export const EventMode = "mode";
+export const EventHook = "hook";
 
 /** What a chat/event carries. */
-export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode";
+export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode" | "hook";
 
 /** Every EventKind, in declaration order. */
-export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode];
+export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventHook];
 
 export interface ApplyEditParams {
 	path: string;
@@ -53,6 +54,14 @@ export interface ApplyEditParams {
 export interface ApplyEditResult {
 	applied: boolean;
 	reason?: string;
+}
+
+export interface Attachment {
+	kind: string;
+	raw: string;
+	chars: number;
+	truncated?: boolean;
+	error?: string;
 }
 
 export interface ChatCancelParams {
@@ -76,6 +85,7 @@ export interface ChatEvent {
 	todo?: TodoState;
 	review?: ReviewCard;
 	context?: ContextUse;
+	hook?: HookRun;
 	mode?: ModeState;
 }
 
@@ -114,6 +124,20 @@ export interface ClientCapabilities {
 export interface ClientInfo {
 	name: string;
 	version: string;
+}
+
+export interface CommandInfo {
+	name: string;
+	description: string;
+	argumentHint?: string;
+}
+
+export interface CommandsListParams {
+	prefix?: string;
+}
+
+export interface CommandsListResult {
+	commands: CommandInfo[];
 }
 
 export interface CompactParams {
@@ -210,6 +234,31 @@ export interface FileChange {
 	kind: string;
 }
 
+export interface FileCompletion {
+	path: string;
+	root?: string;
+}
+
+export interface FilesCompleteParams {
+	query: string;
+	limit?: number;
+}
+
+export interface FilesCompleteResult {
+	items: FileCompletion[];
+	partial?: boolean;
+}
+
+export interface HookRun {
+	event: string;
+	command: string;
+	source: string;
+	exitCode: number;
+	durationMs: number;
+	result: string;
+	note?: string;
+}
+
 export interface HostInfo {
 	os: string;
 	shell: string;
@@ -235,6 +284,36 @@ export interface InitializeResult {
 	notices: string[];
 }
 
+export interface MCPServerParams {
+	name: string;
+}
+
+export interface MCPServerStatus {
+	name: string;
+	state: string;
+	kind: string;
+	source: string;
+	tools: number;
+	schemaTokens: number;
+	error?: string;
+	stderrTail?: string;
+	restarts: number;
+}
+
+export interface MCPSetEnabledParams {
+	name: string;
+	enabled: boolean;
+}
+
+export interface MCPStatusParams {
+	connect?: boolean;
+}
+
+export interface MCPStatusResult {
+	servers: MCPServerStatus[];
+	skipped: string[];
+}
+
 export interface Message {
 	id: string;
 	sessionId: string;
@@ -248,6 +327,8 @@ export interface Message {
 	parts: Part[];
 	usage?: Usage;
 	created: number;
+	contextFiles?: string[];
+	attachments?: Attachment[];
 }
 
 export interface ModeState {
@@ -558,9 +639,18 @@ export interface WorkspaceFolder {
 	path: string;
 }
 
+export interface WorkspaceTrustParams {
+	trusted: boolean;
+}
+
 export interface ClientRequests {
 	"initialize": { params: InitializeParams; result: InitializeResult };
 	"shutdown": { params: void; result: Empty };
+	"mcp/status": { params: MCPStatusParams; result: MCPStatusResult };
+	"mcp/restart": { params: MCPServerParams; result: MCPStatusResult };
+	"mcp/setEnabled": { params: MCPSetEnabledParams; result: MCPStatusResult };
+	"files/complete": { params: FilesCompleteParams; result: FilesCompleteResult };
+	"commands/list": { params: CommandsListParams; result: CommandsListResult };
 	"chat/send": { params: ChatSendParams; result: ChatSendResult };
 	"chat/cancel": { params: ChatCancelParams; result: Empty };
 	"chat/setEditEnabled": { params: ChatSetEditEnabledParams; result: Empty };
@@ -591,6 +681,7 @@ export interface ClientRequests {
 export interface ClientNotifications {
 	"exit": void;
 	"settings/didChange": SettingsDidChangeParams;
+	"workspace/didChangeTrust": WorkspaceTrustParams;
 }
 
 export interface ServerRequests {
@@ -613,6 +704,12 @@ export const Method = {
 	Shutdown: "shutdown",
 	Exit: "exit",
 	SettingsDidChange: "settings/didChange",
+	WorkspaceDidChangeTrust: "workspace/didChangeTrust",
+	MCPStatus: "mcp/status",
+	MCPRestart: "mcp/restart",
+	MCPSetEnabled: "mcp/setEnabled",
+	FilesComplete: "files/complete",
+	CommandsList: "commands/list",
 	ChatSend: "chat/send",
 	ChatCancel: "chat/cancel",
 	ChatSetEditEnabled: "chat/setEditEnabled",

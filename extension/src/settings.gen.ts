@@ -31,6 +31,8 @@ export const SETTING_KEYS = [
 	"toolCalling",
 	"shell.timeoutMs",
 	"shell.maxTimeoutMs",
+	"web.allowHosts",
+	"contextFiles",
 	"shell.env.passthrough",
 	"editReview.enabled",
 	"editReview.timeoutMs",
@@ -88,6 +90,8 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"toolCalling": "workspace",
 	"shell.timeoutMs": "workspace",
 	"shell.maxTimeoutMs": "workspace",
+	"web.allowHosts": "user",
+	"contextFiles": "workspace",
 	"shell.env.passthrough": "user",
 	"editReview.enabled": "restrict",
 	"editReview.timeoutMs": "workspace",
@@ -189,6 +193,10 @@ export interface SettingValues {
 	"shell.timeoutMs": number;
 	/** Longest timeout the model may ask for one shell command, in milliseconds. */
 	"shell.maxTimeoutMs": number;
+	/** Host names web_fetch and @url may reach even though they resolve to private or internal addresses. Only user settings count. */
+	"web.allowHosts": string[];
+	/** More instruction files (paths relative to each workspace folder) read like AGENTS.md and sent to the model in the first message of a session. */
+	"contextFiles": string[];
 	/** Environment variables passed to commands although they look like credentials (exact names, or PREFIX_*). Only user settings count. */
 	"shell.env.passthrough": string[];
 	/** Let a reviewer model check each edit before it is proposed. */
@@ -270,6 +278,8 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"toolCalling": "auto",
 	"shell.timeoutMs": 120000,
 	"shell.maxTimeoutMs": 600000,
+	"web.allowHosts": [],
+	"contextFiles": [],
 	"shell.env.passthrough": [],
 	"editReview.enabled": false,
 	"editReview.timeoutMs": 60000,

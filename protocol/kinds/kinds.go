@@ -28,10 +28,12 @@ const (
 	// Mode: a working mode's phase machine moved (Phases: state,
 	// findings, plan, progress).
 	Mode Kind = "mode"
+	// Hook is a lifecycle hook's run (ChatEvent.hook).
+	Hook Kind = "hook"
 )
 
 // All lists every kind, in the order the TypeScript union declares them.
 var All = []Kind{
 	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
-	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode, Hook,
 }

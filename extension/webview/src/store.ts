@@ -21,6 +21,8 @@ import {
   EventRetry,
   EventTextDelta,
   EventTitle,
+  EventHook,
+  EventMode,
   EventTodo,
   EventToolCall,
   EventToolResult,
@@ -392,6 +394,13 @@ export class ChatStore {
         }
         break;
       }
+      case EventHook:
+        // Hook runs are logged by the sidecar; their chat card comes with
+        // the webview work on extensibility.
+        break;
+      case EventMode:
+        // Working-mode progress (Phases); the mode panel is not built yet.
+        break;
       default: {
         // A kind added to protocol/kinds without a case here fails to compile.
         const unhandled: never = ev.kind;

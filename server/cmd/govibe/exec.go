@@ -90,6 +90,7 @@ func execCmd(args []string) int {
 	output := fs.String("output", "text", "text|json|stream-json")
 	sessionID := fs.String("session", "", "resume this session")
 	mode := fs.String("mode", "", "agent|plan|phases|reconcile: the session's working mode (default: the session's, agent for a new one)")
+	trust := fs.Bool("trust", false, "trust the workspace: load its hooks, MCP servers, custom commands and agents, and skills with scripts (default: only if listed in "+trustedFoldersFile()+")")
 	var sets multiFlag
 	fs.Var(&sets, "set", "KEY=VALUE: override a govibe.* setting (repeatable)")
 	fs.Usage = func() {
@@ -156,13 +157,22 @@ func execCmd(args []string) int {
 	// From here the key lives in keys only: nothing started later inherits it.
 	os.Unsetenv(*keyEnv)
 
+	trusted := *trust
+	if !trusted {
+		if trusted, err = workspaceTrusted(cf.workspace); err != nil {
+			fmt.Fprintln(os.Stderr, "govibe exec:", err)
+			return exitUsage
+		}
+	}
+
 	log := logging.New(logging.Options{Level: typed.LogLevel, Dir: filepath.Join(cf.stateDir, "logs"), Stderr: discardUnlessDebug()})
 	log.Redactor.Set(keys[""])
 	defer log.Sync()
 
 	eng, err := engine.New(engine.Options{
 		Roots: []string{cf.workspace}, StateDir: cf.stateDir, Logger: log.Logger,
-		Settings: values, APIKeys: keys, Headless: true, Approve: *approve,
+		Settings: values, APIKeys: keys, Headless: true, Approve: *approve, Trusted: trusted,
+		OnNotice: func(level, msg string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
 		HostInfo: engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
 	})
 	if err != nil {

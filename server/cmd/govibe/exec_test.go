@@ -16,6 +16,10 @@ import (
 var govibeBin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv("GOVIBE_MCP_TEST_SERVER") == "1" {
+		serveTestMCP() // the test binary doubles as an MCP stdio server
+		return
+	}
 	dir, err := os.MkdirTemp("", "govibe-exec-test")
 	if err != nil {
 		panic(err)

@@ -65,6 +65,8 @@ type ContextState struct {
 	ActiveFile    string
 	Selection     string
 	Phase         string
+	// Skills are the active skills (their instructions apply).
+	Skills []string
 }
 
 // ContextBlock renders the state prepended to each new user message.
@@ -78,6 +80,9 @@ func ContextBlock(s ContextState) string {
 	}
 	if s.HasTodo {
 		fmt.Fprintf(&b, "Todo: %d remaining\n", s.TodoRemaining)
+	}
+	if len(s.Skills) > 0 {
+		fmt.Fprintf(&b, "Active skills: %s (load_skill to re-read one)\n", strings.Join(s.Skills, ", "))
 	}
 	if s.ActiveFile != "" {
 		fmt.Fprintf(&b, "Active editor: %s\n", s.ActiveFile)

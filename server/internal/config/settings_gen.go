@@ -28,8 +28,11 @@ type Settings struct {
 	MaxInteractions int
 	AutoApprove     AutoApproveSettings
 	// How tools are called when the profile does not say: native function calling, a text protocol, or auto-detect. (toolCalling)
-	ToolCalling        string
-	Shell              ShellSettings
+	ToolCalling string
+	Shell       ShellSettings
+	Web         WebSettings
+	// More instruction files (paths relative to each workspace folder) read like AGENTS.md and sent to the model in the first message of a session. (contextFiles)
+	ContextFiles       []string
 	EditReview         EditReviewSettings
 	TodolistReview     TodolistReviewSettings
 	ShellCommandReview ShellCommandReviewSettings
@@ -98,6 +101,12 @@ type ShellSettings struct {
 	// Longest timeout the model may ask for one shell command, in milliseconds. (shell.maxTimeoutMs)
 	MaxTimeoutMs int
 	Env          ShellEnvSettings
+}
+
+// WebSettings holds the web.* settings.
+type WebSettings struct {
+	// Host names web_fetch and @url may reach even though they resolve to private or internal addresses. Only user settings count. (web.allowHosts)
+	AllowHosts []string
 }
 
 // ShellEnvSettings holds the shell.env.* settings.
@@ -219,6 +228,8 @@ func Typed(v Values) Settings {
 	s.ToolCalling = v.String("toolCalling")
 	s.Shell.TimeoutMs = v.Int("shell.timeoutMs")
 	s.Shell.MaxTimeoutMs = v.Int("shell.maxTimeoutMs")
+	s.Web.AllowHosts = v.Strings("web.allowHosts")
+	s.ContextFiles = v.Strings("contextFiles")
 	s.Shell.Env.Passthrough = v.Strings("shell.env.passthrough")
 	s.EditReview.Enabled = v.Bool("editReview.enabled")
 	s.EditReview.TimeoutMs = v.Int("editReview.timeoutMs")

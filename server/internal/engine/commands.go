@@ -33,21 +33,18 @@ const (
 // (/help, /new, custom markdown commands) register here too.
 func (e *Engine) newCommands() *commands.Registry[slashHandler] {
 	r := commands.New[slashHandler]()
-	for _, c := range []commands.Command[slashHandler]{
+	for _, c := range append([]commands.Command[slashHandler]{
 		{Name: "compact", Description: "Summarise the earlier messages of this session now", Handler: e.compactCommand},
 		{Name: btwCommand, Aliases: []string{`\btw`}, ArgumentHint: "<question>",
 			Description: "Ask a side question; it leaves the conversation when the next normal message arrives", Handler: btwHandler},
 		{Name: "reconcile", ArgumentHint: "<intent>", Description: "Reconcile mode: draft a Vibe Manifest from the intent", Handler: e.reconcileCommand},
-	} {
+	}, e.builtinCommands()...) {
 		if err := r.Register(c); err != nil {
 			panic(err) // the built-in table is constant: a clash is a programming error
 		}
 	}
 	return r
 }
-
-// Commands lists the chat's slash commands, for autocomplete.
-func (e *Engine) Commands() []commands.Info { return e.commands.List() }
 
 // compactCommand handles "/compact": it compacts in the background
 // instead of starting a model turn. Its turn id names the job; a

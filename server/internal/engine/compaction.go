@@ -129,6 +129,7 @@ func (e *Engine) prepareHook(t *turn, tag string) func(context.Context, []llm.Me
 // result (the compact tool). A failed summary is not an error: it is
 // reported in the info (Failed) after the mechanical fallback ran.
 func (e *Engine) Compact(ctx context.Context, sid, turnID, trigger string) (CompactionInfo, error) {
+	e.firePreCompact(ctx, sid, turnID, trigger)
 	info, err := e.compactor.Compact(ctx, sid, turnID, trigger)
 	if err != nil {
 		return CompactionInfo{Info: info}, err
@@ -164,6 +165,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		defer e.wg.Done()
 		defer release()
 		before := e.SessionUsageOf(e.baseCtx, sid)
+		e.firePreCompact(e.baseCtx, sid, job, trigger)
 		info, err := e.compactor.CompactReserved(e.baseCtx, sid, job, trigger)
 		status := "done"
 		switch {

@@ -16,10 +16,13 @@ import (
 	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/planrun"
+	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/web"
 )
 
 // Editor applies accepted edits through the attached editor (its undo
@@ -43,7 +46,15 @@ type Options struct {
 	Headless bool
 	Approve  string
 	HostInfo HostInfo
-	Trusted  bool
+	// Trusted is the workspace's trust at start; SetTrusted changes it.
+	Trusted bool
+	// Home is the user's home directory (user skills, hooks, MCP config);
+	// "" means os.UserHomeDir.
+	Home string
+	// OnNotice tells the user something that belongs to no session (what
+	// trust skipped, malformed project config); level is
+	// info|warning|error.
+	OnNotice func(level, message string)
 	// NewClient builds the model client; tests may substitute it.
 	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
 	// Confirm callbacks tell the client about parked questions.
@@ -83,6 +94,20 @@ type Engine struct {
 	// user; answering resumes them (see resume.go).
 	parked  map[string]*parkedTurn
 	notices []string
+	// trusted is the workspace trust (trust.go); skills is the loaded
+	// skill catalog, nil until first use (skills.go); web is the shared
+	// fetcher (web.go).
+	trusted bool
+	skills  *skills.Catalog
+	web     *web.Fetcher
+	// custom are the custom slash commands, nil until first use
+	// (customcmds.go).
+	custom *commands.Registry[slashHandler]
+	// hooks is the loaded hook configuration, nil until first use
+	// (hooks.go).
+	hooks *hooks.Runner
+	// mcp holds the MCP manager (mcp.go); it has its own lock.
+	mcp mcpState
 
 	// usageLocks serialise each session's usage read-modify-write
 	// (usage.go); reported remembers custom-agent problems already shown.
@@ -135,6 +160,16 @@ func New(o Options) (*Engine, error) {
 	if o.OnConfirm == nil {
 		o.OnConfirm = func(Confirm) {}
 	}
+	var eng *Engine
+	// A question to the user is what Notification hooks are told about.
+	onConfirm := o.OnConfirm
+	o.OnConfirm = func(c Confirm) {
+		onConfirm(c)
+		if eng != nil {
+			go eng.fireHook(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
+				Message: "GoVibe needs your confirmation (" + c.Kind + ")"})
+		}
+	}
 	if o.OnConfirmClosed == nil {
 		o.OnConfirmClosed = func(string, string) {}
 	}
@@ -151,14 +186,17 @@ func New(o Options) (*Engine, error) {
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
+		trusted: o.Trusted,
 		baseCtx: ctx, stop: cancel,
 	}
 	if e.settings == nil {
 		e.settings = config.Values{}
 	}
+	e.web = newWebFetcher(e.settings, nil)
 	if rec := st.Recovered(); rec != nil {
 		e.notices = append(e.notices, rec.Error())
 	}
+	eng = e
 	e.commands = e.newCommands()
 	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
@@ -167,6 +205,9 @@ func New(o Options) (*Engine, error) {
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
+	// What trust skipped, and malformed project config, is said once at
+	// start (and again after each trust change).
+	e.reportTrustGated()
 	return e, nil
 }
 
@@ -183,6 +224,8 @@ func (e *Engine) UpdateSettings(v config.Values, keys map[string]string) {
 	if keys != nil {
 		e.apiKeys = keys
 	}
+	e.web = newWebFetcher(v, e.web)
+	e.hooks = nil // the hooks setting may have changed
 	e.mu.Unlock()
 }
 
@@ -198,6 +241,11 @@ func (e *Engine) Settings() config.Values {
 func (e *Engine) Close() error {
 	e.stop(errServerStopping)
 	e.wg.Wait()
+	e.mcp.mu.Lock()
+	if e.mcp.m != nil {
+		e.mcp.m.Close()
+	}
+	e.mcp.mu.Unlock()
 	e.snaps.close()
 	return e.Store.Close()
 }

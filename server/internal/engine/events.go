@@ -21,6 +21,7 @@ const (
 	KindUsage          = "usage"
 	KindTitle          = "title"
 	KindMode           = "mode"
+	KindHook           = "hook" // a lifecycle hook's run; Payload is a hooks.Run
 )
 
 // Event is one entry of a session's ordered stream.

@@ -28,8 +28,8 @@ func (e *Engine) workspace(cwd string) shellcheck.Workspace {
 func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
 	v := e.Settings()
 	cs := config.Typed(v)
-	user := permission.Settings{Allow: cs.Permissions.Allow, Ask: cs.Permissions.Ask, Deny: cs.Permissions.Deny}
-	project := permission.Settings{Allow: cs.Permissions.Workspace.Allow, Ask: cs.Permissions.Workspace.Ask, Deny: cs.Permissions.Workspace.Deny}
+	user := permission.Settings{Allow: noMCPWildcards(cs.Permissions.Allow), Ask: noMCPWildcards(cs.Permissions.Ask), Deny: noMCPWildcards(cs.Permissions.Deny)}
+	project := permission.Settings{Allow: noMCPWildcards(cs.Permissions.Workspace.Allow), Ask: noMCPWildcards(cs.Permissions.Workspace.Ask), Deny: noMCPWildcards(cs.Permissions.Workspace.Deny)}
 	p, _, err := permission.NewPolicy(user, project, ws)
 	return p, err
 }
@@ -152,4 +152,22 @@ func (e *Engine) allowsDangerous(ws shellcheck.Workspace, an shellcheck.Analysis
 		}
 	}
 	return found
+}
+
+// noMCPWildcards drops server-wide MCP rules (mcp__server__*), which the
+// rule grammar has no syntax for: the MCP approver matches them itself
+// (mcp.go), and they must not make the whole policy invalid.
+func noMCPWildcards(rules []string) []string {
+	out := rules[:0:0]
+	for _, r := range rules {
+		if !isMCPWildcard(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func isMCPWildcard(r string) bool {
+	r = strings.TrimSpace(r)
+	return strings.HasPrefix(r, "mcp__") && strings.HasSuffix(r, "*")
 }

@@ -166,6 +166,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	ts = append(ts, browserTool{e: e})
+	ts = append(ts, e.mcpTools(ctx)...)
 	if role == scheduler.RoleEvaluator {
 		for i, x := range ts {
 			if x.Name() == scheduler.ToolShell {
@@ -173,6 +174,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 			}
 		}
 	}
+	ts = e.withHooks(ts)
 	names := make([]string, len(ts))
 	for i, x := range ts {
 		names[i] = x.Name()

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"strings"
+
 	"github.com/govibe/govibe/server/internal/config"
 	"sync"
 
@@ -53,6 +55,8 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		Readable:       e.readable,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
+		Web:            e.webFetcher(),
+		Skills:         skillHost{e},
 	}
 	if e.opts.Host != nil {
 		env.Host = e.opts.Host
@@ -60,11 +64,19 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	return env
 }
 
+// systemPrompt is the base prompt plus the skills section. Both change
+// only with settings, trust or a skills reload, so the request prefix
+// stays byte-identical from turn to turn (loading or activating a skill
+// changes the context block and the track, never this).
 func (e *Engine) systemPrompt() string {
-	return agent.SystemPrompt(agent.HostInfo{
+	p := agent.SystemPrompt(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots,
 	}, e.cfg().Language)
+	if sec := e.skillCatalog().PromptSection(); sec != "" {
+		p = strings.TrimRight(p, "\n") + "\n\n" + sec
+	}
+	return p
 }
 
 // profile resolves the active model profile from settings.

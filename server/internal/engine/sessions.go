@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/store"
@@ -28,6 +29,7 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 	}
 	sum := SessionSummary{Session: s}
 	e.opts.OnSession(sum)
+	e.fireHook(ctx, "", hooks.Input{SessionID: s.ID, HookEventName: hooks.SessionStart, Source: "startup"})
 	return sum, nil
 }
 
@@ -134,6 +136,7 @@ func (e *Engine) RenameSession(ctx context.Context, sid, title string) error {
 // DeleteSession stops the session's run and deletes it.
 func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 	e.Cancel(sid)
+	e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionEnd, Reason: "deleted"})
 	if err := e.Store.DeleteSession(ctx, sid); err != nil {
 		return err
 	}

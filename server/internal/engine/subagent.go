@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/subagent"
@@ -72,8 +72,7 @@ func (e *Engine) customAgents() ([]subagent.Def, []subagent.Problem) {
 	for _, t := range tools.Builtin() {
 		known[t.Name()] = true
 	}
-	home, _ := os.UserHomeDir()
-	return subagent.Load(subagent.Dirs(home, e.opts.Roots, e.opts.Trusted), func(n string) bool { return known[n] })
+	return subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.Trusted()), func(n string) bool { return known[n] })
 }
 
 func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
@@ -130,6 +129,7 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 		return tools.Result{}, err
 	}
 	out := subagent.Execute(ctx, task)
+	e.fireHook(context.WithoutCancel(ctx), env.TurnID, hooks.Input{SessionID: parent, HookEventName: hooks.SubagentStop, AgentTag: tag})
 	st := store.StatusDone
 	switch {
 	case ctx.Err() != nil:

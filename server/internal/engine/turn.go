@@ -13,6 +13,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -50,6 +51,8 @@ type turn struct {
 	// agent's subAgentTag (its messages start with this turn's).
 	resume bool
 	tag    string
+	// hookContext is what UserPromptSubmit hooks added for the model.
+	hookContext string
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.
@@ -65,7 +68,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", err
 	}
 	turnText, btw := text, false
-	if cmd, args, ok := e.commands.Match(text); ok {
+	if cmd, args, ok := e.matchCommand(text); ok {
 		out, err := cmd.Handler(ctx, p, args)
 		if err != nil || out.handled {
 			return out.sessionID, out.turnID, err
@@ -82,6 +85,13 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{})}
+	submit := e.fireHook(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
+	if submit.Blocked {
+		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
+	}
+	if c := strings.TrimSpace(submit.AdditionalContext); c != "" {
+		t.hookContext = "\n\n<hook_context>\n" + c + "\n</hook_context>"
+	}
 	if !t.btw {
 		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
 	}
@@ -144,7 +154,8 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	}
 	state := e.contextState(ctx, sid)
 	state.ActiveFile, state.Selection = p.ActiveFile, p.Selection
-	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + t.text}
+	before, after, extras := e.prelude(ctx, t, p)
+	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + before + t.text + after + t.hookContext}
 	opts := store.TurnOptions{LLM: []llm.Message{userLLM}}
 	if t.btw {
 		opts.BTWBranch = store.BranchBTW
@@ -159,7 +170,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	}
 	t.number = e.turnNumber(ctx, sid)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
 	if t.number == 1 {
 		e.autoTitle(ctx, sid, t.text)
@@ -174,7 +185,7 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 }
 
 func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
-	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid)}
+	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.ActiveSkills(ctx, sid)}
 	if p := e.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
@@ -316,6 +327,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		e.snaps.maybePrune()
 	}
 	tu := e.finishTurnUsage(fctx, sid, t.number, before)
+	e.fireHook(fctx, t.id, hooks.Input{SessionID: sid, HookEventName: hooks.Stop})
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.
 	e.releaseTurn(t)
@@ -326,7 +338,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 
 // newRun assembles the agent run for a turn.
 func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Run, error) {
-	profile := e.profile()
+	profile := e.sessionProfile(ctx, t.sessionID)
 	client, err := e.client(profile)
 	if err != nil {
 		return nil, err

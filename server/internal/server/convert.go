@@ -6,6 +6,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
@@ -30,6 +31,16 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 			Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
 	switch pl := e.Payload.(type) {
+	case engine.UserExtras:
+		if w.Message != nil {
+			w.Message.ContextFiles = pl.ContextFiles
+			for _, a := range pl.Attachments {
+				w.Message.Attachments = append(w.Message.Attachments, protocol.Attachment{Kind: string(a.Kind), Raw: a.Raw, Chars: a.Chars, Truncated: a.Truncated, Error: a.Error})
+			}
+		}
+	case hooks.Run:
+		w.Hook = &protocol.HookRun{Event: string(pl.Event), Command: pl.Command, Source: pl.Source, ExitCode: pl.ExitCode,
+			DurationMs: pl.DurationMs, Result: pl.Result, Note: pl.Note}
 	case engine.ContextUse:
 		w.Context = toContextUse(pl)
 	case scheduler.Plan:

@@ -59,6 +59,11 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		Editor:   editor,
 		HostInfo: engine.HostInfo{OS: p.Host.OS, Shell: p.Host.Shell, RipgrepPath: p.Host.RipgrepPath, Language: p.Locale},
 		Trusted:  p.Trusted,
+		OnNotice: func(level, message string) {
+			s.notify(func(ctx context.Context) error {
+				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message})
+			})
+		},
 		OnConfirm: func(c engine.Confirm) {
 			wc := toConfirmRequest(c)
 			s.notify(func(ctx context.Context) error { return s.client.ConfirmRequested(ctx, &wc) })

@@ -40,6 +40,13 @@ var (
 	// PhaseProgress is a Phases-mode run's state, findings, plan and
 	// progress, kept outside the conversation.
 	PhaseProgress = Key[modes.Progress]{name: "mode.phases"}
+	// ActiveSkills are the skills activated for the session, in order.
+	ActiveSkills = Key[[]string]{name: "skills.active"}
+	// Model is the session's /model choice (a profile or model name).
+	Model = Key[string]{name: "model"}
+	// ContextFiles are the context files last sent to the model (what a
+	// change notice compares with); absent before the first message.
+	ContextFiles = Key[[]SentContextFile]{name: "context_files"}
 	// Usage is the session's accounting (engine/usage.go decodes it).
 	Usage = Key[json.RawMessage]{name: "usage"}
 )
@@ -47,6 +54,13 @@ var (
 // TurnUsage is what turn n consumed (engine/usage.go decodes it).
 func TurnUsage(n int) Key[json.RawMessage] {
 	return Key[json.RawMessage]{name: "usage/turn/" + strconv.Itoa(n)}
+}
+
+// SentContextFile identifies a context file as it was sent.
+type SentContextFile struct {
+	Root string `json:"root"`
+	Rel  string `json:"rel"`
+	Hash string `json:"hash"`
 }
 
 // BTWState is persisted per session while a side conversation lasts.

@@ -214,3 +214,16 @@ func rangeText(s, e int) string {
 	}
 	return fmt.Sprintf("%d–%d", s, e)
 }
+
+// Paths lists every file the model has read or written in the session
+// (absolute paths, unordered): sub-folder context files attach once the
+// agent works there.
+func (t *FileTracker) Paths() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]string, 0, len(t.files))
+	for p := range t.files {
+		out = append(out, p)
+	}
+	return out
+}

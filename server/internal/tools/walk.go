@@ -223,3 +223,11 @@ func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *
 	}
 	return subs
 }
+
+// WalkFiles calls fn with the slash-separated path (relative to root) of
+// every file .gitignore keeps, hidden ones skipped, from several
+// goroutines at once; fn returning false stops the walk. The @-mention
+// autocomplete uses it, so it sees exactly what the tools see.
+func WalkFiles(root string, fn func(rel string) bool) {
+	walkFiles(root, root, walkOptions{}, func(_ string, rel string) bool { return fn(filepath.ToSlash(rel)) })
+}

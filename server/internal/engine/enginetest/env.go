@@ -141,9 +141,12 @@ func (x *Env) Track(sid string) []llm.Message {
 	return m
 }
 
-// WriteFile writes a workspace file.
+// WriteFile writes a workspace file, creating its folders.
 func (x *Env) WriteFile(name, content string) {
 	x.T.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(x.Dir, name)), 0o755); err != nil {
+		x.T.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(x.Dir, name), []byte(content), 0o644); err != nil {
 		x.T.Fatal(err)
 	}

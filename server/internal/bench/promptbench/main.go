@@ -1,0 +1,110 @@
+// Command promptbench prints what a plain "hello" costs: the tokens of the
+// first request's system prompt, tool definitions and user message, with
+// every prompt-affecting capability on (trusted workspace, the built-in
+// skills, a custom command, a hook, memory pointers and context files),
+// once with a small AGENTS.md and once with a large one. The budget is
+// 5000 tokens for the request without the large file (context files are
+// the user's own text and go in the first user message only).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+)
+
+func main() {
+	budget := flag.Int("budget", 5000, "token budget of the hello request with a small AGENTS.md")
+	flag.Parse()
+	small, err := measure(strings.Repeat("Run `make test` before committing. Use gofmt.\n", 4))
+	if err != nil {
+		fail(err)
+	}
+	large, err := measure(strings.Repeat("- Convention: keep handlers small, name files after what they hold, test every bad input.\n", 360))
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("%-28s %8s %8s %8s %8s %6s\n", "hello request", "system", "tools", "user", "total", "tools#")
+	for _, r := range []struct {
+		name string
+		m    figures
+	}{{"small AGENTS.md", small}, {"large AGENTS.md (~30 KB)", large}} {
+		fmt.Printf("%-28s %8d %8d %8d %8d %6d\n", r.name, r.m.system, r.m.tools, r.m.user, r.m.total(), r.m.count)
+	}
+	fmt.Printf("budget: %d tokens for the small-AGENTS.md request: %d (%.0f%%)\n", *budget, small.total(), 100*float64(small.total())/float64(*budget))
+	if small.total() > *budget {
+		fail(fmt.Errorf("the hello request is over budget"))
+	}
+	if large.system != small.system || large.tools != small.tools {
+		fail(fmt.Errorf("a large AGENTS.md changed the system prompt or tools; it belongs in the first user message only"))
+	}
+}
+
+type figures struct{ system, tools, user, count int }
+
+func (f figures) total() int { return f.system + f.tools + f.user }
+
+func measure(agents string) (figures, error) {
+	model, err := scripted.New()
+	if err != nil {
+		return figures{}, err
+	}
+	defer model.Close()
+	model.Enqueue(scripted.Reply{Text: "Hello!"})
+	tmp, err := os.MkdirTemp("", "promptbench")
+	if err != nil {
+		return figures{}, err
+	}
+	defer os.RemoveAll(tmp)
+	ws, home, state := filepath.Join(tmp, "ws"), filepath.Join(tmp, "home"), filepath.Join(tmp, "state")
+	files := map[string]string{
+		filepath.Join(ws, "AGENTS.md"):                                 agents,
+		filepath.Join(ws, "main.go"):                                   "package main\n",
+		filepath.Join(ws, ".govibe", "memory", "README.md"):            "Memory levels.\n",
+		filepath.Join(ws, ".govibe", "commands", "ship.md"):            "---\ndescription: Ship\n---\nShip $ARGUMENTS\n",
+		filepath.Join(home, ".govibe", "commands", "git", "commit.md"): "Commit: $ARGUMENTS\n",
+	}
+	for p, body := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return figures{}, err
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return figures{}, err
+		}
+	}
+	settings := config.Values{"apiBaseUrl": model.URL(), "model": "bench-model",
+		"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}}}}
+	eng, err := engine.New(engine.Options{Roots: []string{ws}, StateDir: state, Settings: settings, APIKeys: map[string]string{"": "sk-bench"},
+		Headless: true, Approve: "all", Trusted: true, Home: home, HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}})
+	if err != nil {
+		return figures{}, err
+	}
+	defer eng.Close()
+	sid, _, err := eng.Send(context.Background(), engine.SendParams{Text: "hello"})
+	if err != nil {
+		return figures{}, err
+	}
+	eng.Wait(sid)
+	reqs := model.Requests()
+	if len(reqs) == 0 {
+		return figures{}, fmt.Errorf("no request reached the model")
+	}
+	r := reqs[0]
+	est := compact.Default()
+	toolsJSON, _ := json.Marshal(r.Tools)
+	return figures{system: est.Text(r.Messages[0].Content), tools: est.Text(string(toolsJSON)), user: est.Text(r.LastUserMessage()), count: len(r.Tools)}, nil
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "promptbench:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/commands"
+	"github.com/govibe/govibe/server/internal/mcpclient"
+	"github.com/govibe/govibe/server/internal/permission"
+	"github.com/govibe/govibe/server/internal/shell"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// MCP servers: one manager per engine, from ~/.govibe/mcp.json and the
+// project's .govibe/mcp.json, .vscode/mcp.json and .mcp.json (project
+// files only in a trusted workspace). Servers start lazily (the first run
+// that lists tools) and in parallel; their tools are offered after the
+// built-ins, sorted by name, so the tool list stays stable. Every call is
+// confirmed like a shell command unless a user allow rule covers it.
+
+// mcpState is the engine's MCP manager and what was reported about it.
+type mcpState struct {
+	mu      sync.Mutex
+	m       *mcpclient.Manager
+	warned  bool // the schema budget warning was shown for this manager
+	skipped []string
+}
+
+// mcpManager returns the manager, building it on first use.
+func (e *Engine) mcpManager() *mcpclient.Manager {
+	e.mcp.mu.Lock()
+	defer e.mcp.mu.Unlock()
+	if e.mcp.m != nil {
+		return e.mcp.m
+	}
+	cfgs, problems, skipped := mcpclient.Load(mcpclient.Sources(e.home(), e.opts.Roots), e.Trusted(), nil)
+	for _, p := range problems {
+		e.log.Warn("MCP configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
+		e.notice("warning", e.tr("MCP server not loaded: %s", p.Error()))
+	}
+	e.mcp.skipped = skipped
+	e.mcp.m = mcpclient.New(cfgs, mcpclient.Options{Log: e.log.Named("mcp"), Env: shell.ScrubEnv(os.Environ()), Cwd: e.opts.Roots[0]})
+	e.mcp.warned = false
+	return e.mcp.m
+}
+
+// resetMCP stops the servers; the next use loads the configuration again.
+func (e *Engine) resetMCP() {
+	e.mcp.mu.Lock()
+	m := e.mcp.m
+	e.mcp.m = nil
+	e.mcp.mu.Unlock()
+	if m != nil {
+		go m.Close()
+	}
+}
+
+// MCP is the manager for the status view and its actions.
+func (e *Engine) MCP() *mcpclient.Manager { return e.mcpManager() }
+
+// mcpTools lists the servers' tools (connecting them on first use).
+func (e *Engine) mcpTools(ctx context.Context) []tools.Tool {
+	m := e.mcpManager()
+	ts := m.Tools(ctx)
+	out := make([]tools.Tool, len(ts))
+	for i, t := range ts {
+		out[i] = tools.MCPTool(t, m)
+	}
+	e.checkSchemaBudget(m)
+	return out
+}
+
+// checkSchemaBudget warns once when the MCP tool schemas take more than
+// 15% of the model's context window.
+func (e *Engine) checkSchemaBudget(m *mcpclient.Manager) {
+	chars := 0
+	var per []string
+	for _, s := range m.Statuses() {
+		chars += s.SchemaChars
+		if s.SchemaChars > 0 {
+			per = append(per, fmt.Sprintf("%s ≈%d", s.Name, s.SchemaChars/4))
+		}
+	}
+	window := e.profile().ContextWindow
+	if window <= 0 || chars/4*100 <= window*15 {
+		return
+	}
+	e.mcp.mu.Lock()
+	warned := e.mcp.warned
+	e.mcp.warned = true
+	e.mcp.mu.Unlock()
+	if !warned {
+		e.notice("warning", e.tr("MCP tool definitions take about %d tokens, more than 15%% of the %d-token context window (%s). Disable servers you do not need.", chars/4, window, strings.Join(per, ", ")))
+	}
+}
+
+// mcpResource reads an @mcp:server:uri mention.
+func (e *Engine) mcpResource(ctx context.Context, server, uri string) (string, error) {
+	return e.mcpManager().ReadResource(ctx, server, uri)
+}
+
+// mcpPromptCommands are the connected servers' prompts as slash commands.
+func (e *Engine) mcpPromptCommands() *commands.Registry[slashHandler] {
+	r := commands.New[slashHandler]()
+	m := e.mcpManager()
+	for _, p := range m.Prompts() {
+		p := p
+		hint := ""
+		if len(p.Arguments) > 0 {
+			hint = strings.Join(p.Arguments, " ")
+		} else {
+			hint = "[arguments]"
+		}
+		_ = r.Register(commands.Command[slashHandler]{Name: p.Command, Description: p.Description, ArgumentHint: hint,
+			Handler: func(ctx context.Context, _ SendParams, args string) (commandOutcome, error) {
+				text, err := m.GetPrompt(ctx, p.Server, p.Name, promptArgs(p.Arguments, args))
+				if err != nil {
+					return commandOutcome{}, err
+				}
+				return commandOutcome{text: text}, nil
+			}})
+	}
+	return r
+}
+
+// promptArgs reads name=value pairs, and plain values in the order the
+// prompt declares its arguments.
+func promptArgs(declared []string, args string) map[string]string {
+	out := map[string]string{}
+	i := 0
+	for _, f := range strings.Fields(args) {
+		if k, v, ok := strings.Cut(f, "="); ok && k != "" {
+			out[k] = v
+			continue
+		}
+		for i < len(declared) && out[strings.TrimSuffix(declared[i], "*")] != "" {
+			i++
+		}
+		if i < len(declared) {
+			out[strings.TrimSuffix(declared[i], "*")] = f
+			i++
+		}
+	}
+	return out
+}
+
+// ConfirmTool decides an MCP tool call: deny rules refuse, a user allow
+// rule (mcp__server__tool, mcp__server__* or mcp__server) permits, the
+// headless policy answers for --approve all, and otherwise the user is
+// asked like for a shell command.
+func (a *approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
+	v := a.e.Settings()
+	prefix := mcpclient.ToolName(p.Server, "")
+	serverRule := func(list ...string) string {
+		for _, key := range list {
+			for _, r := range v.Strings(key) {
+				if r = strings.TrimSpace(r); r == prefix+"*" || r == strings.TrimSuffix(prefix, "__") {
+					return r
+				}
+			}
+		}
+		return ""
+	}
+	if r := serverRule("permissions.deny", "permissions.workspace.deny"); r != "" {
+		return tools.ToolDecision{Reason: "denied by your permission rule " + r}, nil
+	}
+	d, why := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: p.Tool})
+	if d.Verdict == permission.Deny {
+		return tools.ToolDecision{Reason: why}, nil
+	}
+	if d.Verdict == permission.Allow {
+		return tools.ToolDecision{Allowed: true, Rule: d.Rule.String()}, nil
+	}
+	// Only the user's allow rules permit; a workspace's never do.
+	if r := serverRule("permissions.allow"); r != "" && d.Verdict != permission.Ask {
+		return tools.ToolDecision{Allowed: true, Rule: r}, nil
+	}
+	if a.e.opts.Headless {
+		if a.e.opts.Approve == "all" && d.Verdict != permission.Ask {
+			return tools.ToolDecision{Allowed: true, Rule: "--approve all"}, nil
+		}
+		return tools.ToolDecision{Reason: "this headless run does not approve MCP tool calls (use --approve all or an allow rule " + p.Tool + ")"}, nil
+	}
+	args := string(p.Arguments)
+	if len(args) > 4000 {
+		args = args[:4000] + "…"
+	}
+	ans, err := a.e.Broker.Ask(ctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "tool",
+		Command: p.Tool, Question: args})
+	if err != nil {
+		return tools.ToolDecision{}, err
+	}
+	return tools.ToolDecision{Allowed: ans.Accept, Reason: ans.Reason}, nil
+}
+
+var _ tools.ToolApprover = (*approver)(nil)
+
+// MCPSkipped lists the project MCP config files trust kept from loading.
+func (e *Engine) MCPSkipped() []string {
+	e.mcpManager()
+	e.mcp.mu.Lock()
+	defer e.mcp.mu.Unlock()
+	return append([]string(nil), e.mcp.skipped...)
+}

@@ -1,0 +1,135 @@
+// Package filecomplete answers the chat input's @-mention autocomplete:
+// fuzzy matching of workspace paths, walked with the tools' own walker
+// (.gitignore honoured, hidden files skipped). On a large tree the walk
+// stops at a time and count budget, so the first results come fast; the
+// answer then says it is partial.
+package filecomplete
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Match is one candidate.
+type Match struct {
+	Root  string // the workspace root it belongs to
+	Path  string // slash path relative to Root; folders end with '/'
+	Score int
+}
+
+// Options bound one search.
+type Options struct {
+	Limit    int           // results; default 50
+	Budget   time.Duration // walk time; default 80ms
+	MaxFiles int           // files looked at; default 200000
+}
+
+// Complete returns the best matches of query in roots, best first, and
+// whether the walk stopped early.
+func Complete(roots []string, query string, o Options) (out []Match, partial bool) {
+	if o.Limit <= 0 {
+		o.Limit = 50
+	}
+	if o.Budget <= 0 {
+		o.Budget = 80 * time.Millisecond
+	}
+	if o.MaxFiles <= 0 {
+		o.MaxFiles = 200000
+	}
+	q := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(query), "@"))
+	deadline := time.Now().Add(o.Budget)
+	var (
+		mu      sync.Mutex
+		seen    atomic.Int64
+		stopped atomic.Bool
+		dirs    = map[string]bool{}
+	)
+	for _, root := range roots {
+		tools.WalkFiles(root, func(rel string) bool {
+			n := seen.Add(1)
+			if n > int64(o.MaxFiles) || (n%256 == 0 && time.Now().After(deadline)) {
+				stopped.Store(true)
+				return false
+			}
+			cands := []string{rel}
+			// Folders are candidates too (for @folder/).
+			for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+				cands = append(cands, d+"/")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range cands {
+				if strings.HasSuffix(c, "/") {
+					if dirs[root+"\x00"+c] {
+						break
+					}
+					dirs[root+"\x00"+c] = true
+				}
+				if s, ok := score(q, c); ok {
+					out = append(out, Match{Root: root, Path: c, Score: s})
+				}
+			}
+			return true
+		})
+		if stopped.Load() {
+			break
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		if len(out[i].Path) != len(out[j].Path) {
+			return len(out[i].Path) < len(out[j].Path)
+		}
+		return out[i].Path < out[j].Path
+	})
+	if len(out) > o.Limit {
+		out = out[:o.Limit]
+	}
+	return out, stopped.Load()
+}
+
+// score is a subsequence match of q in p: consecutive characters, matches
+// at word starts and in the base name score higher; shorter paths win
+// ties. An empty query matches everything equally.
+func score(q, p string) (int, bool) {
+	if q == "" {
+		return 0, true
+	}
+	lp := strings.ToLower(p)
+	base := strings.LastIndex(strings.TrimSuffix(lp, "/"), "/") + 1
+	s, qi, prev := 0, 0, -2
+	for i := 0; i < len(lp) && qi < len(q); i++ {
+		if lp[i] != q[qi] {
+			continue
+		}
+		pts := 1
+		if i == prev+1 {
+			pts += 5
+		}
+		if i == 0 || !unicode.IsLetter(rune(lp[i-1])) && !unicode.IsDigit(rune(lp[i-1])) {
+			pts += 3
+		}
+		if i >= base {
+			pts += 2
+		}
+		s += pts
+		prev = i
+		qi++
+	}
+	if qi < len(q) {
+		return 0, false
+	}
+	if strings.Contains(lp[base:], q) {
+		s += 20
+	}
+	return s - len(p)/8, true
+}

@@ -1,0 +1,55 @@
+package server
+
+import (
+	"context"
+
+	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
+)
+
+// The MCP status view: states, restart, enable and disable.
+
+func (s *Server) MCPStatus(ctx context.Context, p *protocol.MCPStatusParams) (*protocol.MCPStatusResult, error) {
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p.Connect {
+		eng.MCP().Start(ctx)
+	}
+	return mcpStatus(eng), nil
+}
+
+func (s *Server) MCPRestart(ctx context.Context, p *protocol.MCPServerParams) (*protocol.MCPStatusResult, error) {
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.MCP().Restart(ctx, p.Name); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
+	}
+	return mcpStatus(eng), nil
+}
+
+func (s *Server) MCPSetEnabled(ctx context.Context, p *protocol.MCPSetEnabledParams) (*protocol.MCPStatusResult, error) {
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.MCP().SetEnabled(p.Name, p.Enabled); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
+	}
+	return mcpStatus(eng), nil
+}
+
+func mcpStatus(eng *engine.Engine) *protocol.MCPStatusResult {
+	out := &protocol.MCPStatusResult{Servers: []protocol.MCPServerStatus{}, Skipped: eng.MCPSkipped()}
+	if out.Skipped == nil {
+		out.Skipped = []string{}
+	}
+	for _, st := range eng.MCP().Statuses() {
+		out.Servers = append(out.Servers, protocol.MCPServerStatus{Name: st.Name, State: string(st.State), Kind: st.Kind, Source: st.Source,
+			Tools: st.Tools, SchemaTokens: st.SchemaChars / 4, Error: st.Error, StderrTail: st.StderrTail, Restarts: st.Restarts})
+	}
+	return out
+}
