@@ -42,7 +42,10 @@ type Options struct {
 	// (none|edits|all).
 	Headless bool
 	Approve  string
-	HostInfo HostInfo
+	// AskTerminal answers ask_human in a headless run (exec with a TTY on
+	// stdin); nil means nobody can answer there.
+	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
+	HostInfo    HostInfo
 	Trusted  bool
 	// NewClient builds the model client; tests may substitute it.
 	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
