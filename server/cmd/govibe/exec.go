@@ -166,7 +166,7 @@ func execCmd(args []string) int {
 		Settings: values, APIKeys: keys, Headless: true, Approve: *approve,
 		// The asker speaks the engine's language; eng is set before any turn.
 		AskTerminal: stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
-		HostInfo: engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+		HostInfo:    engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "govibe exec:", err)

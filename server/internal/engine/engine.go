@@ -46,7 +46,7 @@ type Options struct {
 	// stdin); nil means nobody can answer there.
 	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
 	HostInfo    HostInfo
-	Trusted  bool
+	Trusted     bool
 	// NewClient builds the model client; tests may substitute it.
 	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
 	// Confirm callbacks tell the client about parked questions.

@@ -76,7 +76,9 @@ func runAskHuman(ctx context.Context, env *Env, a askHumanArgs) (Result, error) 
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{OK: !r.Cancelled && !r.TimedOut, Output: HumanReplyText(r)}, nil
+	// Every outcome is a successful call: cancelling or not answering is the
+	// user's answer, not a failure of the tool.
+	return Result{OK: true, Output: HumanReplyText(r)}, nil
 }
 
 // HumanReplyText is the model-visible text of a reply.
