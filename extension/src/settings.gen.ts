@@ -29,6 +29,7 @@ export const SETTING_KEYS = [
 	"autoApprove.editsDelayMs",
 	"autoApprove.readOnlyCommands",
 	"toolCalling",
+	"askHuman.timeoutMs",
 	"shell.timeoutMs",
 	"shell.maxTimeoutMs",
 	"web.allowHosts",
@@ -88,6 +89,7 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"autoApprove.editsDelayMs": "workspace",
 	"autoApprove.readOnlyCommands": "restrict",
 	"toolCalling": "workspace",
+	"askHuman.timeoutMs": "workspace",
 	"shell.timeoutMs": "workspace",
 	"shell.maxTimeoutMs": "workspace",
 	"web.allowHosts": "user",
@@ -189,6 +191,8 @@ export interface SettingValues {
 	"autoApprove.readOnlyCommands": boolean;
 	/** How tools are called when the profile does not say: native function calling, a text protocol, or auto-detect. */
 	"toolCalling": "native" | "text" | "auto";
+	/** How long ask_human waits for the user's reply before telling the model nobody answered, in milliseconds. */
+	"askHuman.timeoutMs": number;
 	/** Default timeout of one shell command in milliseconds. */
 	"shell.timeoutMs": number;
 	/** Longest timeout the model may ask for one shell command, in milliseconds. */
@@ -276,6 +280,7 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"autoApprove.editsDelayMs": 0,
 	"autoApprove.readOnlyCommands": true,
 	"toolCalling": "auto",
+	"askHuman.timeoutMs": 1800000,
 	"shell.timeoutMs": 120000,
 	"shell.maxTimeoutMs": 600000,
 	"web.allowHosts": [],

@@ -169,11 +169,14 @@ func execCmd(args []string) int {
 	log.Redactor.Set(keys[""])
 	defer log.Sync()
 
-	eng, err := engine.New(engine.Options{
+	var eng *engine.Engine
+	eng, err = engine.New(engine.Options{
 		Roots: []string{cf.workspace}, StateDir: cf.stateDir, Logger: log.Logger,
 		Settings: values, APIKeys: keys, Headless: true, Approve: *approve, Trusted: trusted,
 		OnNotice: func(level, msg string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
-		HostInfo: engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+		// The asker speaks the engine's language; eng is set before any turn.
+		AskTerminal: stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
+		HostInfo:    engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "govibe exec:", err)

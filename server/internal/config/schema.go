@@ -110,6 +110,8 @@ var Schema = []Setting{
 		EN: "Run read-only shell commands without asking.", ZH: "只读 Shell 命令无需确认直接运行。"},
 	{Key: "toolCalling", Type: "string", Default: "auto", Scope: Workspace, Enum: []string{"native", "text", "auto"},
 		EN: "How tools are called when the profile does not say: native function calling, a text protocol, or auto-detect.", ZH: "配置未指定时的工具调用方式：原生函数调用、文本协议或自动检测。"},
+	{Key: "askHuman.timeoutMs", Type: "integer", Default: float64(1800000), Scope: Workspace, Unit: "ms", Min: num(1000),
+		EN: "How long ask_human waits for the user's reply before telling the model nobody answered, in milliseconds.", ZH: "ask_human 等待用户回复的时间（毫秒），超时后告知模型无人回答。"},
 	{Key: "shell.timeoutMs", Type: "integer", Default: float64(120000), Scope: Workspace, Unit: "ms", Min: num(1000),
 		EN: "Default timeout of one shell command in milliseconds.", ZH: "单条 Shell 命令的默认超时时间（毫秒）。"},
 	{Key: "shell.maxTimeoutMs", Type: "integer", Default: float64(600000), Scope: Workspace, Unit: "ms", Min: num(1000),

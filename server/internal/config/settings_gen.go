@@ -29,6 +29,7 @@ type Settings struct {
 	AutoApprove     AutoApproveSettings
 	// How tools are called when the profile does not say: native function calling, a text protocol, or auto-detect. (toolCalling)
 	ToolCalling string
+	AskHuman    AskHumanSettings
 	Shell       ShellSettings
 	Web         WebSettings
 	// More instruction files (paths relative to each workspace folder) read like AGENTS.md and sent to the model in the first message of a session. (contextFiles)
@@ -92,6 +93,12 @@ type AutoApproveSettings struct {
 	EditsDelayMs int
 	// Run read-only shell commands without asking. (autoApprove.readOnlyCommands)
 	ReadOnlyCommands bool
+}
+
+// AskHumanSettings holds the askHuman.* settings.
+type AskHumanSettings struct {
+	// How long ask_human waits for the user's reply before telling the model nobody answered, in milliseconds. (askHuman.timeoutMs)
+	TimeoutMs int
 }
 
 // ShellSettings holds the shell.* settings.
@@ -226,6 +233,7 @@ func Typed(v Values) Settings {
 	s.AutoApprove.EditsDelayMs = v.Int("autoApprove.editsDelayMs")
 	s.AutoApprove.ReadOnlyCommands = v.Bool("autoApprove.readOnlyCommands")
 	s.ToolCalling = v.String("toolCalling")
+	s.AskHuman.TimeoutMs = v.Int("askHuman.timeoutMs")
 	s.Shell.TimeoutMs = v.Int("shell.timeoutMs")
 	s.Shell.MaxTimeoutMs = v.Int("shell.maxTimeoutMs")
 	s.Web.AllowHosts = v.Strings("web.allowHosts")

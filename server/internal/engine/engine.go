@@ -45,7 +45,10 @@ type Options struct {
 	// (none|edits|all).
 	Headless bool
 	Approve  string
-	HostInfo HostInfo
+	// AskTerminal answers ask_human in a headless run (exec with a TTY on
+	// stdin); nil means nobody can answer there.
+	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
+	HostInfo    HostInfo
 	// Trusted is the workspace's trust at start; SetTrusted changes it.
 	Trusted bool
 	// Home is the user's home directory (user skills, hooks, MCP config);

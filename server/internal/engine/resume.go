@@ -44,6 +44,13 @@ type parkedTurn struct {
 // and is closed like any interrupted run.
 var resumableKinds = map[string]bool{"edit": true, "shell": true}
 
+// resumable reports whether the question c about a call named tool can be
+// answered after a restart: edits, commands and ask_human's questions
+// (the tool runs again and takes the recorded reply).
+func resumable(kind, tool string) bool {
+	return resumableKinds[kind] || (kind == "question" && tool == "ask_human")
+}
+
 // findParked reports the run m left waiting on one of the open questions,
 // or nil when m was interrupted in any other state (streaming, a tool
 // running, inside a todo plan's step, text tool-call protocol).
@@ -54,10 +61,10 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 	}
 	// Calls of this message that wait: recorded, neither finished nor
 	// answered.
-	waiting := map[string]bool{}
+	waiting := map[string]string{} // call id → tool name
 	for _, p := range msg.Parts {
 		if p.Kind == store.PartToolCall && (p.ToolCall.Status == store.ToolPending || p.ToolCall.Status == store.ToolRunning) {
-			waiting[p.ToolCall.ID] = true
+			waiting[p.ToolCall.ID] = p.ToolCall.Name
 		}
 	}
 	for _, p := range msg.Parts {
@@ -67,7 +74,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 	}
 	var conf *store.Confirmation
 	for i := range open {
-		if c := &open[i]; c.SessionID == m.SessionID && waiting[c.ToolCallID] && resumableKinds[c.Kind] {
+		if c := &open[i]; c.SessionID == m.SessionID && waiting[c.ToolCallID] != "" && resumable(c.Kind, waiting[c.ToolCallID]) {
 			conf = c
 			break
 		}

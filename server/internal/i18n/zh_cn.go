@@ -3,6 +3,8 @@ package i18n
 // zhCN holds the Simplified Chinese translations. TestEveryMessageIsTranslated
 // fails when a message passed to T anywhere in the sidecar is missing here.
 var zhCN = map[string]string{
+	"The agent asks:": "智能体提问:",
+	"Type a reply (or a choice's number), \"/done REPLY\" to end the topic, an empty line to cancel.":          "输入回复(或选项编号),输入“/done 回复”结束该话题,空行取消。",
 	"No API key is set for %s. Set one to start chatting.":                                                     "尚未为 %s 设置 API 密钥。请先设置密钥再开始对话。",
 	"The model request failed: %s":                                                                             "模型请求失败:%s",
 	"this session is still working on the previous message; stop it or wait":                                   "此会话仍在处理上一条消息;请先停止或等待其完成",
@@ -11,11 +13,11 @@ var zhCN = map[string]string{
 	"No tool was run: %s is 0, which allows answers only. Send a message to continue.":                         "未执行任何工具:%s 为 0,只允许回答。发送消息即可继续。",
 	"This endpoint does not accept tool definitions; switching to the text tool-call protocol.":                "该服务不接受工具定义;已切换为文本工具调用协议。",
 	"Malformed tool call; asking the model to correct it.":                                                     "工具调用格式有误;已请模型更正。",
-	"GoVibe could not start: %v":                                                                               "GoVibe 无法启动:%v",
-	"Permission rule %s entry %d (%q) in %s is invalid and ignored: %v":                                        "权限规则 %s 的第 %d 项(%q,位于%s)无效,已忽略:%v",
-	"your user settings":                       "用户设置",
-	"the workspace settings":                   "工作区设置",
-	"Could not summarise earlier messages: %s": "无法总结较早的消息:%s",
+	"GoVibe could not start: %v":                                        "GoVibe 无法启动:%v",
+	"Permission rule %s entry %d (%q) in %s is invalid and ignored: %v": "权限规则 %s 的第 %d 项(%q,位于%s)无效,已忽略:%v",
+	"your user settings":                                                "用户设置",
+	"the workspace settings":                                            "工作区设置",
+	"Could not summarise earlier messages: %s":                          "无法总结较早的消息:%s",
 	"The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).": "模型服务正在限流;GoVibe 在尝试 %d 次后放弃。",
 	"the stream ended before the model finished":                                        "模型尚未完成,数据流就已结束",
 	"connect timed out":            "连接超时",

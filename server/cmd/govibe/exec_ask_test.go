@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+func plainTr(s string, a ...any) string { return fmt.Sprintf(s, a...) }
+
+func TestTerminalAskerReplies(t *testing.T) {
+	q := tools.HumanQuestion{Question: "Which database?", Options: []string{"sqlite", "postgres"}}
+	cases := []struct {
+		in   string
+		want tools.HumanReply
+	}{
+		{"use mysql\n", tools.HumanReply{Reply: "use mysql"}},
+		{"2\n", tools.HumanReply{Reply: "postgres"}},
+		{"9\n", tools.HumanReply{Reply: "9"}}, // not a choice: taken as text
+		{"/done 1\n", tools.HumanReply{Reply: "sqlite", Done: true}},
+		{"\n", tools.HumanReply{Cancelled: true}},
+		{"", tools.HumanReply{Cancelled: true}}, // EOF
+	}
+	for _, c := range cases {
+		var out strings.Builder
+		got, err := newTerminalAsker(strings.NewReader(c.in), &out, plainTr).ask(context.Background(), q)
+		if err != nil || got != c.want {
+			t.Errorf("input %q: got %+v, %v; want %+v", c.in, got, err, c.want)
+		}
+		if !strings.Contains(out.String(), "Which database?") || !strings.Contains(out.String(), "2) postgres") {
+			t.Errorf("question not shown: %q", out.String())
+		}
+	}
+}
+
+// TestExecAskHumanWithoutTTY: the test's stdin is not a terminal, so the
+// model is told nobody can answer and the run still finishes.
+func TestExecAskHumanWithoutTTY(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"a.txt": "x\n"})
+	model := scripted.Start(t, scripted.Reply{ToolCalls: []scripted.ToolCall{tc("q1", "ask_human", `{"question":"Which database?"}`)}},
+		scripted.Reply{Text: "Picked sqlite."})
+	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()},
+		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "set up storage")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	reqs := model.Requests()
+	got := ""
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == "tool" && m.ToolCallID == "q1" {
+			got = m.Content
+		}
+	}
+	if got != "Error: "+tools.NoHumanText {
+		t.Fatalf("the model got %q, want %q", got, tools.NoHumanText)
+	}
+}

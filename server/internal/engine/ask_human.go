@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// DefaultAskHumanTimeout is how long ask_human waits when the setting is
+// unset: long enough to step away, short enough that a forgotten run ends.
+const DefaultAskHumanTimeout = 30 * time.Minute
+
+// Reply semantics of a "question" Confirm answered from the dialog:
+//   - Send:   Accept=true,  Answer=text            → "The user replied: …"
+//   - Done:   Accept=true,  Answer=text, Reason=ReasonDone
+//     → "… and is done with this topic: …"
+//   - Cancel: Accept=false                          → "The user cancelled …"
+//
+// Each answer ends this call (the dialog closes); the model may ask again,
+// which opens a new one, so the conversation continues question by question.
+const ReasonDone = "done"
+
+// AskHuman parks the question on the Broker (persisted, so a reload or a
+// restart shows it again) or, headless, asks the terminal.
+func (a *approver) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
+	if a.e.opts.Headless {
+		if a.e.opts.AskTerminal == nil {
+			return tools.HumanReply{}, tools.ErrNoHuman
+		}
+		return a.e.opts.AskTerminal(ctx, q)
+	}
+	timeout := a.e.askHumanTimeout()
+	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errAskTimeout)
+	defer cancel()
+	ans, err := a.e.Broker.Ask(wctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
+		Kind: "question", Question: q.Question, Options: q.Options})
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errAskTimeout) {
+			return tools.HumanReply{TimedOut: true, Timeout: timeout.String()}, nil
+		}
+		return tools.HumanReply{}, err
+	}
+	return replyOf(ans), nil
+}
+
+var errAskTimeout = errors.New("ask_human timed out")
+
+func replyOf(ans Answer) tools.HumanReply {
+	if !ans.Accept {
+		return tools.HumanReply{Cancelled: true}
+	}
+	return tools.HumanReply{Reply: strings.TrimSpace(ans.Answer), Done: ans.Reason == ReasonDone}
+}
+
+// AskHuman on a resumed run answers the restored question with the reply
+// the user gave after the restart.
+func (r *resumedApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
+	if r.c.Kind != "question" || q.ToolCallID != r.c.ToolCallID {
+		return r.approver.AskHuman(ctx, q)
+	}
+	return replyOf(r.ans), nil
+}
+
+func (e *Engine) askHumanTimeout() time.Duration {
+	ms := config.Typed(e.Settings()).AskHuman.TimeoutMs
+	if ms <= 0 {
+		return DefaultAskHumanTimeout
+	}
+	return time.Duration(ms) * time.Millisecond
+}

@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"strings"
+)
+
+//go:embed descriptions/ask_human.md
+var askHumanDesc string
+
+type askHumanArgs struct {
+	Question string   `json:"question" jsonschema:"required" jsonschema_description:"The question for the user, self-contained."`
+	Options  []string `json:"options,omitempty" jsonschema_description:"Optional choices shown as buttons."`
+}
+
+// HumanQuestion is an ask_human call as the asker sees it.
+type HumanQuestion struct {
+	ToolCallID string
+	Question   string
+	Options    []string
+}
+
+// HumanReply is how the user answered. Exactly one outcome holds:
+// Cancelled, TimedOut, or a Reply (Done marks the topic finished).
+type HumanReply struct {
+	Reply     string
+	Done      bool
+	Cancelled bool
+	TimedOut  bool
+	Timeout   string // the configured wait, for the model's note
+}
+
+// HumanAsker is implemented by approvers that can reach a person (the
+// editor's dialog, a terminal). An approver without it has nobody to ask.
+type HumanAsker interface {
+	AskHuman(ctx context.Context, q HumanQuestion) (HumanReply, error)
+}
+
+// ErrNoHuman is what an asker returns when no person can answer (a
+// headless run without a terminal).
+var ErrNoHuman = errors.New("no human is available")
+
+// NoHumanText is the model-visible result when nobody can answer.
+const NoHumanText = "No human is available in this run; decide yourself or stop and explain."
+
+// AskHuman returns the ask_human tool.
+func AskHuman() Tool {
+	return &define[askHumanArgs]{
+		name: "ask_human", desc: askHumanDesc, readOnly: true,
+		defaults: func() askHumanArgs { return askHumanArgs{} },
+		run:      runAskHuman,
+	}
+}
+
+func runAskHuman(ctx context.Context, env *Env, a askHumanArgs) (Result, error) {
+	q := strings.TrimSpace(a.Question)
+	if q == "" {
+		return Result{Output: "ask_human needs a non-empty question."}, nil
+	}
+	var opts []string
+	for _, o := range a.Options {
+		if o = strings.TrimSpace(o); o != "" {
+			opts = append(opts, o)
+		}
+	}
+	asker, ok := env.Approver.(HumanAsker)
+	if !ok {
+		return Result{Output: NoHumanText}, nil
+	}
+	r, err := asker.AskHuman(ctx, HumanQuestion{ToolCallID: CallID(ctx), Question: q, Options: opts})
+	if errors.Is(err, ErrNoHuman) {
+		return Result{Output: NoHumanText}, nil
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	// Every outcome is a successful call: cancelling or not answering is the
+	// user's answer, not a failure of the tool.
+	return Result{OK: true, Output: HumanReplyText(r)}, nil
+}
+
+// HumanReplyText is the model-visible text of a reply.
+func HumanReplyText(r HumanReply) string {
+	switch {
+	case r.Cancelled:
+		return "The user cancelled the question."
+	case r.TimedOut:
+		return "No answer within " + r.Timeout + "; decide yourself or stop and explain."
+	case r.Done:
+		return "The user replied and is done with this topic: " + r.Reply
+	default:
+		return "The user replied: " + r.Reply
+	}
+}
