@@ -33,6 +33,9 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	h.sendChat(wv, "Please create the marker file")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the shell command")
+	h.expectButtonsInView(wv, "shell confirmation")
+	h.expectNoOverflow(wv, "shell confirmation")
+	h.shot("shell-confirmation")
 	if err := h.Expect.Locator(card.Locator(selConfirmCommand)).ToHaveValue("touch denied.txt"); err != nil {
 		t.Fatalf("the confirmation does not show the command: %v", err)
 	}
@@ -106,6 +109,9 @@ func TestScenarioDangerousCommandShowsAnalysis(t *testing.T) {
 	h.sendChat(wv, "Please clean up my home folder")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the dangerous command")
+	h.expectButtonsInView(wv, "dangerous command confirmation")
+	h.expectNoOverflow(wv, "dangerous command confirmation")
+	h.shot("dangerous-confirmation")
 	if err := h.Expect.Locator(card).ToHaveClass(regexp.MustCompile(`\bclass-dangerous\b`)); err != nil {
 		t.Fatalf("the card is not marked dangerous: %v", err)
 	}
@@ -138,7 +144,9 @@ func TestScenarioReadOnlyCommandCardSaysAutoApproved(t *testing.T) {
 	}}})
 	wv := h.openGoVibe()
 	h.sendChat(wv, "Please list the files")
-	h.expectText(wv.Locator(selAssistantMessage).Last(), "Listed.")
+	h.expectNewestInView(wv, "Listed.")
+	h.expectNoOverflow(wv, "read-only command card")
+	h.shot("auto-approved")
 	card := wv.Locator(selToolCard + ":has(.tool-summary:text('ls'))")
 	h.expectText(card.Locator(selAutoApproved), "auto-approved: read-only command")
 	if err := h.Expect.Locator(shellCard(wv)).ToHaveCount(0); err != nil {

@@ -73,6 +73,8 @@ export interface ChatState {
   l10nVersion: number;
   /** Bumped by the host's focusInput. */
   focusTick: number;
+  /** Bumped by each send, so the transcript scrolls to the new turn. */
+  sendTick: number;
 }
 
 export interface StoreOptions {
@@ -96,6 +98,7 @@ const initial: ChatState = {
   locale: 'en',
   l10nVersion: 0,
   focusTick: 0,
+  sendTick: 0,
 };
 
 /**
@@ -177,6 +180,11 @@ export class ChatStore {
     this.set({
       confirms: this.s.confirms.map((c) => (c.request.id === id ? { ...c, resolved: decision } : c)),
     });
+  }
+
+  /** The user sent a message: the transcript follows the new turn again. */
+  markSent(): void {
+    this.set({ sendTick: this.s.sendTick + 1 });
   }
 
   setLoadingMore(v: boolean): void {

@@ -27,6 +27,7 @@ export function App() {
           todo={s.todo}
           hasMore={s.hasMore}
           loadingMore={s.loadingMore}
+          sendTick={s.sendTick}
         />
       </main>
       {s.interrupted && !s.running && <InterruptedBanner />}

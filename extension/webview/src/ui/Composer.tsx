@@ -43,8 +43,11 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
     const t = (area.current?.value ?? text).trim();
     if (!t || disabled) return;
     bridge.post({ type: 'send', text: t, ...(sessionId ? { sessionId } : {}) });
+    store.markSent();
     if (area.current) area.current.value = '';
     update('');
+    // A reload right after a send must not bring the sent text back.
+    bridge.flush();
   };
 
   return (
