@@ -190,7 +190,7 @@ export function foldMessages(ms: Message[]): { messages: ViewMessage[]; orphans:
       ...m,
       blocks: m.blocks.map((b) =>
         b.kind === 'tool' && b.callId === r.toolCallId
-          ? withResult(b, { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status })
+          ? withResult(b, { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status, durationMs: r.durationMs })
           : b,
       ),
     };

@@ -132,7 +132,9 @@ function Reasoning({ text, openKey, streaming }: { text: string; openKey: string
       }}
     >
       <summary>
-        <span class={`codicon ${streaming ? 'codicon-loading codicon-modifier-spin' : 'codicon-lightbulb'}`} /> {l10n.t('Thinking…')}
+        <span class={`codicon ${streaming ? 'codicon-loading codicon-modifier-spin' : 'codicon-lightbulb'}`} />{' '}
+        {/* Only a block still being written is "thinking"; a finished one must not claim to be. */}
+        <span data-testid="reasoning-label">{streaming ? l10n.t('Thinking…') : l10n.t('Thought process')}</span>
       </summary>
       {open && <Markdown text={text} streaming={streaming} />}
     </details>
