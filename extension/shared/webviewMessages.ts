@@ -33,7 +33,19 @@ export type HostMessage =
   | { type: 'serverState'; state: ServerState; detail?: string }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; action?: string }
   | { type: 'snapshotCreated'; snapshot: SnapshotInfo }
+  // The active model, its key and endpoint status (header).
+  | { type: 'model'; status: ModelStatus }
   | { type: 'focusInput' };
+
+/** What the header shows about the model; see src/host/modelStatus.ts. */
+export interface ModelStatus {
+  label: string;
+  model: string;
+  baseUrl: string;
+  key: 'set' | 'missing' | 'notNeeded';
+  profiles: string[];
+  problem?: { text: string; action: 'setApiKey' | 'openSettings' };
+}
 
 export type ServerState = 'starting' | 'ready' | 'busy' | 'error' | 'stopped';
 
@@ -64,4 +76,4 @@ export type WebviewMessage =
   | { type: 'openLink'; href: string }
   /** A browser_sub_agent screenshot (a PNG under the storage directory). */
   | { type: 'openImage'; path: string }
-  | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' };
+  | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' | 'pickModel' };

@@ -21,6 +21,8 @@ import { findRipgrep, findServerBinary } from './sidecar/binary';
 import { SidecarManager } from './sidecar/manager';
 import { sidecarEnv, spawnSidecar, withBrowserDriver } from './sidecar/spawn';
 import { ApiKeys } from './host/apiKeys';
+import { pickModel } from './host/modelPicker';
+import { refreshModelStatus } from './host/modelStatus';
 import { ChatView } from './host/chatView';
 import { EditorRequests } from './host/editorRequests';
 import { Proposals } from './host/proposals';
@@ -131,9 +133,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   applyTrace();
 
+  const refreshModel = async () => {
+    await refreshModelStatus((k) => cfg().get(k), await keys.load(), (s) => chatView.setModelStatus(s), {
+      noModel: () => vscode.l10n.t('No model is configured.'),
+      noKey: (label) => vscode.l10n.t('No API key is set for {0}.', label),
+      unreachable: (url) => vscode.l10n.t('Cannot reach {0}.', url),
+    });
+  };
   const pushSettings = async () => {
+    void refreshModel();
     await mgr.notify('settings/didChange', { settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)) });
   };
+  void refreshModel();
 
   mgr.onDidChangeState(({ state, detail }) => {
     if (state !== 'ready') void proposals.closeAll();
@@ -190,6 +201,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
 
   command('govibe.newSession', () => chatView.newSession());
+  command('govibe.pickModel', async () => {
+    const chosen = await pickModel((k) => cfg().get(k));
+    if (chosen !== undefined) await cfg().update('model', chosen, vscode.ConfigurationTarget.Global);
+  });
   command('govibe.setApiKey', async () => {
     if (await keys.promptAndStore()) await pushSettings();
   });

@@ -2,7 +2,7 @@
 // confirmations, notices, and chat events in seq order (a gap asks for a
 // fresh snapshot). What each event does to the transcript is the
 // reducer's business (reducer.ts).
-import type { HostMessage, ServerState } from '../../shared/webviewMessages';
+import type { HostMessage, ModelStatus, ServerState } from '../../shared/webviewMessages';
 import type { ChatEvent, ConfirmRequest, ContextUse, SessionInfo, SessionLoadResult, TodoState } from '../../src/protocol.gen';
 import type { ViewMessage } from './model';
 import { EventReducer } from './reducer';
@@ -44,6 +44,8 @@ export interface ChatState {
   focusTick: number;
   /** Bumped by each send, so the transcript scrolls to the new turn. */
   sendTick: number;
+  /** The active model and its key/endpoint status, from the host. */
+  model?: ModelStatus;
 }
 
 export interface StoreOptions {
@@ -132,6 +134,8 @@ export class ChatStore {
         return;
       case 'focusInput':
         return this.set({ focusTick: this.s.focusTick + 1 });
+      case 'model':
+        return this.set({ model: msg.status });
     }
   }
 
