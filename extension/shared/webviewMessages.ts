@@ -8,6 +8,7 @@ import type {
   ConfirmClosed,
   SessionLoadResult,
   SessionInfo,
+  SessionSearchHit,
   SnapshotInfo,
 } from '../src/protocol.gen';
 
@@ -22,6 +23,8 @@ export type HostMessage =
       locale: string;
       serverState: ServerState;
       editEnabled: boolean;
+      /** The workspace the listed sessions belong to (the store is per workspace). */
+      workspace?: string;
     }
   // Older messages for the virtualised list (answer to `loadMore`).
   | { type: 'page'; sessionId: string; result: SessionLoadResult }
@@ -35,7 +38,9 @@ export type HostMessage =
   | { type: 'snapshotCreated'; snapshot: SnapshotInfo }
   // The active model, its key and endpoint status (header).
   | { type: 'model'; status: ModelStatus }
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  // Full-text search hits over every session (answer to `searchSessions`).
+  | { type: 'searchResults'; query: string; hits: SessionSearchHit[] };
 
 /** What the header shows about the model; see src/host/modelStatus.ts. */
 export interface ModelStatus {
@@ -70,6 +75,7 @@ export type WebviewMessage =
   | { type: 'renameSession'; sessionId: string; title: string }
   | { type: 'deleteSession'; sessionId: string }
   | { type: 'loadMore'; sessionId: string; beforeSeq: number }
+  | { type: 'searchSessions'; query: string }
   | { type: 'rollbackTurn'; sessionId: string; turnId: string }
   | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }
   | { type: 'compact'; sessionId: string }

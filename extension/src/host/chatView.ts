@@ -227,6 +227,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         this.post({ type: 'page', sessionId: m.sessionId, result });
         return;
       }
+      case 'searchSessions': {
+        const query = m.query.trim();
+        const { hits } = query ? await r('session/search', { query, limit: 30 }) : { hits: [] };
+        this.post({ type: 'searchResults', query: m.query, hits });
+        return;
+      }
       case 'rollbackTurn':
         return this.deps.snapshots.rollbackTurn(m.sessionId, m.turnId);
       case 'todoControl':
@@ -325,6 +331,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       locale: this.deps.locale(),
       serverState: this.effectiveState(),
       editEnabled: true,
+      workspace: vscode.workspace.name,
     };
   }
 

@@ -3,7 +3,7 @@
 // fresh snapshot). What each event does to the transcript is the
 // reducer's business (reducer.ts).
 import type { HostMessage, ModelStatus, ServerState } from '../../shared/webviewMessages';
-import type { ChatEvent, ConfirmRequest, ContextUse, SessionInfo, SessionLoadResult, TodoState } from '../../src/protocol.gen';
+import type { ChatEvent, ConfirmRequest, ContextUse, SessionInfo, SessionLoadResult, SessionSearchHit, TodoState } from '../../src/protocol.gen';
 import type { ViewMessage } from './model';
 import { EventReducer } from './reducer';
 
@@ -46,6 +46,10 @@ export interface ChatState {
   sendTick: number;
   /** The active model and its key/endpoint status, from the host. */
   model?: ModelStatus;
+  /** The workspace the session list belongs to. */
+  workspace?: string;
+  /** The latest full-text search answer for the history menu. */
+  search?: { query: string; hits: SessionSearchHit[] };
 }
 
 export interface StoreOptions {
@@ -136,6 +140,8 @@ export class ChatStore {
         return this.set({ focusTick: this.s.focusTick + 1 });
       case 'model':
         return this.set({ model: msg.status });
+      case 'searchResults':
+        return this.set({ search: { query: msg.query, hits: msg.hits } });
     }
   }
 
@@ -180,6 +186,7 @@ export class ChatStore {
       serverState: msg.serverState,
       editEnabled: r ? r.editEnabled : msg.editEnabled,
       loadingMore: false,
+      workspace: msg.workspace,
     };
     if (!r) {
       this.reducer.reset([]);

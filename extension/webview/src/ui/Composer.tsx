@@ -84,7 +84,8 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
             bridge.post({ type: 'setEditEnabled', sessionId, enabled: next });
           }}
         >
-          <span aria-hidden="true">{editEnabled ? '🔓' : '🔒'}</span>
+          {/* Codicons, not emoji: an emoji lock renders as an empty box where the font lacks it. */}
+          <span aria-hidden="true" class={`codicon ${editEnabled ? 'codicon-unlock' : 'codicon-lock'}`} />
           <span class="edit-label">{editEnabled ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
         </button>
         <span class="spacer" />
