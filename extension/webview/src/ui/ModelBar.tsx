@@ -50,7 +50,6 @@ export function ModelBar({ model, context, sessionId, running }: { model?: Model
             aria-label={keyTitle(model)}
           />
         )}
-        <span class="codicon codicon-chevron-down" />
       </button>
       <span class="spacer" />
       {context && <ContextMeter context={context} sessionId={sessionId} running={running} />}
