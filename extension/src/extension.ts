@@ -2,6 +2,7 @@
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { ServerState } from '../shared/webviewMessages';
@@ -200,6 +201,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeWorkspaceFolders(() => void mgr.restart('workspace folders changed')),
   );
 
+  // make run's sample workspace carries .govibe/demo: open the chat at
+  // once there, instead of leaving a newcomer in the Explorer.
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    if (fs.existsSync(path.join(f.uri.fsPath, '.govibe', 'demo'))) {
+      void vscode.commands.executeCommand('govibe.chat.focus');
+      break;
+    }
+  }
   command('govibe.newSession', () => chatView.newSession());
   command('govibe.pickModel', async () => {
     const chosen = await pickModel((k) => cfg().get(k));
