@@ -8,20 +8,6 @@ import (
 	"testing"
 )
 
-func runGovibe(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(govibeBin, args...)
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errOut.String(), code
-}
-
 // export then import gives a new session with the same messages; a file
 // that is missing or not an export is refused with a clear error and
 // nothing is created.
@@ -33,12 +19,12 @@ func TestSessionImportRoundTripAndBadInput(t *testing.T) {
 	if out, err := gen.CombinedOutput(); err != nil {
 		t.Fatalf("storebench -doc: %v\n%s", err, out)
 	}
-	out, errOut, code := runGovibe(t, append([]string{"session", "import", doc}, common...)...)
+	out, errOut, code := runGovibe(t, nil, append([]string{"session", "import", doc}, common...)...)
 	id := strings.TrimSpace(out)
 	if code != 0 || id == "" {
 		t.Fatalf("import: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	list, _, _ := runGovibe(t, append([]string{"session", "list"}, common...)...)
+	list, _, _ := runGovibe(t, nil, append([]string{"session", "list"}, common...)...)
 	if !strings.Contains(list, id) || !strings.Contains(list, "Long session (6 messages)") {
 		t.Fatalf("list after import:\n%s", list)
 	}
@@ -51,15 +37,15 @@ func TestSessionImportRoundTripAndBadInput(t *testing.T) {
 		{filepath.Join(t.TempDir(), "missing.json"), "no such file"},
 		{bad, "govibe session import:"},
 	} {
-		_, errOut, code := runGovibe(t, append([]string{"session", "import", c.file}, common...)...)
+		_, errOut, code := runGovibe(t, nil, append([]string{"session", "import", c.file}, common...)...)
 		if code == 0 || !strings.Contains(errOut, c.want) {
 			t.Fatalf("import %s: exit %d, stderr %q; want an error with %q", c.file, code, errOut, c.want)
 		}
 	}
-	if list2, _, _ := runGovibe(t, append([]string{"session", "list"}, common...)...); strings.Count(list2, "\n") != strings.Count(list, "\n") {
+	if list2, _, _ := runGovibe(t, nil, append([]string{"session", "list"}, common...)...); strings.Count(list2, "\n") != strings.Count(list, "\n") {
 		t.Fatalf("a refused import created a session:\n%s", list2)
 	}
-	if _, errOut, code := runGovibe(t, "session", "import"); code != 2 || !strings.Contains(errOut, "exactly one argument") {
+	if _, errOut, code := runGovibe(t, nil, "session", "import"); code != 2 || !strings.Contains(errOut, "exactly one argument") {
 		t.Fatalf("import without a file: exit %d, %q", code, errOut)
 	}
 }
