@@ -152,7 +152,7 @@ func shellAutoApproval(ruleAllows bool, perm permission.Decision, readOnlyAuto b
 	case ruleAllows:
 		return &tools.AutoApproval{By: tools.AutoByRule, Detail: perm.Rule.String()}
 	case readOnlyAuto:
-		return &tools.AutoApproval{By: tools.AutoByReadOnly, Detail: strings.Join(an.Reasons, "; ")}
+		return &tools.AutoApproval{By: tools.AutoByReadOnly, Detail: an.Reason}
 	}
 	return nil
 }
