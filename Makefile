@@ -54,8 +54,14 @@ test-ts: deps
 e2e-setup:
 	bash e2e/setup.sh
 
+# One line per e2e test as it finishes (name, PASS/FAIL, duration); the
+# full verbose log goes to e2e/artifacts/e2e.log.
 test-e2e: e2e-setup vsix-local
-	GOVIBE_VSIX=$(CURDIR)/dist/govibe-linux-x64.vsix $(GO) test -count=1 -timeout 30m ./e2e/
+	@mkdir -p e2e/artifacts
+	@set -o pipefail; GOVIBE_VSIX=$(CURDIR)/dist/govibe-linux-x64.vsix $(GO) test -v -count=1 -timeout 30m ./e2e/ 2>&1 \
+		| tee e2e/artifacts/e2e.log \
+		| grep --line-buffered -E '^(--- (PASS|FAIL|SKIP)|ok |FAIL|panic:)|e2e artifacts for' \
+		|| { echo "e2e failed: full log in e2e/artifacts/e2e.log"; exit 1; }
 
 # The .vsix for this machine only, used by make run and the e2e tests.
 vsix-local: build

@@ -43,6 +43,8 @@ type harness struct {
 	Expect    playwright.PlaywrightAssertions
 	Console   *consoleLog
 	Artifacts string
+	// keepShots keeps the named screenshots of a passing test (see shot).
+	keepShots bool
 }
 
 const (
@@ -182,24 +184,45 @@ func (h *harness) captureOnFailure() {
 
 // finish runs after code-server and the model have stopped. On failure it
 // keeps the artifacts folder, adds the console and the product's own logs to
-// it and prints where everything is; on success it removes the folder.
+// it and prints one line saying where; a passing test keeps only the
+// screenshots it took on purpose (h.shot), or nothing.
 func (h *harness) finish() {
 	if !h.keepArtifacts() {
-		_ = os.RemoveAll(h.Artifacts)
+		if h.keepShots {
+			pruneExceptPNG(h.Artifacts)
+		} else {
+			_ = os.RemoveAll(h.Artifacts)
+		}
 		return
 	}
 	_ = os.WriteFile(filepath.Join(h.Artifacts, "console.log"),
 		[]byte(strings.Join(h.Console.snapshot(), "\n")+"\n"), 0o644)
 	copied := copyLogs(h.Dirs.userData, filepath.Join(h.Artifacts, "user-data"))
-	h.t.Logf("e2e artifacts for %s in %s:", h.t.Name(), h.Artifacts)
+	var names []string
+	files := 0
 	_ = filepath.WalkDir(h.Artifacts, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			h.t.Logf("  %s", p)
+			files++
+			if filepath.Dir(p) == h.Artifacts {
+				names = append(names, d.Name())
+			}
 		}
 		return nil
 	})
+	note := ""
 	if copied == 0 {
-		h.t.Logf("  (no log files were found under the user-data dir %s)", h.Dirs.userData)
+		note = " (no log files were found under the user-data dir)"
+	}
+	h.t.Logf("e2e artifacts for %s: %s (%d files: %s, user-data/)%s", h.t.Name(), h.Artifacts, files, strings.Join(names, ", "), note)
+}
+
+// pruneExceptPNG removes everything in dir but its top-level screenshots.
+func pruneExceptPNG(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".png") {
+			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
 	}
 }
 

@@ -55,6 +55,8 @@ const (
 	selConfirmOpenDiff = "[data-testid=confirm-open-diff]"
 	selOpenDiff        = "[data-testid=open-diff]"
 	selToolOutput      = "[data-testid=tool-output]"
+	selToolDeclined    = "[data-testid=tool-declined]"
+	selAutoApproved    = "[data-testid=auto-approved]"
 )
 
 // GoVibe webview: shell confirmation.

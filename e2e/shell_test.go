@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,6 +33,9 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	h.sendChat(wv, "Please create the marker file")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the shell command")
+	h.expectButtonsInView(wv, "shell confirmation")
+	h.expectNoOverflow(wv, "shell confirmation")
+	h.shot("shell-confirmation")
 	if err := h.Expect.Locator(card.Locator(selConfirmCommand)).ToHaveValue("touch denied.txt"); err != nil {
 		t.Fatalf("the confirmation does not show the command: %v", err)
 	}
@@ -50,8 +54,9 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	if _, ok := h.readWorkspace("denied.txt"); ok {
 		t.Fatal("the denied command ran: denied.txt exists")
 	}
-	denied := wv.Locator(selToolCard + "[data-status=error]:has(.tool-summary:text('touch denied.txt'))")
-	h.expectText(denied.Locator(selToolOutput), "the user denied running the command")
+	// A denial is the user's choice: a neutral card, not a red error one.
+	denied := wv.Locator(selToolCard + "[data-status=declined]:has(.tool-summary:text('touch denied.txt'))")
+	h.expectText(denied.Locator(selToolDeclined), "You denied this command.")
 	if err := card.Locator(selConfirmAllow).Click(); err != nil {
 		t.Fatalf("click Allow: %v", err)
 	}
@@ -68,6 +73,9 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	}
 	ran := wv.Locator(selToolCard + "[data-status=done]:has(.tool-summary:text('touch made.txt'))")
 	h.expectVisible(ran, "a result card for the allowed command")
+	if err := h.Expect.Locator(ran.Locator(selAutoApproved)).ToHaveCount(0); err != nil {
+		t.Fatalf("a command the user allowed claims it was auto-approved: %v", err)
+	}
 	// A successful card is folded; open it as a person would to read the output.
 	if err := ran.Locator("summary").Click(); err != nil {
 		t.Fatal(err)
@@ -101,7 +109,10 @@ func TestScenarioDangerousCommandShowsAnalysis(t *testing.T) {
 	h.sendChat(wv, "Please clean up my home folder")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the dangerous command")
-	if err := h.Expect.Locator(card).ToHaveClass("confirm-card confirm-shell class-dangerous"); err != nil {
+	h.expectButtonsInView(wv, "dangerous command confirmation")
+	h.expectNoOverflow(wv, "dangerous command confirmation")
+	h.shot("dangerous-confirmation")
+	if err := h.Expect.Locator(card).ToHaveClass(regexp.MustCompile(`\bclass-dangerous\b`)); err != nil {
 		t.Fatalf("the card is not marked dangerous: %v", err)
 	}
 	h.expectText(card.Locator(selShellClass), "dangerous")
@@ -122,5 +133,23 @@ func TestScenarioDangerousCommandShowsAnalysis(t *testing.T) {
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "I will not delete it.")
 	if data, err := os.ReadFile(victim); err != nil || string(data) != "precious\n" {
 		t.Fatalf("the denied dangerous command touched ~/x: %v %q", err, data)
+	}
+}
+
+// A read-only command runs without asking, and its card says so and why.
+func TestScenarioReadOnlyCommandCardSaysAutoApproved(t *testing.T) {
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
+		{Match: "$ ls", On: "tool", Reply: modelReply{Text: "Listed."}},
+		{Match: "list the files", On: "user", Reply: shellCall("ls")},
+	}}})
+	wv := h.openGoVibe()
+	h.sendChat(wv, "Please list the files")
+	h.expectNewestInView(wv, "Listed.")
+	h.expectNoOverflow(wv, "read-only command card")
+	h.shot("auto-approved")
+	card := wv.Locator(selToolCard + ":has(.tool-summary:text('ls'))")
+	h.expectText(card.Locator(selAutoApproved), "auto-approved: read-only command")
+	if err := h.Expect.Locator(shellCard(wv)).ToHaveCount(0); err != nil {
+		t.Fatalf("a read-only command asked for confirmation: %v", err)
 	}
 }

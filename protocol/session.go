@@ -36,6 +36,8 @@ type Part struct {
 	Meta       any    `json:"meta,omitempty"`
 	// Display: see ToolEvent.Display (tool_result parts).
 	Display string `json:"display,omitempty"`
+	// DurationMs of a tool result: how long the tool ran.
+	DurationMs int64 `json:"durationMs,omitempty"`
 }
 
 type SessionInfo struct {

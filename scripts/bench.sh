@@ -119,6 +119,15 @@ else
   go_bench snapbench100k "workspace snapshots at 100k files, quick (100 MB; BENCH_FULL=1 for 600 MB)" \
     server/internal/bench/snapbench -files 100000 -mb 100 -reps 3 -growth 0 "${big_goals[@]}"
 fi
+# The long-session figures are measured end to end: a 5,000-message session
+# imported into the sidecar of a real code-server and opened in Chromium
+# (open time, p95 frame while scrolling, heap per message).
+if [[ -f "${GOVIBE_E2E_CACHE:-$root/.cache/e2e}/env.json" ]]; then
+  section longsession "long session in the webview (5,000 messages, e2e)" bash -c \
+    'make -s vsix-local >/dev/null && GOVIBE_E2E_BENCH=1 GOVIBE_VSIX="$PWD/dist/govibe-linux-x64.vsix" go test -count=1 -v -run "^TestBenchLongSession$" ./e2e/ | grep -E "long session|^(--- |FAIL|ok )"'
+else
+  unavailable longsession "the e2e set-up is missing (bash e2e/setup.sh)"
+fi
 if [[ -f extension/webview/package.json ]]; then
   section webview "webview bundle size (gzip)" npm --prefix extension/webview run -s size
 else

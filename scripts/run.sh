@@ -53,6 +53,24 @@ MD
   git -C "$ws" init -q && git -C "$ws" add -A && git -C "$ws" -c user.name=govibe -c user.email=govibe@localhost commit -qm "sample"
 fi
 
+# The GoVibe view opens on start in this workspace (see .govibe/demo).
+mkdir -p "$ws/.govibe" && touch "$ws/.govibe/demo"
+
+# With no model configured, a scripted demo model answers: it reads a file,
+# proposes an edit, runs the test (a snapshot is taken before the edit), so
+# every feature can be seen without a key.
+demo_pid=""
+if [[ -z "${GOVIBE_BASE_URL:-}" ]]; then
+  go build -o "$run_dir/scriptedmodel" ./server/cmd/scriptedmodel
+  exec 3< <("$run_dir/scriptedmodel" --script "$root/scripts/demo-model.json" 2>"$run_dir/demo-model.log")
+  demo_pid=$!
+  read -r line <&3
+  GOVIBE_DEMO_URL=$(python3 -c 'import json,sys;print(json.loads(sys.argv[1])["url"])' "$line")
+  export GOVIBE_DEMO_URL
+  trap '[[ -n "$demo_pid" ]] && kill "$demo_pid" 2>/dev/null' EXIT
+  echo "No GOVIBE_BASE_URL: using the scripted demo model at $GOVIBE_DEMO_URL (send any message)."
+fi
+
 # The model endpoint comes from the environment when set; otherwise the
 # GoVibe view asks for it. The key is never written to settings.json: the
 # extension moves GOVIBE_API_KEY into VS Code's SecretStorage.
@@ -65,10 +83,18 @@ except Exception:
     s = {}
 s.setdefault("workbench.startupEditor", "none")
 s.setdefault("security.workspace.trust.enabled", False)
+# VS Code's own chat opens on the right at first load and looks like the
+# place to type; this workspace is for GoVibe.
+s["chat.disableAIFeatures"] = True
+s["chat.commandCenter.enabled"] = False
+s["workbench.secondarySideBar.defaultVisibility"] = "hidden"
 if os.environ.get("GOVIBE_BASE_URL"):
     s["govibe.apiBaseUrl"] = os.environ["GOVIBE_BASE_URL"]
 if os.environ.get("GOVIBE_MODEL"):
     s["govibe.model"] = os.environ["GOVIBE_MODEL"]
+if os.environ.get("GOVIBE_DEMO_URL"):
+    s["govibe.apiBaseUrl"] = os.environ["GOVIBE_DEMO_URL"]
+    s["govibe.model"] = "govibe-demo"
 json.dump(s, open(path, "w"), indent=2)
 PY
 
@@ -79,7 +105,7 @@ host=${GOVIBE_RUN_HOST:-127.0.0.1}
 port=${GOVIBE_RUN_PORT:-${PORT:-8080}}
 echo
 echo "GoVibe is starting in code-server: http://$host:$port/?folder=$ws"
-echo "Open the GoVibe icon in the activity bar. Ctrl+C stops it."
+echo "The GoVibe view opens on the left. Ctrl+C stops it."
 echo
-exec env XDG_CONFIG_HOME="$run_dir/xdg" "$node_bin" "$entry" --user-data-dir "$user_data" --extensions-dir "$ext_dir" \
+env XDG_CONFIG_HOME="$run_dir/xdg" "$node_bin" "$entry" --user-data-dir "$user_data" --extensions-dir "$ext_dir" \
   --auth none --disable-telemetry --disable-update-check --bind-addr "$host:$port" "$ws"

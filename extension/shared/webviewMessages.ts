@@ -8,6 +8,7 @@ import type {
   ConfirmClosed,
   SessionLoadResult,
   SessionInfo,
+  SessionSearchHit,
   SnapshotInfo,
 } from '../src/protocol.gen';
 
@@ -22,6 +23,8 @@ export type HostMessage =
       locale: string;
       serverState: ServerState;
       editEnabled: boolean;
+      /** The workspace the listed sessions belong to (the store is per workspace). */
+      workspace?: string;
     }
   // Older messages for the virtualised list (answer to `loadMore`).
   | { type: 'page'; sessionId: string; result: SessionLoadResult }
@@ -33,7 +36,21 @@ export type HostMessage =
   | { type: 'serverState'; state: ServerState; detail?: string }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; action?: string }
   | { type: 'snapshotCreated'; snapshot: SnapshotInfo }
-  | { type: 'focusInput' };
+  // The active model, its key and endpoint status (header).
+  | { type: 'model'; status: ModelStatus }
+  | { type: 'focusInput' }
+  // Full-text search hits over every session (answer to `searchSessions`).
+  | { type: 'searchResults'; query: string; hits: SessionSearchHit[] };
+
+/** What the header shows about the model; see src/host/modelStatus.ts. */
+export interface ModelStatus {
+  label: string;
+  model: string;
+  baseUrl: string;
+  key: 'set' | 'missing' | 'notNeeded';
+  profiles: string[];
+  problem?: { text: string; action: 'setApiKey' | 'openSettings' };
+}
 
 export type ServerState = 'starting' | 'ready' | 'busy' | 'error' | 'stopped';
 
@@ -58,10 +75,11 @@ export type WebviewMessage =
   | { type: 'renameSession'; sessionId: string; title: string }
   | { type: 'deleteSession'; sessionId: string }
   | { type: 'loadMore'; sessionId: string; beforeSeq: number }
+  | { type: 'searchSessions'; query: string }
   | { type: 'rollbackTurn'; sessionId: string; turnId: string }
   | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }
   | { type: 'compact'; sessionId: string }
   | { type: 'openLink'; href: string }
   /** A browser_sub_agent screenshot (a PNG under the storage directory). */
   | { type: 'openImage'; path: string }
-  | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' };
+  | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' | 'pickModel' };

@@ -5,6 +5,7 @@ import { pickMode, runPlan } from './host/modePicker';
 import * as fs from 'node:fs';
 import { addModel } from './host/addModel';
 import { pickModel } from './modelPicker';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { ServerState } from '../shared/webviewMessages';
@@ -24,6 +25,7 @@ import { findRipgrep, findServerBinary } from './sidecar/binary';
 import { SidecarManager } from './sidecar/manager';
 import { sidecarEnv, spawnSidecar, withBrowserDriver } from './sidecar/spawn';
 import { ApiKeys } from './host/apiKeys';
+import { refreshModelStatus } from './host/modelStatus';
 import { ChatView } from './host/chatView';
 import { EditorRequests } from './host/editorRequests';
 import { Proposals } from './host/proposals';
@@ -134,9 +136,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   applyTrace();
 
+  const refreshModel = async () => {
+    await refreshModelStatus((k) => cfg().get(k), await keys.load(), (s) => chatView.setModelStatus(s), {
+      noModel: () => vscode.l10n.t('No model is configured.'),
+      noKey: (label) => vscode.l10n.t('No API key is set for {0}.', label),
+      unreachable: (url) => vscode.l10n.t('Cannot reach {0}.', url),
+    });
+  };
   const pushSettings = async () => {
+    void refreshModel();
     await mgr.notify('settings/didChange', { settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)) });
   };
+  void refreshModel();
 
   mgr.onDidChangeState(({ state, detail }) => {
     if (state !== 'ready') void proposals.closeAll();
@@ -194,6 +205,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeWorkspaceFolders(() => void mgr.restart('workspace folders changed')),
   );
 
+  // make run's sample workspace carries .govibe/demo: open the chat at
+  // once there, instead of leaving a newcomer in the Explorer.
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    if (fs.existsSync(path.join(f.uri.fsPath, '.govibe', 'demo'))) {
+      void vscode.commands.executeCommand('govibe.chat.focus');
+      break;
+    }
+  }
   command('govibe.newSession', () => chatView.newSession());
   command('govibe.setApiKey', async () => {
     if (await keys.promptAndStore()) await pushSettings();

@@ -401,6 +401,7 @@ export interface Part {
 	level?: string;
 	meta?: unknown;
 	display?: string;
+	durationMs?: number;
 }
 
 export interface ReviewCard {

@@ -33,7 +33,7 @@ export function webviewHtml(i: WebviewHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(i.cspSource, i.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${a(i.codiconUri)}" nonce="${a(i.nonce)}">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${a(i.codiconUri)}" nonce="${a(i.nonce)}">
 <link rel="stylesheet" href="${a(i.styleUri)}" nonce="${a(i.nonce)}">
 <title>GoVibe</title>
 </head>

@@ -10,7 +10,7 @@ describe('webview HTML', () => {
     );
     const html = webviewHtml({ cspSource: 'vscode-resource:', nonce: 'N1', scriptUri: 's.js', styleUri: 'm.css', codiconUri: 'c.css', lang: 'zh-cn' });
     expect(html).toContain('<script type="module" nonce="N1" src="s.js"></script>');
-    expect(html).toContain('<link rel="stylesheet" href="c.css" nonce="N1">');
+    expect(html).toContain('<link rel="stylesheet" id="vscode-codicon-stylesheet" href="c.css" nonce="N1">');
     expect(html).toContain('<html lang="zh-cn">');
     expect(html).not.toMatch(/unsafe-(eval|inline)/);
     expect(html.match(/<script/g)).toHaveLength(1);

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostMessage, ServerState, WebviewMessage } from '../../shared/webviewMessages';
+import type { HostMessage, ModelStatus, ServerState, WebviewMessage } from '../../shared/webviewMessages';
 import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
   ConfirmEdit,
@@ -53,6 +53,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private readonly running = new Set<string>();
   private readonly stateListeners: Array<(s: ServerState, detail?: string) => void> = [];
   private loading = 0;
+  private model: ModelStatus | undefined;
 
   constructor(private readonly deps: ChatViewDeps) {
     this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
@@ -128,6 +129,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.post({ type: 'snapshotCreated', snapshot });
   }
 
+  /** The header's model status; kept to re-post when the view reloads. */
+  setModelStatus(status: ModelStatus): void {
+    this.model = status;
+    this.post({ type: 'model', status });
+  }
+
   serverStateChanged(state: ServerState, detail?: string): void {
     if (state !== 'ready') this.running.clear();
     this.serverState = state;
@@ -172,6 +179,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     const r = this.deps.request;
     switch (m.type) {
       case 'ready': {
+        if (this.model) this.post({ type: 'model', status: this.model });
         await this.sendSnapshot(m.sessionId ?? this.sessionId);
         for (const n of this.unshown.splice(0)) this.post({ type: 'notice', ...n });
         return;
@@ -219,6 +227,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         this.post({ type: 'page', sessionId: m.sessionId, result });
         return;
       }
+      case 'searchSessions': {
+        const query = m.query.trim();
+        const { hits } = query ? await r('session/search', { query, limit: 30 }) : { hits: [] };
+        this.post({ type: 'searchResults', query: m.query, hits });
+        return;
+      }
       case 'rollbackTurn':
         return this.deps.snapshots.rollbackTurn(m.sessionId, m.turnId);
       case 'todoControl':
@@ -254,6 +268,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   private async runRemedy(command: string): Promise<void> {
+    if (command === 'pickModel') {
+      await vscode.commands.executeCommand('govibe.pickModel');
+      return;
+    }
     if (command === 'continue') {
       if (this.sessionId) await this.deps.request('chat/send', { sessionId: this.sessionId, text: 'continue', editor: editorContext() });
       return;
@@ -313,6 +331,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       locale: this.deps.locale(),
       serverState: this.effectiveState(),
       editEnabled: true,
+      workspace: vscode.workspace.name,
     };
   }
 

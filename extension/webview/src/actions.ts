@@ -3,7 +3,7 @@ import type { WebviewMessage } from '../../shared/webviewMessages';
 
 type Command = Extract<WebviewMessage, { type: 'command' }>['command'];
 
-const COMMANDS: readonly Command[] = ['setApiKey', 'showLogs', 'restartServer', 'openSettings', 'continue'];
+const COMMANDS: readonly Command[] = ['setApiKey', 'showLogs', 'restartServer', 'openSettings', 'continue', 'pickModel'];
 
 /** Maps an ErrorInfo/notice action name to the message its button posts. */
 export function actionMessage(action: string | undefined): WebviewMessage | undefined {
@@ -23,6 +23,8 @@ export function actionLabel(action: string): string {
       return l10n.t('Open settings');
     case 'continue':
       return l10n.t('Continue');
+    case 'pickModel':
+      return l10n.t('Choose model');
     default:
       return action;
   }

@@ -8,6 +8,9 @@ type Custom = HTMLAttributes<HTMLElement> & {
   secondary?: boolean;
   disabled?: boolean;
   variant?: string;
+  /** A codicon name drawn inside the button's own layout, so it never overlaps the label. */
+  icon?: string;
+  title?: string;
   'data-testid'?: string;
 };
 

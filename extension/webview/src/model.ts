@@ -2,8 +2,10 @@
 // results are merged into their calls so one card shows both, wherever the
 // server stored the result.
 import type { ErrorInfo, Message, Part, ReviewCard, Usage } from '../../src/protocol.gen';
+import { declinedOf } from './toolMeta';
 
-export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'cancelled';
+/** 'declined': the user said no; a choice, not a failure. */
+export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'cancelled' | 'declined';
 export type NoticeLevel = 'info' | 'warn' | 'error';
 
 export interface ToolBlock {
@@ -77,13 +79,16 @@ export function withResult(
   b: ToolBlock,
   r: { ok: boolean; output?: string; durationMs?: number; meta?: unknown; status?: string },
 ): ToolBlock {
+  const meta = r.meta ?? b.meta;
+  let status: ToolStatus = r.status ? toolStatus(r.status, r.ok) : r.ok ? 'done' : 'error';
+  if (status === 'error' && declinedOf(meta)) status = 'declined';
   return {
     ...b,
     ok: r.ok,
     output: r.output ?? b.output,
     durationMs: r.durationMs ?? b.durationMs,
-    meta: r.meta ?? b.meta,
-    status: r.status ? toolStatus(r.status, r.ok) : r.ok ? 'done' : 'error',
+    meta,
+    status,
   };
 }
 
@@ -185,7 +190,7 @@ export function foldMessages(ms: Message[]): { messages: ViewMessage[]; orphans:
       ...m,
       blocks: m.blocks.map((b) =>
         b.kind === 'tool' && b.callId === r.toolCallId
-          ? withResult(b, { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status })
+          ? withResult(b, { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status, durationMs: r.durationMs })
           : b,
       ),
     };

@@ -1,44 +1,11 @@
-// ChatStore applies host messages to the view state as deltas: each change
-// replaces only the message objects it touched, so memoised message views
-// re-render only when their own message changed.
-import type { HostMessage, ServerState } from '../../shared/webviewMessages';
-import type {
-  ChatEvent,
-  ConfirmRequest,
-  ContextUse,
-  Part,
-  SessionInfo,
-  SessionLoadResult,
-  TodoState,
-} from '../../src/protocol.gen';
-import {
-  EventCompaction,
-  EventError,
-  EventMessage,
-  EventNotice,
-  EventReasoningDelta,
-  EventReview,
-  EventRetry,
-  EventTextDelta,
-  EventTitle,
-  EventHook,
-  EventMode,
-  EventTodo,
-  EventToolCall,
-  EventToolResult,
-  EventTurnFinished,
-  EventTurnStarted,
-  EventUsage,
-} from '../../src/protocol.gen';
-import {
-  type Block,
-  type ToolBlock,
-  type ViewMessage,
-  foldMessages,
-  fromWire,
-  noticeLevel,
-  withResult,
-} from './model';
+// ChatStore applies host messages to the view state: snapshots, pages,
+// confirmations, notices, and chat events in seq order (a gap asks for a
+// fresh snapshot). What each event does to the transcript is the
+// reducer's business (reducer.ts).
+import type { HostMessage, ModelStatus, ServerState } from '../../shared/webviewMessages';
+import type { ChatEvent, ConfirmRequest, ContextUse, SessionInfo, SessionLoadResult, SessionSearchHit, TodoState } from '../../src/protocol.gen';
+import type { ViewMessage } from './model';
+import { EventReducer } from './reducer';
 
 export interface ConfirmView {
   request: ConfirmRequest;
@@ -75,6 +42,14 @@ export interface ChatState {
   l10nVersion: number;
   /** Bumped by the host's focusInput. */
   focusTick: number;
+  /** Bumped by each send, so the transcript scrolls to the new turn. */
+  sendTick: number;
+  /** The active model and its key/endpoint status, from the host. */
+  model?: ModelStatus;
+  /** The workspace the session list belongs to. */
+  workspace?: string;
+  /** The latest full-text search answer for the history menu. */
+  search?: { query: string; hits: SessionSearchHit[] };
 }
 
 export interface StoreOptions {
@@ -98,6 +73,7 @@ const initial: ChatState = {
   locale: 'en',
   l10nVersion: 0,
   focusTick: 0,
+  sendTick: 0,
 };
 
 /**
@@ -109,12 +85,7 @@ export class ChatStore {
   private listeners = new Set<() => void>();
   /** Last applied event seq per session. */
   private lastSeq = new Map<string, number>();
-  /** Message id → index in s.messages; rebuilt when indices shift. */
-  private index = new Map<string, number>();
-  /** Tool call id → id of the message holding its card. */
-  private toolHome = new Map<string, string>();
-  /** Results whose call has not been seen yet (older page not loaded). */
-  private orphanResults = new Map<string, Part>();
+  private reducer = new EventReducer();
   private gapReported = false;
   private noticeId = 0;
   private l10nKey: string | undefined;
@@ -167,6 +138,10 @@ export class ChatStore {
         return;
       case 'focusInput':
         return this.set({ focusTick: this.s.focusTick + 1 });
+      case 'model':
+        return this.set({ model: msg.status });
+      case 'searchResults':
+        return this.set({ search: { query: msg.query, hits: msg.hits } });
     }
   }
 
@@ -179,6 +154,11 @@ export class ChatStore {
     this.set({
       confirms: this.s.confirms.map((c) => (c.request.id === id ? { ...c, resolved: decision } : c)),
     });
+  }
+
+  /** The user sent a message: the transcript follows the new turn again. */
+  markSent(): void {
+    this.set({ sendTick: this.s.sendTick + 1 });
   }
 
   setLoadingMore(v: boolean): void {
@@ -197,9 +177,6 @@ export class ChatStore {
       this.opts.onL10n?.(msg.l10n);
       l10nVersion++;
     }
-    this.index.clear();
-    this.toolHome.clear();
-    this.orphanResults.clear();
     this.gapReported = false;
     const r = msg.session;
     const base: Partial<ChatState> = {
@@ -209,8 +186,10 @@ export class ChatStore {
       serverState: msg.serverState,
       editEnabled: r ? r.editEnabled : msg.editEnabled,
       loadingMore: false,
+      workspace: msg.workspace,
     };
     if (!r) {
+      this.reducer.reset([]);
       this.set({
         ...base,
         sessionId: undefined,
@@ -227,9 +206,7 @@ export class ChatStore {
       return;
     }
     this.lastSeq.set(r.session.id, r.lastSeq);
-    const { messages, orphans } = foldMessages(r.messages ?? []);
-    for (const o of orphans) this.orphanResults.set(o.toolCallId ?? '', o);
-    this.reindex(messages);
+    const messages = this.reducer.reset(r.messages ?? []);
     this.set({
       ...base,
       sessionId: r.session.id,
@@ -247,33 +224,8 @@ export class ChatStore {
 
   private page(sessionId: string, r: SessionLoadResult): void {
     if (sessionId !== this.s.sessionId) return;
-    const { messages: older, orphans } = foldMessages((r.messages ?? []).filter((m) => !this.index.has(m.id)));
-    let merged = [...older, ...this.s.messages];
-    // Results in the newer pages may belong to calls from this older page.
-    const stillOrphan = new Map(this.orphanResults);
-    for (const o of orphans) stillOrphan.set(o.toolCallId ?? '', o);
-    const callIndex = new Map<string, number>();
-    older.forEach((m, i) => m.blocks.forEach((b) => b.kind === 'tool' && callIndex.set(b.callId, i)));
-    for (const [id, p] of stillOrphan) {
-      const i = callIndex.get(id);
-      if (i === undefined) continue;
-      merged[i] = mapTool(merged[i], id, (b) =>
-        withResult(b, { ok: !!p.ok, output: p.output, meta: p.meta, status: p.status }),
-      );
-      stillOrphan.delete(id);
-    }
-    this.orphanResults = stillOrphan;
-    this.reindex(merged);
+    const merged = this.reducer.prepend(this.s.messages, r.messages ?? []);
     this.set({ messages: merged, hasMore: r.hasMore, loadingMore: false });
-  }
-
-  private reindex(ms: ViewMessage[]): void {
-    this.index.clear();
-    this.toolHome.clear();
-    ms.forEach((m, i) => {
-      this.index.set(m.id, i);
-      for (const b of m.blocks) if (b.kind === 'tool') this.toolHome.set(b.callId, m.id);
-    });
   }
 
   private event(ev: ChatEvent): void {
@@ -293,235 +245,7 @@ export class ChatStore {
   }
 
   private applyEvent(ev: ChatEvent): void {
-    const patch: Partial<ChatState> = {};
-    if (ev.context) patch.context = ev.context;
-    switch (ev.kind) {
-      case EventTurnStarted:
-        patch.running = true;
-        patch.runningTurnId = ev.turnId;
-        patch.interrupted = false;
-        // The server names the reply's message up front, so "Working…" shows at once.
-        if (ev.message) this.upsertWire(ev);
-        break;
-      case EventTextDelta:
-      case EventReasoningDelta: {
-        const kind = ev.kind === EventTextDelta ? 'text' : 'reasoning';
-        this.upsertStreaming(ev, (m) => ({ ...m, blocks: appendText(m.blocks, kind, ev.text ?? '') }));
-        break;
-      }
-      case EventRetry:
-        this.updateIfExists(streamId(ev), (m) => ({ ...m, blocks: dropPartial(m.blocks) }));
-        break;
-      case EventToolCall: {
-        const t = ev.tool;
-        if (!t) break;
-        const home = this.toolHome.get(t.callId);
-        const card: ToolBlock = {
-          kind: 'tool',
-          callId: t.callId,
-          name: t.name,
-          args: t.arguments ?? '',
-          summary: t.summary,
-          status: ev.status === 'pending' ? 'pending' : 'running',
-        };
-        if (home) {
-          this.updateIfExists(home, (m) => mapTool(m, t.callId, (b) => ({ ...b, ...card, status: b.status })));
-        } else {
-          const id = this.upsertStreaming(ev, (m) => ({ ...m, blocks: [...m.blocks, card] }));
-          this.toolHome.set(t.callId, id);
-        }
-        break;
-      }
-      case EventToolResult: {
-        const t = ev.tool;
-        if (!t) break;
-        const res = { ok: t.ok, output: t.output, durationMs: t.durationMs, meta: t.meta, status: ev.status };
-        const home = this.toolHome.get(t.callId);
-        if (home) {
-          this.updateIfExists(home, (m) =>
-            mapTool(m, t.callId, (b) => withResult({ ...b, summary: t.summary ?? b.summary }, res)),
-          );
-        } else {
-          const card: ToolBlock = withResult(
-            { kind: 'tool', callId: t.callId, name: t.name, args: t.arguments ?? '', summary: t.summary, status: 'running' },
-            res,
-          );
-          const id = this.upsertStreaming(ev, (m) => ({ ...m, blocks: [...m.blocks, card] }));
-          this.toolHome.set(t.callId, id);
-        }
-        break;
-      }
-      case EventNotice:
-        this.addBlock(ev, { kind: 'notice', level: noticeLevel(ev.status), text: ev.text ?? '' });
-        break;
-      case EventError:
-        this.addBlock(ev, { kind: 'error', error: ev.error ?? { message: ev.text ?? '' } });
-        break;
-      case EventReview:
-        if (ev.review) this.addBlock(ev, { kind: 'review', card: ev.review });
-        break;
-      case EventCompaction:
-        if (ev.message) this.upsertWire(ev);
-        else
-          this.addBlock(
-            { ...ev, messageId: undefined },
-            { kind: 'compaction', summary: ev.text ?? '', savedTokens: ev.usage?.promptTokens },
-          );
-        break;
-      case EventMessage:
-        if (ev.message) this.upsertWire(ev);
-        break;
-      case EventTodo:
-        patch.todo = ev.todo;
-        break;
-      case EventUsage:
-        if (ev.usage && ev.messageId) this.updateIfExists(ev.messageId, (m) => ({ ...m, usage: ev.usage }));
-        break;
-      case EventTitle:
-        if (ev.text !== undefined) {
-          const title = ev.text;
-          patch.sessions = this.s.sessions.map((x) => (x.id === ev.sessionId ? { ...x, title } : x));
-          if (this.s.session) patch.session = { ...this.s.session, title };
-        }
-        break;
-      case EventTurnFinished: {
-        patch.running = false;
-        patch.runningTurnId = undefined;
-        const status = ev.status ?? 'done';
-        this.finishTurn(ev.turnId, status);
-        if (status === 'cancelled' || status === 'max_turns') {
-          this.addBlock({ ...ev, messageId: undefined }, { kind: 'turnEnd', status });
-        }
-        break;
-      }
-      case EventHook:
-        // Hook runs are logged by the sidecar; their chat card comes with
-        // the webview work on extensibility.
-        break;
-      case EventMode:
-        // Working-mode progress (Phases); the mode panel is not built yet.
-        break;
-      default: {
-        // A kind added to protocol/kinds without a case here fails to compile.
-        const unhandled: never = ev.kind;
-        void unhandled;
-      }
-    }
+    const patch = this.reducer.reduce(this.s, ev);
     if (Object.keys(patch).length) this.set(patch);
   }
-
-  private finishTurn(turnId: string | undefined, status: string): void {
-    const final = status === 'done' || status === 'max_turns' ? 'done' : status;
-    let changed = false;
-    const ms = this.s.messages.map((m) => {
-      if (m.status !== 'pending' || (turnId && m.turnId && m.turnId !== turnId)) return m;
-      changed = true;
-      return { ...m, status: final };
-    });
-    if (changed) this.set({ messages: ms });
-  }
-
-  /** Applies fn to the message the streaming event targets, creating it first. */
-  private upsertStreaming(ev: ChatEvent, fn: (m: ViewMessage) => ViewMessage): string {
-    const id = streamId(ev);
-    if (this.index.has(id)) {
-      this.updateIfExists(id, fn);
-      return id;
-    }
-    const fresh: ViewMessage = {
-      id,
-      seq: -1,
-      turnId: ev.turnId,
-      role: 'assistant',
-      status: 'pending',
-      subAgentTag: ev.subAgentTag,
-      btw: false,
-      created: Date.now(),
-      blocks: [],
-    };
-    this.append(fn(fresh));
-    return id;
-  }
-
-  /** Adds a block to the event's message, or as a row of its own. */
-  private addBlock(ev: ChatEvent, block: Block): void {
-    if (ev.messageId && this.index.has(ev.messageId)) {
-      this.updateIfExists(ev.messageId, (m) => ({ ...m, blocks: [...m.blocks, block] }));
-      return;
-    }
-    this.append({
-      id: `ev:${ev.seq}`,
-      seq: -1,
-      turnId: ev.turnId,
-      role: 'event',
-      status: 'done',
-      subAgentTag: ev.subAgentTag,
-      btw: false,
-      created: Date.now(),
-      blocks: [block],
-    });
-  }
-
-  private upsertWire(ev: ChatEvent): void {
-    const { message, results } = fromWire(ev.message!);
-    for (const r of results) {
-      const id = r.toolCallId ?? '';
-      const home = this.toolHome.get(id);
-      const res = { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status };
-      if (home) this.updateIfExists(home, (m) => mapTool(m, id, (b) => withResult(b, res)));
-      else this.orphanResults.set(id, r);
-    }
-    if (message.blocks.length === 0 && results.length > 0) return;
-    if (this.index.has(message.id)) {
-      // The final form of a streamed message keeps results already folded in.
-      const old = this.s.messages[this.index.get(message.id)!];
-      const done = new Map<string, ToolBlock>();
-      for (const b of old.blocks) if (b.kind === 'tool') done.set(b.callId, b);
-      const blocks = message.blocks.map((b) => {
-        if (b.kind !== 'tool') return b;
-        const prev = done.get(b.callId);
-        return prev && prev.ok !== undefined ? { ...prev, name: b.name, args: b.args || prev.args } : b;
-      });
-      this.updateIfExists(message.id, () => ({ ...message, blocks }));
-    } else {
-      this.append(message);
-    }
-    for (const b of message.blocks) if (b.kind === 'tool') this.toolHome.set(b.callId, message.id);
-  }
-
-  private append(m: ViewMessage): void {
-    this.index.set(m.id, this.s.messages.length);
-    this.set({ messages: [...this.s.messages, m] });
-  }
-
-  private updateIfExists(id: string, fn: (m: ViewMessage) => ViewMessage): void {
-    const i = this.index.get(id);
-    if (i === undefined) return;
-    const ms = this.s.messages.slice();
-    ms[i] = fn(ms[i]);
-    this.set({ messages: ms });
-  }
-}
-
-function streamId(ev: ChatEvent): string {
-  return ev.messageId ?? `turn:${ev.turnId ?? ''}:${ev.subAgentTag ?? ''}`;
-}
-
-function appendText(blocks: Block[], kind: 'text' | 'reasoning', text: string): Block[] {
-  const last = blocks[blocks.length - 1];
-  if (last && last.kind === kind) {
-    return [...blocks.slice(0, -1), { kind, text: last.text + text }];
-  }
-  return [...blocks, { kind, text }];
-}
-
-/** Drops text and reasoning streamed since the last tool call or result. */
-function dropPartial(blocks: Block[]): Block[] {
-  let end = blocks.length;
-  while (end > 0 && (blocks[end - 1].kind === 'text' || blocks[end - 1].kind === 'reasoning')) end--;
-  return blocks.slice(0, end);
-}
-
-function mapTool(m: ViewMessage, callId: string, fn: (b: ToolBlock) => ToolBlock): ViewMessage {
-  return { ...m, blocks: m.blocks.map((b) => (b.kind === 'tool' && b.callId === callId ? fn(b) : b)) };
 }

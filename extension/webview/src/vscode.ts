@@ -10,6 +10,8 @@ export interface UiState {
   open: Record<string, boolean>;
   lastSeq?: number;
   sessionId?: string;
+  /** The session scrollTop/atBottom were saved in. */
+  scrollSession?: string;
 }
 
 interface VsCodeApi {
@@ -23,19 +25,41 @@ declare global {
   function acquireVsCodeApi(): VsCodeApi;
 }
 
+/** Trailing delay of coalesced state writes while scrolling. */
+export const SAVE_DEBOUNCE_MS = 150;
+
 /**
  * Bridge is the one handle on the VS Code API. It is single-threaded (the
- * webview has one JS thread), so no locking; setState writes are coalesced
- * into one per frame because scrolling would otherwise write per pixel.
+ * webview has one JS thread), so no locking. setState writes are debounced
+ * (scrolling would otherwise write per pixel), but the newest state is
+ * always written within SAVE_DEBOUNCE_MS, and at once when the page is
+ * hidden or unloaded: a reload must get back the last position reported,
+ * not an older one.
  */
 export class Bridge {
   private api: VsCodeApi;
   private state: UiState;
-  private pending = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private dirty = false;
 
   constructor(api: VsCodeApi = acquireVsCodeApi()) {
     this.api = api;
     this.state = normalizeState(api.getState());
+    if (typeof document !== 'undefined') {
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'hidden') this.flush();
+      });
+      window.addEventListener('pagehide', () => this.flush());
+    }
+  }
+
+  /** Writes pending state now. */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.api.setState(this.state);
   }
 
   post(msg: WebviewMessage): void {
@@ -48,12 +72,8 @@ export class Bridge {
 
   update(patch: Partial<UiState>): void {
     this.state = { ...this.state, ...patch };
-    if (this.pending) return;
-    this.pending = true;
-    queueMicrotask(() => {
-      this.pending = false;
-      this.api.setState(this.state);
-    });
+    this.dirty = true;
+    if (this.timer === undefined) this.timer = setTimeout(() => this.flush(), SAVE_DEBOUNCE_MS);
   }
 
   setOpen(key: string, open: boolean): void {
@@ -70,5 +90,6 @@ function normalizeState(raw: unknown): UiState {
     open: s.open && typeof s.open === 'object' ? s.open : {},
     lastSeq: typeof s.lastSeq === 'number' ? s.lastSeq : undefined,
     sessionId: typeof s.sessionId === 'string' ? s.sessionId : undefined,
+    scrollSession: typeof s.scrollSession === 'string' ? s.scrollSession : undefined,
   };
 }

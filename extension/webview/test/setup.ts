@@ -14,3 +14,11 @@ if (!('attachInternals' in HTMLElement.prototype)) {
     },
   });
 }
+
+// The real page links the codicon font with this id (webviewHtml.ts);
+// vscode-icon inside buttons looks it up and warns without it.
+const codicons = document.createElement('link');
+codicons.id = 'vscode-codicon-stylesheet';
+codicons.rel = 'stylesheet';
+codicons.href = 'codicon.css';
+document.head.appendChild(codicons);

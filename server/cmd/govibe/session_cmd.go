@@ -12,7 +12,7 @@ import (
 
 func sessionCmd(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: govibe session list|show ID|export ID [--workspace DIR] [--state-dir DIR] [--json]")
+		fmt.Fprintln(stderr, "usage: govibe session list|show ID|export ID|import FILE [--workspace DIR] [--state-dir DIR] [--json]")
 		return exitUsage
 	}
 	sub := args[0]
@@ -27,8 +27,8 @@ func sessionCmd(args []string) int {
 		fmt.Fprintln(stderr, "govibe session:", err)
 		return exitUsage
 	}
-	if (sub == "show" || sub == "export") && fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "govibe session %s: exactly one session ID is required\n", sub)
+	if (sub == "show" || sub == "export" || sub == "import") && fs.NArg() != 1 {
+		fmt.Fprintf(stderr, "govibe session %s: exactly one argument (a session ID, or the file to import) is required\n", sub)
 		return exitUsage
 	}
 	eng, err := openEngine(cf)
@@ -99,6 +99,19 @@ func sessionCmd(args []string) int {
 		}
 		os.Stdout.Write(doc)
 		fmt.Println()
+	case "import":
+		// A document written by export (a new session ID is given).
+		data, err := os.ReadFile(fs.Arg(0))
+		if err != nil {
+			fmt.Fprintln(stderr, "govibe session import:", err)
+			return exitError
+		}
+		s, err := eng.Store.Import(ctx, data)
+		if err != nil {
+			fmt.Fprintln(stderr, "govibe session import:", err)
+			return exitError
+		}
+		fmt.Println(s.ID)
 	default:
 		fmt.Fprintf(stderr, "govibe session: unknown subcommand %q\n", sub)
 		return exitUsage

@@ -78,15 +78,33 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 		case isProtected && a.e.opts.Approve != "all":
 			return tools.EditDecision{Note: p.RelPath + " is a protected file; headless runs change it only with --approve all.",
 				Display: a.e.tr("Not applied: %s is a protected file; headless runs change it only with --approve all.", p.RelPath)}, nil
-		case ruleAllows || a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
-			return tools.EditDecision{Accepted: true, Content: p.Proposed}, nil
+		case ruleAllows:
+			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: editRuleApproval(perm)}, nil
+		case a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
+			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve " + a.e.opts.Approve}}, nil
 		default:
 			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits).",
 				Display: a.e.tr("Not applied: this headless run does not approve edits (use --approve edits).")}, nil
 		}
 	}
-	if len(needHuman) == 0 && (!cs.ConfirmChanges || (!isProtected && (ruleAllows || cs.AutoApprove.Edits))) {
-		return a.apply(ctx, p, p.Proposed, "")
+	if len(needHuman) == 0 {
+		var auto *tools.AutoApproval
+		switch {
+		case !cs.ConfirmChanges:
+			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.confirmChanges"}
+		case isProtected:
+		case ruleAllows:
+			auto = editRuleApproval(perm)
+		case cs.AutoApprove.Edits:
+			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.autoApprove.edits"}
+		}
+		if auto != nil {
+			d, err := a.apply(ctx, p, p.Proposed, "")
+			if d.Accepted {
+				d.Auto = auto
+			}
+			return d, err
+		}
 	}
 	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "edit",
 		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
@@ -106,10 +124,11 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 func (a *approver) decided(ctx context.Context, p tools.EditProposal, ans Answer) (tools.EditDecision, error) {
 	if !ans.Accept {
 		note := ""
-		if r := strings.TrimSpace(ans.Reason); r != "" {
+		r := strings.TrimSpace(ans.Reason)
+		if r != "" {
 			note = "The user's reason: " + r
 		}
-		return tools.EditDecision{Note: note}, nil
+		return tools.EditDecision{Note: note, ByUser: true, Reason: r}, nil
 	}
 	content := p.Proposed
 	if ans.Content != nil {
@@ -165,4 +184,8 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+func editRuleApproval(perm permission.Decision) *tools.AutoApproval {
+	return &tools.AutoApproval{By: tools.AutoByRule, Detail: perm.Rule.String()}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -41,10 +40,7 @@ func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 // autoTitle names a session after its first message at once. A later
 // rename by the user always wins (the store ignores auto titles then).
 func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
-	title := strings.TrimSpace(strings.SplitN(text, "\n", 2)[0])
-	if utf8.RuneCountInString(title) > 60 {
-		title = string([]rune(title)[:60]) + "…"
-	}
+	title := sessionTitle(text)
 	if title == "" {
 		return
 	}

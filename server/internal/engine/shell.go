@@ -103,25 +103,32 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if card != nil && card.Unavailable != "" {
 		needHuman = append(needHuman, "review unavailable: "+card.Unavailable)
 	}
-	allow := func(command string) (tools.ShellDecision, error) {
+	allow := func(command string, auto *tools.AutoApproval) (tools.ShellDecision, error) {
 		e.recordRun(ctx, sid, p.Cwd, command, fp)
-		return tools.ShellDecision{Allowed: true, Command: command}, nil
+		return tools.ShellDecision{Allowed: true, Command: command, Auto: auto}, nil
 	}
 	readOnlyAuto := an.Class == shellcheck.ReadOnly && cs.AutoApprove.ReadOnlyCommands
+	// Why no one is asked, in the order the checks below grant it.
+	auto := shellAutoApproval(ruleAllows, perm, readOnlyAuto, an)
 	if e.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
 			return refuse("refused: "+strings.Join(needHuman, "; ")+", and headless runs never run such commands without a human (or, for dangerous commands, a matching user permission rule).",
 				e.tr("Refused: this command needs a person's approval, and a headless run cannot ask for it."))
-		case ruleAllows, e.opts.Approve == "all", readOnlyAuto:
-			return allow(cmd)
+		case ruleAllows, readOnlyAuto:
+			return allow(cmd, auto)
+		case e.opts.Approve == "all":
+			return allow(cmd, &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve all"})
 		default:
 			return refuse("refused: this headless run does not approve commands (use --approve all).",
 				e.tr("Refused: this headless run does not approve commands (use --approve all)."))
 		}
 	}
-	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || !cs.ConfirmShellCommand) {
-		return allow(cmd)
+	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto) {
+		return allow(cmd, auto)
+	}
+	if len(needHuman) == 0 && !cs.ConfirmShellCommand {
+		return allow(cmd, &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.confirmShellCommand"})
 	}
 	analysis := toShellAnalysis(an)
 	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: sid, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "shell",
@@ -130,12 +137,24 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		return tools.ShellDecision{}, err
 	}
 	if !ans.Accept {
-		return refuse(strings.TrimSpace(ans.Reason), "")
+		return tools.ShellDecision{Reason: strings.TrimSpace(ans.Reason), ByUser: true}, nil
 	}
 	if c := strings.TrimSpace(ans.Command); c != "" {
 		cmd = ans.Command
 	}
-	return allow(cmd)
+	return allow(cmd, nil)
+}
+
+// shellAutoApproval names what lets a command run unasked: an allow rule
+// first (it is the more specific grant), then the read-only setting.
+func shellAutoApproval(ruleAllows bool, perm permission.Decision, readOnlyAuto bool, an shellcheck.Analysis) *tools.AutoApproval {
+	switch {
+	case ruleAllows:
+		return &tools.AutoApproval{By: tools.AutoByRule, Detail: perm.Rule.String()}
+	case readOnlyAuto:
+		return &tools.AutoApproval{By: tools.AutoByReadOnly, Detail: an.Reason}
+	}
+	return nil
 }
 
 const repeatHint = "not run: this exact command already ran twice and nothing in the workspace changed since, so it would give the same result. " +

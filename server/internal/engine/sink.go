@@ -80,7 +80,7 @@ func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duratio
 	}
 	// The tool message for the model is committed in the same transaction
 	// as the UI's result part.
-	s.warn("committing tool result", s.w.AddToolResult(context.Background(), store.ToolResult{ToolCallID: c.ID, OK: res.OK, Output: res.Output, Meta: meta, Display: res.Display}, msg))
+	s.warn("committing tool result", s.w.AddToolResult(context.Background(), store.ToolResult{ToolCallID: c.ID, OK: res.OK, Output: res.Output, Meta: meta, Display: res.Display, DurationMs: d.Milliseconds()}, msg))
 	status := "done"
 	if !res.OK {
 		status = "error"

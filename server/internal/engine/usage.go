@@ -210,10 +210,14 @@ func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
 	return e.estimateTrack(ctx, sid)
 }
 
+// The track's part is a sum of per-message figures the store keeps (each
+// message counted once), so opening a long session does not re-estimate
+// its whole history.
 func (e *Engine) estimateTrack(ctx context.Context, sid string) int {
-	track, err := e.Store.LLMMessages(ctx, sid)
+	est := compact.Default()
+	track, err := e.Store.TrackTokens(ctx, sid, est.Message)
 	if err != nil {
 		return 0
 	}
-	return compact.Default().Request(e.systemPrompt(), e.requestToolDefs(ctx, sid, e.profile()), track)
+	return est.Request(e.systemPrompt(), e.requestToolDefs(ctx, sid, e.profile()), nil) + track
 }

@@ -100,6 +100,7 @@ func toMessage(m store.Message) protocol.Message {
 			wp.ToolCallID, wp.Name, wp.Arguments, wp.Status = p.ToolCall.ID, p.ToolCall.Name, p.ToolCall.Arguments, string(p.ToolCall.Status)
 		case p.ToolResult != nil:
 			wp.ToolCallID, wp.OK, wp.Output, wp.Display = p.ToolResult.ToolCallID, p.ToolResult.OK, p.ToolResult.Output, p.ToolResult.Display
+			wp.DurationMs = p.ToolResult.DurationMs
 			if len(p.ToolResult.Meta) > 0 {
 				var meta any
 				if json.Unmarshal(p.ToolResult.Meta, &meta) == nil {

@@ -62,6 +62,9 @@ type ToolResult struct {
 	// Display is what a person is shown instead of Output, in their
 	// language (kept in the part's JSON; no migration needed).
 	Display string `json:"display,omitempty"`
+	// DurationMs is how long the tool ran, kept so a reopened session's
+	// cards still show it (0 in rows written before it was stored).
+	DurationMs int64 `json:"duration_ms,omitempty"`
 }
 
 // NoticeLevel grades a Notice.

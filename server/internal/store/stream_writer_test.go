@@ -109,12 +109,14 @@ func TestTextIsBufferedUntilToolCallFlushesIt(t *testing.T) {
 	if err := w.SetToolCallStatus(ctx, "c1", ToolRunning); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddToolResult(ctx, ToolResult{ToolCallID: "c1", OK: true, Output: "package a", Meta: json.RawMessage(`{"lines":1}`)},
+	if err := w.AddToolResult(ctx, ToolResult{ToolCallID: "c1", OK: true, Output: "package a", Meta: json.RawMessage(`{"lines":1}`), DurationMs: 1234},
 		llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: "package a"}); err != nil {
 		t.Fatal(err)
 	}
 	_, parts = storedParts(t, s, ids.AssistantMessageID)
-	if len(parts) != 4 || parts[2].ToolCall.Status != ToolDone || parts[3].ToolResult.Output != "package a" || string(parts[3].ToolResult.Meta) != `{"lines":1}` {
+	// The duration is stored so a reopened session's card still shows it.
+	if len(parts) != 4 || parts[2].ToolCall.Status != ToolDone || parts[3].ToolResult.Output != "package a" || string(parts[3].ToolResult.Meta) != `{"lines":1}` ||
+		parts[3].ToolResult.DurationMs != 1234 {
 		t.Fatalf("after tool result: %+v", parts)
 	}
 	// Text after the tool starts a new part and stays buffered.

@@ -99,6 +99,12 @@ type EditDecision struct {
 	// Display is a refusal as the person watching should read it, in
 	// their language ("" shows the model's text).
 	Display string
+	// Auto is set when no one was asked: the card says which rule let it through.
+	Auto *AutoApproval
+	// ByUser marks a refusal the user chose (not a rule or policy), with
+	// Reason their words, if any.
+	ByUser bool
+	Reason string
 }
 
 // ShellProposal is a command awaiting the user's decision.
@@ -117,6 +123,37 @@ type ShellDecision struct {
 	// Display is a refusal as the person watching should read it, in
 	// their language ("" shows the model's text); the model gets Reason.
 	Display string
+	// ByUser marks a refusal the user chose (not a rule or policy).
+	ByUser bool
+	// Auto is set when no one was asked: the card says which rule let it through.
+	Auto *AutoApproval
+}
+
+// AutoApproval says why a command or change ran without asking anyone.
+// It travels in the tool result's meta to the card a person reads; the
+// webview words it (so the sidecar holds no UI strings for it).
+type AutoApproval struct {
+	// By is one of the AutoBy* constants.
+	By string `json:"by"`
+	// Detail names what approved it: the allow rule ("Bash(go test:*)"),
+	// the setting key, the flag ("--approve all"), or the classifier's
+	// reason for a read-only command.
+	Detail string `json:"detail,omitempty"`
+}
+
+// The sources of an automatic approval.
+const (
+	AutoByReadOnly = "read-only" // autoApprove.readOnlyCommands and a read-only class
+	AutoByRule     = "rule"      // a permission allow rule
+	AutoBySetting  = "setting"   // a setting turned confirmation off or on auto
+	AutoByFlag     = "flag"      // headless --approve
+)
+
+// Declined is Result.Meta of a call the user said no to. The model is told
+// through the output as before; the card shows a choice, not a failure.
+type Declined struct {
+	Declined bool   `json:"declined"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Approver is implemented by the agent (interactive or headless policy).

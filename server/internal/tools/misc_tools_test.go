@@ -197,7 +197,8 @@ func TestRunShellCommandTool(t *testing.T) {
 	if r.OK {
 		t.Fatal("non-zero exit must not be OK")
 	}
-	res, ok := r.Meta.(shell.Result)
+	meta, ok := r.Meta.(ShellMeta)
+	var res shell.Result = meta.Result
 	if !ok || res.ExitCode != 2 || res.Cwd != "sub" || !strings.Contains(res.Stdout, "x.txt") || len(res.KeyErrors) != 1 {
 		t.Fatalf("meta %+v", r.Meta)
 	}

@@ -125,6 +125,7 @@ type outcome struct {
 	edited  bool   // the user changed the proposal
 	note    string
 	applied bool // written by the editor, not by us
+	auto    *AutoApproval
 }
 
 // EditMeta is Result.Meta of an applied file change: enough for the UI to
@@ -135,6 +136,8 @@ type EditMeta struct {
 	After   string `json:"after"`
 	Created bool   `json:"created,omitempty"`
 	Deleted bool   `json:"deleted,omitempty"`
+	// AutoApproved says why no one was asked, when no one was.
+	AutoApproved *AutoApproval `json:"autoApproved,omitempty"`
 }
 
 // apply asks for confirmation when configured, re-checks staleness, calls
@@ -155,6 +158,7 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 			return nil, nil, fmt.Errorf("confirming %s of %s: %w", p.tool, p.display, err)
 		}
 		out.note = dec.Note
+		out.auto = dec.Auto
 		if !dec.Accepted {
 			msg := fmt.Sprintf("the user rejected the %s of %s; nothing was written", p.tool, p.display)
 			if dec.Note != "" {
@@ -162,6 +166,9 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 			}
 			r := Fail(msg)
 			r.Display = dec.Display
+			if dec.ByUser {
+				r.Meta = Declined{Declined: true, Reason: dec.Reason}
+			}
 			return nil, &r, nil
 		}
 		if dec.Applied {
@@ -214,6 +221,7 @@ func appliedResult(p proposal, o *outcome, summary string) Result {
 	}
 	return Result{OK: true, Output: msg, Meta: EditMeta{
 		Path: p.abs, Before: frozenString(p.before), After: frozenString(o.content), Created: p.isNew, Deleted: p.delete,
+		AutoApproved: o.auto,
 	}}
 }
 

@@ -61,6 +61,7 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	}
 	command := a.Command
 	var note string
+	var auto *AutoApproval
 	if env.Settings.ConfirmShell {
 		if env.Approver == nil {
 			return Fail("run_shell_command needs confirmation; not approved (no one is available to approve it); nothing was run"), nil
@@ -76,8 +77,12 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 			}
 			r := Fail(msg)
 			r.Display = dec.Display
+			if dec.ByUser {
+				r.Meta = Declined{Declined: true, Reason: dec.Reason}
+			}
 			return r, nil
 		}
+		auto = dec.Auto
 		if c := strings.TrimSpace(dec.Command); c != "" && c != strings.TrimSpace(command) {
 			note = "The user edited the command before running it; it ran as shown above."
 			command = dec.Command
@@ -120,8 +125,16 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	if len(res.KeyErrors) > 0 {
 		out.WriteString("Key errors:\n  " + strings.Join(res.KeyErrors, "\n  ") + "\n")
 	}
+	meta := ShellMeta{Result: res, AutoApproved: auto}
 	if res.Canceled && ctx.Err() != nil {
-		return Result{OK: false, Output: strings.TrimRight(out.String(), "\n"), Meta: res}, nil
+		return Result{OK: false, Output: strings.TrimRight(out.String(), "\n"), Meta: meta}, nil
 	}
-	return Result{OK: res.ExitCode == 0 && !res.TimedOut, Output: strings.TrimRight(out.String(), "\n"), Meta: res}, nil
+	return Result{OK: res.ExitCode == 0 && !res.TimedOut, Output: strings.TrimRight(out.String(), "\n"), Meta: meta}, nil
+}
+
+// ShellMeta is Result.Meta of a command that ran: the run itself, and why
+// no one was asked when no one was.
+type ShellMeta struct {
+	shell.Result
+	AutoApproved *AutoApproval `json:"autoApproved,omitempty"`
 }

@@ -14,7 +14,7 @@ export function App() {
   const s = store.state;
   return (
     <div class="app" key={s.l10nVersion} lang={s.locale}>
-      <Header session={s.session} sessions={s.sessions} context={s.context} running={s.running} />
+      <Header session={s.session} sessions={s.sessions} context={s.context} running={s.running} model={s.model} />
       <ServerBanner state={s.serverState} detail={s.serverDetail} />
       <NoticeBanners notices={s.notices} />
       {s.todo && s.todo.items.length > 0 && <TodoPanel todo={s.todo} sessionId={s.sessionId} running={s.running} />}
@@ -27,6 +27,7 @@ export function App() {
           todo={s.todo}
           hasMore={s.hasMore}
           loadingMore={s.loadingMore}
+          sendTick={s.sendTick}
         />
       </main>
       {s.interrupted && !s.running && <InterruptedBanner />}

@@ -43,8 +43,11 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
     const t = (area.current?.value ?? text).trim();
     if (!t || disabled) return;
     bridge.post({ type: 'send', text: t, ...(sessionId ? { sessionId } : {}) });
+    store.markSent();
     if (area.current) area.current.value = '';
     update('');
+    // A reload right after a send must not bring the sent text back.
+    bridge.flush();
   };
 
   return (
@@ -81,7 +84,8 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
             bridge.post({ type: 'setEditEnabled', sessionId, enabled: next });
           }}
         >
-          <span aria-hidden="true">{editEnabled ? '🔓' : '🔒'}</span>
+          {/* Codicons, not emoji: an emoji lock renders as an empty box where the font lacks it. */}
+          <span aria-hidden="true" class={`codicon ${editEnabled ? 'codicon-unlock' : 'codicon-lock'}`} />
           <span class="edit-label">{editEnabled ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
         </button>
         <span class="spacer" />

@@ -1,29 +1,16 @@
+// Pending confirmations, pinned above the input at full width. Each card
+// shows all of what it asks about (the whole command, wrapped; an edit's
+// line counts) and its buttons without any inner scrolling; the first open
+// card answers to Alt+A / Alt+R.
 import * as l10n from '@vscode/l10n';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ConfirmRequest } from '../../../src/protocol.gen';
 import { useServices } from '../context';
+import { diffStat } from '../diffstat';
 import { fileName } from '../format';
 import type { ConfirmView } from '../store';
+import { CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
 import { ReviewView } from './Review';
-
-type Extra = { reason?: string; command?: string; answer?: string };
-
-function useResolve() {
-  const { bridge, store } = useServices();
-  return (id: string, decision: 'accept' | 'reject', extra: Extra = {}) => {
-    const msg = { type: 'resolve' as const, id, decision, ...clean(extra) };
-    bridge.post(msg);
-    store.markResolved(id, decision);
-  };
-}
-
-function clean(e: Extra): Extra {
-  const out: Extra = {};
-  if (e.reason?.trim()) out.reason = e.reason.trim();
-  if (e.command !== undefined) out.command = e.command;
-  if (e.answer !== undefined) out.answer = e.answer;
-  return out;
-}
 
 function openDiff(req: ConfirmRequest) {
   return {
@@ -38,6 +25,7 @@ function openDiff(req: ConfirmRequest) {
 export function ConfirmArea({ confirms }: { confirms: ConfirmView[] }) {
   const { bridge } = useServices();
   if (confirms.length === 0) return null;
+  const primary = confirms.find((c) => !c.resolved)?.request.id;
   const openEdits = confirms.filter((c) => c.request.kind === 'edit' && !c.resolved);
   const byTurn = new Map<string, ConfirmView[]>();
   for (const c of openEdits) byTurn.set(c.request.turnId, [...(byTurn.get(c.request.turnId) ?? []), c]);
@@ -49,7 +37,7 @@ export function ConfirmArea({ confirms }: { confirms: ConfirmView[] }) {
     for (const c of group) listed.add(c.request.id);
   }
   return (
-    <div class="confirm-area">
+    <section class="confirm-area" data-testid="confirm-area" aria-label={l10n.t('Waiting for you')}>
       {lists.map((group) => (
         <div class="review-list" data-testid="review-list" key={group[0].request.id}>
           <div class="review-list-head">
@@ -62,93 +50,54 @@ export function ConfirmArea({ confirms }: { confirms: ConfirmView[] }) {
             </vscode-button>
           </div>
           {group.map((c) => (
-            <EditConfirm key={c.request.id} view={c} compact />
+            <EditConfirm key={c.request.id} view={c} compact primary={c.request.id === primary} />
           ))}
         </div>
       ))}
       {confirms
         .filter((c) => !listed.has(c.request.id))
         .map((c) => {
+          const p = c.request.id === primary;
           switch (c.request.kind) {
             case 'edit':
-              return <EditConfirm key={c.request.id} view={c} />;
+              return <EditConfirm key={c.request.id} view={c} primary={p} />;
             case 'shell':
-              return <ShellConfirm key={c.request.id} view={c} />;
+              return <ShellConfirm key={c.request.id} view={c} primary={p} />;
             default:
-              return <QuestionConfirm key={c.request.id} view={c} />;
+              return <QuestionConfirm key={c.request.id} view={c} primary={p} />;
           }
         })}
-    </div>
+    </section>
   );
 }
 
-function Resolved({ decision }: { decision: 'accept' | 'reject' }) {
+function DiffStatBadge({ req }: { req: ConfirmRequest }) {
+  const st = useMemo(() => diffStat(req.original ?? '', req.proposed ?? ''), [req.original, req.proposed]);
+  if (req.original === undefined && req.proposed === undefined) return null;
   return (
-    <div class="confirm-resolved" data-testid="confirm-resolved">
-      <span class={`codicon ${decision === 'accept' ? 'codicon-check' : 'codicon-close'}`} />{' '}
-      {decision === 'accept' ? l10n.t('Accepted') : l10n.t('Rejected')}
-    </div>
+    <span class="diff-stat" data-testid="diff-stat" title={l10n.t('{0} lines added, {1} removed', st.added, st.removed)}>
+      <span class="diff-add">+{st.added}</span> <span class="diff-del">−{st.removed}</span>
+    </span>
   );
 }
 
-function useCountdown(ms: number | undefined, active: boolean, onDone: () => void) {
-  const [left, setLeft] = useState(ms && ms > 0 ? ms : 0);
-  const [stopped, setStopped] = useState(!(ms && ms > 0));
-  const done = useRef(onDone);
-  done.current = onDone;
-  useEffect(() => {
-    if (stopped || !active) return;
-    const end = Date.now() + left;
-    const t = setInterval(() => {
-      const l = Math.max(0, end - Date.now());
-      setLeft(l);
-      if (l === 0) {
-        clearInterval(t);
-        setStopped(true);
-        done.current();
-      }
-    }, 200);
-    return () => clearInterval(t);
-  }, [stopped, active]);
-  return { running: !stopped && active, secondsLeft: Math.ceil(left / 1000), stop: () => setStopped(true) };
-}
-
-/** The stoppable auto-accept countdown of a card. */
-function CountdownNote({ countdown, text }: { countdown: { running: boolean; stop: () => void }; text: string }) {
-  if (!countdown.running) return null;
-  return (
-    <div class="countdown" data-testid="confirm-countdown">
-      {text}
-      <button type="button" class="link-btn" data-testid="countdown-stop" onClick={countdown.stop}>
-        {l10n.t('Stop countdown')}
-      </button>
-    </div>
-  );
-}
-
-/** The optional reason sent to the agent with a decision. */
-function ReasonInput({ reason, setReason, onFocus }: { reason: string; setReason: (r: string) => void; onFocus: () => void }) {
-  return (
-    <input
-      class="text-input"
-      data-testid="confirm-reason"
-      placeholder={l10n.t('Reason (optional, sent to the agent)')}
-      value={reason}
-      onFocus={onFocus}
-      onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)}
-    />
-  );
-}
-
-function EditConfirm({ view, compact }: { view: ConfirmView; compact?: boolean }) {
+function EditConfirm({ view, compact, primary }: { view: ConfirmView; compact?: boolean; primary: boolean }) {
   const { bridge } = useServices();
   const resolve = useResolve();
   const req = view.request;
   const [reason, setReason] = useState('');
   const countdown = useCountdown(req.autoAcceptMs, !view.resolved, () => resolve(req.id, 'accept'));
   const path = req.relPath || req.path || '';
+  const accept = () => resolve(req.id, 'accept', { reason });
+  const reject = () => resolve(req.id, 'reject', { reason });
+  const diff = () => bridge.post(openDiff(req));
+  useShortcuts(primary && !view.resolved, { KeyA: accept, KeyR: reject, KeyD: diff });
   return (
-    <div class={`confirm-card confirm-edit${compact ? ' compact' : ''}`} data-testid="confirm-card" data-kind="edit">
+    <div
+      class={`confirm-card confirm-edit${compact ? ' compact' : ''}${primary ? ' primary' : ''}`}
+      data-testid="confirm-card"
+      data-kind="edit"
+    >
       <div class="confirm-head">
         <span class="codicon codicon-edit" />
         <span class="confirm-title" title={path}>
@@ -156,23 +105,24 @@ function EditConfirm({ view, compact }: { view: ConfirmView; compact?: boolean }
         </span>
         {req.isNew && <vscode-badge>{l10n.t('new file')}</vscode-badge>}
         {req.delete && <vscode-badge>{l10n.t('delete')}</vscode-badge>}
-        {!compact && <span class="muted path">{path}</span>}
+        <DiffStatBadge req={req} />
       </div>
+      {!compact && path !== fileName(path) && <div class="muted path">{path}</div>}
       {view.resolved ? (
         <Resolved decision={view.resolved} />
       ) : (
         <>
           <CountdownNote countdown={countdown} text={l10n.t('Accepting automatically in {0} s', countdown.secondsLeft)} />
-          <ReasonInput reason={reason} setReason={setReason} onFocus={countdown.stop} />
+          {!compact && <ReasonInput reason={reason} setReason={setReason} onFocus={countdown.stop} />}
           <div class="confirm-actions">
-            <vscode-button data-testid="confirm-allow" onClick={() => resolve(req.id, 'accept', { reason })}>
-              {l10n.t('Accept')}
+            <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={accept}>
+              {l10n.t('Accept')} <Kbd k="A" show={primary} />
             </vscode-button>
-            <vscode-button secondary data-testid="confirm-deny" onClick={() => resolve(req.id, 'reject', { reason })}>
-              {l10n.t('Reject')}
+            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={reject}>
+              {l10n.t('Reject')} <Kbd k="R" show={primary} />
             </vscode-button>
-            <vscode-button secondary data-testid="confirm-open-diff" onClick={() => bridge.post(openDiff(req))}>
-              <span class="codicon codicon-diff" /> {l10n.t('Open diff')}
+            <vscode-button secondary icon="diff" data-testid="confirm-open-diff" title={primary ? 'Alt+D' : undefined} onClick={diff}>
+              {l10n.t('Open diff')}
             </vscode-button>
           </div>
         </>
@@ -194,7 +144,7 @@ function classLabel(c: string): string {
   }
 }
 
-function ShellConfirm({ view }: { view: ConfirmView }) {
+function ShellConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
   const resolve = useResolve();
   const req = view.request;
   const original = req.command ?? '';
@@ -204,8 +154,16 @@ function ShellConfirm({ view }: { view: ConfirmView }) {
   const countdown = useCountdown(req.autoAcceptMs, !view.resolved, () => resolve(req.id, 'accept'));
   const cls = req.analysis?.class ?? '';
   const edited = command.trim() !== original.trim();
+  useLayoutEffect(() => autoSize(input.current), [command, view.resolved]);
+  const allow = () => resolve(req.id, 'accept', { reason, command: edited ? command.trim() : undefined });
+  const deny = () => resolve(req.id, 'reject', { reason });
+  const edit = () => {
+    countdown.stop();
+    input.current?.focus();
+  };
+  useShortcuts(primary && !view.resolved, { KeyA: allow, KeyR: deny, KeyE: edit });
   return (
-    <div class={`confirm-card confirm-shell class-${cls}`} data-testid="confirm-card" data-kind="shell">
+    <div class={`confirm-card confirm-shell class-${cls}${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="shell">
       <div class="confirm-head">
         <span class="codicon codicon-terminal" />
         <span class="confirm-title">{l10n.t('Run this command?')}</span>
@@ -225,7 +183,7 @@ function ShellConfirm({ view }: { view: ConfirmView }) {
       {req.review && <ReviewView card={req.review} />}
       {view.resolved ? (
         <>
-          <pre class="tool-pre">{command}</pre>
+          <pre class="command-text">{command}</pre>
           <Resolved decision={view.resolved} />
         </>
       ) : (
@@ -234,9 +192,10 @@ function ShellConfirm({ view }: { view: ConfirmView }) {
             ref={input}
             class="command-input"
             data-testid="confirm-command"
-            rows={Math.min(6, command.split('\n').length)}
+            rows={1}
             spellcheck={false}
             value={command}
+            aria-label={l10n.t('Command')}
             onFocus={countdown.stop}
             onInput={(e) => setCommand((e.currentTarget as HTMLTextAreaElement).value)}
           />
@@ -244,24 +203,14 @@ function ShellConfirm({ view }: { view: ConfirmView }) {
           <CountdownNote countdown={countdown} text={l10n.t('Running automatically in {0} s', countdown.secondsLeft)} />
           <ReasonInput reason={reason} setReason={setReason} onFocus={countdown.stop} />
           <div class="confirm-actions">
-            <vscode-button
-              data-testid="confirm-allow"
-              onClick={() => resolve(req.id, 'accept', { reason, command: edited ? command.trim() : undefined })}
-            >
-              {edited ? l10n.t('Run edited command') : l10n.t('Allow')}
+            <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
+              {edited ? l10n.t('Run edited command') : l10n.t('Allow')} <Kbd k="A" show={primary} />
             </vscode-button>
-            <vscode-button secondary data-testid="confirm-deny" onClick={() => resolve(req.id, 'reject', { reason })}>
-              {l10n.t('Deny')}
+            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
+              {l10n.t('Deny')} <Kbd k="R" show={primary} />
             </vscode-button>
-            <vscode-button
-              secondary
-              data-testid="confirm-edit"
-              onClick={() => {
-                countdown.stop();
-                input.current?.focus();
-              }}
-            >
-              <span class="codicon codicon-edit" /> {l10n.t('Edit')}
+            <vscode-button secondary icon="edit" data-testid="confirm-edit" title={primary ? 'Alt+E' : undefined} onClick={edit}>
+              {l10n.t('Edit')}
             </vscode-button>
           </div>
         </>
@@ -270,12 +219,15 @@ function ShellConfirm({ view }: { view: ConfirmView }) {
   );
 }
 
-function QuestionConfirm({ view }: { view: ConfirmView }) {
+function QuestionConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
   const resolve = useResolve();
   const req = view.request;
   const [answer, setAnswer] = useState('');
+  const submit = () => answer.trim() && resolve(req.id, 'accept', { answer: answer.trim() });
+  const skip = () => resolve(req.id, 'reject');
+  useShortcuts(primary && !view.resolved, { KeyA: submit, KeyR: skip });
   return (
-    <div class="confirm-card confirm-question" data-testid="confirm-card" data-kind="question">
+    <div class={`confirm-card confirm-question${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="question">
       <div class="confirm-head">
         <span class="codicon codicon-question" />
         <span class="confirm-title">{l10n.t('The agent has a question')}</span>
@@ -299,18 +251,18 @@ function QuestionConfirm({ view }: { view: ConfirmView }) {
             data-testid="confirm-answer"
             placeholder={l10n.t('Type your answer')}
             value={answer}
-            onInput={(e) => setAnswer((e.currentTarget as HTMLTextAreaElement).value)}
+            onInput={(e) => {
+              const el = e.currentTarget as HTMLTextAreaElement;
+              setAnswer(el.value);
+              autoSize(el);
+            }}
           />
           <div class="confirm-actions">
-            <vscode-button
-              data-testid="confirm-allow"
-              disabled={!answer.trim()}
-              onClick={() => answer.trim() && resolve(req.id, 'accept', { answer: answer.trim() })}
-            >
-              {l10n.t('Answer')}
+            <vscode-button data-testid="confirm-allow" disabled={!answer.trim()} title={primary ? 'Alt+A' : undefined} onClick={submit}>
+              {l10n.t('Answer')} <Kbd k="A" show={primary} />
             </vscode-button>
-            <vscode-button secondary data-testid="confirm-deny" onClick={() => resolve(req.id, 'reject')}>
-              {l10n.t('Skip question')}
+            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={skip}>
+              {l10n.t('Skip question')} <Kbd k="R" show={primary} />
             </vscode-button>
           </div>
         </>

@@ -29,7 +29,7 @@ export const MessageView = memo(function MessageView({ msg, sessionId, canRollba
     >
       {msg.btw && <SideNoteLabel />}
       {msg.blocks.map((b, i) => (
-        <BlockView key={i} block={b} msgId={msg.id} index={i} streaming={streaming && i === msg.blocks.length - 1} />
+        <BlockView key={i} block={b} msg={msg} index={i} streaming={streaming && i === msg.blocks.length - 1} sessionId={sessionId} />
       ))}
       {streaming && msg.blocks.length === 0 && (
         <div class="working">
@@ -90,7 +90,16 @@ function UserMessage({ msg, sessionId, canRollback }: Props) {
   );
 }
 
-function BlockView({ block, msgId, index, streaming }: { block: Block; msgId: string; index: number; streaming: boolean }) {
+interface BlockProps {
+  block: Block;
+  msg: ViewMessage;
+  index: number;
+  streaming: boolean;
+  sessionId?: string;
+}
+
+function BlockView({ block, msg, index, streaming, sessionId }: BlockProps) {
+  const msgId = msg.id;
   switch (block.kind) {
     case 'text':
       return <Markdown text={block.text} streaming={streaming} />;
@@ -106,7 +115,7 @@ function BlockView({ block, msgId, index, streaming }: { block: Block; msgId: st
         </div>
       );
     case 'error':
-      return <ErrorView error={block.error} />;
+      return <ErrorView error={block.error} turnId={msg.turnId} sessionId={sessionId} />;
     case 'review':
       return <ReviewView card={block.card} />;
     case 'compaction':
@@ -132,24 +141,51 @@ function Reasoning({ text, openKey, streaming }: { text: string; openKey: string
       }}
     >
       <summary>
-        <span class={`codicon ${streaming ? 'codicon-loading codicon-modifier-spin' : 'codicon-lightbulb'}`} /> {l10n.t('Thinking…')}
+        <span class={`codicon ${streaming ? 'codicon-loading codicon-modifier-spin' : 'codicon-lightbulb'}`} />{' '}
+        {/* Only a block still being written is "thinking"; a finished one must not claim to be. */}
+        <span data-testid="reasoning-label">{streaming ? l10n.t('Thinking…') : l10n.t('Thought process')}</span>
       </summary>
       {open && <Markdown text={text} streaming={streaming} />}
     </details>
   );
 }
 
-export function ErrorView({ error }: { error: ErrorInfo }) {
-  const { bridge } = useServices();
+/** The text the user sent in a turn (the last user message when the turn is unknown). */
+export function turnText(messages: ViewMessage[], turnId: string | undefined): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user' || (turnId && m.turnId && m.turnId !== turnId)) continue;
+    const text = m.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n').trim();
+    if (text) return text;
+  }
+  return undefined;
+}
+
+export function ErrorView({ error, turnId, sessionId }: { error: ErrorInfo; turnId?: string; sessionId?: string }) {
+  const { bridge, store } = useServices();
   const msg = actionMessage(error.action);
+  // Retry sends the same message again, so nobody has to retype it.
+  const retry = () => {
+    const text = turnText(store.state.messages, turnId);
+    if (!text || store.state.running) return;
+    bridge.post({ type: 'send', text, ...(sessionId ? { sessionId } : {}) });
+    store.markSent();
+  };
   return (
     <div class="notice notice-error" data-testid="error" role="alert">
       <span class="codicon codicon-error" /> <span class="error-text">{error.message || l10n.t('Something went wrong.')}</span>
-      {msg && error.action && (
-        <vscode-button data-testid="error-action" onClick={() => bridge.post(msg)}>
-          {actionLabel(error.action)}
-        </vscode-button>
-      )}
+      <span class="error-actions">
+        {msg && error.action && (
+          <vscode-button data-testid="error-action" onClick={() => bridge.post(msg)}>
+            {actionLabel(error.action)}
+          </vscode-button>
+        )}
+        {sessionId && (
+          <vscode-button secondary icon="refresh" data-testid="error-retry" onClick={retry}>
+            {l10n.t('Retry')}
+          </vscode-button>
+        )}
+      </span>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useServices } from '../context';
 import { formatDuration, prettyJson, summarizeArgs } from '../format';
 import type { ToolBlock } from '../model';
+import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
 
 const OUTPUT_PREVIEW = 4000;
 
@@ -42,6 +43,7 @@ function statusIcon(s: ToolBlock['status']): string {
     case 'error':
       return 'codicon-error';
     case 'cancelled':
+    case 'declined':
       return 'codicon-circle-slash';
     case 'pending':
       return 'codicon-clock';
@@ -58,6 +60,8 @@ export function statusLabel(s: ToolBlock['status']): string {
       return l10n.t('Failed');
     case 'cancelled':
       return l10n.t('Cancelled');
+    case 'declined':
+      return l10n.t('Declined');
     case 'pending':
       return l10n.t('Waiting');
     default:
@@ -84,6 +88,8 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
   const shots = screenshotsFromMeta(block.meta);
   const out = block.output ?? '';
+  const auto = autoApprovalOf(block.meta);
+  const declined = block.status === 'declined' ? declinedOf(block.meta) : undefined;
   const shown = full || out.length <= OUTPUT_PREVIEW ? out : `${out.slice(0, OUTPUT_PREVIEW)}…`;
   return (
     <div class={`tool-card status-${block.status}`} data-testid="tool-card" data-status={block.status}>
@@ -127,14 +133,25 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       )}
     </details>
       {failed && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {declined && (
+        <div class="tool-declined" data-testid="tool-declined">
+          {declinedText(block.name, declined.reason)}
+        </div>
+      )}
+      {auto && (
+        <div class="tool-auto" data-testid="auto-approved" title={auto.detail}>
+          <span class="codicon codicon-shield" /> {autoApprovalText(auto)}
+        </div>
+      )}
       {edits.map((e) => (
         <vscode-button
           key={e.path}
           secondary
+          icon="diff"
           data-testid="open-diff"
           onClick={() => bridge.post({ type: 'openDiff', path: e.path, before: e.before, after: e.after })}
         >
-          <span class="codicon codicon-diff" /> {l10n.t('Open diff')}
+          {l10n.t('Open diff')}
           {edits.length > 1 ? ` · ${e.path}` : ''}
         </vscode-button>
       ))}

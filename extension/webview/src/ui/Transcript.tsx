@@ -17,6 +17,8 @@ interface Props {
   todo?: TodoState;
   hasMore: boolean;
   loadingMore: boolean;
+  /** Bumped by each send: the list scrolls to the new turn. */
+  sendTick: number;
 }
 
 /** Sub-agent tags look like "executor:2": the agent and its todo item, counted from 1. */
@@ -71,6 +73,13 @@ export function Transcript(props: Props) {
   const { bridge } = useServices();
   const [openMap, setOpenMap] = useState<Record<string, boolean>>(() => ({ ...bridge.ui.open }));
   const askedFor = useRef<number | null>(null);
+  // A saved position belongs to the session it was saved in: a reload puts
+  // it back, while a session opened from the history starts at its end.
+  const [initial] = useState(() =>
+    bridge.ui.scrollSession === props.sessionId ? { top: bridge.ui.scrollTop, atBottom: bridge.ui.atBottom } : { top: 0, atBottom: true },
+  );
+  const [atBottom, setAtBottom] = useState(initial.atBottom);
+  const [jumps, setJumps] = useState(0);
 
   const rows = useMemo(
     () => buildRows(props.messages, (k, d) => openMap[k] ?? d, props.running),
@@ -129,10 +138,19 @@ export function Transcript(props: Props) {
         estimate={estimate}
         renderItem={renderRow}
         onNearTop={onNearTop}
-        initialScrollTop={bridge.ui.scrollTop}
-        initialAtBottom={bridge.ui.atBottom}
-        onScrollState={(scrollTop, atBottom) => bridge.update({ scrollTop, atBottom })}
+        initialScrollTop={initial.top}
+        initialAtBottom={initial.atBottom}
+        pinTick={props.sendTick + jumps}
+        onScrollState={(scrollTop, bottom) => {
+          bridge.update({ scrollTop, atBottom: bottom, scrollSession: props.sessionId });
+          setAtBottom(bottom);
+        }}
       />
+      {!atBottom && (
+        <button type="button" class="jump-latest" data-testid="jump-latest" onClick={() => setJumps((n) => n + 1)}>
+          <span class="codicon codicon-arrow-down" /> {l10n.t('Jump to latest')}
+        </button>
+      )}
     </>
   );
 }

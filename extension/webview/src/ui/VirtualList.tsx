@@ -11,6 +11,8 @@ export interface VirtualListProps<T> {
   initialScrollTop?: number;
   initialAtBottom?: boolean;
   onScrollState?: (scrollTop: number, atBottom: boolean) => void;
+  /** Each change scrolls to the bottom and sticks there again (a send, "jump to latest"). */
+  pinTick?: number;
   overscan?: number;
 }
 
@@ -34,6 +36,14 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   /** scrollTop as last set or seen here, to notice scrolls not yet handled. */
   const lastTop = useRef(0);
   const observer = useRef<ResizeObserver | null>(null);
+  const reported = useRef<{ top: number; atBottom: boolean } | null>(null);
+  const pinSeen = useRef(props.pinTick);
+  if (props.pinTick !== pinSeen.current) {
+    // Set during render so this very render lays out the bottom rows.
+    pinSeen.current = props.pinTick;
+    pos.current = { top: pos.current.top, atBottom: true };
+    anchor.current = null;
+  }
 
   // Recomputed every render: a few thousand additions cost far less than a
   // frame, and it keeps heights measured since the last render in effect.
@@ -103,15 +113,35 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       root.scrollTop = pos.current.top;
     }
     lastTop.current = root.scrollTop;
+    // A programmatic scroll (pinning, anchoring) fires no scroll event
+    // before a reload may come: report where the list really is now.
+    report(root.scrollTop, pos.current.atBottom);
     // Too little content to scroll means no scroll event will ever ask for more.
     if (offsets[items.length] < viewport) props.onNearTop?.();
   });
 
+  const report = (top: number, atBottom: boolean) => {
+    const r = reported.current;
+    if (r && r.atBottom === atBottom && Math.abs(r.top - top) < 1) return;
+    reported.current = { top, atBottom };
+    props.onScrollState?.(top, atBottom);
+  };
+
   const onScroll = () => {
     const t = readScroll(scroller.current!);
-    props.onScrollState?.(t, pos.current.atBottom);
+    report(t, pos.current.atBottom);
     if (t < NEAR_TOP_PX) props.onNearTop?.();
     rerender(0);
+  };
+
+  // At scrollTop 0 a wheel or key press upwards fires no scroll event, so
+  // older pages would never load; these ask for them directly.
+  const atTop = () => (scroller.current?.scrollTop ?? 0) < NEAR_TOP_PX;
+  const onWheel = (e: WheelEvent) => {
+    if (e.deltaY < 0 && atTop()) props.onNearTop?.();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.key === 'PageUp' || e.key === 'ArrowUp' || e.key === 'Home') && atTop()) props.onNearTop?.();
   };
 
   const rows = [];
@@ -125,7 +155,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     );
   }
   return (
-    <div class="vlist" ref={scroller} onScroll={onScroll} data-testid="transcript">
+    <div class="vlist" ref={scroller} onScroll={onScroll} onWheel={onWheel} onKeyDown={onKeyDown} tabIndex={0} data-testid="transcript">
       <div class="vlist-inner">
         <div class="vspacer" style={{ height: `${offsets[first]}px` }} />
         {rows}

@@ -26,7 +26,16 @@ func main() {
 	samples := flag.Int("samples", 100, "timed writes per session size")
 	searchSessions := flag.Int("search-sessions", 1000, "sessions in the session/search corpus")
 	searchMessages := flag.Int("search-messages", 100000, "messages in the session/search corpus (0 skips it; the issue 17 goal is 1,000,000)")
+	doc := flag.Int("doc", 0, "write an export document of this many messages to -out and exit (for `govibe session import`)")
+	out := flag.String("out", "", "where -doc writes")
 	flag.Parse()
+	if *doc > 0 {
+		if err := writeDoc(*doc, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "storebench:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if err := run(*samples); err != nil {
 		fmt.Fprintln(os.Stderr, "storebench:", err)
 		os.Exit(2)
@@ -229,4 +238,34 @@ func rssBytes() (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("VmRSS not found in /proc/self/status")
+}
+
+// writeDoc writes a long session as an export document: user questions and
+// assistant answers whose tool cards carry up to 8.5 KB of output, the
+// shape of the long-session benchmark in make bench.
+func writeDoc(n int, path string) error {
+	if path == "" {
+		return fmt.Errorf("-doc needs -out")
+	}
+	now := time.Now()
+	doc := store.Document{Format: store.ExportFormat, Version: store.ExportVersion,
+		Session: store.Session{Title: fmt.Sprintf("Long session (%d messages)", n), Model: "scripted", Kind: store.KindChat, Status: store.SessionActive, Created: now, Updated: now}}
+	for i := 0; i < n; i++ {
+		var m store.NewMessage
+		if i%2 == 0 {
+			m = store.NewMessage{Role: store.RoleUser, Parts: []store.Part{{Kind: store.PartText, Text: fmt.Sprintf("Question %d: what does step %d change?", i, i)}}}
+		} else {
+			m = message(i)
+			// Outputs from 0.3 KB to 8.5 KB.
+			m.Parts[2].ToolResult.Output = strings.Repeat("line of output\n", 20+(i*37)%550)
+		}
+		doc.Messages = append(doc.Messages, store.Message{ID: fmt.Sprint("m", i), Seq: int64(i + 1), Role: m.Role, Status: store.StatusDone,
+			Parts: m.Parts, Created: now, Updated: now})
+		doc.LLM = append(doc.LLM, store.LLMEntry{Position: len(doc.LLM), Message: llm.Message{Role: llm.RoleUser, Content: "step"}})
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -96,5 +97,10 @@ func EchoReply(req *RecordedRequest) Reply {
 		}
 		return Reply{Text: "Tool result received:\n\n```text\n" + input + "\n```\n"}
 	}
+	// The engine wraps the user's words with an internal <context> block
+	// (open files, selection); echoing it would show a person plumbing.
+	input = strings.TrimSpace(contextBlock.ReplaceAllString(input, ""))
 	return Reply{Text: "You said: " + input + "\n\n```text\n" + input + "\n```\n"}
 }
+
+var contextBlock = regexp.MustCompile(`(?s)<context>.*?</context>`)

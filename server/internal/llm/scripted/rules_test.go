@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,46 @@ func TestAdminEndpoints(t *testing.T) {
 	}
 	if recs[1].Reply.ToolCalls[0].ID == "" {
 		t.Fatal("server did not assign a tool call id")
+	}
+}
+
+func TestEchoNeverShowsTheContextBlock(t *testing.T) {
+	req := &RecordedRequest{Messages: []Message{{Role: "user", Content: "<context>\nOpen file: calc.go\nSelection: none\n</context>\nExplain calc.go"}}}
+	got := EchoReply(req).Text
+	if strings.Contains(got, "<context>") || strings.Contains(got, "Open file") || !strings.Contains(got, "You said: Explain calc.go") {
+		t.Fatalf("echo: %q", got)
+	}
+}
+
+// make run's demo script (scripts/demo-model.json) parses and walks a
+// newcomer through read, edit, test.
+func TestDemoScriptWalksReadEditTest(t *testing.T) {
+	data, err := os.ReadFile("../../../../scripts/demo-model.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseRules(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := func(out string) *RecordedRequest {
+		return &RecordedRequest{Messages: []Message{{Role: "user", Content: "hi"}, {Role: "tool", Content: out}}}
+	}
+	steps := []struct {
+		req  *RecordedRequest
+		tool string
+	}{
+		{&RecordedRequest{Messages: []Message{{Role: "user", Content: "<context>x</context>\nshow me"}}}, "read_file"},
+		{tool("1\tpackage sample\n4\tfunc Add(a, b int) int { return a - b }"), "edit"},
+		{tool("Edited calc.go (1 line changed)"), "run_shell_command"},
+	}
+	for i, s := range steps {
+		got := r.Reply(s.req)
+		if len(got.ToolCalls) != 1 || got.ToolCalls[0].Name != s.tool {
+			t.Fatalf("step %d: reply %+v, want a %s call", i, got, s.tool)
+		}
+	}
+	if got := r.Reply(tool("$ go test ./...\n(cwd ., exit code 0, 300 ms)")); !strings.Contains(got.Text, "snapshot") {
+		t.Fatalf("final answer: %q", got.Text)
 	}
 }

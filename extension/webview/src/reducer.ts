@@ -1,0 +1,342 @@
+// The event reducer: folds the sidecar's chat events into the transcript
+// the view renders. Each change replaces only the message objects it
+// touched, so memoised message views re-render only when their own
+// message changed. It keeps three indexes over the transcript (message id
+// → position, tool call → message, results whose call is not loaded yet);
+// the store owns when events are applied (seq order, gaps), this module
+// owns what they do.
+import type { ChatEvent, ContextUse, Message, Part, SessionInfo, TodoState } from '../../src/protocol.gen';
+import {
+  EventCompaction,
+  EventError,
+  EventHook,
+  EventMessage,
+  EventMode,
+  EventNotice,
+  EventReasoningDelta,
+  EventReview,
+  EventRetry,
+  EventTextDelta,
+  EventTitle,
+  EventTodo,
+  EventToolCall,
+  EventToolResult,
+  EventTurnFinished,
+  EventTurnStarted,
+  EventUsage,
+} from '../../src/protocol.gen';
+import { type Block, type ToolBlock, type ViewMessage, foldMessages, fromWire, noticeLevel, withResult } from './model';
+
+/** The part of the view state events change. */
+export interface TranscriptState {
+  messages: ViewMessage[];
+  running: boolean;
+  runningTurnId?: string;
+  interrupted: boolean;
+  todo?: TodoState;
+  context?: ContextUse;
+  sessions: SessionInfo[];
+  session?: SessionInfo;
+}
+
+type Result = { ok: boolean; output?: string; durationMs?: number; meta?: unknown; status?: string };
+
+function partResult(p: Part): Result {
+  return { ok: !!p.ok, output: p.output, meta: p.meta, status: p.status, durationMs: p.durationMs };
+}
+
+/**
+ * Not thread-safe and need not be: the webview has one JS thread. The
+ * transcript passed to each method must be the one it last returned.
+ */
+export class EventReducer {
+  /** Message id → index in the transcript; rebuilt when indices shift. */
+  private index = new Map<string, number>();
+  /** Tool call id → id of the message holding its card. */
+  private toolHome = new Map<string, string>();
+  /** Results whose call has not been seen yet (older page not loaded). */
+  private orphanResults = new Map<string, Part>();
+  /** The transcript being built by the current reduce call. */
+  private ms: ViewMessage[] = [];
+
+  has(id: string): boolean {
+    return this.index.has(id);
+  }
+
+  /** Starts over from a snapshot's page of wire messages. */
+  reset(wire: Message[]): ViewMessage[] {
+    this.orphanResults.clear();
+    const { messages, orphans } = foldMessages(wire);
+    for (const o of orphans) this.orphanResults.set(o.toolCallId ?? '', o);
+    this.reindex(messages);
+    return messages;
+  }
+
+  /** Merges an older page in front of the transcript. */
+  prepend(current: ViewMessage[], wire: Message[]): ViewMessage[] {
+    const { messages: older, orphans } = foldMessages(wire.filter((m) => !this.index.has(m.id)));
+    const merged = [...older, ...current];
+    // Results in the newer pages may belong to calls from this older page.
+    const stillOrphan = new Map(this.orphanResults);
+    for (const o of orphans) stillOrphan.set(o.toolCallId ?? '', o);
+    const callIndex = new Map<string, number>();
+    older.forEach((m, i) => m.blocks.forEach((b) => b.kind === 'tool' && callIndex.set(b.callId, i)));
+    for (const [id, p] of stillOrphan) {
+      const i = callIndex.get(id);
+      if (i === undefined) continue;
+      merged[i] = mapTool(merged[i], id, (b) => withResult(b, partResult(p)));
+      stillOrphan.delete(id);
+    }
+    this.orphanResults = stillOrphan;
+    this.reindex(merged);
+    return merged;
+  }
+
+  /** Applies one event; returns the fields it changed (nothing when none). */
+  reduce(s: TranscriptState, ev: ChatEvent): Partial<TranscriptState> {
+    this.ms = s.messages;
+    const patch: Partial<TranscriptState> = {};
+    if (ev.context) patch.context = ev.context;
+    switch (ev.kind) {
+      case EventTurnStarted:
+        patch.running = true;
+        patch.runningTurnId = ev.turnId;
+        patch.interrupted = false;
+        // The server names the reply's message up front, so "Working…" shows at once.
+        if (ev.message) this.upsertWire(ev);
+        break;
+      case EventTextDelta:
+      case EventReasoningDelta: {
+        const kind = ev.kind === EventTextDelta ? 'text' : 'reasoning';
+        this.upsertStreaming(ev, (m) => ({ ...m, blocks: appendText(m.blocks, kind, ev.text ?? '') }));
+        break;
+      }
+      case EventRetry:
+        this.update(streamId(ev), (m) => ({ ...m, blocks: dropPartial(m.blocks) }));
+        break;
+      case EventToolCall:
+        this.toolCall(ev);
+        break;
+      case EventToolResult:
+        this.toolResult(ev);
+        break;
+      case EventNotice:
+        this.addBlock(ev, { kind: 'notice', level: noticeLevel(ev.status), text: ev.text ?? '' });
+        break;
+      case EventError:
+        this.addBlock(ev, { kind: 'error', error: ev.error ?? { message: ev.text ?? '' } });
+        break;
+      case EventReview:
+        if (ev.review) this.addBlock(ev, { kind: 'review', card: ev.review });
+        break;
+      case EventCompaction:
+        if (ev.message) this.upsertWire(ev);
+        else
+          this.addBlock(
+            { ...ev, messageId: undefined },
+            { kind: 'compaction', summary: ev.text ?? '', savedTokens: ev.usage?.promptTokens },
+          );
+        break;
+      case EventMessage:
+        if (ev.message) this.upsertWire(ev);
+        break;
+      case EventTodo:
+        patch.todo = ev.todo;
+        break;
+      case EventUsage:
+        if (ev.usage && ev.messageId) this.update(ev.messageId, (m) => ({ ...m, usage: ev.usage }));
+        break;
+      case EventTitle:
+        if (ev.text !== undefined) {
+          const title = ev.text;
+          patch.sessions = s.sessions.map((x) => (x.id === ev.sessionId ? { ...x, title } : x));
+          if (s.session) patch.session = { ...s.session, title };
+        }
+        break;
+      case EventTurnFinished: {
+        patch.running = false;
+        patch.runningTurnId = undefined;
+        const status = ev.status ?? 'done';
+        this.finishTurn(ev.turnId, status);
+        if (status === 'cancelled' || status === 'max_turns') {
+          this.addBlock({ ...ev, messageId: undefined }, { kind: 'turnEnd', status });
+        }
+        break;
+      }
+      case EventHook:
+        // Hook runs are logged by the sidecar; their chat card comes with
+        // the webview work on extensibility.
+        break;
+      case EventMode:
+        // Working-mode progress (Phases); the mode panel is not built yet.
+        break;
+      default: {
+        // A kind added to protocol/kinds without a case here fails to compile.
+        const unhandled: never = ev.kind;
+        void unhandled;
+      }
+    }
+    if (this.ms !== s.messages) patch.messages = this.ms;
+    return patch;
+  }
+
+  private toolCall(ev: ChatEvent): void {
+    const t = ev.tool;
+    if (!t) return;
+    const home = this.toolHome.get(t.callId);
+    const card: ToolBlock = {
+      kind: 'tool',
+      callId: t.callId,
+      name: t.name,
+      args: t.arguments ?? '',
+      summary: t.summary,
+      status: ev.status === 'pending' ? 'pending' : 'running',
+    };
+    if (home) {
+      this.update(home, (m) => mapTool(m, t.callId, (b) => ({ ...b, ...card, status: b.status })));
+    } else {
+      const id = this.upsertStreaming(ev, (m) => ({ ...m, blocks: [...m.blocks, card] }));
+      this.toolHome.set(t.callId, id);
+    }
+  }
+
+  private toolResult(ev: ChatEvent): void {
+    const t = ev.tool;
+    if (!t) return;
+    const res = { ok: t.ok, output: t.output, durationMs: t.durationMs, meta: t.meta, status: ev.status };
+    const home = this.toolHome.get(t.callId);
+    if (home) {
+      this.update(home, (m) => mapTool(m, t.callId, (b) => withResult({ ...b, summary: t.summary ?? b.summary }, res)));
+    } else {
+      const card: ToolBlock = withResult(
+        { kind: 'tool', callId: t.callId, name: t.name, args: t.arguments ?? '', summary: t.summary, status: 'running' },
+        res,
+      );
+      const id = this.upsertStreaming(ev, (m) => ({ ...m, blocks: [...m.blocks, card] }));
+      this.toolHome.set(t.callId, id);
+    }
+  }
+
+  private finishTurn(turnId: string | undefined, status: string): void {
+    const final = status === 'done' || status === 'max_turns' ? 'done' : status;
+    let changed = false;
+    const ms = this.ms.map((m) => {
+      if (m.status !== 'pending' || (turnId && m.turnId && m.turnId !== turnId)) return m;
+      changed = true;
+      return { ...m, status: final };
+    });
+    if (changed) this.ms = ms;
+  }
+
+  /** Applies fn to the message the streaming event targets, creating it first. */
+  private upsertStreaming(ev: ChatEvent, fn: (m: ViewMessage) => ViewMessage): string {
+    const id = streamId(ev);
+    if (this.index.has(id)) {
+      this.update(id, fn);
+      return id;
+    }
+    const fresh: ViewMessage = {
+      id,
+      seq: -1,
+      turnId: ev.turnId,
+      role: 'assistant',
+      status: 'pending',
+      subAgentTag: ev.subAgentTag,
+      btw: false,
+      created: Date.now(),
+      blocks: [],
+    };
+    this.append(fn(fresh));
+    return id;
+  }
+
+  /** Adds a block to the event's message, or as a row of its own. */
+  private addBlock(ev: ChatEvent, block: Block): void {
+    if (ev.messageId && this.index.has(ev.messageId)) {
+      this.update(ev.messageId, (m) => ({ ...m, blocks: [...m.blocks, block] }));
+      return;
+    }
+    this.append({
+      id: `ev:${ev.seq}`,
+      seq: -1,
+      turnId: ev.turnId,
+      role: 'event',
+      status: 'done',
+      subAgentTag: ev.subAgentTag,
+      btw: false,
+      created: Date.now(),
+      blocks: [block],
+    });
+  }
+
+  private upsertWire(ev: ChatEvent): void {
+    const { message, results } = fromWire(ev.message!);
+    for (const r of results) {
+      const id = r.toolCallId ?? '';
+      const home = this.toolHome.get(id);
+      if (home) this.update(home, (m) => mapTool(m, id, (b) => withResult(b, partResult(r))));
+      else this.orphanResults.set(id, r);
+    }
+    if (message.blocks.length === 0 && results.length > 0) return;
+    if (this.index.has(message.id)) {
+      // The final form of a streamed message keeps results already folded in.
+      const old = this.ms[this.index.get(message.id)!];
+      const done = new Map<string, ToolBlock>();
+      for (const b of old.blocks) if (b.kind === 'tool') done.set(b.callId, b);
+      const blocks = message.blocks.map((b) => {
+        if (b.kind !== 'tool') return b;
+        const prev = done.get(b.callId);
+        return prev && prev.ok !== undefined ? { ...prev, name: b.name, args: b.args || prev.args } : b;
+      });
+      this.update(message.id, () => ({ ...message, blocks }));
+    } else {
+      this.append(message);
+    }
+    for (const b of message.blocks) if (b.kind === 'tool') this.toolHome.set(b.callId, message.id);
+  }
+
+  private append(m: ViewMessage): void {
+    this.index.set(m.id, this.ms.length);
+    this.ms = [...this.ms, m];
+  }
+
+  private update(id: string, fn: (m: ViewMessage) => ViewMessage): void {
+    const i = this.index.get(id);
+    if (i === undefined) return;
+    const ms = this.ms.slice();
+    ms[i] = fn(ms[i]);
+    this.ms = ms;
+  }
+
+  private reindex(ms: ViewMessage[]): void {
+    this.index.clear();
+    this.toolHome.clear();
+    ms.forEach((m, i) => {
+      this.index.set(m.id, i);
+      for (const b of m.blocks) if (b.kind === 'tool') this.toolHome.set(b.callId, m.id);
+    });
+  }
+}
+
+function streamId(ev: ChatEvent): string {
+  return ev.messageId ?? `turn:${ev.turnId ?? ''}:${ev.subAgentTag ?? ''}`;
+}
+
+function appendText(blocks: Block[], kind: 'text' | 'reasoning', text: string): Block[] {
+  const last = blocks[blocks.length - 1];
+  if (last && last.kind === kind) {
+    return [...blocks.slice(0, -1), { kind, text: last.text + text }];
+  }
+  return [...blocks, { kind, text }];
+}
+
+/** Drops text and reasoning streamed since the last tool call or result. */
+function dropPartial(blocks: Block[]): Block[] {
+  let end = blocks.length;
+  while (end > 0 && (blocks[end - 1].kind === 'text' || blocks[end - 1].kind === 'reasoning')) end--;
+  return blocks.slice(0, end);
+}
+
+function mapTool(m: ViewMessage, callId: string, fn: (b: ToolBlock) => ToolBlock): ViewMessage {
+  return { ...m, blocks: m.blocks.map((b) => (b.kind === 'tool' && b.callId === callId ? fn(b) : b)) };
+}

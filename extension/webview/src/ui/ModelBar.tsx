@@ -1,0 +1,106 @@
+// The header's second row: which model works (a picker, like VS Code's),
+// whether its key is set, and the context meter with its figures in view.
+import * as l10n from '@vscode/l10n';
+import type { ModelStatus } from '../../../shared/webviewMessages';
+import type { ContextUse } from '../../../src/protocol.gen';
+import { actionLabel } from '../actions';
+import { useServices } from '../context';
+import { formatCost, formatTokens } from '../format';
+
+export function contextTooltip(c: ContextUse): string {
+  const pct = c.windowTokens > 0 ? Math.round((100 * c.usedTokens) / c.windowTokens) : 0;
+  const u = c.sessionUsage;
+  return [
+    l10n.t('Context: {0} of {1} tokens ({2}%)', formatTokens(c.usedTokens), formatTokens(c.windowTokens), pct),
+    l10n.t('Session input: {0} tokens ({1} cached)', formatTokens(u.promptTokens), formatTokens(u.cachedTokens)),
+    l10n.t('Session output: {0} tokens', formatTokens(u.completionTokens)),
+    l10n.t('Session cost: {0}', formatCost(c.sessionCost)),
+  ].join('\n');
+}
+
+function keyTitle(m: ModelStatus): string {
+  switch (m.key) {
+    case 'set':
+      return l10n.t('API key set');
+    case 'notNeeded':
+      return l10n.t('Local endpoint: no API key needed');
+    default:
+      return l10n.t('No API key set');
+  }
+}
+
+export function ModelBar({ model, context, sessionId, running }: { model?: ModelStatus; context?: ContextUse; sessionId?: string; running: boolean }) {
+  const { bridge } = useServices();
+  return (
+    <div class="model-bar">
+      <button
+        type="button"
+        class={`model-pick${model?.problem ? ' has-problem' : ''}`}
+        data-testid="model-picker"
+        title={model ? `${model.model} · ${model.baseUrl}\n${keyTitle(model)}` : l10n.t('Choose model')}
+        onClick={() => bridge.post({ type: 'command', command: 'pickModel' })}
+      >
+        <span class="codicon codicon-chip" />
+        <span class="model-label">{model?.label || l10n.t('Choose model')}</span>
+        {model && (
+          <span
+            class={`codicon ${model.key === 'missing' ? 'codicon-warning key-missing' : model.key === 'set' ? 'codicon-key' : 'codicon-vm'}`}
+            data-testid="model-key"
+            data-key={model.key}
+            aria-label={keyTitle(model)}
+          />
+        )}
+      </button>
+      <span class="spacer" />
+      {context && <ContextMeter context={context} sessionId={sessionId} running={running} />}
+    </div>
+  );
+}
+
+/** A problem with the model, shown before the first Send with its fix. */
+export function ModelProblem({ model }: { model?: ModelStatus }) {
+  const { bridge } = useServices();
+  if (!model?.problem) return null;
+  const action = model.problem.action;
+  return (
+    <div class="banner banner-warning" data-testid="model-problem" role="status">
+      <span class="codicon codicon-warning" /> {model.problem.text}
+      <span class="banner-actions">
+        <vscode-button data-testid="model-problem-fix" onClick={() => bridge.post({ type: 'command', command: action })}>
+          {actionLabel(action)}
+        </vscode-button>
+      </span>
+    </div>
+  );
+}
+
+function ContextMeter({ context, sessionId, running }: { context: ContextUse; sessionId?: string; running: boolean }) {
+  const { bridge } = useServices();
+  const frac = context.windowTokens > 0 ? Math.min(1, context.usedTokens / context.windowTokens) : 0;
+  const level = frac > 0.9 ? 'high' : frac > 0.7 ? 'mid' : 'low';
+  return (
+    <div class="context" data-testid="context-bar" title={contextTooltip(context)}>
+      <span class="context-label" data-testid="context-label">
+        {`${formatTokens(context.usedTokens)} / ${formatTokens(context.windowTokens)}`}
+      </span>
+      <div class={`context-meter ${level}`} role="meter" aria-valuenow={Math.round(frac * 100)} aria-valuemin={0} aria-valuemax={100}>
+        <div class="context-fill" style={{ width: `${(frac * 100).toFixed(1)}%` }} />
+      </div>
+      <span class="context-cost" data-testid="session-cost">
+        {formatCost(context.sessionCost)}
+      </span>
+      {sessionId && (
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="compact"
+          disabled={running}
+          title={l10n.t('Summarise earlier messages to free up context')}
+          onClick={() => bridge.post({ type: 'compact', sessionId })}
+        >
+          <span class="codicon codicon-fold" />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+// The header: the model in view with its key status, a problem shown
+// before the first Send with its fix, the context meter's label, and Retry.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { ModelStatus } from '../../shared/webviewMessages';
+import { type Harness, SID, ev, message, resetSeq, snapshot, start } from './harness';
+
+let h: Harness;
+
+beforeEach(async () => {
+  resetSeq(10);
+  h = await start();
+});
+
+afterEach(() => h.unmount());
+
+const model = (p: Partial<ModelStatus> = {}): ModelStatus => ({
+  label: 'deepseek',
+  model: 'deepseek-reasoner',
+  baseUrl: 'https://api.deepseek.com',
+  key: 'set',
+  profiles: ['deepseek', 'local'],
+  ...p,
+});
+
+describe('header', () => {
+  test('shows the active model as a picker with its key status', async () => {
+    await h.host(snapshot());
+    await h.host({ type: 'model', status: model() });
+    expect(h.q('model-picker')!.textContent).toContain('deepseek');
+    expect(h.q('model-key')!.dataset.key).toBe('set');
+    expect(h.q('model-problem')).toBeNull();
+    h.q('model-picker')!.click();
+    expect(h.posted).toContainEqual({ type: 'command', command: 'pickModel' });
+  });
+
+  test('a missing key is visible before the first Send, with the fix one click away', async () => {
+    await h.host(snapshot({}, { session: null, sessions: [] }));
+    await h.host({ type: 'model', status: model({ key: 'missing', problem: { text: 'No API key is set for deepseek.', action: 'setApiKey' } }) });
+    expect(h.q('model-problem')!.textContent).toContain('No API key is set for deepseek.');
+    expect(h.q('model-key')!.dataset.key).toBe('missing');
+    h.q('model-problem-fix')!.click();
+    expect(h.posted).toContainEqual({ type: 'command', command: 'setApiKey' });
+    // The status survives a session switch (a new snapshot).
+    await h.host(snapshot());
+    expect(h.q('model-problem')).not.toBeNull();
+  });
+
+  test('the context meter has a readable label and the cost in view', async () => {
+    await h.host(
+      snapshot({
+        context: { usedTokens: 642, windowTokens: 128000, sessionCost: 0.0123, sessionUsage: { promptTokens: 900, completionTokens: 80, cachedTokens: 600, cost: 0.0123 } },
+      }),
+    );
+    expect(h.q('context-label')!.textContent).toBe('642 / 128k');
+    expect(h.q('session-cost')!.textContent).toBe('$0.01');
+    expect(h.q('context-bar')!.title).toContain('600 cached');
+    expect(h.q('session-title')!.title).toBe('Fix the parser');
+  });
+
+  test('Retry on an error resends the same message', async () => {
+    await h.host(snapshot({ messages: [message({ id: 'u1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'Please fix Add' }] })] }));
+    await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'The model endpoint timed out.' } }));
+    h.q('error-retry')!.click();
+    expect(h.posted).toContainEqual({ type: 'send', text: 'Please fix Add', sessionId: SID });
+  });
+});

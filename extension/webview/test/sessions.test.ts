@@ -1,0 +1,65 @@
+// The chat history menu: relative times, the workspace, and full-text
+// search through the sidecar.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { SessionInfo } from '../../src/protocol.gen';
+import { relativeTime } from '../src/format';
+import { type Harness, flush, resetSeq, snapshot, start, typeInto } from './harness';
+
+let h: Harness;
+
+beforeEach(async () => {
+  resetSeq(10);
+  h = await start();
+});
+
+afterEach(() => h.unmount());
+
+const info = (id: string, title: string, updated: number): SessionInfo => ({
+  id,
+  title,
+  created: updated,
+  updated,
+  model: 'm',
+  messageCount: 2,
+  status: 'idle',
+  running: false,
+});
+
+describe('session history', () => {
+  test('relative times in the UI locale', () => {
+    const now = Date.UTC(2026, 10, 24, 12);
+    expect(relativeTime(now - 30_000, 'en', now)).toBe('this minute');
+    expect(relativeTime(now - 5 * 60_000, 'en', now)).toBe('5 minutes ago');
+    expect(relativeTime(now - 26 * 3_600_000, 'en', now)).toBe('yesterday');
+    expect(relativeTime(now - 3 * 86_400_000, 'zh-cn', now)).toBe('3天前');
+  });
+
+  test('two sessions of the same day read apart, under their workspace', async () => {
+    const now = Date.now();
+    await h.host(snapshot({}, { sessions: [info('s1', 'Fix the parser', now - 2 * 60_000), info('s2', 'Add a CLI flag', now - 3 * 3_600_000)], workspace: 'calc' }));
+    h.q('session-menu')!.click();
+    await flush();
+    expect(h.q('session-workspace')!.textContent).toContain('Chats in calc');
+    expect(h.qa('session-when').map((e) => e.textContent)).toEqual(['2 minutes ago', '3 hours ago']);
+  });
+
+  test('search filters titles at once and finds message text through session/search', async () => {
+    const now = Date.now();
+    await h.host(snapshot({}, { sessions: [info('s1', 'Fix the parser', now), info('s2', 'Add a CLI flag', now)] }));
+    h.q('session-menu')!.click();
+    await flush();
+    typeInto(h.q<HTMLInputElement>('session-search')!, 'tokenizer');
+    await flush();
+    expect(h.qa('session-item')).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(h.posted).toContainEqual({ type: 'searchSessions', query: 'tokenizer' });
+    await h.host({ type: 'searchResults', query: 'tokenizer', hits: [{ sessionId: 's2', messageId: 'm1', title: 'Add a CLI flag', snippet: '…the tokenizer splits flags…' }] });
+    expect(h.qa('session-item')).toHaveLength(1);
+    expect(h.q('session-snippet')!.textContent).toContain('the tokenizer splits flags');
+    // An answer for an older query is not shown against the new one.
+    typeInto(h.q<HTMLInputElement>('session-search')!, 'parser');
+    await flush();
+    expect(h.qa('session-item').map((e) => e.textContent)).toEqual([expect.stringContaining('Fix the parser')]);
+    expect(h.q('session-snippet')).toBeNull();
+  });
+});
