@@ -14,6 +14,10 @@ type Message struct {
 	Parts         []Part `json:"parts"`
 	Usage         *Usage `json:"usage,omitempty"`
 	Created       int64  `json:"created"` // unix ms
+	// Snapshots, on a user message that starts a turn, are the snapshots
+	// (one per root) holding the workspace as it was before the turn; a
+	// turn that changed nothing has none. snapshot/restoreTurn uses them.
+	Snapshots []TurnSnapshot `json:"snapshots,omitempty"`
 }
 
 // Part is a tagged union: Type is text|reasoning|tool_call|tool_result|notice.

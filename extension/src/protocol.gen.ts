@@ -18,6 +18,10 @@ export const CodeSessionNotFound = -33002;
 export const CodeBusy = -33003;
 export const CodeNotFound = -33004;
 export const CodeInvalidState = -33005;
+export const SnapshotBeforeTurn = "before turn";
+export const SnapshotAfterTurn = "after turn";
+export const SnapshotManual = "manual";
+export const SnapshotSafety = "before restore";
 export const Version = 1;
 
 export const EventTurnStarted = "turnStarted";
@@ -36,12 +40,13 @@ export const EventCompaction = "compaction";
 export const EventUsage = "usage";
 export const EventTitle = "title";
 export const EventMode = "mode";
+export const EventSnapshots = "snapshots";
 
 /** What a chat/event carries. */
-export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode";
+export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode" | "snapshots";
 
 /** Every EventKind, in declaration order. */
-export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode];
+export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventSnapshots];
 
 export interface ApplyEditParams {
 	path: string;
@@ -77,6 +82,7 @@ export interface ChatEvent {
 	review?: ReviewCard;
 	context?: ContextUse;
 	mode?: ModeState;
+	snapshots?: TurnSnapshot[];
 }
 
 export interface ChatRunPlanParams {
@@ -208,6 +214,7 @@ export interface ErrorInfo {
 export interface FileChange {
 	path: string;
 	kind: string;
+	reason?: string;
 }
 
 export interface HostInfo {
@@ -248,6 +255,7 @@ export interface Message {
 	parts: Part[];
 	usage?: Usage;
 	created: number;
+	snapshots?: TurnSnapshot[];
 }
 
 export interface ModeState {
@@ -287,6 +295,14 @@ export interface ReviewProblem {
 	severity: string;
 	message: string;
 	location?: string;
+}
+
+export interface RootRestore {
+	root: string;
+	snapshotId: string;
+	changes: FileChange[];
+	kept?: FileChange[];
+	undoId?: string;
 }
 
 export interface ServerCapabilities {
@@ -432,6 +448,7 @@ export interface SnapshotInfo {
 	root: string;
 	time: number;
 	sessionId: string;
+	turnId?: string;
 	turn: number;
 	message: string;
 	reason?: string;
@@ -459,7 +476,20 @@ export interface SnapshotRestoreParams {
 
 export interface SnapshotRestoreResult {
 	changes: FileChange[];
+	kept?: FileChange[];
 	undoId: string;
+	notice?: string;
+}
+
+export interface SnapshotRestoreTurnParams {
+	sessionId: string;
+	turnId: string;
+	dryRun?: boolean;
+}
+
+export interface SnapshotRestoreTurnResult {
+	roots: RootRestore[];
+	notice?: string;
 }
 
 export interface TodoControlParams {
@@ -498,6 +528,11 @@ export interface ToolEvent {
 	display?: string;
 }
 
+export interface TurnSnapshot {
+	root: string;
+	id: string;
+}
+
 export interface Usage {
 	promptTokens: number;
 	completionTokens: number;
@@ -534,6 +569,7 @@ export interface ClientRequests {
 	"snapshot/file": { params: SnapshotFileParams; result: SnapshotFileResult };
 	"snapshot/create": { params: SnapshotCreateParams; result: SnapshotCreateResult };
 	"snapshot/restore": { params: SnapshotRestoreParams; result: SnapshotRestoreResult };
+	"snapshot/restoreTurn": { params: SnapshotRestoreTurnParams; result: SnapshotRestoreTurnResult };
 	"snapshot/restoreFile": { params: SnapshotRestoreFileParams; result: SnapshotRestoreResult };
 }
 
@@ -583,6 +619,7 @@ export const Method = {
 	SnapshotFile: "snapshot/file",
 	SnapshotCreate: "snapshot/create",
 	SnapshotRestore: "snapshot/restore",
+	SnapshotRestoreTurn: "snapshot/restoreTurn",
 	SnapshotRestoreFile: "snapshot/restoreFile",
 	ChatEvent: "chat/event",
 	ConfirmRequested: "confirm/requested",

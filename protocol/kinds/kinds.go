@@ -28,10 +28,13 @@ const (
 	// Mode: a working mode's phase machine moved (Phases: state,
 	// findings, plan, progress).
 	Mode Kind = "mode"
+	// Snapshots: a turn's before-snapshots were taken (one per root); the
+	// event's message is the turn's user message.
+	Snapshots Kind = "snapshots"
 )
 
 // All lists every kind, in the order the TypeScript union declares them.
 var All = []Kind{
 	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
-	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode, Snapshots,
 }
