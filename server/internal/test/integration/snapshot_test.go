@@ -143,7 +143,7 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		var told bool
 		for _, m := range load.Messages {
 			for _, p := range m.Parts {
-				told = told || strings.Contains(p.Text, "restored the workspace")
+				told = told || strings.HasPrefix(p.Text, "Restored 2 files")
 			}
 		}
 		if !told {
