@@ -166,4 +166,3 @@ func msOf(t time.Time) int64 {
 	}
 	return t.UnixMilli()
 }
-

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-		"unicode/utf8"
+	"unicode/utf8"
 
 	"github.com/govibe/govibe/server/internal/snapshot"
 )

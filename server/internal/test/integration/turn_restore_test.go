@@ -55,7 +55,11 @@ func TestRestoreTurnMultiRoot(t *testing.T) {
 		fix := send(t, ed, sid, "Fix the bug\nin both folders")
 		ed.AwaitTurnFinished(sid, fix.TurnID, 20*time.Second)
 		if b, err := os.ReadFile(made); err != nil || string(b) != "b1\n" {
-			for _, ev := range ed.Events(sid) { if ev.Tool != nil { t.Logf("%s %+v", ev.Kind, *ev.Tool) } }
+			for _, ev := range ed.Events(sid) {
+				if ev.Tool != nil {
+					t.Logf("%s %+v", ev.Kind, *ev.Tool)
+				}
+			}
 			t.Fatalf("the shell command did not create made.txt: %v %q", err, b)
 		}
 
