@@ -20,6 +20,7 @@ import {
   EventReview,
   EventRetry,
   EventTextDelta,
+  EventSnapshots,
   EventTitle,
   EventTodo,
   EventToolCall,
@@ -371,6 +372,14 @@ export class ChatStore {
         break;
       case EventTodo:
         patch.todo = ev.todo;
+        break;
+      case EventSnapshots:
+        // The turn's before-snapshots were taken: its user message now
+        // offers "Roll back to before this turn".
+        if (ev.messageId && ev.snapshots) {
+          const snapshots = ev.snapshots;
+          this.updateIfExists(ev.messageId, (m) => ({ ...m, snapshots }));
+        }
         break;
       case EventUsage:
         if (ev.usage && ev.messageId) this.updateIfExists(ev.messageId, (m) => ({ ...m, usage: ev.usage }));
