@@ -26,6 +26,10 @@ type harnessOptions struct {
 	Settings map[string]any
 	// WorkspaceSettings are written to the workspace's .vscode/settings.json.
 	WorkspaceSettings map[string]any
+	// SecondFolder opens a multi-root workspace (a .code-workspace file):
+	// the usual git workspace plus a second folder, not a git repository,
+	// holding secondFolderFiles.
+	SecondFolder bool
 }
 
 // harness is one test's running product: a git workspace, code-server with
@@ -36,13 +40,15 @@ type harness struct {
 	root      string
 	env       toolEnv
 	Workspace string
-	Dirs      codeServerDirs
-	CS        *codeServer
-	Model     *scriptedModel
-	Page      playwright.Page
-	Expect    playwright.PlaywrightAssertions
-	Console   *consoleLog
-	Artifacts string
+	// Workspace2 is the second folder of a multi-root workspace, if any.
+	Workspace2 string
+	Dirs       codeServerDirs
+	CS         *codeServer
+	Model      *scriptedModel
+	Page       playwright.Page
+	Expect     playwright.PlaywrightAssertions
+	Console    *consoleLog
+	Artifacts  string
 }
 
 const (
@@ -65,11 +71,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	start := time.Now()
 	phase := func(name string) { t.Logf("harness: %s after %v", name, time.Since(start).Round(time.Millisecond)) }
 
-	h.Artifacts = filepath.Join(root, "e2e", "artifacts", sanitize(t.Name()))
-	if err := os.RemoveAll(h.Artifacts); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(h.Artifacts, 0o755); err != nil {
+	if h.Artifacts, err = newArtifactsDir(root, t.Name()); err != nil {
 		t.Fatal(err)
 	}
 	h.Workspace = newWorkspace(t)
@@ -131,6 +133,10 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	t.Cleanup(h.captureOnFailure) // runs first: the page is still open
 
 	target := h.CS.URL + "?folder=" + url.QueryEscape(h.Workspace)
+	if opts.SecondFolder {
+		h.Workspace2 = newSecondFolder(t)
+		target = h.CS.URL + "?workspace=" + url.QueryEscape(writeCodeWorkspace(t, h.Workspace, h.Workspace2))
+	}
 	if _, err := h.Page.Goto(target, playwright.PageGotoOptions{
 		WaitUntil: playwright.WaitUntilStateDomcontentloaded, Timeout: playwright.Float(startupTimeout)}); err != nil {
 		t.Fatalf("open %s: %v", target, err)
@@ -182,25 +188,21 @@ func (h *harness) captureOnFailure() {
 
 // finish runs after code-server and the model have stopped. On failure it
 // keeps the artifacts folder, adds the console and the product's own logs to
-// it and prints where everything is; on success it removes the folder.
+// it and prints where it is; on success it removes the folder.
 func (h *harness) finish() {
 	if !h.keepArtifacts() {
-		_ = os.RemoveAll(h.Artifacts)
+		removeArtifactsDir(h.Artifacts)
 		return
 	}
 	_ = os.WriteFile(filepath.Join(h.Artifacts, "console.log"),
 		[]byte(strings.Join(h.Console.snapshot(), "\n")+"\n"), 0o644)
 	copied := copyLogs(h.Dirs.userData, filepath.Join(h.Artifacts, "user-data"))
-	h.t.Logf("e2e artifacts for %s in %s:", h.t.Name(), h.Artifacts)
-	_ = filepath.WalkDir(h.Artifacts, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			h.t.Logf("  %s", p)
-		}
-		return nil
-	})
+	note := ""
 	if copied == 0 {
-		h.t.Logf("  (no log files were found under the user-data dir %s)", h.Dirs.userData)
+		note = " (no product logs were found under " + h.Dirs.userData + ")"
 	}
+	// One line per folder; the README lists what is in it.
+	h.t.Logf("e2e artifacts: %s%s", h.Artifacts, note)
 }
 
 // copyLogs copies the product's logs out of a user-data dir before it is

@@ -74,6 +74,8 @@ const (
 // GoVibe webview: transcript and banners.
 const (
 	selUserMessage = "[data-testid=message-user]"
+	selRollback    = "[data-testid=rollback]"
+	selChatNotice  = "[data-testid=notice]"
 	selHostNotice  = "[data-testid=host-notice]"
 )
 
