@@ -93,7 +93,7 @@ func TestScenarioRestoreSnapshotBeforeFirstTurn(t *testing.T) {
 	// One row per turn; its accessible label is its tooltip, which starts
 	// with the turn's message. The row says when and how many files the
 	// turn changed ("… · 1 file"), not how many the first snapshot held.
-	before := pane.Locator(selListRow + "[aria-label*='Make the first change']")
+	before := pane.Locator(selListRow + "[aria-level='2'][aria-label*='Make the first change']")
 	if err := h.Expect.Locator(before).ToHaveCount(1); err != nil {
 		labels, _ := rows.EvaluateAll(`rs => rs.map(r => r.getAttribute('aria-label'))`)
 		t.Fatalf("no single row for turn 1 in the Snapshots view (rows: %v): %v", labels, err)
