@@ -87,6 +87,13 @@ func (e *Engine) RestoreTurn(ctx context.Context, sid, turnID string, dryRun boo
 	}
 	e.cancelAll()
 	text := e.turnText(ctx, turnID)
+	for _, t := range targets {
+		// The transcript may have been cleared; a snapshot taken for the
+		// turn still names it.
+		if text == "" && t.info.TurnID == turnID {
+			text = t.info.Message
+		}
+	}
 	turn := targets[0].info.Turn
 	for _, t := range targets {
 		if _, _, err := t.st.Snapshot(ctx, snapshot.Meta{SessionID: sid, Turn: turn, TurnID: turnID, Message: text,
