@@ -2,13 +2,13 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/snapshot"
 )
 
@@ -67,8 +67,7 @@ func TestTurnWithAPrunedSnapshotCannotBeRestored(t *testing.T) {
 		t.Fatalf("%v %+v", err, taken)
 	}
 	refs := []TurnSnapshot{{Root: ws1, ID: taken[0].ID}, {Root: ws2, ID: "0123456789abcdef0123456789abcdef01234567"}}
-	b, _ := json.Marshal(map[string][]TurnSnapshot{"u1": refs})
-	if err := e.Store.SetState(ctx, s.ID, StateTurnSnapshots, b); err != nil {
+	if err := sessionstate.Set(ctx, e.Store, s.ID, sessionstate.TurnSnapshots, map[string][]TurnSnapshot{"u1": refs}); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.TurnSnapshots(ctx, s.ID); len(got) != 0 {
