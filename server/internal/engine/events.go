@@ -21,6 +21,9 @@ const (
 	KindUsage          = "usage"
 	KindTitle          = "title"
 	KindMode           = "mode"
+	// KindSnapshots announces a turn's before-snapshots; MessageID is the
+	// turn's user message and Payload a []TurnSnapshot.
+	KindSnapshots = "snapshots"
 )
 
 // Event is one entry of a session's ordered stream.

@@ -19,10 +19,6 @@ import (
 // TurnSnapshot is the snapshot of one root taken before a turn.
 type TurnSnapshot = sessionstate.TurnSnapshot
 
-// KindSnapshots announces the before-turn snapshots of a turn; MessageID is
-// the turn's user message and Payload a []TurnSnapshot.
-const KindSnapshots = "snapshots"
-
 // recordBeforeTurn snapshots every root before a turn's first mutation,
 // records which snapshot each root's "before" state is in, and tells the
 // client so the user message can offer "Roll back to before this turn".
