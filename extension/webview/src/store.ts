@@ -22,6 +22,7 @@ import {
   EventTextDelta,
   EventSnapshots,
   EventTitle,
+  EventMode,
   EventTodo,
   EventToolCall,
   EventToolResult,
@@ -401,6 +402,9 @@ export class ChatStore {
         }
         break;
       }
+      case EventMode:
+        // Working-mode progress (Phases); the mode panel is not built yet.
+        break;
       default: {
         // A kind added to protocol/kinds without a case here fails to compile.
         const unhandled: never = ev.kind;
