@@ -72,6 +72,7 @@ export function load(over: Partial<SessionLoadResult> = {}): SessionLoadResult {
     pending: [],
     editEnabled: false,
     interrupted: false,
+    mode: 'agent',
     ...over,
   };
 }
