@@ -26,6 +26,10 @@ type harnessOptions struct {
 	Settings map[string]any
 	// WorkspaceSettings are written to the workspace's .vscode/settings.json.
 	WorkspaceSettings map[string]any
+	// SecondFolder opens a multi-root workspace (a .code-workspace file):
+	// the usual git workspace plus a second folder, not a git repository,
+	// holding secondFolderFiles.
+	SecondFolder bool
 }
 
 // harness is one test's running product: a git workspace, code-server with
@@ -36,13 +40,15 @@ type harness struct {
 	root      string
 	env       toolEnv
 	Workspace string
-	Dirs      codeServerDirs
-	CS        *codeServer
-	Model     *scriptedModel
-	Page      playwright.Page
-	Expect    playwright.PlaywrightAssertions
-	Console   *consoleLog
-	Artifacts string
+	// Workspace2 is the second folder of a multi-root workspace, if any.
+	Workspace2 string
+	Dirs       codeServerDirs
+	CS         *codeServer
+	Model      *scriptedModel
+	Page       playwright.Page
+	Expect     playwright.PlaywrightAssertions
+	Console    *consoleLog
+	Artifacts  string
 	// keepShots keeps the named screenshots of a passing test (see shot).
 	keepShots bool
 }
@@ -67,11 +73,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	start := time.Now()
 	phase := func(name string) { t.Logf("harness: %s after %v", name, time.Since(start).Round(time.Millisecond)) }
 
-	h.Artifacts = filepath.Join(root, "e2e", "artifacts", sanitize(t.Name()))
-	if err := os.RemoveAll(h.Artifacts); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(h.Artifacts, 0o755); err != nil {
+	if h.Artifacts, err = newArtifactsDir(root, t.Name()); err != nil {
 		t.Fatal(err)
 	}
 	h.Workspace = newWorkspace(t)
@@ -133,6 +135,10 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	t.Cleanup(h.captureOnFailure) // runs first: the page is still open
 
 	target := h.CS.URL + "?folder=" + url.QueryEscape(h.Workspace)
+	if opts.SecondFolder {
+		h.Workspace2 = newSecondFolder(t)
+		target = h.CS.URL + "?workspace=" + url.QueryEscape(writeCodeWorkspace(t, h.Workspace, h.Workspace2))
+	}
 	if _, err := h.Page.Goto(target, playwright.PageGotoOptions{
 		WaitUntil: playwright.WaitUntilStateDomcontentloaded, Timeout: playwright.Float(startupTimeout)}); err != nil {
 		t.Fatalf("open %s: %v", target, err)
@@ -191,7 +197,7 @@ func (h *harness) finish() {
 		if h.keepShots {
 			pruneExceptPNG(h.Artifacts)
 		} else {
-			_ = os.RemoveAll(h.Artifacts)
+			removeArtifactsDir(h.Artifacts)
 		}
 		return
 	}

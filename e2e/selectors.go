@@ -75,8 +75,11 @@ const (
 
 // GoVibe webview: transcript and banners.
 const (
-	selUserMessage = "[data-testid=message-user]"
-	selHostNotice  = "[data-testid=host-notice]"
+	selUserMessage  = "[data-testid=message-user]"
+	selRollback     = "[data-testid=rollback]"
+	selChatNotice   = "[data-testid=notice]"
+	selHostNotice   = "[data-testid=host-notice]"
+	selServerBanner = "[data-testid=server-banner]"
 )
 
 // GoVibe webview: sessions.

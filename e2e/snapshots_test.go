@@ -46,9 +46,9 @@ func (h *harness) openSnapshotsView() playwright.Locator {
 	return pane
 }
 
-// Scenario 5: two turns edit two files; restoring the snapshot taken before
-// turn 1 from the Snapshots view brings both back and keeps a file the user
-// made (ignored by git, so never part of a snapshot).
+// Scenario 5: two turns edit two files; restoring turn 1's row from the
+// Snapshots view (back to before turn 1) brings both back and keeps a file
+// the user made (ignored by git, so never part of a snapshot).
 func TestScenarioRestoreSnapshotBeforeFirstTurn(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: twoTurnRules(),
 		Settings: map[string]any{"govibe.autoApprove.edits": true}})
@@ -84,18 +84,23 @@ func TestScenarioRestoreSnapshotBeforeFirstTurn(t *testing.T) {
 	pane := h.openSnapshotsView()
 	rows := pane.Locator(selListRow)
 	session := rows.First()
-	h.expectText(session, "snapshots")
+	h.expectVisible(session, "the session in the Snapshots view")
 	if exp, _ := session.GetAttribute("aria-expanded"); exp != "true" {
 		if err := session.Click(); err != nil {
 			t.Fatalf("expand the session in the Snapshots view: %v", err)
 		}
 	}
-	// A snapshot's accessible label is its tooltip: the turn's message and
-	// why it was taken.
-	before := pane.Locator(selListRow + "[aria-label*='Make the first change'][aria-label*='before turn']")
+	// One row per turn; its accessible label is its tooltip, which starts
+	// with the turn's message. The row says when and how many files the
+	// turn changed ("… · 1 file"), not how many the first snapshot held.
+	before := pane.Locator(selListRow + "[aria-level='2'][aria-label*='Make the first change']")
 	if err := h.Expect.Locator(before).ToHaveCount(1); err != nil {
 		labels, _ := rows.EvaluateAll(`rs => rs.map(r => r.getAttribute('aria-label'))`)
-		t.Fatalf("no single snapshot from before turn 1 in the Snapshots view (rows: %v): %v", labels, err)
+		t.Fatalf("no single row for turn 1 in the Snapshots view (rows: %v): %v", labels, err)
+	}
+	h.expectText(before, "1 file")
+	if txt, _ := before.TextContent(); strings.Contains(txt, "files") {
+		t.Fatalf("turn 1 changed one file, the row says %q", txt)
 	}
 	if err := before.Hover(); err != nil {
 		t.Fatal(err)
@@ -108,7 +113,8 @@ func TestScenarioRestoreSnapshotBeforeFirstTurn(t *testing.T) {
 
 	// The modal lists exactly what will change.
 	modal := h.modal()
-	h.expectText(modal, "Restore the workspace to the snapshot")
+	h.expectText(modal, "Roll back to before this turn?")
+	h.expectText(modal, "This changes 2 files.")
 	h.expectText(modal, "calc.go")
 	h.expectText(modal, "README.md")
 	if txt, _ := modal.TextContent(); strings.Contains(txt, "notes.txt") {
@@ -122,7 +128,7 @@ func TestScenarioRestoreSnapshotBeforeFirstTurn(t *testing.T) {
 	if data, err := os.ReadFile(notes); err != nil || string(data) != "my own notes\n" {
 		t.Fatalf("the user's untracked notes did not survive the restore: %v %q", err, data)
 	}
-	h.expectVisible(h.notification("Restored 2 files."), "a notification reporting the restore")
+	h.expectVisible(h.notification("Restored 2 files to before “Make the first change”"), "a notification reporting the restore")
 	if out := gitStatus(t, h.Workspace); out != "" {
 		t.Fatalf("after restoring the first snapshot git still sees changes:\n%s", out)
 	}

@@ -31,7 +31,21 @@ func (h *harness) openGoVibe() playwright.FrameLocator {
 		Timeout: playwright.Float(startupTimeout)}); err != nil {
 		h.t.Fatalf("GoVibe chat input %s not editable: %v", selChatInput, err)
 	}
+	h.awaitServerReady(wv)
 	return wv
+}
+
+// awaitServerReady waits for the event that ends start-up: the webview's
+// "Starting the GoVibe server…" banner goes away when the sidecar is
+// ready and the host has sent the session. Typing before that races the
+// host's start-up snapshot instead of testing the scenario.
+func (h *harness) awaitServerReady(wv playwright.FrameLocator) {
+	h.t.Helper()
+	if err := h.Expect.Locator(wv.Locator(selServerBanner)).ToBeHidden(playwright.LocatorAssertionsToBeHiddenOptions{
+		Timeout: playwright.Float(startupTimeout)}); err != nil {
+		txt, _ := wv.Locator(selServerBanner).First().TextContent()
+		h.t.Fatalf("the GoVibe server did not become ready (banner %q): %v", txt, err)
+	}
 }
 
 // reopenedGoVibe waits for the GoVibe view a reload brings back: the

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,4 +62,49 @@ func newWorkspace(t *testing.T) string {
 	git("add", ".")
 	git("commit", "-q", "-m", "initial")
 	return dir
+}
+
+// secondFolderFiles is the second folder of a multi-root workspace.
+var secondFolderFiles = map[string]string{
+	"notes.md": "# notes\n\nNothing here yet.\n",
+}
+
+// newSecondFolder creates the second folder of a multi-root workspace; it
+// is deliberately not a git repository.
+func newSecondFolder(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "notes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range secondFolderFiles {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// writeCodeWorkspace writes a .code-workspace file naming folders, outside
+// all of them, and returns its path.
+func writeCodeWorkspace(t *testing.T, folders ...string) string {
+	t.Helper()
+	type folder struct {
+		Path string `json:"path"`
+	}
+	var doc struct {
+		Folders []folder `json:"folders"`
+	}
+	for _, f := range folders {
+		doc.Folders = append(doc.Folders, folder{Path: f})
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "two.code-workspace")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -63,6 +63,9 @@ const (
 	EventCompaction     = kinds.Compaction
 	EventUsage          = kinds.Usage
 	EventTitle          = kinds.Title
+	// EventSnapshots: the turn's before-snapshots were taken; MessageID
+	// is its user message and Snapshots replaces that message's list.
+	EventSnapshots = kinds.Snapshots
 )
 
 // ChatEvent is one entry of a session's ordered event stream. Seq increases
@@ -90,6 +93,8 @@ type ChatEvent struct {
 	// Hook is a lifecycle hook's run (kind "hook").
 	Hook *HookRun   `json:"hook,omitempty"`
 	Mode *ModeState `json:"mode,omitempty"`
+	// Snapshots are the turn's before-snapshots (EventSnapshots).
+	Snapshots []TurnSnapshot `json:"snapshots,omitempty"`
 }
 
 // ModeState is a working mode's record for its panel (Phases mode:

@@ -66,6 +66,7 @@ type Server interface {
 	SnapshotFile(ctx context.Context, params *SnapshotFileParams) (*SnapshotFileResult, error)
 	SnapshotCreate(ctx context.Context, params *SnapshotCreateParams) (*SnapshotCreateResult, error)
 	SnapshotRestore(ctx context.Context, params *SnapshotRestoreParams) (*SnapshotRestoreResult, error)
+	SnapshotRestoreTurn(ctx context.Context, params *SnapshotRestoreTurnParams) (*SnapshotRestoreTurnResult, error)
 	SnapshotRestoreFile(ctx context.Context, params *SnapshotRestoreFileParams) (*SnapshotRestoreResult, error)
 }
 
@@ -279,6 +280,12 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.SnapshotRestore(ctx, &p)
+	case "snapshot/restoreTurn":
+		var p SnapshotRestoreTurnParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.SnapshotRestoreTurn(ctx, &p)
 	case "snapshot/restoreFile":
 		var p SnapshotRestoreFileParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -326,6 +333,7 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"snapshot/file":            {false, false},
 	"snapshot/create":          {false, true},
 	"snapshot/restore":         {false, true},
+	"snapshot/restoreTurn":     {false, true},
 	"snapshot/restoreFile":     {false, true},
 }
 

@@ -20,6 +20,10 @@ type Message struct {
 	// Attachments (user messages, live events only) are the expansions of
 	// the message's @mentions.
 	Attachments []Attachment `json:"attachments,omitempty"`
+	// Snapshots, on a user message that starts a turn, are the snapshots
+	// (one per root) holding the workspace as it was before the turn; a
+	// turn that changed nothing has none. snapshot/restoreTurn uses them.
+	Snapshots []TurnSnapshot `json:"snapshots,omitempty"`
 }
 
 // Part is a tagged union: Type is text|reasoning|tool_call|tool_result|notice.

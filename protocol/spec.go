@@ -64,6 +64,7 @@ var Methods = []Method{
 	{Name: "snapshot/file", GoName: "SnapshotFile", Dir: ClientToServer, Params: &SnapshotFileParams{}, Result: &SnapshotFileResult{}},
 	{Name: "snapshot/create", GoName: "SnapshotCreate", Dir: ClientToServer, Params: &SnapshotCreateParams{}, Result: &SnapshotCreateResult{}, Ordered: true},
 	{Name: "snapshot/restore", GoName: "SnapshotRestore", Dir: ClientToServer, Params: &SnapshotRestoreParams{}, Result: &SnapshotRestoreResult{}, Ordered: true},
+	{Name: "snapshot/restoreTurn", GoName: "SnapshotRestoreTurn", Dir: ClientToServer, Params: &SnapshotRestoreTurnParams{}, Result: &SnapshotRestoreTurnResult{}, Ordered: true},
 	{Name: "snapshot/restoreFile", GoName: "SnapshotRestoreFile", Dir: ClientToServer, Params: &SnapshotRestoreFileParams{}, Result: &SnapshotRestoreResult{}, Ordered: true},
 
 	{Name: "chat/event", GoName: "ChatEvent", Dir: ServerToClient, Notify: true, Params: &ChatEvent{}, Doc: "The ordered per-session event stream."},

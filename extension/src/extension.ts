@@ -111,7 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     log: (l) => log.warn(l),
   });
-  const snapshots = new SnapshotsView(request, () => chat?.sessionId);
+  const snapshots = new SnapshotsView(request, () => chat?.sessionId, locale);
   chat = new ChatView({
     extensionUri: context.extensionUri,
     request,

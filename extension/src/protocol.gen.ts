@@ -18,6 +18,10 @@ export const CodeSessionNotFound = -33002;
 export const CodeBusy = -33003;
 export const CodeNotFound = -33004;
 export const CodeInvalidState = -33005;
+export const SnapshotBeforeTurn = "before turn";
+export const SnapshotAfterTurn = "after turn";
+export const SnapshotManual = "manual";
+export const SnapshotSafety = "before restore";
 export const Version = 1;
 
 export const EventTurnStarted = "turnStarted";
@@ -37,12 +41,13 @@ export const EventUsage = "usage";
 export const EventTitle = "title";
 export const EventMode = "mode";
 export const EventHook = "hook";
+export const EventSnapshots = "snapshots";
 
 /** What a chat/event carries. */
-export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode" | "hook";
+export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode" | "hook" | "snapshots";
 
 /** Every EventKind, in declaration order. */
-export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventHook];
+export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventHook, EventSnapshots];
 
 export interface ApplyEditParams {
 	path: string;
@@ -87,6 +92,7 @@ export interface ChatEvent {
 	context?: ContextUse;
 	hook?: HookRun;
 	mode?: ModeState;
+	snapshots?: TurnSnapshot[];
 }
 
 export interface ChatRunPlanParams {
@@ -232,6 +238,7 @@ export interface ErrorInfo {
 export interface FileChange {
 	path: string;
 	kind: string;
+	reason?: string;
 }
 
 export interface FileCompletion {
@@ -329,6 +336,7 @@ export interface Message {
 	created: number;
 	contextFiles?: string[];
 	attachments?: Attachment[];
+	snapshots?: TurnSnapshot[];
 }
 
 export interface ModeState {
@@ -417,6 +425,14 @@ export interface ReviewProblem {
 	severity: string;
 	message: string;
 	location?: string;
+}
+
+export interface RootRestore {
+	root: string;
+	snapshotId: string;
+	changes: FileChange[];
+	kept?: FileChange[];
+	undoId?: string;
 }
 
 export interface ServerCapabilities {
@@ -562,6 +578,7 @@ export interface SnapshotInfo {
 	root: string;
 	time: number;
 	sessionId: string;
+	turnId?: string;
 	turn: number;
 	message: string;
 	reason?: string;
@@ -589,7 +606,20 @@ export interface SnapshotRestoreParams {
 
 export interface SnapshotRestoreResult {
 	changes: FileChange[];
+	kept?: FileChange[];
 	undoId: string;
+	notice?: string;
+}
+
+export interface SnapshotRestoreTurnParams {
+	sessionId: string;
+	turnId: string;
+	dryRun?: boolean;
+}
+
+export interface SnapshotRestoreTurnResult {
+	roots: RootRestore[];
+	notice?: string;
 }
 
 export interface TodoControlParams {
@@ -626,6 +656,11 @@ export interface ToolEvent {
 	durationMs?: number;
 	meta?: unknown;
 	display?: string;
+}
+
+export interface TurnSnapshot {
+	root: string;
+	id: string;
 }
 
 export interface Usage {
@@ -676,6 +711,7 @@ export interface ClientRequests {
 	"snapshot/file": { params: SnapshotFileParams; result: SnapshotFileResult };
 	"snapshot/create": { params: SnapshotCreateParams; result: SnapshotCreateResult };
 	"snapshot/restore": { params: SnapshotRestoreParams; result: SnapshotRestoreResult };
+	"snapshot/restoreTurn": { params: SnapshotRestoreTurnParams; result: SnapshotRestoreTurnResult };
 	"snapshot/restoreFile": { params: SnapshotRestoreFileParams; result: SnapshotRestoreResult };
 }
 
@@ -735,6 +771,7 @@ export const Method = {
 	SnapshotFile: "snapshot/file",
 	SnapshotCreate: "snapshot/create",
 	SnapshotRestore: "snapshot/restore",
+	SnapshotRestoreTurn: "snapshot/restoreTurn",
 	SnapshotRestoreFile: "snapshot/restoreFile",
 	ChatEvent: "chat/event",
 	ConfirmRequested: "confirm/requested",

@@ -30,10 +30,13 @@ const (
 	Mode Kind = "mode"
 	// Hook is a lifecycle hook's run (ChatEvent.hook).
 	Hook Kind = "hook"
+	// Snapshots: a turn's before-snapshots were taken (one per root); the
+	// event's message is the turn's user message.
+	Snapshots Kind = "snapshots"
 )
 
 // All lists every kind, in the order the TypeScript union declares them.
 var All = []Kind{
 	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
-	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode, Hook,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode, Hook, Snapshots,
 }

@@ -75,8 +75,12 @@ export class EditorRequests {
     if (!(await vscode.workspace.applyEdit(edit))) {
       return { applied: false, reason: 'the editor refused the edit' };
     }
-    if (!(await doc.save())) {
-      this.log(`applyEdit: ${p.path} was edited but could not be saved`);
+    // save() is false when the document is not dirty, which also happens
+    // when VS Code saved it first (files.refactoring.autoSave saves files a
+    // workspace edit touched that no editor shows). What counts is whether
+    // the file on disk now holds the document's text.
+    if (!(await doc.save()) && (doc.isDirty || !(await holds(uri, doc.getText())))) {
+      this.log(`applyEdit: ${p.path} was edited but could not be saved (dirty: ${doc.isDirty})`);
       return { applied: false, reason: 'the edit was applied to the open editor but saving the file failed' };
     }
     this.remember(p.path, before, doc.getText());
@@ -132,6 +136,15 @@ function severityName(s: vscode.DiagnosticSeverity): string {
 
 function cancelled(token: CancellationToken): void {
   if (token.isCancellationRequested) throw new ResponseError(CodeRequestCancelled, 'cancelled by the server');
+}
+
+/** Whether the file at uri holds exactly text. */
+async function holds(uri: vscode.Uri, text: string): Promise<boolean> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) === text;
+  } catch {
+    return false;
+  }
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

@@ -3,15 +3,22 @@
 // editable in-memory file (govibe-proposal). Both URIs carry ?id=<confirmId>
 // so the tabs can be found and closed precisely. Per-hunk decisions live in
 // ProposalReview; what is sent back is computed there.
+//
+// Every action on one proposal (a hunk decision, accept, reject) runs in
+// order on that proposal's queue, and a hunk decision finishes only once
+// the proposal document shows it. Otherwise an Accept clicked right after
+// "Reject hunk 1" could read the document before VS Code reloaded it, and
+// send the whole proposal while naming hunk 1 as rejected.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ProposalReview, type ReviewOutcome } from '../proposalReview';
 import { ConfirmEdit, type ConfirmRequest, type ConfirmResolveParams } from '../protocol.gen';
+import { ProposalFs } from './proposalFs';
+import { ProposalLenses } from './proposalLenses';
+import { ORIGINAL_SCHEME, PROPOSAL_SCHEME, VIEW_SCHEME, idOf, virtualUri } from './proposalUris';
+import { ReadonlyDocs } from './readonlyDocs';
 
-export const ORIGINAL_SCHEME = 'govibe-original';
-export const PROPOSAL_SCHEME = 'govibe-proposal';
-/** Read-only before/after views of edits already applied. */
-export const VIEW_SCHEME = 'govibe-view';
+export { ORIGINAL_SCHEME, PROPOSAL_SCHEME, VIEW_SCHEME, idOf } from './proposalUris';
 
 interface PendingEdit {
   req: ConfirmRequest;
@@ -22,6 +29,8 @@ interface PendingEdit {
   rendered: string;
   countdown?: vscode.CancellationTokenSource;
   finishing: boolean;
+  /** The tail of this proposal's action queue. */
+  queue: Promise<void>;
 }
 
 export interface ProposalsDeps {
@@ -29,123 +38,24 @@ export interface ProposalsDeps {
   log(line: string): void;
 }
 
-export function idOf(uri: vscode.Uri): string | undefined {
-  return new URLSearchParams(uri.query).get('id') ?? undefined;
-}
-
-function virtualUri(scheme: string, relPath: string, id: string): vscode.Uri {
-  const clean = relPath.replace(/\\/g, '/').replace(/^\/+/, '');
-  return vscode.Uri.from({ scheme, path: `/${clean}`, query: `id=${encodeURIComponent(id)}` });
-}
-
-/** Read-only documents keyed by full URI (govibe-original). */
-class ReadonlyDocs implements vscode.TextDocumentContentProvider {
-  private readonly docs = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-
-  set(uri: vscode.Uri, text: string): void {
-    this.docs.set(uri.toString(), text);
-    this.changed.fire(uri);
-  }
-
-  delete(uri: vscode.Uri): void {
-    this.docs.delete(uri.toString());
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.docs.get(uri.toString()) ?? '';
-  }
-}
-
-/** In-memory files for proposals, so the right side is a normal editable doc. */
-class ProposalFs implements vscode.FileSystemProvider {
-  private readonly files = new Map<string, { data: Uint8Array; ctime: number; mtime: number }>();
-  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.emitter.event;
-
-  private key(uri: vscode.Uri): string {
-    return `${uri.path}?${uri.query}`;
-  }
-
-  put(uri: vscode.Uri, text: string): void {
-    const now = Date.now();
-    const prev = this.files.get(this.key(uri));
-    this.files.set(this.key(uri), { data: new TextEncoder().encode(text), ctime: prev?.ctime ?? now, mtime: now });
-    this.emitter.fire([{ type: prev ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
-  }
-
-  text(uri: vscode.Uri): string | undefined {
-    const f = this.files.get(this.key(uri));
-    return f ? new TextDecoder().decode(f.data) : undefined;
-  }
-
-  remove(uri: vscode.Uri): void {
-    if (this.files.delete(this.key(uri))) this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
-  }
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
-  }
-
-  stat(uri: vscode.Uri): vscode.FileStat {
-    const f = this.files.get(this.key(uri));
-    if (f) return { type: vscode.FileType.File, ctime: f.ctime, mtime: f.mtime, size: f.data.byteLength };
-    if (uri.query === '') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
-    throw vscode.FileSystemError.FileNotFound(uri);
-  }
-
-  readDirectory(): [string, vscode.FileType][] {
-    return [];
-  }
-
-  createDirectory(): void {
-    throw vscode.FileSystemError.NoPermissions('proposals hold single files');
-  }
-
-  readFile(uri: vscode.Uri): Uint8Array {
-    const f = this.files.get(this.key(uri));
-    if (!f) throw vscode.FileSystemError.FileNotFound(uri);
-    return f.data;
-  }
-
-  writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    const f = this.files.get(this.key(uri));
-    // Only the proposal of a pending confirmation can be written (saved).
-    if (!f) throw vscode.FileSystemError.NoPermissions(uri);
-    f.data = content;
-    f.mtime = Date.now();
-    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-  }
-
-  delete(uri: vscode.Uri): void {
-    this.remove(uri);
-  }
-
-  rename(): void {
-    throw vscode.FileSystemError.NoPermissions('proposals cannot be renamed');
-  }
-}
-
-export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
+export class Proposals implements vscode.Disposable {
   private readonly pending = new Map<string, PendingEdit>();
   private readonly originals = new ReadonlyDocs();
   private readonly fs = new ProposalFs();
-  private readonly lensChanged = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this.lensChanged.event;
+  private readonly lenses: ProposalLenses;
   private readonly disposables: vscode.Disposable[] = [];
   private viewSeq = 0;
 
   constructor(private readonly deps: ProposalsDeps) {
+    this.lenses = new ProposalLenses((id) => {
+      const p = this.pending.get(id);
+      return p && { id, review: p.review, rendered: p.rendered };
+    });
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.originals),
       vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, this.originals),
       vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.fs, { isCaseSensitive: true }),
-      vscode.languages.registerCodeLensProvider({ scheme: PROPOSAL_SCHEME }, this),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document.uri.scheme === PROPOSAL_SCHEME) this.lensChanged.fire();
-      }),
-      this.lensChanged,
+      this.lenses,
     );
   }
 
@@ -170,6 +80,7 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
       proposalUri: virtualUri(PROPOSAL_SCHEME, rel, req.id),
       rendered: proposed,
       finishing: false,
+      queue: Promise.resolve(),
     };
     this.pending.set(req.id, p);
     this.originals.set(p.originalUri, original);
@@ -188,7 +99,7 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
     await closeTabs(id);
     this.originals.delete(p.originalUri);
     this.fs.remove(p.proposalUri);
-    this.lensChanged.fire();
+    this.lenses.refresh();
     await this.updateContext();
   }
 
@@ -237,7 +148,7 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
   async accept(arg?: unknown): Promise<void> {
     const p = this.target(arg);
     if (!p) return void vscode.window.showInformationMessage(vscode.l10n.t('No GoVibe proposal is open.'));
-    await this.finish(p, p.review.accept(await this.currentText(p)));
+    await this.serial(p, async () => this.finish(p, p.review.accept(await this.currentText(p))));
   }
 
   /** Reject command; asks for an optional reason unless one is given. */
@@ -248,18 +159,20 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
       reason = await askReason();
       if (reason === undefined) return;
     }
-    await this.finish(p, { decision: 'reject', rejectedHunks: [], userEdited: false }, reason);
+    await this.serial(p, () => this.finish(p, { decision: 'reject', rejectedHunks: [], userEdited: false }, reason));
   }
 
   async acceptAll(): Promise<void> {
-    for (const p of [...this.pending.values()]) await this.finish(p, p.review.accept(await this.currentText(p)));
+    for (const p of [...this.pending.values()]) await this.serial(p, async () => this.finish(p, p.review.accept(await this.currentText(p))));
   }
 
   async rejectAll(): Promise<void> {
     if (this.pending.size === 0) return;
     const reason = await askReason();
     if (reason === undefined) return;
-    for (const p of [...this.pending.values()]) await this.finish(p, { decision: 'reject', rejectedHunks: [], userEdited: false }, reason);
+    for (const p of [...this.pending.values()]) {
+      await this.serial(p, () => this.finish(p, { decision: 'reject', rejectedHunks: [], userEdited: false }, reason));
+    }
   }
 
   /** From the chat card. */
@@ -271,45 +184,12 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
   async decideHunk(id: string, hunk: number, decision: 'accepted' | 'rejected'): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return;
-    p.review.decide(hunk, decision);
-    if (decision === 'rejected') {
-      p.rendered = p.review.rendered();
-      const doc = this.openDoc(p);
-      if (doc?.isDirty) {
-        // Reverting the hunk in a doc the user is typing into would lose their text.
-        const edit = new vscode.WorkspaceEdit();
-        edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.rendered);
-        await vscode.workspace.applyEdit(edit);
-        await doc.save();
-      } else {
-        this.fs.put(p.proposalUri, p.rendered);
-      }
-    }
-    this.lensChanged.fire();
-    if (p.review.complete()) await this.finish(p, p.review.accept(await this.currentText(p)));
-  }
-
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    const id = idOf(doc.uri);
-    const p = id ? this.pending.get(id) : undefined;
-    if (!p) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
-    const lenses = [
-      new vscode.CodeLens(top, { title: `$(check) ${vscode.l10n.t('Accept all')}`, command: 'govibe.acceptProposal', arguments: [p.req.id] }),
-      new vscode.CodeLens(top, { title: `$(close) ${vscode.l10n.t('Reject all')}`, command: 'govibe.rejectProposal', arguments: [p.req.id] }),
-    ];
-    if (doc.getText() !== p.rendered) {
-      lenses.push(new vscode.CodeLens(top, { title: vscode.l10n.t('Your edits will be sent instead of the proposal'), command: '' }));
-      return lenses;
-    }
-    for (const { hunk, line } of p.review.openHunks()) {
-      const at = new vscode.Range(Math.min(line, Math.max(doc.lineCount - 1, 0)), 0, Math.min(line, Math.max(doc.lineCount - 1, 0)), 0);
-      lenses.push(
-        new vscode.CodeLens(at, { title: vscode.l10n.t('Accept hunk {0}', hunk.index), command: 'govibe.acceptHunk', arguments: [p.req.id, hunk.index] }),
-        new vscode.CodeLens(at, { title: vscode.l10n.t('Reject hunk {0}', hunk.index), command: 'govibe.rejectHunk', arguments: [p.req.id, hunk.index] }),
-      );
-    }
-    return lenses;
+    await this.serial(p, async () => {
+      p.review.decide(hunk, decision);
+      if (decision === 'rejected') await this.render(p);
+      this.lenses.refresh();
+      if (p.review.complete()) await this.finish(p, p.review.accept(await this.currentText(p)));
+    });
   }
 
   stopCountdowns(): void {
@@ -329,6 +209,35 @@ export class Proposals implements vscode.CodeLensProvider, vscode.Disposable {
       if (id) return this.pending.get(id);
     }
     return this.pending.size === 1 ? [...this.pending.values()][0] : undefined;
+  }
+
+  /**
+   * Shows the proposal with rejected hunks reverted, and returns once the
+   * document holds it: an open document is edited and saved through VS
+   * Code (both awaited), so its text and the file agree when the next
+   * queued action reads them.
+   */
+  private async render(p: PendingEdit): Promise<void> {
+    p.rendered = p.review.rendered();
+    const doc = this.openDoc(p);
+    if (!doc) {
+      this.fs.put(p.proposalUri, p.rendered);
+      return;
+    }
+    if (doc.getText() === p.rendered) return;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.rendered);
+    if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) {
+      this.deps.log(`proposal ${p.req.id}: the document could not be updated; it is rewritten instead`);
+      this.fs.put(p.proposalUri, p.rendered);
+    }
+  }
+
+  /** Runs fn after every earlier action on p; a failure does not stall the queue. */
+  private serial(p: PendingEdit, fn: () => Promise<void>): Promise<void> {
+    const run = p.queue.then(fn);
+    p.queue = run.catch(() => undefined);
+    return run;
   }
 
   private openDoc(p: PendingEdit): vscode.TextDocument | undefined {

@@ -1,18 +1,30 @@
-// The Snapshots tree (sessions → snapshots → changed files) and its actions.
-// File contents at a snapshot come from a govibe-snapshot content provider.
+// The Snapshots tree (sessions → turns and other snapshots → changed files)
+// and its actions, including the chat's "Roll back to before this turn".
+// Which snapshots hold a turn's "before" is the server's answer
+// (snapshot/restoreTurn); nothing here reconstructs it. File contents at a
+// snapshot come from a govibe-snapshot content provider.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ClientRequests, FileChange, SessionInfo, SnapshotInfo } from '../protocol.gen';
-import { snapshotBeforeTurn, turnOrdinal } from '../turns';
+import type { ClientRequests, FileChange, RootRestore, SessionInfo, SnapshotInfo } from '../protocol.gen';
+import { relativeTime, snapshotRows, type SnapshotRow } from '../snapshotRows';
 
 export const SNAPSHOT_SCHEME = 'govibe-snapshot';
 
 type Request = <M extends keyof ClientRequests>(method: M, params: ClientRequests[M]['params']) => Promise<ClientRequests[M]['result']>;
 
+/** Where a file's snapshot content lives: one snapshot of one root. */
+interface At {
+  id: string;
+  root: string;
+}
+
+type TurnRow = Extract<SnapshotRow, { kind: 'turn' }>;
+
 type Node =
-  | { kind: 'session'; sessionId: string; title: string; snapshots: SnapshotInfo[] }
+  | { kind: 'session'; sessionId: string; title: string; rows: SnapshotRow[] }
+  | { kind: 'turn'; row: TurnRow }
   | { kind: 'snapshot'; snapshot: SnapshotInfo }
-  | { kind: 'file'; snapshot: SnapshotInfo; change: FileChange }
+  | { kind: 'file'; at: At; change: FileChange }
   | { kind: 'message'; text: string };
 
 export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -23,6 +35,7 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
   constructor(
     private readonly request: Request,
     private readonly currentSession: () => string | undefined,
+    private readonly locale: () => string = () => vscode.env.language,
   ) {
     this.disposables.push(
       vscode.window.createTreeView('govibe.snapshots', { treeDataProvider: this, showCollapseAll: true }),
@@ -39,28 +52,36 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
     switch (node.kind) {
       case 'session': {
         const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = vscode.l10n.t('{0} snapshots', node.snapshots.length);
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'govibe.session';
         return item;
       }
+      case 'turn': {
+        const r = node.row;
+        const item = new vscode.TreeItem(r.message || vscode.l10n.t('(no message)'), vscode.TreeItemCollapsibleState.Collapsed);
+        // "Fix the bug · 2 min ago · 1 file": the turn first, then when.
+        item.description = [this.ago(r.time), r.files === undefined ? '' : filesLabel(r.files)].filter(Boolean).join(' · ');
+        item.tooltip = [r.message, new Date(r.time).toLocaleString(), ...new Set(r.snapshots.map((s) => s.root))].join('\n');
+        item.iconPath = new vscode.ThemeIcon('history');
+        // Same menus as a snapshot: Compare and Restore apply to the turn.
+        item.contextValue = 'govibe.snapshot';
+        return item;
+      }
       case 'snapshot': {
         const s = node.snapshot;
-        const item = new vscode.TreeItem(new Date(s.time).toLocaleString(), vscode.TreeItemCollapsibleState.Collapsed);
-        // The reason comes first: "before turn" and "after turn" snapshots
-        // of one turn share the time and the message.
-        item.description = [reasonLabel(s.reason), s.message, vscode.l10n.t('{0} files changed', s.changedFiles)].filter(Boolean).join(' · ');
-        item.tooltip = [s.message, s.reason, s.skipped?.length ? vscode.l10n.t('Left out: {0}', s.skipped.join(', ')) : '']
+        const item = new vscode.TreeItem(snapshotTitle(s), vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = this.ago(s.time);
+        item.tooltip = [new Date(s.time).toLocaleString(), s.root, s.skipped?.length ? vscode.l10n.t('Left out: {0}', s.skipped.join(', ')) : '']
           .filter(Boolean)
           .join('\n');
-        item.iconPath = new vscode.ThemeIcon('history');
+        item.iconPath = new vscode.ThemeIcon(s.reason === 'before restore' ? 'shield' : 'device-camera');
         item.contextValue = 'govibe.snapshot';
         return item;
       }
       case 'file': {
         const item = new vscode.TreeItem(path.basename(node.change.path), vscode.TreeItemCollapsibleState.None);
         item.description = `${path.dirname(node.change.path) === '.' ? '' : path.dirname(node.change.path) + ' · '}${kindLabel(node.change.kind)}`;
-        item.resourceUri = vscode.Uri.file(absolute(node.snapshot, node.change.path));
+        item.resourceUri = vscode.Uri.file(absolute(node.at.root, node.change.path));
         item.contextValue = `govibe.snapshotFile.${node.change.kind}`;
         item.command = { command: 'govibe.snapshots.compare', title: vscode.l10n.t('Compare with Current'), arguments: [node] };
         return item;
@@ -73,11 +94,13 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
   async getChildren(node?: Node): Promise<Node[]> {
     try {
       if (!node) return await this.sessions();
-      if (node.kind === 'session') return node.snapshots.map((snapshot) => ({ kind: 'snapshot', snapshot }));
-      if (node.kind === 'snapshot') {
-        const { changes } = await this.request('snapshot/diff', { id: node.snapshot.id });
-        if (changes.length === 0) return [{ kind: 'message', text: vscode.l10n.t('The workspace matches this snapshot.') }];
-        return changes.map((change) => ({ kind: 'file', snapshot: node.snapshot, change }));
+      if (node.kind === 'session') return node.rows.map((row) => (row.kind === 'turn' ? { kind: 'turn', row } : row));
+      if (node.kind === 'turn' || node.kind === 'snapshot') {
+        const files = (await this.changes(node)).flatMap((r) =>
+          r.changes.map((change): Node => ({ kind: 'file', at: { id: r.snapshotId, root: r.root }, change })),
+        );
+        if (files.length === 0) return [{ kind: 'message', text: vscode.l10n.t('The workspace matches this snapshot.') }];
+        return files;
       }
       return [];
     } catch (err) {
@@ -87,59 +110,63 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
-    const id = q.get('id') ?? '';
-    const file = q.get('path') ?? '';
-    const r = await this.request('snapshot/file', { id, path: file });
+    const r = await this.request('snapshot/file', { id: q.get('id') ?? '', path: q.get('path') ?? '' });
     if (!r.exists) return '';
     if (r.binary) return vscode.l10n.t('(binary file, not shown)');
     return r.content;
   }
 
-  /** "Compare with current" on a snapshot or one of its files. */
+  /** "Compare with current" on a turn, a snapshot or one file. */
   async compare(node?: Node): Promise<void> {
-    if (!node || (node.kind !== 'snapshot' && node.kind !== 'file')) return;
+    if (!node) return;
     if (node.kind === 'file') {
-      const current = vscode.Uri.file(absolute(node.snapshot, node.change.path));
       await vscode.commands.executeCommand(
         'vscode.diff',
-        snapshotUri(node.snapshot, node.change.path),
-        current,
+        snapshotUri(node.at.id, node.change.path),
+        vscode.Uri.file(absolute(node.at.root, node.change.path)),
         vscode.l10n.t('{0} (snapshot) ↔ current', path.basename(node.change.path)),
       );
       return;
     }
-    const { changes } = await this.request('snapshot/diff', { id: node.snapshot.id });
-    if (changes.length === 0) {
+    if (node.kind !== 'turn' && node.kind !== 'snapshot') return;
+    const roots = await this.changes(node);
+    const entries = roots.flatMap((r) =>
+      r.changes.map((c) => {
+        const current = vscode.Uri.file(absolute(r.root, c.path));
+        return [current, snapshotUri(r.snapshotId, c.path), current];
+      }),
+    );
+    if (entries.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('The workspace matches this snapshot.'));
       return;
     }
-    await vscode.commands.executeCommand(
-      'vscode.changes',
-      vscode.l10n.t('Snapshot {0} ↔ current', new Date(node.snapshot.time).toLocaleString()),
-      changes.map((c) => {
-        const current = vscode.Uri.file(absolute(node.snapshot, c.path));
-        return [current, snapshotUri(node.snapshot, c.path), current];
-      }),
-    );
+    const title = node.kind === 'turn' ? node.row.message : snapshotTitle(node.snapshot);
+    await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Before “{0}” ↔ current', title), entries);
   }
 
-  /** Restores the whole workspace after a modal listing every file that changes. */
+  /** Restore on a row: a turn rolls back every root; a snapshot, its root. */
   async restore(node?: Node): Promise<void> {
-    if (!node || node.kind !== 'snapshot') return;
-    await this.restoreSnapshot(node.snapshot, vscode.l10n.t('Restore the workspace to the snapshot of {0}?', new Date(node.snapshot.time).toLocaleString()));
+    if (node?.kind === 'turn') return this.rollbackTurn(node.row.sessionId, node.row.turnId);
+    if (node?.kind !== 'snapshot') return;
+    const s = node.snapshot;
+    const { changes } = await this.request('snapshot/diff', { id: s.id });
+    const question = vscode.l10n.t('Restore {0} to “{1}” ({2})?', path.basename(s.root), snapshotTitle(s), this.ago(s.time));
+    if (!(await this.ask(question, [{ root: s.root, snapshotId: s.id, changes: changes.filter((c) => c.kind !== 'kept') }]))) return;
+    const r = await this.request('snapshot/restore', { id: s.id });
+    this.restored(vscode.l10n.t('Restored {0}.', filesLabel(r.changes.length)), [r.undoId]);
   }
 
   async restoreFile(node?: Node): Promise<void> {
     if (!node || node.kind !== 'file') return;
     const ok = vscode.l10n.t('Restore');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Restore {0} from the snapshot of {1}?', node.change.path, new Date(node.snapshot.time).toLocaleString()),
+      vscode.l10n.t('Restore {0} from the snapshot?', node.change.path),
       { modal: true, detail: `${kindLabel(node.change.kind)}: ${node.change.path}` },
       ok,
     );
     if (choice !== ok) return;
-    const r = await this.request('snapshot/restoreFile', { id: node.snapshot.id, path: node.change.path });
-    this.restored(r.changes, r.undoId);
+    const r = await this.request('snapshot/restoreFile', { id: node.at.id, path: node.change.path });
+    this.restored(vscode.l10n.t('Restored {0}.', filesLabel(r.changes.length)), [r.undoId]);
   }
 
   async take(): Promise<void> {
@@ -149,57 +176,60 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
     });
     if (message === undefined) return;
     const r = await this.request('snapshot/create', { sessionId: this.currentSession(), message });
-    if (r.created) void vscode.window.showInformationMessage(vscode.l10n.t('Snapshot taken ({0} files changed).', r.snapshot.changedFiles));
+    if (r.created) void vscode.window.showInformationMessage(vscode.l10n.t('Snapshot taken.'));
     else void vscode.window.showInformationMessage(vscode.l10n.t('Nothing changed since the last snapshot.'));
     this.refresh();
   }
 
-  /** Webview rollbackTurn: back to the workspace as it was before that turn. */
+  /**
+   * The chat's "Roll back to before this turn": says what it will change
+   * (a dry run over every root), asks, then restores every root at once.
+   */
   async rollbackTurn(sessionId: string, turnId: string): Promise<void> {
-    const messages = [];
-    let beforeSeq: number | undefined;
-    for (;;) {
-      const page = await this.request('session/load', { sessionId, beforeSeq, limit: 500 });
-      messages.push(...page.messages);
-      if (!page.hasMore || page.messages.length === 0) break;
-      beforeSeq = Math.min(...page.messages.map((m) => m.seq));
-    }
-    const ordinal = turnOrdinal(messages, turnId);
-    const { snapshots } = await this.request('snapshot/list', { sessionId });
-    const snap = ordinal > 0 ? snapshotBeforeTurn(snapshots, sessionId, ordinal) : undefined;
-    if (!snap) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('No snapshot was taken before this turn, so it cannot be rolled back.'));
-      return;
-    }
-    await this.restoreSnapshot(snap, vscode.l10n.t('Roll the workspace back to before this turn?'));
+    const dry = await this.request('snapshot/restoreTurn', { sessionId, turnId, dryRun: true });
+    if (!(await this.ask(vscode.l10n.t('Roll back to before this turn?'), dry.roots))) return;
+    const r = await this.request('snapshot/restoreTurn', { sessionId, turnId });
+    this.restored(r.notice || vscode.l10n.t('Restored {0}.', filesLabel(count(r.roots))), r.roots.map((x) => x.undoId ?? ''));
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
 
-  private async restoreSnapshot(snap: SnapshotInfo, question: string): Promise<void> {
-    const { changes } = await this.request('snapshot/diff', { id: snap.id });
-    if (changes.length === 0) {
+  /** A modal naming the scope ("3 files in 2 folders") and every change. */
+  private async ask(question: string, roots: RootRestore[]): Promise<boolean> {
+    const n = count(roots);
+    if (n === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('The workspace already matches this snapshot.'));
-      return;
+      return false;
     }
     const ok = vscode.l10n.t('Restore');
-    const choice = await vscode.window.showWarningMessage(question, { modal: true, detail: describeChanges(changes) }, ok);
-    if (choice !== ok) return;
-    const r = await this.request('snapshot/restore', { id: snap.id });
-    this.restored(r.changes, r.undoId);
+    const detail = [vscode.l10n.t('This changes {0}.', scopeLabel(roots)), describeChanges(roots)].join('\n\n');
+    return (await vscode.window.showWarningMessage(question, { modal: true, detail }, ok)) === ok;
   }
 
-  private restored(changes: FileChange[], undoId: string): void {
+  private restored(notice: string, undoIds: string[]): void {
     this.refresh();
     const undo = vscode.l10n.t('Undo');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Restored {0} files.', changes.length), undo).then(async (c) => {
-      if (c !== undo || !undoId) return;
-      const r = await this.request('snapshot/restore', { id: undoId });
+    void vscode.window.showInformationMessage(notice, undo).then(async (c) => {
+      if (c !== undo) return;
+      let n = 0;
+      for (const id of undoIds.filter(Boolean)) n += (await this.request('snapshot/restore', { id })).changes.length;
       this.refresh();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Restored {0} files.', r.changes.length));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Restored {0}.', filesLabel(n)));
     });
+  }
+
+  private async changes(node: Extract<Node, { kind: 'turn' | 'snapshot' }>): Promise<RootRestore[]> {
+    if (node.kind === 'turn') {
+      return (await this.request('snapshot/restoreTurn', { sessionId: node.row.sessionId, turnId: node.row.turnId, dryRun: true })).roots;
+    }
+    const { changes } = await this.request('snapshot/diff', { id: node.snapshot.id });
+    return [{ root: node.snapshot.root, snapshotId: node.snapshot.id, changes }];
+  }
+
+  private ago(time: number): string {
+    return relativeTime(time, Date.now(), this.locale());
   }
 
   private async sessions(): Promise<Node[]> {
@@ -216,19 +246,46 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
         kind: 'session' as const,
         sessionId,
         title: sessionId === '' ? vscode.l10n.t('Manual snapshots') : titles.get(sessionId) || vscode.l10n.t('Untitled session'),
-        snapshots: list.sort((a, b) => b.time - a.time),
+        rows: snapshotRows(list),
+        newest: Math.max(...list.map((s) => s.time)),
       }))
-      .sort((a, b) => b.snapshots[0].time - a.snapshots[0].time);
+      .sort((a, b) => b.newest - a.newest)
+      .map(({ newest: _, ...n }) => n);
   }
 }
 
-function snapshotUri(s: SnapshotInfo, file: string): vscode.Uri {
-  const query = new URLSearchParams({ id: s.id, path: file }).toString();
+function snapshotUri(id: string, file: string): vscode.Uri {
+  const query = new URLSearchParams({ id, path: file }).toString();
   return vscode.Uri.from({ scheme: SNAPSHOT_SCHEME, path: `/${file.replace(/\\/g, '/').replace(/^\/+/, '')}`, query });
 }
 
-function absolute(s: SnapshotInfo, file: string): string {
-  return path.isAbsolute(file) ? file : path.join(s.root, file);
+function absolute(root: string, file: string): string {
+  return path.isAbsolute(file) ? file : path.join(root, file);
+}
+
+function count(roots: RootRestore[]): number {
+  return roots.reduce((n, r) => n + r.changes.length, 0);
+}
+
+function filesLabel(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', n);
+}
+
+/** "3 files", or "3 files in 2 folders" when more than one root changes. */
+function scopeLabel(roots: RootRestore[]): string {
+  const folders = roots.filter((r) => r.changes.length > 0).length;
+  const files = filesLabel(count(roots));
+  return folders > 1 ? vscode.l10n.t('{0} in {1} folders', files, folders) : files;
+}
+
+function snapshotTitle(s: SnapshotInfo): string {
+  switch (s.reason) {
+    case 'manual':
+      return s.message && s.message !== 'manual snapshot' ? s.message : vscode.l10n.t('Manual snapshot');
+    case 'before restore':
+      return vscode.l10n.t('Before restoring “{0}”', s.message);
+  }
+  return s.message || s.reason || s.id.slice(0, 12);
 }
 
 function kindLabel(kind: string): string {
@@ -239,31 +296,26 @@ function kindLabel(kind: string): string {
       return vscode.l10n.t('re-created');
     case 'deleted':
       return vscode.l10n.t('deleted');
+    case 'kept':
+      return vscode.l10n.t('kept');
     default:
       return kind;
   }
 }
 
-function describeChanges(changes: FileChange[]): string {
-  const shown = changes.slice(0, 40).map((c) => `${kindLabel(c.kind)}: ${c.path}`);
-  if (changes.length > shown.length) shown.push(vscode.l10n.t('… and {0} more', changes.length - shown.length));
+function describeChanges(roots: RootRestore[]): string {
+  const many = roots.filter((r) => r.changes.length > 0).length > 1;
+  const lines: string[] = [];
+  for (const r of roots) {
+    if (r.changes.length === 0) continue;
+    if (many) lines.push(`${path.basename(r.root)}:`);
+    for (const c of r.changes) lines.push(`${many ? '  ' : ''}${kindLabel(c.kind)}: ${c.path}`);
+  }
+  const shown = lines.slice(0, 40);
+  if (lines.length > shown.length) shown.push(vscode.l10n.t('… and {0} more', lines.length - shown.length));
   return shown.join('\n');
 }
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function reasonLabel(reason: string | undefined): string {
-  switch (reason) {
-    case 'before turn':
-      return vscode.l10n.t('before turn');
-    case 'after turn':
-      return vscode.l10n.t('after turn');
-    case 'before restore':
-      return vscode.l10n.t('before restore');
-    case 'manual':
-      return vscode.l10n.t('manual');
-  }
-  return reason ?? '';
 }

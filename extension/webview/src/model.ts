@@ -1,7 +1,7 @@
 // The view model: wire messages folded into blocks the UI renders. Tool
 // results are merged into their calls so one card shows both, wherever the
 // server stored the result.
-import type { ErrorInfo, Message, Part, ReviewCard, Usage } from '../../src/protocol.gen';
+import type { ErrorInfo, Message, Part, ReviewCard, TurnSnapshot, Usage } from '../../src/protocol.gen';
 import { declinedOf } from './toolMeta';
 
 /** 'declined': the user said no; a choice, not a failure. */
@@ -43,6 +43,8 @@ export interface ViewMessage {
   created: number;
   blocks: Block[];
   usage?: Usage;
+  /** On a user message: the snapshots holding the workspace as before its turn. */
+  snapshots?: TurnSnapshot[];
 }
 
 export function noticeLevel(s: string | undefined): NoticeLevel {
@@ -156,6 +158,7 @@ export function fromWire(m: Message): { message: ViewMessage; results: Part[] } 
       created: m.created,
       blocks,
       usage: m.usage,
+      snapshots: m.snapshots,
     },
     results,
   };

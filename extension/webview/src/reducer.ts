@@ -16,6 +16,7 @@ import {
   EventReasoningDelta,
   EventReview,
   EventRetry,
+  EventSnapshots,
   EventTextDelta,
   EventTitle,
   EventTodo,
@@ -169,6 +170,14 @@ export class EventReducer {
         break;
       case EventMode:
         // Working-mode progress (Phases); the mode panel is not built yet.
+        break;
+      case EventSnapshots:
+        // The turn's before-snapshots were taken: its user message now
+        // offers "Roll back to before this turn".
+        if (ev.messageId && ev.snapshots) {
+          const snapshots = ev.snapshots;
+          this.update(ev.messageId, (m) => ({ ...m, snapshots }));
+        }
         break;
       default: {
         // A kind added to protocol/kinds without a case here fails to compile.

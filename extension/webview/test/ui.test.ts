@@ -318,13 +318,19 @@ describe('transcript', () => {
     expect(h.posted).toContainEqual({ type: 'command', command: 'setApiKey' });
   });
 
-  test('roll back asks first, then posts rollbackTurn', async () => {
-    await h.host(snapshot({ messages: [user('u1', 'do it', 't7')] }));
+  test('roll back shows only on a turn with a before-snapshot, live or loaded, and posts rollbackTurn', async () => {
+    const snaps = [{ root: '/ws', id: 'abc' }];
+    await h.host(snapshot({ messages: [user('u1', 'just chat', 'u1'), message({ id: 'u2', role: 'user', turnId: 'u2', snapshots: snaps, parts: [{ type: 'text', text: 'do it' }] })] }));
+    expect(h.qa('rollback')).toHaveLength(1);
+    expect(h.q('rollback')!.closest('[data-id]')!.getAttribute('data-id')).toBe('u2');
     h.q('rollback')!.click();
-    await flush();
-    expect(h.posted.some((p) => p.type === 'rollbackTurn')).toBe(false);
-    h.q('rollback-confirm')!.click();
-    expect(h.posted).toContainEqual({ type: 'rollbackTurn', sessionId: SID, turnId: 't7' });
+    // The host states what will change and asks; the webview just asks it to.
+    expect(h.posted).toContainEqual({ type: 'rollbackTurn', sessionId: SID, turnId: 'u2' });
+    // A live turn gains the link when its snapshots event arrives.
+    await h.host(ev({ kind: 'message', turnId: 'u3', messageId: 'u3', message: message({ id: 'u3', role: 'user', turnId: 'u3', parts: [{ type: 'text', text: 'again' }] }) }));
+    expect(h.qa('rollback')).toHaveLength(1);
+    await h.host(ev({ kind: 'snapshots', turnId: 'u3', messageId: 'u3', snapshots: snaps }));
+    expect(h.qa('rollback')).toHaveLength(2);
   });
 
   test('sub-agent messages fold under a header; btw and compaction are marked', async () => {

@@ -99,7 +99,7 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.autoApprove.edits"}
 		}
 		if auto != nil {
-			d, err := a.apply(ctx, p, p.Proposed, "")
+			d, err := a.apply(ctx, p, p.Proposed, nil)
 			if d.Accepted {
 				d.Auto = auto
 			}
@@ -134,29 +134,54 @@ func (a *approver) decided(ctx context.Context, p tools.EditProposal, ans Answer
 	if ans.Content != nil {
 		content = *ans.Content
 	}
-	var notes []string
-	if len(ans.RejectedHunks) > 0 {
-		hs := append([]int(nil), ans.RejectedHunks...)
-		sort.Ints(hs)
-		notes = append(notes, fmt.Sprintf("The user rejected hunk(s) %s of your edit; only the other hunks were written.", joinInts(hs)))
-	} else if content != p.Proposed {
-		d := udiff.Unified("your proposal", "what the user accepted", p.Proposed, content)
-		notes = append(notes, "the user modified your edit:\n"+d)
-	}
 	if ans.Applied {
-		return tools.EditDecision{Accepted: true, Content: content, Applied: true, Note: strings.Join(notes, "\n")}, nil
+		return a.written(p, content, ans.RejectedHunks), nil
 	}
-	return a.apply(ctx, p, content, strings.Join(notes, "\n"))
+	return a.apply(ctx, p, content, ans.RejectedHunks)
+}
+
+// written reports an edit the editor has written: what the model is told
+// is computed from the file as it is on disk once the write completed, not
+// from what the answer claimed, so the two cannot disagree (a save hook
+// may have reformatted it; a client may have sent the wrong text).
+func (a *approver) written(p tools.EditProposal, content string, rejected []int) tools.EditDecision {
+	if !p.Delete {
+		if b, err := os.ReadFile(p.Path); err == nil {
+			content = string(b)
+		}
+	}
+	return tools.EditDecision{Accepted: true, Content: content, Applied: true, Note: writtenNote(p.Proposed, content, rejected, p.Delete)}
+}
+
+// writtenNote tells the model how what was written differs from its
+// proposal, naming the hunks the user rejected.
+func writtenNote(proposed, written string, rejected []int, deleted bool) string {
+	if deleted || written == proposed {
+		if len(rejected) > 0 && !deleted {
+			// The user's choice did not make it to disk; say what did.
+			return "Your edit was written in full."
+		}
+		return ""
+	}
+	d := udiff.Unified("your proposal", "what was written", proposed, written)
+	if len(rejected) > 0 {
+		hs := append([]int(nil), rejected...)
+		sort.Ints(hs)
+		return fmt.Sprintf("The user rejected hunk(s) %s of your edit; only the other hunks were written. The file differs from your proposal by:\n%s", joinInts(hs), d)
+	}
+	return "the user modified your edit:\n" + d
 }
 
 // apply routes an accepted edit through the editor when one is attached,
 // so it joins VS Code's undo stack and respects open buffers. A dirty
 // buffer is never overwritten silently: the editor asks or refuses, and
 // the model is told which.
-func (a *approver) apply(ctx context.Context, p tools.EditProposal, content, note string) (tools.EditDecision, error) {
+func (a *approver) apply(ctx context.Context, p tools.EditProposal, content string, rejected []int) (tools.EditDecision, error) {
 	ed := a.e.opts.Editor
 	if ed == nil {
-		return tools.EditDecision{Accepted: true, Content: content, Note: note}, nil
+		// The tool writes content itself, atomically, and reports a failed
+		// write; what the model is told is exactly what it writes.
+		return tools.EditDecision{Accepted: true, Content: content, Note: writtenNote(p.Proposed, content, rejected, p.Delete)}, nil
 	}
 	// The tool re-checks staleness only for writes it makes itself; here
 	// the editor writes, so check first that the disk still holds what the
@@ -165,6 +190,8 @@ func (a *approver) apply(ctx context.Context, p tools.EditProposal, content, not
 		return tools.EditDecision{Note: "not applied: " + p.RelPath + " changed on disk while the proposal waited; re-read it and propose the edit again."}, nil
 	}
 	a.beforeMutation(ctx)
+	// The editor answers once the edit is applied and saved; only then is
+	// the file read back for the model's note.
 	applied, reason, err := ed.ApplyEdit(ctx, p.Path, content, p.Original, p.Delete)
 	if err != nil {
 		return tools.EditDecision{}, fmt.Errorf("the editor could not apply the edit: %w", err)
@@ -175,7 +202,7 @@ func (a *approver) apply(ctx context.Context, p tools.EditProposal, content, not
 		}
 		return tools.EditDecision{Note: "not applied: " + reason + ". Ask the user to save or discard their changes, then re-read the file."}, nil
 	}
-	return tools.EditDecision{Accepted: true, Content: content, Applied: true, Note: note}, nil
+	return a.written(p, content, rejected), nil
 }
 
 func joinInts(xs []int) string {

@@ -22,6 +22,9 @@ const (
 	KindTitle          = "title"
 	KindMode           = "mode"
 	KindHook           = "hook" // a lifecycle hook's run; Payload is a hooks.Run
+	// KindSnapshots announces a turn's before-snapshots; MessageID is the
+	// turn's user message and Payload a []TurnSnapshot.
+	KindSnapshots = "snapshots"
 )
 
 // Event is one entry of a session's ordered stream.

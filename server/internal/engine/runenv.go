@@ -3,15 +3,13 @@ package engine
 import (
 	"context"
 	"strings"
-
-	"github.com/govibe/govibe/server/internal/config"
 	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -30,9 +28,8 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			return
 		}
 		once.Do(func() {
-			if _, err := e.snaps.Take(ctx, snapshot.Meta{SessionID: t.sessionID, Turn: t.number, Message: t.text, Reason: "before turn"}); err != nil {
-				e.log.Warn("snapshot before turn", zap.Error(err))
-			}
+			t.mutated.Store(true)
+			e.recordBeforeTurn(ctx, t)
 		})
 	}
 	env := &tools.Env{

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -165,19 +164,4 @@ func msOf(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixMilli()
-}
-
-// AddNote records something the user did outside the chat (a restore) in
-// both tracks, so the UI shows it and the model learns of it.
-func (e *Engine) AddNote(ctx context.Context, sid, text string) error {
-	m, err := e.Store.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, Status: store.StatusDone,
-		Parts: []store.Part{{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeInfo, Text: text}}}})
-	if err != nil {
-		return err
-	}
-	if _, err := e.Store.AppendLLMMessages(ctx, sid, m.ID, llm.Message{Role: llm.RoleUser, Content: "<context>\n" + text + "\n</context>"}); err != nil {
-		return err
-	}
-	e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
-	return nil
 }

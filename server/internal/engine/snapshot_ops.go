@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/govibe/govibe/server/internal/snapshot"
@@ -17,7 +16,7 @@ func (e *Engine) SnapshotNow(ctx context.Context, sid, message string) ([]Snapsh
 	if message == "" {
 		message = "manual snapshot"
 	}
-	return e.snaps.Take(ctx, snapshot.Meta{SessionID: sid, Message: message, Reason: "manual"})
+	return e.snaps.Take(ctx, snapshot.Meta{SessionID: sid, Message: message, Reason: snapshot.ReasonManual})
 }
 
 // SnapshotDiff says what restoring id would change.
@@ -58,7 +57,7 @@ func (e *Engine) Restore(ctx context.Context, id string) (snapshot.RestoreResult
 	if err != nil {
 		return res, err
 	}
-	e.reportRestore(ctx, info, res, "")
+	e.reportRestore(ctx, info, st.Root(), res, "")
 	return res, nil
 }
 
@@ -72,7 +71,7 @@ func (e *Engine) RestoreFile(ctx context.Context, id, rel string) (snapshot.Rest
 	if err != nil {
 		return res, err
 	}
-	e.reportRestore(ctx, info, res, rel)
+	e.reportRestore(ctx, info, st.Root(), res, rel)
 	return res, nil
 }
 
@@ -88,21 +87,12 @@ func (e *Engine) cancelAll() {
 	}
 }
 
-// reportRestore tells the model of the snapshot's session what happened,
-// so it does not keep working from stale reads.
-func (e *Engine) reportRestore(ctx context.Context, info snapshot.Info, res snapshot.RestoreResult, file string) {
-	sid := info.SessionID
-	if sid == "" {
-		return
+// reportRestore tells the user, in the snapshot's session, what a restore
+// from the Snapshots view did, and the model what changed under it.
+func (e *Engine) reportRestore(ctx context.Context, info snapshot.Info, root string, res snapshot.RestoreResult, file string) {
+	notice := e.restoreNotice("", len(res.Changed), len(res.Kept), 1)
+	if info.Reason == snapshot.ReasonBeforeTurn && info.TurnID != "" {
+		notice = e.restoreNotice(e.turnText(ctx, info.TurnID), len(res.Changed), len(res.Kept), 1)
 	}
-	what := "the workspace"
-	if file != "" {
-		what = file
-	}
-	text := fmt.Sprintf("The user restored %s to the snapshot taken %s (turn %d, %q). %d file(s) changed. Re-read files before editing them.",
-		what, info.Time.Format("2006-01-02 15:04:05"), info.Turn, info.Message, len(res.Changed))
-	if err := e.AddNote(ctx, sid, text); err != nil {
-		e.log.Warn("reporting a restore")
-	}
-	e.tracker(sid).ResetTurn()
+	e.addRestoreNotes(ctx, info.SessionID, notice, snapshotRestoreNote(info, root, file, res))
 }

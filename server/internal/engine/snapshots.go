@@ -28,6 +28,8 @@ type snapshots struct {
 	stores map[string]*snapshot.Store
 	// lastPrune rate-limits pruning: it walks every snapshot.
 	lastPrune time.Time
+	// turnMu serialises updates of the sessions' turn → snapshot records.
+	turnMu sync.Mutex
 }
 
 func newSnapshots(e *Engine) *snapshots {
@@ -58,10 +60,30 @@ func (s *snapshots) store(root string) (*snapshot.Store, error) {
 
 // Take snapshots every root; it returns the snapshots that were created.
 func (s *snapshots) Take(ctx context.Context, meta snapshot.Meta) ([]SnapshotInfo, error) {
+	all, err := s.TakeAll(ctx, meta)
+	var out []SnapshotInfo
+	for _, t := range all {
+		if t.Created {
+			out = append(out, t.SnapshotInfo)
+		}
+	}
+	return out, err
+}
+
+// Taken is the snapshot holding one root's current state: new, or the
+// latest one when nothing changed since.
+type Taken struct {
+	SnapshotInfo
+	Created bool
+}
+
+// TakeAll snapshots every root and returns, per root, the snapshot that
+// holds its current state, whether or not one had to be created.
+func (s *snapshots) TakeAll(ctx context.Context, meta snapshot.Meta) ([]Taken, error) {
 	if !s.e.cfg().Snapshots.Enabled {
 		return nil, nil
 	}
-	var out []SnapshotInfo
+	var out []Taken
 	var errs []error
 	for _, root := range s.e.opts.Roots {
 		st, err := s.store(root)
@@ -74,12 +96,10 @@ func (s *snapshots) Take(ctx context.Context, meta snapshot.Meta) ([]SnapshotInf
 			errs = append(errs, err)
 			continue
 		}
-		if created {
-			si := SnapshotInfo{Info: info, Root: root}
-			out = append(out, si)
-			if s.e.opts.OnSnapshot != nil {
-				s.e.opts.OnSnapshot(si)
-			}
+		si := SnapshotInfo{Info: info, Root: root}
+		out = append(out, Taken{SnapshotInfo: si, Created: created})
+		if created && s.e.opts.OnSnapshot != nil {
+			s.e.opts.OnSnapshot(si)
 		}
 	}
 	return out, errors.Join(errs...)

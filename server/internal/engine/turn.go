@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/govibe/govibe/server/internal/config"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -53,6 +54,10 @@ type turn struct {
 	tag    string
 	// hookContext is what UserPromptSubmit hooks added for the model.
 	hookContext string
+
+	// mutated is set once the turn is about to change the workspace; only
+	// such a turn gets an "after turn" snapshot.
+	mutated atomic.Bool
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.
@@ -168,6 +173,11 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	if err != nil {
 		return nil, err
 	}
+	// The turn is known by its user message from here on, so the id stays
+	// valid in the stored transcript (session/load) and across restarts.
+	e.mu.Lock()
+	t.id = ids.UserMessageID
+	e.mu.Unlock()
 	t.number = e.turnNumber(ctx, sid)
 	e.tracker(sid).ResetTurn()
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras})
@@ -317,11 +327,12 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	if err := b.writer.Finalize(fctx, st, &usage); err != nil {
 		e.log.Error("finalising the turn", zap.String("session", sid), zap.Error(err))
 	}
-	// Stopped and failed turns are snapshotted too: their tools and shell
+	// Only a turn that changed something gets an "after turn" snapshot, and
+	// whatever its status: a stopped or failed turn's tools and shell
 	// commands may have made files, and a restore deletes only files a
-	// snapshot saw made (unchanged workspaces make no new snapshot).
-	if !t.btw {
-		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, Message: t.text, Reason: "after turn"}); err != nil {
+	// snapshot saw made. A chat-only turn leaves no snapshot behind.
+	if !t.btw && t.mutated.Load() {
+		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, TurnID: t.id, Message: t.text, Reason: snapshot.ReasonAfterTurn}); err != nil {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
 		e.snaps.maybePrune()

@@ -53,6 +53,8 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	case modes.Progress:
 		w.Mode = &protocol.ModeState{Mode: string(modes.Phases), State: string(pl.State), Findings: pl.Findings, Plan: pl.Plan,
 			Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
+	case []engine.TurnSnapshot:
+		w.Snapshots = toTurnSnapshots(pl)
 	}
 	if e.Kind == engine.KindTurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}
@@ -116,12 +118,23 @@ func toMessage(m store.Message) protocol.Message {
 }
 
 func toSnapshotInfo(s engine.SnapshotInfo) protocol.SnapshotInfo {
-	w := protocol.SnapshotInfo{ID: s.ID, Root: s.Root, Time: s.Time.UnixMilli(), SessionID: s.SessionID, Turn: s.Turn,
+	w := protocol.SnapshotInfo{ID: s.ID, Root: s.Root, Time: s.Time.UnixMilli(), SessionID: s.SessionID, TurnID: s.TurnID, Turn: s.Turn,
 		Message: s.Message, Reason: s.Reason, ChangedFiles: s.ChangedFiles}
 	for _, sk := range s.Skipped {
 		w.Skipped = append(w.Skipped, sk.Path+" ("+sk.Reason+")")
 	}
 	return w
+}
+
+// toKeptChanges lists the paths a restore left alone, with why.
+func toKeptChanges(cs []snapshot.Change) []protocol.FileChange {
+	var out []protocol.FileChange
+	for _, c := range cs {
+		if c.Kind == snapshot.Kept {
+			out = append(out, protocol.FileChange{Path: c.Path, Kind: string(c.Kind), Reason: c.Reason})
+		}
+	}
+	return out
 }
 
 func toFileChanges(cs []snapshot.Change) []protocol.FileChange {
@@ -131,6 +144,14 @@ func toFileChanges(cs []snapshot.Change) []protocol.FileChange {
 			continue
 		}
 		out = append(out, protocol.FileChange{Path: c.Path, Kind: string(c.Kind)})
+	}
+	return out
+}
+
+func toTurnSnapshots(refs []engine.TurnSnapshot) []protocol.TurnSnapshot {
+	out := make([]protocol.TurnSnapshot, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, protocol.TurnSnapshot{Root: r.Root, ID: r.ID})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
 )
 
 // SessionLoad returns a page of the UI track (oldest first within the
@@ -22,8 +23,19 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		RunningTurnID: l.RunningTurnID, EditEnabled: l.EditEnabled, Interrupted: l.Interrupted,
 		Messages: make([]protocol.Message, 0, len(l.Page.Messages)), Pending: []protocol.ConfirmRequest{},
 	}
+	turns := eng.TurnSnapshots(ctx, p.SessionID)
 	for _, m := range l.Page.Messages {
-		out.Messages = append(out.Messages, toMessage(m))
+		w := toMessage(m)
+		// A turn is known by its user message's id; the stored message
+		// carries the turn's before-snapshots so the client can offer to
+		// roll it back without reconstructing anything.
+		if w.Role == "user" && (m.SubAgentTag == "" || m.SubAgentTag == engine.TagFree) {
+			w.TurnID = m.ID
+			if refs := turns[m.ID]; len(refs) > 0 {
+				w.Snapshots = toTurnSnapshots(refs)
+			}
+		}
+		out.Messages = append(out.Messages, w)
 	}
 	out.Todo = toTodoState(l.Todo)
 	out.Mode = string(eng.Mode(ctx, p.SessionID))

@@ -15,5 +15,5 @@ func (s *Server) SnapshotRestore(ctx context.Context, p *protocol.SnapshotRestor
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "restore failed: %s", err.Error())
 	}
-	return &protocol.SnapshotRestoreResult{Changes: toFileChanges(res.Changed), UndoID: res.Before.ID}, nil
+	return &protocol.SnapshotRestoreResult{Changes: toFileChanges(res.Changed), Kept: toKeptChanges(res.Kept), UndoID: res.Before.ID}, nil
 }

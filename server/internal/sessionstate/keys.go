@@ -49,7 +49,16 @@ var (
 	ContextFiles = Key[[]SentContextFile]{name: "context_files"}
 	// Usage is the session's accounting (engine/usage.go decodes it).
 	Usage = Key[json.RawMessage]{name: "usage"}
+	// TurnSnapshots maps each turn (by id, its user message's id) to the
+	// snapshot of each root holding the workspace as it was before it.
+	TurnSnapshots = Key[map[string][]TurnSnapshot]{name: "turnSnapshots"}
 )
+
+// TurnSnapshot is the snapshot of one root taken before a turn.
+type TurnSnapshot struct {
+	Root string `json:"root"`
+	ID   string `json:"id"`
+}
 
 // TurnUsage is what turn n consumed (engine/usage.go decodes it).
 func TurnUsage(n int) Key[json.RawMessage] {

@@ -25,12 +25,24 @@ const refPrefix = "refs/govibe/snapshots/"
 const (
 	trSession  = "Govibe-Session"
 	trTurn     = "Govibe-Turn"
+	trTurnID   = "Govibe-Turn-Id"
+	trRoot     = "Govibe-Root"
 	trReason   = "Govibe-Reason"
 	trTime     = "Govibe-Time"
 	trChanged  = "Govibe-Changed"
 	trMessage  = "Govibe-Message"
 	trSkipped  = "Govibe-Skipped"
 	trSkippedN = "Govibe-Skipped-Count"
+)
+
+// Why a snapshot was taken. The values are the strings earlier versions
+// wrote, so old stores read the same.
+const (
+	ReasonBeforeTurn = "before turn"
+	ReasonAfterTurn  = "after turn"
+	ReasonManual     = "manual"
+	// ReasonSafety is the snapshot a restore takes first, so it can be undone.
+	ReasonSafety = "before restore"
 )
 
 var signature = object.Signature{Name: "GoVibe", Email: "snapshots@govibe.invalid"}
@@ -67,6 +79,10 @@ func encodeMessage(info Info) string {
 	b.WriteString("\n\n")
 	fmt.Fprintf(&b, "%s: %s\n", trSession, info.SessionID)
 	fmt.Fprintf(&b, "%s: %d\n", trTurn, info.Turn)
+	if info.TurnID != "" {
+		fmt.Fprintf(&b, "%s: %s\n", trTurnID, info.TurnID)
+	}
+	fmt.Fprintf(&b, "%s: %s\n", trRoot, oneLine(info.Root, 1000))
 	fmt.Fprintf(&b, "%s: %s\n", trReason, info.Reason)
 	fmt.Fprintf(&b, "%s: %s\n", trTime, info.Time.UTC().Format(time.RFC3339Nano))
 	fmt.Fprintf(&b, "%s: %d\n", trChanged, info.ChangedFiles)
@@ -94,6 +110,10 @@ func decodeMessage(c *object.Commit) Info {
 			info.SessionID = val
 		case trTurn:
 			info.Turn, _ = strconv.Atoi(val)
+		case trTurnID:
+			info.TurnID = val
+		case trRoot:
+			info.Root = val
 		case trReason:
 			info.Reason = val
 		case trTime:
@@ -131,6 +151,9 @@ func (s *Store) loadInfos() ([]Info, error) {
 				return nil, fmt.Errorf("snapshot: read snapshot %s: %w", id, err)
 			}
 			info = decodeMessage(c)
+			// The store is per root; what it is opened for wins over the
+			// trailer (the folder may have moved).
+			info.Root = s.root
 			s.infos[id] = info
 		}
 		out = append(out, info)
@@ -206,6 +229,7 @@ func (s *Store) resolve(id string) (Info, error) {
 
 // writeCommit stores the snapshot commit and its ref.
 func (s *Store) writeCommit(info Info, tree plumbing.Hash) (Info, error) {
+	info.Root = s.root
 	sig := signature
 	sig.When = info.Time
 	c := &object.Commit{Author: sig, Committer: sig, Message: encodeMessage(info), TreeHash: tree}
@@ -227,6 +251,7 @@ func (s *Store) writeCommit(info Info, tree plumbing.Hash) (Info, error) {
 	// (e.g. on time precision).
 	c.Hash = h
 	info = decodeMessage(c)
+	info.Root = s.root
 	s.infos[info.ID] = info
 	return info, nil
 }

@@ -59,6 +59,7 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 		Time:         now,
 		SessionID:    oneLine(meta.SessionID, 200),
 		Turn:         meta.Turn,
+		TurnID:       oneLine(meta.TurnID, 200),
 		Message:      oneLine(meta.Message, 200),
 		Reason:       oneLine(meta.Reason, 200),
 		ChangedFiles: changed,

@@ -54,6 +54,8 @@ type Options struct {
 type Meta struct {
 	SessionID string
 	Turn      int
+	// TurnID names the turn (its user message) a turn snapshot belongs to.
+	TurnID string
 	// Message is the user's message for the turn; only its first line is kept.
 	Message string
 	// Reason says what triggered the snapshot, e.g. "before write_file".
@@ -66,8 +68,11 @@ type Info struct {
 	Time      time.Time
 	SessionID string
 	Turn      int
-	Message   string
-	Reason    string
+	TurnID    string
+	// Root is the workspace root this snapshot is of (its store's root).
+	Root    string
+	Message string
+	Reason  string // one of the Reason* constants, or free text from older versions
 	// ChangedFiles counts files that differ from the previous snapshot (all
 	// files for the first one).
 	ChangedFiles int

@@ -50,40 +50,27 @@ function SideNoteLabel() {
 
 function UserMessage({ msg, sessionId, canRollback }: Props) {
   const { bridge } = useServices();
-  const [asking, setAsking] = useState(false);
   const text = msg.blocks
     .map((b) => (b.kind === 'text' ? b.text : ''))
     .filter(Boolean)
     .join('\n');
+  // Only a turn with a before-snapshot can be rolled back; the host says
+  // what the rollback will change and asks before doing it.
+  const rollback = !!msg.turnId && !!sessionId && canRollback && (msg.snapshots?.length ?? 0) > 0;
   return (
     <div class={`message message-user${msg.btw ? ' btw' : ''}`} data-testid="message-user" data-id={msg.id}>
       {msg.btw && <SideNoteLabel />}
       <div class="user-text">{text}</div>
-      {msg.turnId && sessionId && canRollback && (
+      {rollback && (
         <div class="turn-actions">
-          {asking ? (
-            <span class="confirm-inline">
-              {l10n.t('Undo every change made from this turn on?')}
-              <button
-                type="button"
-                class="link-btn"
-                data-testid="rollback-confirm"
-                onClick={() => {
-                  setAsking(false);
-                  bridge.post({ type: 'rollbackTurn', sessionId, turnId: msg.turnId! });
-                }}
-              >
-                {l10n.t('Roll back')}
-              </button>
-              <button type="button" class="link-btn" onClick={() => setAsking(false)}>
-                {l10n.t('Cancel')}
-              </button>
-            </span>
-          ) : (
-            <button type="button" class="link-btn" data-testid="rollback" onClick={() => setAsking(true)}>
-              <span class="codicon codicon-discard" /> {l10n.t('Roll back to before this turn')}
-            </button>
-          )}
+          <button
+            type="button"
+            class="link-btn"
+            data-testid="rollback"
+            onClick={() => bridge.post({ type: 'rollbackTurn', sessionId: sessionId!, turnId: msg.turnId! })}
+          >
+            <span class="codicon codicon-discard" /> {l10n.t('Roll back to before this turn')}
+          </button>
         </div>
       )}
     </div>

@@ -69,6 +69,9 @@ type Options struct {
 	Binary string
 	// ApplyEdit declares the client capability.
 	ApplyEdit bool
+	// MoreFolders are further workspace roots after Workspace (a
+	// multi-root workspace).
+	MoreFolders []string
 }
 
 // Connect starts a sidecar, connects, and initializes it.
@@ -158,10 +161,14 @@ func (e *Editor) Initialize(ctx context.Context, o Options, version int) (*proto
 	for k, v := range o.Settings {
 		settings[k] = v
 	}
+	folders := []protocol.WorkspaceFolder{{Name: "ws", Path: e.Workspace}}
+	for i, f := range o.MoreFolders {
+		folders = append(folders, protocol.WorkspaceFolder{Name: fmt.Sprintf("ws%d", i+2), Path: f})
+	}
 	p := protocol.InitializeParams{
 		ProtocolVersion:  version,
 		ClientInfo:       protocol.ClientInfo{Name: "fakeeditor", Version: "test"},
-		WorkspaceFolders: []protocol.WorkspaceFolder{{Name: "ws", Path: e.Workspace}},
+		WorkspaceFolders: folders,
 		StorageDir:       e.StateDir,
 		Locale:           "en",
 		Settings:         protocol.Settings{Values: settings, APIKeys: map[string]string{"": o.APIKey}, Workspace: o.WorkspaceSettings},

@@ -141,13 +141,17 @@ func TestSnapshotsAcrossTurnsAndRestore(t *testing.T) {
 		var load protocol.SessionLoadResult
 		ed.Call("session/load", protocol.SessionLoadParams{SessionID: r1.SessionID}, &load)
 		var told bool
+		var notices []string
 		for _, m := range load.Messages {
 			for _, p := range m.Parts {
-				told = told || strings.Contains(p.Text, "restored the workspace")
+				if p.Type == "notice" {
+					notices = append(notices, p.Text)
+				}
+				told = told || (strings.HasPrefix(p.Text, "Restored ") && strings.Contains(p.Text, "to before “edit a”"))
 			}
 		}
 		if !told {
-			t.Fatal("the restore is not reported in the chat")
+			t.Fatalf("the restore is not reported in the chat: %q", notices)
 		}
 	})
 }
