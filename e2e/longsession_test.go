@@ -58,7 +58,7 @@ func TestBenchLongSession(t *testing.T) {
 		}
 		return string(out)
 	}
-	run("go", "run", "./server/cmd/storebench", "-doc", strconv.Itoa(n), "-out", doc)
+	run("go", "run", "./server/internal/bench/storebench", "-doc", strconv.Itoa(n), "-out", doc)
 	run(filepath.Join(h.root, "bin", "govibe"), "session", "import", doc, "--state-dir", stateDir, "--workspace", h.Workspace)
 
 	// A new chat makes the host list sessions again, the imported one included.

@@ -15,7 +15,7 @@ func TestSessionImportRoundTripAndBadInput(t *testing.T) {
 	ws, state := t.TempDir(), t.TempDir()
 	common := []string{"--workspace", ws, "--state-dir", state}
 	doc := filepath.Join(t.TempDir(), "doc.json")
-	gen := exec.Command("go", "run", "../storebench", "-doc", "6", "-out", doc)
+	gen := exec.Command("go", "run", "../../internal/bench/storebench", "-doc", "6", "-out", doc)
 	if out, err := gen.CombinedOutput(); err != nil {
 		t.Fatalf("storebench -doc: %v\n%s", err, out)
 	}

@@ -78,7 +78,17 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 		t.Fatalf("item A after resume: %+v", p.Items[0])
 	}
 	// Skip while B runs: the agent stops, B is skipped, the plan goes on
-	// to its final phase.
+	// to its final phase. Wait until B's executor is really running, or the
+	// skip can land before it starts and leave no attempt behind (which
+	// changes the attempt the retry below is scripted for).
+	x.Await("executor 2 running", func() bool {
+		for _, r := range x.Model.Requests() {
+			if k, _ := keyOf(&r); k == "executor:2#1" {
+				return true
+			}
+		}
+		return false
+	})
 	if err := x.E.TodoControl(ctx, sid, engine.TodoSkip, 1); err != nil {
 		t.Fatal(err)
 	}

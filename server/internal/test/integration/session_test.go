@@ -132,7 +132,7 @@ func TestSessionManagement(t *testing.T) {
 	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 10*time.Second)
 	var list protocol.SessionListResult
 	ed.Call("session/list", protocol.SessionListParams{}, &list)
-	if len(list.Sessions) != 1 || list.Sessions[0].Title != "Refactor the parser" || list.Sessions[0].MessageCount != 2 {
+	if len(list.Sessions) != 1 || list.Sessions[0].Title != "Refactor the parser with details" || list.Sessions[0].MessageCount != 2 {
 		t.Fatalf("list %+v", list.Sessions)
 	}
 	if err := ed.Call("session/rename", protocol.SessionRenameParams{SessionID: r.SessionID, Title: "Parser work"}, nil); err != nil {
