@@ -1,7 +1,7 @@
 // The view model: wire messages folded into blocks the UI renders. Tool
 // results are merged into their calls so one card shows both, wherever the
 // server stored the result.
-import type { ErrorInfo, Message, Part, ReviewCard, TurnSnapshot, Usage } from '../../src/protocol.gen';
+import type { ErrorInfo, HookRun, Message, Part, ReviewCard, TurnSnapshot, Usage } from '../../src/protocol.gen';
 import { declinedOf } from './toolMeta';
 
 /** 'declined': the user said no; a choice, not a failure. */
@@ -17,6 +17,8 @@ export interface ToolBlock {
   status: ToolStatus;
   ok?: boolean;
   output?: string;
+  /** A refusal translated for people; shown instead of the model-facing output. */
+  display?: string;
   durationMs?: number;
   meta?: unknown;
 }
@@ -26,6 +28,7 @@ export type Block =
   | { kind: 'reasoning'; text: string }
   | ToolBlock
   | { kind: 'notice'; level: NoticeLevel; text: string }
+  | { kind: 'hook'; run: HookRun }
   | { kind: 'error'; error: ErrorInfo }
   | { kind: 'review'; card: ReviewCard }
   | { kind: 'compaction'; summary: string; savedTokens?: number }
@@ -79,7 +82,7 @@ export function toolBlockFromCall(p: Part): ToolBlock {
 /** Folds a result into its card; the result's own status wins. */
 export function withResult(
   b: ToolBlock,
-  r: { ok: boolean; output?: string; durationMs?: number; meta?: unknown; status?: string },
+  r: { ok: boolean; output?: string; display?: string; durationMs?: number; meta?: unknown; status?: string },
 ): ToolBlock {
   const meta = r.meta ?? b.meta;
   let status: ToolStatus = r.status ? toolStatus(r.status, r.ok) : r.ok ? 'done' : 'error';
@@ -88,6 +91,7 @@ export function withResult(
     ...b,
     ok: r.ok,
     output: r.output ?? b.output,
+    display: r.display ?? b.display,
     durationMs: r.durationMs ?? b.durationMs,
     meta,
     status,
@@ -193,7 +197,7 @@ export function foldMessages(ms: Message[]): { messages: ViewMessage[]; orphans:
       ...m,
       blocks: m.blocks.map((b) =>
         b.kind === 'tool' && b.callId === r.toolCallId
-          ? withResult(b, { ok: !!r.ok, output: r.output, meta: r.meta, status: r.status, durationMs: r.durationMs })
+          ? withResult(b, { ok: !!r.ok, output: r.output, display: r.display, meta: r.meta, status: r.status, durationMs: r.durationMs })
           : b,
       ),
     };

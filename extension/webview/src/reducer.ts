@@ -40,10 +40,10 @@ export interface TranscriptState {
   session?: SessionInfo;
 }
 
-type Result = { ok: boolean; output?: string; durationMs?: number; meta?: unknown; status?: string };
+type Result = { ok: boolean; output?: string; display?: string; durationMs?: number; meta?: unknown; status?: string };
 
 function partResult(p: Part): Result {
-  return { ok: !!p.ok, output: p.output, meta: p.meta, status: p.status, durationMs: p.durationMs };
+  return { ok: !!p.ok, output: p.output, display: p.display, meta: p.meta, status: p.status, durationMs: p.durationMs };
 }
 
 /**
@@ -165,8 +165,7 @@ export class EventReducer {
         break;
       }
       case EventHook:
-        // Hook runs are logged by the sidecar; their chat card comes with
-        // the webview work on extensibility.
+        if (ev.hook) this.addBlock(ev, { kind: 'hook', run: ev.hook });
         break;
       case EventMode:
         // Working-mode progress (Phases); the mode panel is not built yet.
@@ -212,7 +211,7 @@ export class EventReducer {
   private toolResult(ev: ChatEvent): void {
     const t = ev.tool;
     if (!t) return;
-    const res = { ok: t.ok, output: t.output, durationMs: t.durationMs, meta: t.meta, status: ev.status };
+    const res = { ok: t.ok, output: t.output, display: t.display, durationMs: t.durationMs, meta: t.meta, status: ev.status };
     const home = this.toolHome.get(t.callId);
     if (home) {
       this.update(home, (m) => mapTool(m, t.callId, (b) => withResult({ ...b, summary: t.summary ?? b.summary }, res)));

@@ -1,5 +1,6 @@
 // Tool cards say how a call was decided: run without asking (naming the
-// rule), or declined by the user, which is a choice and not an error.
+// rule), or declined by the user, which is a choice and not an error;
+// a refusal's display text for people; hook runs as notice lines.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolEvent } from '../../src/protocol.gen';
 import { type Harness, ev, message, resetSeq, snapshot, start } from './harness';
@@ -77,5 +78,72 @@ describe('auto-approval and declined cards', () => {
     );
     expect(h.q('tool-card')!.dataset.status).toBe('declined');
     expect(h.q('tool-declined')!.textContent).toBe('You rejected this change.');
+  });
+
+  test('a result with display text shows it instead of the model-facing output', async () => {
+    await h.host(snapshot());
+    await result({
+      callId: 'c1',
+      name: 'mcp__github__create_issue',
+      ok: false,
+      output: 'The user declined the call of mcp__github__create_issue.',
+      display: '你拒绝了这次调用。',
+    });
+    // A failed card starts open.
+    expect(h.q('tool-output')!.textContent).toBe('你拒绝了这次调用。');
+    expect(h.q('tool-card')!.textContent).not.toContain('The user declined');
+  });
+
+  test('display text read back from history is shown too; without it the output is', async () => {
+    await h.host(
+      snapshot({
+        messages: [
+          message({
+            id: 'a1',
+            seq: 1,
+            parts: [
+              { type: 'tool_call', toolCallId: 'c1', name: 'web_fetch', arguments: '{}' },
+              { type: 'tool_call', toolCallId: 'c2', name: 'web_fetch', arguments: '{}' },
+            ],
+          }),
+          message({
+            id: 't1',
+            seq: 2,
+            role: 'tool',
+            parts: [
+              { type: 'tool_result', toolCallId: 'c1', ok: false, output: 'refused: private address', display: 'Blocked: a private address' },
+              { type: 'tool_result', toolCallId: 'c2', ok: false, output: 'plain failure' },
+            ],
+          }),
+        ],
+      }),
+    );
+    // Failed cards start open.
+    expect(h.qa('tool-output').map((o) => o.textContent)).toEqual(['Blocked: a private address', 'plain failure']);
+  });
+});
+
+describe('hook runs', () => {
+  test('each run is a short notice line; a blocking one is a warning', async () => {
+    await h.host(snapshot());
+    await h.host(ev({ kind: 'hook', hook: { event: 'PreToolUse', command: './check.sh', source: 'user', exitCode: 0, durationMs: 12, result: 'ok' } }));
+    await h.host(
+      ev({
+        kind: 'hook',
+        hook: { event: 'PreToolUse', command: 'deny-rm', source: 'workspace', exitCode: 2, durationMs: 5, result: 'blocked', note: 'rm is not allowed' },
+      }),
+    );
+    const [ok, blocked] = h.qa('hook-notice');
+    expect(ok.textContent!.trim()).toBe('Hook PreToolUse: ./check.sh — ok');
+    expect(ok.classList.contains('notice-info')).toBe(true);
+    expect(blocked.textContent).toContain('Hook PreToolUse: deny-rm — blocked');
+    expect(blocked.textContent).toContain('rm is not allowed');
+    expect(blocked.classList.contains('notice-warn')).toBe(true);
+  });
+
+  test('a hook event without its run adds nothing', async () => {
+    await h.host(snapshot());
+    await h.host(ev({ kind: 'hook' }));
+    expect(h.qa('hook-notice')).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { useServices } from '../context';
 import { diffStat } from '../diffstat';
 import { fileName } from '../format';
 import type { ConfirmView } from '../store';
+import { QuestionConfirm, ToolConfirm } from './AskCards';
 import { CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
 import { ReviewView } from './Review';
 
@@ -63,6 +64,8 @@ export function ConfirmArea({ confirms }: { confirms: ConfirmView[] }) {
               return <EditConfirm key={c.request.id} view={c} primary={p} />;
             case 'shell':
               return <ShellConfirm key={c.request.id} view={c} primary={p} />;
+            case 'tool':
+              return <ToolConfirm key={c.request.id} view={c} primary={p} />;
             default:
               return <QuestionConfirm key={c.request.id} view={c} primary={p} />;
           }
@@ -211,58 +214,6 @@ function ShellConfirm({ view, primary }: { view: ConfirmView; primary: boolean }
             </vscode-button>
             <vscode-button secondary icon="edit" data-testid="confirm-edit" title={primary ? 'Alt+E' : undefined} onClick={edit}>
               {l10n.t('Edit')}
-            </vscode-button>
-          </div>
-        </>
-      )}
-    </div>
-  );
-}
-
-function QuestionConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
-  const resolve = useResolve();
-  const req = view.request;
-  const [answer, setAnswer] = useState('');
-  const submit = () => answer.trim() && resolve(req.id, 'accept', { answer: answer.trim() });
-  const skip = () => resolve(req.id, 'reject');
-  useShortcuts(primary && !view.resolved, { KeyA: submit, KeyR: skip });
-  return (
-    <div class={`confirm-card confirm-question${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="question">
-      <div class="confirm-head">
-        <span class="codicon codicon-question" />
-        <span class="confirm-title">{l10n.t('The agent has a question')}</span>
-      </div>
-      <div class="question-text">{req.question}</div>
-      {view.resolved ? (
-        <Resolved decision={view.resolved} />
-      ) : (
-        <>
-          {req.options && req.options.length > 0 && (
-            <div class="question-options">
-              {req.options.map((o) => (
-                <vscode-button key={o} secondary data-testid="confirm-option" onClick={() => resolve(req.id, 'accept', { answer: o })}>
-                  {o}
-                </vscode-button>
-              ))}
-            </div>
-          )}
-          <textarea
-            class="command-input"
-            data-testid="confirm-answer"
-            placeholder={l10n.t('Type your answer')}
-            value={answer}
-            onInput={(e) => {
-              const el = e.currentTarget as HTMLTextAreaElement;
-              setAnswer(el.value);
-              autoSize(el);
-            }}
-          />
-          <div class="confirm-actions">
-            <vscode-button data-testid="confirm-allow" disabled={!answer.trim()} title={primary ? 'Alt+A' : undefined} onClick={submit}>
-              {l10n.t('Answer')} <Kbd k="A" show={primary} />
-            </vscode-button>
-            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={skip}>
-              {l10n.t('Skip question')} <Kbd k="R" show={primary} />
             </vscode-button>
           </div>
         </>

@@ -5,7 +5,7 @@ import { useServices } from '../context';
 import { formatTokens } from '../format';
 import type { Block, ViewMessage } from '../model';
 import { memo } from '../memo';
-import type { ErrorInfo } from '../../../src/protocol.gen';
+import type { ErrorInfo, HookRun } from '../../../src/protocol.gen';
 import { Markdown } from './Markdown';
 import { ReviewView } from './Review';
 import { ToolCard } from './ToolCard';
@@ -101,6 +101,8 @@ function BlockView({ block, msg, index, streaming, sessionId }: BlockProps) {
           {block.text}
         </div>
       );
+    case 'hook':
+      return <HookNotice run={block.run} />;
     case 'error':
       return <ErrorView error={block.error} turnId={msg.turnId} sessionId={sessionId} />;
     case 'review':
@@ -213,6 +215,38 @@ function TurnEnd({ status }: { status: string }) {
   return (
     <div class="notice notice-info" data-testid="turn-end">
       <span class="codicon codicon-debug-stop" /> {l10n.t('Stopped at your request.')}
+    </div>
+  );
+}
+
+function hookResult(r: string): string {
+  switch (r) {
+    case 'ok':
+      return l10n.t('ok');
+    case 'blocked':
+      return l10n.t('blocked');
+    case 'failed':
+      return l10n.t('failed');
+    case 'timeout':
+      return l10n.t('timed out');
+    default:
+      return r;
+  }
+}
+
+/** One hook run: a quiet line, in warning colour when the hook blocked the action. */
+function HookNotice({ run }: { run: HookRun }) {
+  const blocked = run.result === 'blocked';
+  return (
+    <div
+      class={`notice hook-notice ${blocked ? 'notice-warn' : 'notice-info'}`}
+      data-testid="hook-notice"
+      data-result={run.result}
+      title={run.note || undefined}
+    >
+      <span class={`codicon ${blocked ? 'codicon-warning' : 'codicon-plug'}`} />{' '}
+      {l10n.t('Hook {0}: {1} — {2}', run.event, run.command, hookResult(run.result))}
+      {run.note && <span class="muted"> ({run.note})</span>}
     </div>
   );
 }

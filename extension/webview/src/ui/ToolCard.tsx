@@ -87,7 +87,8 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const summary = block.summary || summarizeArgs(block.args);
   const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
   const shots = screenshotsFromMeta(block.meta);
-  const out = block.output ?? '';
+  // A refusal translated for people replaces the English text meant for the model.
+  const out = block.display || block.output || '';
   const auto = autoApprovalOf(block.meta);
   const declined = block.status === 'declined' ? declinedOf(block.meta) : undefined;
   const shown = full || out.length <= OUTPUT_PREVIEW ? out : `${out.slice(0, OUTPUT_PREVIEW)}…`;

@@ -1,0 +1,131 @@
+// The confirmations that are not about files or commands: a question from
+// ask_human, and an MCP tool call waiting for approval. Like the other
+// cards they show everything without an inner scrollbar.
+import * as l10n from '@vscode/l10n';
+import { useState } from 'preact/hooks';
+import { prettyJson } from '../format';
+import type { ConfirmView } from '../store';
+import { Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
+import { Markdown } from './Markdown';
+
+/** ask_human's reason for "answered, and done with this topic" (engine.ReasonDone). */
+const REASON_DONE = 'done';
+
+export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
+  const resolve = useResolve();
+  const req = view.request;
+  const [answer, setAnswer] = useState('');
+  const text = answer.trim();
+  const send = () => {
+    if (text) resolve(req.id, 'accept', { answer: text });
+  };
+  const done = () => resolve(req.id, 'accept', { answer: text, reason: REASON_DONE });
+  const cancel = () => resolve(req.id, 'reject');
+  useShortcuts(primary && !view.resolved, { KeyA: send, KeyR: cancel });
+  return (
+    <div class={`confirm-card confirm-question${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="question">
+      <div class="confirm-head">
+        <span class="codicon codicon-question" />
+        <span class="confirm-title">{l10n.t('The agent has a question')}</span>
+      </div>
+      <div class="question-text" data-testid="confirm-question">
+        <Markdown text={req.question ?? ''} />
+      </div>
+      {view.resolved ? (
+        <Resolved decision={view.resolved} />
+      ) : (
+        <>
+          {req.options && req.options.length > 0 && (
+            <div class="question-options">
+              {req.options.map((o) => (
+                <vscode-button key={o} secondary data-testid="confirm-option" onClick={() => resolve(req.id, 'accept', { answer: o })}>
+                  {o}
+                </vscode-button>
+              ))}
+            </div>
+          )}
+          <textarea
+            class="command-input"
+            data-testid="confirm-answer"
+            rows={1}
+            placeholder={l10n.t('Type your answer (Enter sends, Shift+Enter for a new line)')}
+            aria-label={l10n.t('Your answer')}
+            value={answer}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+              e.preventDefault();
+              send();
+            }}
+            onInput={(e) => {
+              const el = e.currentTarget as HTMLTextAreaElement;
+              setAnswer(el.value);
+              autoSize(el);
+            }}
+          />
+          <div class="confirm-actions">
+            <vscode-button data-testid="confirm-allow" disabled={!text} title={primary ? 'Alt+A' : undefined} onClick={send}>
+              {l10n.t('Send')} <Kbd k="A" show={primary} />
+            </vscode-button>
+            <vscode-button secondary data-testid="confirm-done" title={l10n.t('Send the answer and tell the agent this topic is settled')} onClick={done}>
+              {l10n.t('Done')}
+            </vscode-button>
+            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={cancel}>
+              {l10n.t('Cancel')} <Kbd k="R" show={primary} />
+            </vscode-button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Splits a namespaced MCP tool name, mcp__<server>__<tool>, as the sidecar
+ * builds it (mcpclient.ToolName); anything else is shown whole as the tool.
+ */
+export function splitToolName(name: string): { server?: string; tool: string } {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name);
+  return m ? { server: m[1], tool: m[2] } : { tool: name };
+}
+
+/** An MCP tool call: the sidecar puts the tool's name in `command` and its arguments (JSON) in `question`. */
+export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
+  const resolve = useResolve();
+  const req = view.request;
+  const [reason, setReason] = useState('');
+  const { server, tool } = splitToolName(req.command ?? '');
+  const args = req.question ? prettyJson(req.question) : '';
+  const allow = () => resolve(req.id, 'accept', { reason });
+  const deny = () => resolve(req.id, 'reject', { reason });
+  useShortcuts(primary && !view.resolved, { KeyA: allow, KeyR: deny });
+  return (
+    <div class={`confirm-card confirm-tool${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="tool">
+      <div class="confirm-head">
+        <span class="codicon codicon-plug" />
+        <span class="confirm-title" data-testid="confirm-tool-title">
+          {server ? l10n.t('Call {0} on the MCP server {1}?', tool, server) : l10n.t('Call the tool {0}?', tool)}
+        </span>
+      </div>
+      {args && (
+        <pre class="tool-args" data-testid="confirm-tool-args">
+          {args}
+        </pre>
+      )}
+      {view.resolved ? (
+        <Resolved decision={view.resolved} />
+      ) : (
+        <>
+          <ReasonInput reason={reason} setReason={setReason} onFocus={() => undefined} />
+          <div class="confirm-actions">
+            <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
+              {l10n.t('Allow')} <Kbd k="A" show={primary} />
+            </vscode-button>
+            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
+              {l10n.t('Deny')} <Kbd k="R" show={primary} />
+            </vscode-button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
