@@ -128,8 +128,9 @@ func TestScenarioRejectProposedEditWithReason(t *testing.T) {
 		t.Fatalf("the confirmation card stayed after the edit was rejected: %v", err)
 	}
 	edit := toolCardNamed(wv, "edit")
-	if err := h.Expect.Locator(edit).ToHaveAttribute("data-status", "error"); err != nil {
-		t.Fatalf("the rejected edit's tool card does not show it failed: %v", err)
+	// A rejection is the user's choice, not a failure: a neutral card.
+	if err := h.Expect.Locator(edit).ToHaveAttribute("data-status", "declined"); err != nil {
+		t.Fatalf("the rejected edit's tool card does not show it was declined: %v", err)
 	}
 	h.expectText(edit.Locator(selToolOutput), reason)
 	if err := h.Expect.Locator(edit.Locator(selOpenDiff)).ToHaveCount(0); err != nil {

@@ -71,6 +71,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.webviewReady = false;
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'extension', 'webview', 'dist');
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist] };
     const nonce = makeNonce();
@@ -144,14 +145,17 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   notice(level: 'info' | 'warning' | 'error', text: string, action?: string): void {
-    if (this.view) this.post({ type: 'notice', level, text, action });
-    else if (level === 'error') void this.offerRemedy(text, action);
+    // Only a webview that said "ready" listens: a message posted while its
+    // script is still loading is lost.
+    if (this.view && this.webviewReady) this.post({ type: 'notice', level, text, action });
+    else if (level === 'error' && !this.view) void this.offerRemedy(text, action);
     // Start-up warnings (an ignored workspace setting) usually arrive before
     // the chat is opened: keep a few for when it is.
     else if (this.unshown.length < 20) this.unshown.push({ level, text, action });
   }
 
-  private unshown: { level: 'info' | 'warning'; text: string; action?: string }[] = [];
+  private unshown: { level: 'info' | 'warning' | 'error'; text: string; action?: string }[] = [];
+  private webviewReady = false;
 
   // ---- commands ----
 
@@ -179,9 +183,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     const r = this.deps.request;
     switch (m.type) {
       case 'ready': {
+        this.webviewReady = true;
         if (this.model) this.post({ type: 'model', status: this.model });
-        await this.sendSnapshot(m.sessionId ?? this.sessionId);
         for (const n of this.unshown.splice(0)) this.post({ type: 'notice', ...n });
+        await this.sendSnapshot(m.sessionId ?? this.sessionId);
         return;
       }
       case 'send': {
