@@ -132,7 +132,9 @@ func TestScenarioRejectProposedEditWithReason(t *testing.T) {
 	if err := h.Expect.Locator(edit).ToHaveAttribute("data-status", "declined"); err != nil {
 		t.Fatalf("the rejected edit's tool card does not show it was declined: %v", err)
 	}
-	h.expectText(edit.Locator(selToolOutput), reason)
+	// The declined card says why on its summary line ("You rejected this
+	// change: <reason>").
+	h.expectText(edit, reason)
 	if err := h.Expect.Locator(edit.Locator(selOpenDiff)).ToHaveCount(0); err != nil {
 		t.Fatalf("a rejected edit offers Open diff as if it had been applied: %v", err)
 	}
