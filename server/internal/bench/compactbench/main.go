@@ -11,7 +11,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
@@ -66,36 +66,19 @@ func report(ours, naive result) {
 		float64(ours.prompt-ours.cached)/float64(naive.prompt-naive.cached))
 }
 
-func prose(words int, seed uint64) string {
-	r := rand.New(rand.NewPCG(seed, 99))
-	vocab := strings.Fields("the parser returns an error when config file is missing so we retry with default value and log warning " +
-		"handler module build test timeout cache request response client server session message token window summary plan step")
-	var b strings.Builder
-	for i := 0; i < words; i++ {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(vocab[r.IntN(len(vocab))])
-		if r.IntN(6) == 0 {
-			fmt.Fprintf(&b, " %d", r.IntN(1000))
-		}
-	}
-	return b.String()
-}
-
 func turnText(i int) string {
 	switch {
 	case i == 10:
 		return "/btw what does the acronym CI stand for"
 	case i%3 == 0:
-		return fmt.Sprintf("read file%d.txt and then %s", i%5, prose(25, uint64(i)))
+		return fmt.Sprintf("read file%d.txt and then %s", i%5, enginetest.Prose(25, uint64(i)))
 	}
-	return prose(40, uint64(i))
+	return enginetest.Prose(40, uint64(i))
 }
 
 func reply(r *scripted.RecordedRequest) scripted.Reply {
 	if compact.IsInstruction(r.LastUserMessage()) {
-		return scripted.Reply{ChunkSize: 256, Text: "<state_snapshot>\n<overall_goal>Keep the parser robust.</overall_goal>\n<key_knowledge>\n- " + prose(60, 7) +
+		return scripted.Reply{ChunkSize: 256, Text: "<state_snapshot>\n<overall_goal>Keep the parser robust.</overall_goal>\n<key_knowledge>\n- " + enginetest.Prose(60, 7) +
 			"\n</key_knowledge>\n<file_system_state>\n- READ: file0.txt … file4.txt\n</file_system_state>\n<recent_actions>\n- read files, answered questions\n</recent_actions>\n" +
 			"<current_plan>\n1. [DONE] read\n2. [IN PROGRESS] continue\n</current_plan>\n</state_snapshot>"}
 	}
@@ -106,7 +89,7 @@ func reply(r *scripted.RecordedRequest) scripted.Reply {
 			return scripted.Reply{ChunkSize: 256, Text: "Reading it.", ToolCalls: []scripted.ToolCall{{Name: "read_file", Arguments: fmt.Sprintf(`{"filePath":%q}`, name)}}}
 		}
 	}
-	return scripted.Reply{ChunkSize: 256, Text: prose(40, uint64(len(r.Messages)))}
+	return scripted.Reply{ChunkSize: 256, Text: enginetest.Prose(40, uint64(len(r.Messages)))}
 }
 
 func run(policy string, turns, extra, keep int) (result, error) {
@@ -127,7 +110,7 @@ func run(policy string, turns, extra, keep int) (result, error) {
 		return res, err
 	}
 	for i := 0; i < 5; i++ {
-		if err := os.WriteFile(filepath.Join(ws, fmt.Sprintf("file%d.txt", i)), []byte(prose(300, uint64(50+i))), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(ws, fmt.Sprintf("file%d.txt", i)), []byte(enginetest.Prose(300, uint64(50+i))), 0o644); err != nil {
 			return res, err
 		}
 	}
