@@ -313,15 +313,20 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     }
     try {
       const { sessions } = await this.deps.request('session/list', {});
+      // A newer load (a send that created a session while this one waited
+      // for the server, say) superseded this one: following the session this
+      // stale list names would drop the newer session's live events.
+      if (ticket !== this.loading) return;
       const sessionId: string | undefined = wanted && sessions.some((s) => s.id === wanted) ? wanted : sessions[0]?.id;
       this.buffer.follow(sessionId);
       const load = sessionId ? await this.deps.request('session/load', { sessionId }) : null;
-      if (ticket !== this.loading) return; // a newer switch superseded this one
+      if (ticket !== this.loading) return;
       await this.deps.state.update(SESSION_KEY, sessionId);
       this.post({ ...this.emptySnapshot(), session: load, sessions, editEnabled: load?.editEnabled ?? true }, true);
       this.buffer.opened(sessionId, load?.lastSeq ?? 0, load?.pending ?? []);
       for (const p of load?.pending ?? []) if (p.kind === ConfirmEdit) void this.deps.proposals.requested(p);
     } catch (err) {
+      if (ticket !== this.loading) return;
       this.post({ ...this.emptySnapshot(), session: null, sessions: [] }, true);
       this.notice('error', errorText(err));
     }

@@ -1,0 +1,89 @@
+// The chat view's start-up race: a message sent while the server is still
+// starting creates a session, and the snapshot the "ready" transition
+// started before that must not make the view follow a stale session (it
+// used to, and the new session's live events were then dropped).
+import { describe, expect, it, vi } from 'vitest';
+import { Uri } from './fakeVscode';
+
+vi.mock('vscode', () => import('./fakeVscode'));
+
+type Posted = { type: string; [k: string]: any };
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('ChatView start-up', () => {
+  it('follows the session a send created, whatever order the loads finish in', async () => {
+    const { ChatView } = await import('../src/host/chatView');
+    const pending: Array<{ method: string; params: any; d: ReturnType<typeof deferred<any>> }> = [];
+    const request = ((method: string, params: any) => {
+      const d = deferred<any>();
+      pending.push({ method, params, d });
+      return d.promise;
+    }) as any;
+    const memento = new Map<string, unknown>();
+    const view = new ChatView({
+      extensionUri: Uri.file('/nonexistent'),
+      request,
+      proposals: { requested: async () => undefined } as any,
+      snapshots: {} as any,
+      editor: {} as any,
+      locale: () => 'en',
+      log: () => undefined,
+      state: { get: (k: string) => memento.get(k), update: async (k: string, v: unknown) => void memento.set(k, v), keys: () => [] } as any,
+    });
+    const posted: Posted[] = [];
+    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
+    view.resolveWebviewView({
+      visible: true,
+      webview: {
+        options: undefined,
+        html: '',
+        cspSource: 'x',
+        asWebviewUri: (u: unknown) => u,
+        onDidReceiveMessage: (cb: any) => (onMessage = cb),
+        postMessage: async (m: Posted) => void posted.push(m),
+      },
+      onDidChangeVisibility: () => undefined,
+      onDidDispose: () => undefined,
+    } as any);
+    const take = (method: string) => {
+      const i = pending.findIndex((p) => p.method === method);
+      expect(i, `a pending ${method}`).toBeGreaterThanOrEqual(0);
+      return pending.splice(i, 1)[0];
+    };
+
+    onMessage({ type: 'ready' }); // while starting: an empty snapshot
+    await flush();
+    onMessage({ type: 'send', text: 'hello' }); // no session yet: creates one
+    await flush();
+    const create = take('session/create');
+    view.serverStateChanged('ready'); // starts a load of "the newest session"
+    await flush();
+    const staleList = take('session/list');
+
+    create.d.resolve({ id: 's-new' });
+    await flush();
+    const list = take('session/list');
+    list.d.resolve({ sessions: [{ id: 's-new' }] });
+    await flush();
+    take('session/load').d.resolve({ id: 's-new', messages: [], lastSeq: 0, pending: [] });
+    await flush();
+    // The stale load answers last, from before the session existed.
+    staleList.d.resolve({ sessions: [{ id: 's-old' }] });
+    await flush();
+    await flush();
+    expect(pending.map((p) => p.method)).toEqual(['chat/send']);
+    expect(view.sessionId).toBe('s-new');
+
+    view.event({ sessionId: 's-new', seq: 1, kind: 'turnStarted', turnId: 't1' } as any);
+    expect(posted.filter((m) => m.type === 'event').map((m) => m.event.sessionId)).toEqual(['s-new']);
+    const snapshots = posted.filter((m) => m.type === 'snapshot');
+    expect(snapshots.at(-1)?.session?.id).toBe('s-new');
+  });
+});
