@@ -28,7 +28,7 @@ describe('ChatView start-up', () => {
     }) as any;
     const memento = new Map<string, unknown>();
     const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent'),
+      extensionUri: Uri.file('/nonexistent') as any,
       request,
       proposals: { requested: async () => undefined } as any,
       snapshots: {} as any,
