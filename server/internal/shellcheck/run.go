@@ -209,6 +209,9 @@ func init() {
 	for name, h := range interactiveHandlers {
 		handlers[name] = h
 	}
+	for name, h := range dbClientHandlers {
+		handlers[name] = h
+	}
 	for name := range projectRunners {
 		if _, ok := handlers[name]; !ok {
 			handlers[name] = projectRunnerCmd
