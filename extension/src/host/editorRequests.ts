@@ -75,11 +75,7 @@ export class EditorRequests {
     if (!(await vscode.workspace.applyEdit(edit))) {
       return { applied: false, reason: 'the editor refused the edit' };
     }
-    // save() is false when the document is not dirty, which also happens
-    // when VS Code saved it first (files.refactoring.autoSave saves files a
-    // workspace edit touched that no editor shows). What counts is whether
-    // the file on disk now holds the document's text.
-    if (!(await doc.save()) && (doc.isDirty || !(await holds(uri, doc.getText())))) {
+    if (!(await persisted(doc, uri))) {
       this.log(`applyEdit: ${p.path} was edited but could not be saved (dirty: ${doc.isDirty})`);
       return { applied: false, reason: 'the edit was applied to the open editor but saving the file failed' };
     }
@@ -136,6 +132,43 @@ function severityName(s: vscode.DiagnosticSeverity): string {
 
 function cancelled(token: CancellationToken): void {
   if (token.isCancellationRequested) throw new ResponseError(CodeRequestCancelled, 'cancelled by the server');
+}
+
+/**
+ * Saves an edited document and says whether the file on disk now holds its
+ * text. save() is false when the document is not dirty, which also happens
+ * when VS Code saved it first (files.refactoring.autoSave saves files a
+ * workspace edit touched that no editor shows), and while that save is
+ * still running: on a busy machine our save() lost the race and returned
+ * false with the document still dirty, and a written edit was reported as
+ * failed. So a false save waits (bounded) for the save in flight, and tries
+ * once more if the document is still dirty after it.
+ */
+async function persisted(doc: vscode.TextDocument, uri: vscode.Uri): Promise<boolean> {
+  if (await doc.save()) return true;
+  if (doc.isDirty) {
+    await savedOrTimeout(doc, SAVE_IN_FLIGHT_MS);
+    if (doc.isDirty && !(await doc.save())) return false;
+  }
+  return !doc.isDirty && (await holds(uri, doc.getText()));
+}
+
+/** How long a save VS Code started itself may take to finish. */
+const SAVE_IN_FLIGHT_MS = 15_000;
+
+function savedOrTimeout(doc: vscode.TextDocument, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const sub = vscode.workspace.onDidSaveTextDocument((d) => {
+      if (d === doc) done();
+    });
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    }
+    if (!doc.isDirty) done();
+  });
 }
 
 /** Whether the file at uri holds exactly text. */
