@@ -7,6 +7,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/providers"
 )
 
 // Profile is the active model profile plus GoVibe-level options.
@@ -26,6 +27,7 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 	p.ContextWindow = firstPositive(config.Typed(v).ContextWindow, def.ContextWindow)
 	p.MaxOutputTokens = firstPositive(config.Typed(v).MaxOutputTokens, def.MaxOutputTokens)
 	p.Name = ""
+	presetID := ""
 	if models, ok := v["models"].([]any); ok {
 		for _, raw := range models {
 			m, ok := raw.(map[string]any)
@@ -43,6 +45,7 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 			p.ContextWindow = firstPositive(mv.Int("contextWindow"), p.ContextWindow)
 			p.MaxOutputTokens = firstPositive(mv.Int("maxOutputTokens"), p.MaxOutputTokens)
 			p.ToolCalling = mv.String("toolCalling")
+			presetID = mv.String("preset")
 			p.PriceInput = mv.Float("priceInput")
 			p.PriceCachedInput = mv.Float("priceCachedInput")
 			p.PriceOutput = mv.Float("priceOutput")
@@ -64,7 +67,25 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 		p.APIKey = config.Typed(v).APIKey
 	}
 	p.Provider = ""
+	applyPreset(&p, presetID)
 	return p
+}
+
+// applyPreset gives p its provider's wire conventions: the preset the
+// profile names (Add Model writes it), else the hosted preset its base URL
+// belongs to. Without one the client keeps its defaults (quirks detected
+// from the host). An unknown preset name is ignored, as the quirks still
+// work without it.
+func applyPreset(p *Profile, id string) {
+	pr, err := providers.Get(id)
+	if id == "" || err != nil {
+		var ok bool
+		if pr, ok = providers.Detect(p.BaseURL); !ok {
+			return
+		}
+	}
+	p.Wire = pr.Wire()
+	p.Provider = pr.Quirks
 }
 
 func firstPositive(xs ...int) int {

@@ -16,10 +16,12 @@ type accumulator struct {
 	usage     Usage
 	gotUsage  bool
 	emitted   bool
+	// reasoningField and cacheField are the wire's (empty: any known).
+	reasoningField, cacheField string
 }
 
-func newAccumulator() *accumulator {
-	return &accumulator{byIndex: map[int64]int{}}
+func newAccumulator(w Wire) *accumulator {
+	return &accumulator{byIndex: map[int64]int{}, reasoningField: w.ReasoningField, cacheField: w.CacheField}
 }
 
 func (a *accumulator) add(chunk *streamChunk, onEvent func(Event)) {
@@ -29,7 +31,7 @@ func (a *accumulator) add(chunk *streamChunk, onEvent func(Event)) {
 			continue
 		}
 		d := &ch.Delta
-		if r := d.reasoning(); r != "" {
+		if r := d.reasoningIn(a.reasoningField); r != "" {
 			a.reasoning.WriteString(r)
 			a.emitted = true
 			onEvent(Event{Kind: EventReasoning, Text: r})
@@ -47,7 +49,7 @@ func (a *accumulator) add(chunk *streamChunk, onEvent func(Event)) {
 		}
 	}
 	if chunk.Usage != nil {
-		a.usage = chunk.Usage.usage()
+		a.usage = chunk.Usage.usageFrom(a.cacheField)
 		a.gotUsage = true
 	}
 }

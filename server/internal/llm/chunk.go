@@ -18,8 +18,9 @@ import (
 //
 // Provider dialects it covers: reasoning text as reasoning_content
 // (DeepSeek, vLLM) or reasoning (OpenRouter, Ollama); cached prompt tokens
-// as usage.prompt_tokens_details.cached_tokens (OpenAI) or
-// usage.prompt_cache_hit_tokens (DeepSeek); null for any absent field.
+// as usage.prompt_tokens_details.cached_tokens (OpenAI),
+// usage.prompt_cache_hit_tokens (DeepSeek) or usage.cached_tokens
+// (Moonshot); null for any absent field.
 //
 // decodeChunk fills it; the json tags name the wire fields and define the
 // encoding/json reading that decodeChunk is tested against.
@@ -45,11 +46,23 @@ type chunkDelta struct {
 
 // reasoning returns the delta's thinking text in whichever field the
 // provider uses.
-func (d *chunkDelta) reasoning() string {
-	if d.ReasoningContent != "" {
-		return d.ReasoningContent
+func (d *chunkDelta) reasoning() string { return d.reasoningIn("") }
+
+// reasoningIn returns the thinking text of the named field, falling back
+// to the other known field when the named one is empty, or of either when
+// field is empty. Naming the field matters when a server sends the same
+// text under both names (vLLM kept "reasoning_content" as an alias while
+// moving to "reasoning"): it is read once. The fallback keeps older
+// servers of the same family working.
+func (d *chunkDelta) reasoningIn(field string) string {
+	first, second := d.ReasoningContent, d.Reasoning
+	if field == "reasoning" {
+		first, second = second, first
 	}
-	return d.Reasoning
+	if first != "" {
+		return first
+	}
+	return second
 }
 
 type chunkToolCall struct {
@@ -72,6 +85,8 @@ type chunkUsage struct {
 		ReasoningTokens int64 `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 	PromptCacheHitTokens int64 `json:"prompt_cache_hit_tokens"`
+	// CachedTokens is Moonshot's top-level usage.cached_tokens.
+	CachedTokens int64 `json:"cached_tokens"`
 }
 
 // decodeChunk decodes one SSE event's data into a fresh c. It reads the
@@ -182,6 +197,8 @@ func decodeUsage(v gjson.Result, u *chunkUsage) {
 			u.CompletionTokens = jsonInt(v, u.CompletionTokens)
 		case "prompt_cache_hit_tokens":
 			u.PromptCacheHitTokens = jsonInt(v, u.PromptCacheHitTokens)
+		case "cached_tokens":
+			u.CachedTokens = jsonInt(v, u.CachedTokens)
 		case "prompt_tokens_details":
 			eachField(v, func(k string, v gjson.Result) {
 				if k == "cached_tokens" {
@@ -249,15 +266,31 @@ func jsonInt(v gjson.Result, old int64) int64 {
 	return n
 }
 
-func (u *chunkUsage) usage() Usage {
+func (u *chunkUsage) usage() Usage { return u.usageFrom("") }
+
+// usageFrom normalises the usage object, reading cached prompt tokens
+// from cacheField (Wire.CacheField) or, when that is empty, from the first
+// known field that reports any.
+func (u *chunkUsage) usageFrom(cacheField string) Usage {
 	out := Usage{
 		PromptTokens:     u.PromptTokens,
 		CompletionTokens: u.CompletionTokens,
-		CachedTokens:     u.PromptTokensDetails.CachedTokens,
 		ReasoningTokens:  u.CompletionTokensDetails.ReasoningTokens,
 	}
-	if out.CachedTokens == 0 {
+	switch cacheField {
+	case CacheFieldOpenAI:
+		out.CachedTokens = u.PromptTokensDetails.CachedTokens
+	case CacheFieldDeepSeek:
 		out.CachedTokens = u.PromptCacheHitTokens
+	case CacheFieldMoonshot:
+		out.CachedTokens = u.CachedTokens
+	default:
+		for _, n := range []int64{u.PromptTokensDetails.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens} {
+			if n != 0 {
+				out.CachedTokens = n
+				break
+			}
+		}
 	}
 	return out
 }

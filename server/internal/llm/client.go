@@ -212,13 +212,19 @@ func (c *OpenAIClient) attempt(ctx context.Context, params openai.ChatCompletion
 	if req.SessionID != "" {
 		opts = append(opts, option.WithHeader(SessionHeader, req.SessionID))
 	}
+	for k, v := range c.profile.Wire.Headers {
+		// A preset's extra headers never replace the key or the body type.
+		if !strings.EqualFold(k, "Authorization") && !strings.EqualFold(k, "Content-Type") {
+			opts = append(opts, option.WithHeader(k, v))
+		}
+	}
 	// The request is openai-go's (NewStreaming's own options) and so is the
 	// SSE framing, but chunks are decoded into streamChunk rather than
 	// ChatCompletionChunk: see chunk.go.
 	var raw *http.Response
 	opts = append(opts, option.WithJSONSet("stream", true), option.WithResponseBodyInto(&raw))
 	_, err := c.chat.New(actx, params, opts...)
-	acc := newAccumulator()
+	acc := newAccumulator(c.profile.Wire)
 	if dec := ssestream.NewDecoder(raw); dec != nil {
 		// Deferred so a panicking consumer still releases the connection.
 		defer dec.Close()

@@ -34,6 +34,9 @@ type Profile struct {
 	// the prompt prefix (and the provider's cache) intact.
 	ReasoningEffort string
 	Temperature     *float64
+	// Wire is the provider preset's conventions (headers, usage, reasoning
+	// fields); the zero value suits most OpenAI-compatible servers.
+	Wire Wire
 }
 
 // DefaultProfile is DeepSeek's reasoning model on its public endpoint.

@@ -13,7 +13,7 @@ import (
 // applying the profile's provider quirks.
 func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{Model: c.profile.Model}
-	msgs, err := convertMessages(req.Messages, c.provider)
+	msgs, err := convertMessages(req.Messages, c.replayRule(), c.replayField())
 	if err != nil {
 		return p, err
 	}
@@ -34,8 +34,10 @@ func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams,
 		fn.Parameters = schema
 		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fn))
 	}
-	p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
-	if e := c.profile.ReasoningEffort; e != "" {
+	if !c.profile.Wire.NoStreamUsage {
+		p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+	}
+	if e := c.profile.ReasoningEffort; e != "" && !c.profile.Wire.NoReasoningEffort {
 		p.ReasoningEffort = shared.ReasoningEffort(e)
 	}
 	if t := c.profile.Temperature; t != nil {
@@ -57,13 +59,13 @@ func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams,
 	return p, nil
 }
 
-// deepSeekReasoningTurns marks the assistant messages whose reasoning_content
+// reasoningTurns marks the assistant messages whose reasoning_content
 // DeepSeek's thinking mode needs back: every assistant message of a user
 // turn (the span between two user messages) in which the model called a
 // tool. DeepSeek's docs require this for all later requests, not just the
 // current turn, and ignore it for turns without tool calls; sending the
 // same bytes every time also keeps the prompt-cache prefix stable.
-func deepSeekReasoningTurns(msgs []Message) []bool {
+func reasoningTurns(msgs []Message) []bool {
 	mark := make([]bool, len(msgs))
 	start := 0
 	flush := func(end int) {
@@ -93,10 +95,10 @@ func deepSeekReasoningTurns(msgs []Message) []bool {
 	return mark
 }
 
-func convertMessages(msgs []Message, provider string) ([]openai.ChatCompletionMessageParamUnion, error) {
+func convertMessages(msgs []Message, replay, field string) ([]openai.ChatCompletionMessageParamUnion, error) {
 	var keepReasoning []bool
-	if provider == ProviderDeepSeek {
-		keepReasoning = deepSeekReasoningTurns(msgs)
+	if replay == ReplayToolTurns {
+		keepReasoning = reasoningTurns(msgs)
 	}
 	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
 	for i, m := range msgs {
@@ -126,7 +128,7 @@ func convertMessages(msgs []Message, provider string) ([]openai.ChatCompletionMe
 				})
 			}
 			if keepReasoning != nil && keepReasoning[i] {
-				a.SetExtraFields(map[string]any{"reasoning_content": m.ReasoningContent})
+				a.SetExtraFields(map[string]any{field: m.ReasoningContent})
 			}
 			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
 		case RoleTool:

@@ -7,6 +7,7 @@ package providers
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -15,14 +16,10 @@ import (
 
 // Replay rules say what to do with a reasoning field the model sent when
 // the assistant message is replayed in a later request.
+// The llm client applies them (llm.Wire.ReasoningReplay).
 const (
-	// ReplayNever strips reasoning from history (the provider ignores or
-	// rejects it).
-	ReplayNever = "never"
-	// ReplayToolTurns passes reasoning back on assistant messages that made
-	// tool calls within the current user turn (DeepSeek thinking mode
-	// rejects such messages without it) and drops it elsewhere.
-	ReplayToolTurns = "tool-turns"
+	ReplayNever     = llm.ReplayNever
+	ReplayToolTurns = llm.ReplayToolTurns
 )
 
 // Model is one model a preset knows about. Zero prices mean "unknown or
@@ -111,7 +108,56 @@ func (p Preset) Profile(model, key string) llm.Profile {
 	if p.Local && prof.APIKey == "" {
 		prof.APIKey = "local"
 	}
+	prof.Wire = p.Wire()
 	return prof
+}
+
+// Wire is the preset's conventions in the form the llm client follows.
+func (p Preset) Wire() llm.Wire {
+	w := llm.Wire{
+		ReasoningField:    p.ReasoningField,
+		ReasoningReplay:   p.ReasoningReplay,
+		CacheField:        p.CacheField,
+		NoStreamUsage:     !p.IncludeUsage,
+		NoReasoningEffort: !p.ReasoningEffort,
+	}
+	if len(p.Headers) > 0 {
+		w.Headers = make(map[string]string, len(p.Headers))
+		for k, v := range p.Headers {
+			w.Headers[k] = v
+		}
+	}
+	return w
+}
+
+// Detect finds the hosted preset whose base URL (or a regional
+// alternative) has baseURL's host, so a profile written by hand before
+// presets existed still gets its provider's conventions. Local presets are
+// never detected: a port on localhost says nothing about the server.
+func Detect(baseURL string) (Preset, bool) {
+	host := hostOf(baseURL)
+	if host == "" {
+		return Preset{}, false
+	}
+	for _, p := range table {
+		if p.Local {
+			continue
+		}
+		for _, u := range append([]string{p.BaseURL}, p.AltBaseURLs...) {
+			if hostOf(u) == host {
+				return p, true
+			}
+		}
+	}
+	return Preset{}, false
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
 }
 
 // All returns every preset, ordered by ID.

@@ -4,9 +4,9 @@ import "github.com/govibe/govibe/server/internal/llm"
 
 // Cache-field paths inside the usage object.
 const (
-	cacheOpenAI   = "prompt_tokens_details.cached_tokens"
-	cacheDeepSeek = "prompt_cache_hit_tokens"
-	cacheMoonshot = "cached_tokens"
+	cacheOpenAI   = llm.CacheFieldOpenAI
+	cacheDeepSeek = llm.CacheFieldDeepSeek
+	cacheMoonshot = llm.CacheFieldMoonshot
 )
 
 // table is every shipped preset. Windows and prices are the providers'
@@ -14,19 +14,32 @@ const (
 // picker always lists the endpoint's own models and these only fill in
 // what /models does not say. Prices left at zero are unknown: GoVibe then
 // shows no cost rather than a wrong one.
+//
+// Each entry's "Source:" comment names where its figures and conventions
+// were checked (November 2026); re-check there before changing them.
 var table = []Preset{
 	{
+		// Source: api-docs.deepseek.com (quick_start/pricing: 128K window,
+		// deepseek-chat 8K output, deepseek-reasoner 64K; $0.28 miss /
+		// $0.028 hit / $0.42 out; guides/thinking_mode: reasoning_content
+		// must come back on tool-call turns; usage prompt_cache_hit_tokens),
+		// cross-checked with Roo-Code packages/types/src/providers/deepseek.ts.
 		ID: "deepseek", Name: "DeepSeek", BaseURL: "https://api.deepseek.com",
 		KeyEnv: "DEEPSEEK_API_KEY", Quirks: llm.ProviderDeepSeek,
 		CacheField: cacheDeepSeek, ReasoningField: "reasoning_content", ReasoningReplay: ReplayToolTurns,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
-			{ID: "deepseek-chat", ContextWindow: 128000, MaxOutputTokens: 8000, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42},
-			{ID: "deepseek-reasoner", ContextWindow: 128000, MaxOutputTokens: 64000, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42, Reasoning: true},
+			{ID: "deepseek-chat", ContextWindow: 128000, MaxOutputTokens: 8192, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42},
+			{ID: "deepseek-reasoner", ContextWindow: 128000, MaxOutputTokens: 65536, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42, Reasoning: true},
 		},
 		DocsURL: "https://api-docs.deepseek.com",
 	},
 	{
+		// Source: platform.openai.com/docs/pricing and api-reference/chat
+		// (usage.prompt_tokens_details.cached_tokens, reasoning_effort,
+		// max_completion_tokens); prices agree across several public price
+		// tables (gpt-4.1 $2/$0.50/$8, gpt-4o-mini $0.15/$0.075/$0.60).
+		// Reasoning is hidden: only completion_tokens_details.reasoning_tokens.
 		ID: "openai", Name: "OpenAI", BaseURL: "https://api.openai.com/v1",
 		KeyEnv: "OPENAI_API_KEY", Quirks: llm.ProviderOpenAI,
 		CacheField: cacheOpenAI, ReasoningReplay: ReplayNever, ReasoningEffort: true,
@@ -43,13 +56,21 @@ var table = []Preset{
 	{
 		ID: "openrouter", Name: "OpenRouter", BaseURL: "https://openrouter.ai/api/v1",
 		KeyEnv: "OPENROUTER_API_KEY", Quirks: llm.ProviderGeneric,
-		// Optional attribution headers OpenRouter documents for app rankings.
-		Headers:    map[string]string{"HTTP-Referer": "https://github.com/govibe/govibe", "X-Title": "GoVibe"},
+		// Source: openrouter.ai/docs/app-attribution: HTTP-Referer identifies
+		// the app, X-OpenRouter-Title names it (X-Title is still accepted);
+		// both optional. docs/use-cases/reasoning-tokens: reasoning streams in
+		// delta.reasoning.
+		Headers:    map[string]string{"HTTP-Referer": "https://github.com/govibe/govibe", "X-OpenRouter-Title": "GoVibe"},
 		CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://openrouter.ai/docs/api-reference/overview",
 	},
 	{
+		// Source: platform.kimi.ai/docs/api/quickstart (base URL
+		// api.moonshot.ai/v1, .cn for mainland China), docs/pricing (256K
+		// window; kimi-k2 $0.60 miss / $0.15 hit / $2.50 out), the thinking
+		// model guide (reasoning_content, kept in context across tool calls)
+		// and the usage object's top-level cached_tokens.
 		ID: "moonshot", Name: "Moonshot (Kimi)", BaseURL: "https://api.moonshot.ai/v1",
 		AltBaseURLs: []string{"https://api.moonshot.cn/v1"},
 		KeyEnv:      "MOONSHOT_API_KEY", Quirks: llm.ProviderGeneric,
@@ -62,6 +83,10 @@ var table = []Preset{
 		DocsURL: "https://platform.moonshot.ai/docs",
 	},
 	{
+		// Source: alibabacloud.com/help/en/model-studio compatibility guide
+		// (compatible-mode/v1, intl and Beijing hosts; reasoning_content for
+		// thinking models; prompt_tokens_details.cached_tokens). Prices vary
+		// by tier and region, so none are filled in.
 		ID: "qwen", Name: "Qwen (DashScope compatible mode)", BaseURL: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
 		AltBaseURLs: []string{"https://dashscope.aliyuncs.com/compatible-mode/v1"},
 		KeyEnv:      "DASHSCOPE_API_KEY", Quirks: llm.ProviderGeneric,
@@ -74,6 +99,9 @@ var table = []Preset{
 		DocsURL: "https://www.alibabacloud.com/help/en/model-studio/compatibility-of-openai-with-dashscope",
 	},
 	{
+		// Source: docs.z.ai/guides/develop/openai/introduction and
+		// open.bigmodel.cn (paas/v4 on both hosts; reasoning_content; numeric
+		// business error codes, see errors.go).
 		ID: "zhipu", Name: "Zhipu GLM", BaseURL: "https://open.bigmodel.cn/api/paas/v4",
 		AltBaseURLs: []string{"https://api.z.ai/api/paas/v4"},
 		KeyEnv:      "ZHIPUAI_API_KEY", Quirks: llm.ProviderGeneric,
@@ -86,6 +114,9 @@ var table = []Preset{
 		DocsURL: "https://docs.z.ai/guides/develop/openai/introduction",
 	},
 	{
+		// Source: console.groq.com/docs/openai and docs/reasoning (reasoning
+		// field "reasoning" with reasoning_format=parsed, reasoning_effort
+		// for gpt-oss), groq.com/pricing.
 		ID: "groq", Name: "Groq", BaseURL: "https://api.groq.com/openai/v1",
 		KeyEnv: "GROQ_API_KEY", Quirks: llm.ProviderGeneric,
 		CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
@@ -97,6 +128,9 @@ var table = []Preset{
 		DocsURL: "https://console.groq.com/docs/openai",
 	},
 	{
+		// Source: docs.together.ai/docs/openai-api-compatibility; reasoning
+		// models stream delta.reasoning. The catalogue is large and priced
+		// per model on together.ai/pricing, so none are listed.
 		ID: "together", Name: "Together AI", BaseURL: "https://api.together.xyz/v1",
 		KeyEnv: "TOGETHER_API_KEY", Quirks: llm.ProviderGeneric,
 		ReasoningField: "reasoning", ReasoningReplay: ReplayNever,
@@ -106,8 +140,10 @@ var table = []Preset{
 	{
 		ID: "mistral", Name: "Mistral", BaseURL: "https://api.mistral.ai/v1",
 		KeyEnv: "MISTRAL_API_KEY", Quirks: llm.ProviderGeneric,
-		// Mistral sends usage on the last chunk unasked and validates
-		// request fields strictly, so stream_options is left out.
+		// Source: docs.mistral.ai/api. Mistral sends usage on the last chunk
+		// unasked and rejects fields it does not know with a 422
+		// "extra_forbidden" (mistralai/platform-docs-public#7), so
+		// stream_options and reasoning_effort are left out.
 		ReasoningReplay: ReplayNever,
 		Tools:           true, IncludeUsage: false, ModelsPath: "/models",
 		Models: []Model{
@@ -118,6 +154,10 @@ var table = []Preset{
 		DocsURL: "https://docs.mistral.ai/api/",
 	},
 	{
+		// Source: ai.google.dev/api/compatibility (base URL
+		// v1beta/openai/, reasoning_effort mapped to a thinking budget;
+		// thoughts are not streamed as a field), ai.google.dev/gemini-api/
+		// docs/models (1,048,576-token window, 65,536 output).
 		ID: "gemini", Name: "Gemini (OpenAI-compatible)", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 		KeyEnv: "GEMINI_API_KEY", Quirks: llm.ProviderGeneric,
 		ReasoningReplay: ReplayNever, ReasoningEffort: true,
@@ -129,12 +169,18 @@ var table = []Preset{
 		DocsURL: "https://ai.google.dev/gemini-api/docs/openai",
 	},
 	{
+		// Source: docs.ollama.com/api/openai-compatibility and ollama's
+		// openai/openai.go (delta.reasoning; reasoning_effort honoured, "none"
+		// turns thinking off: ollama/ollama#12004); since 0.32 usage comes
+		// only with stream_options.include_usage, as on OpenAI.
 		ID: "ollama", Name: "Ollama", BaseURL: "http://localhost:11434/v1", Local: true,
-		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning", ReasoningReplay: ReplayNever,
+		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://docs.ollama.com/api/openai-compatibility",
 	},
 	{
+		// Source: lmstudio.ai/docs/app/api/endpoints/openai (port 1234;
+		// reasoning_content when "separate reasoning" is on).
 		ID: "lmstudio", Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Local: true,
 		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
@@ -142,15 +188,20 @@ var table = []Preset{
 	},
 	{
 		ID: "vllm", Name: "vLLM", BaseURL: "http://localhost:8000/v1", Local: true,
-		// Tools need --enable-auto-tool-choice and a tool parser; reasoning
-		// needs --reasoning-parser. The probe says which are on.
-		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
+		// Source: docs.vllm.ai serving/openai_compatible_server and
+		// features/reasoning_outputs. Tools need --enable-auto-tool-choice
+		// and a tool parser; reasoning needs --reasoning-parser. The probe
+		// says which are on. vLLM renamed reasoning_content to reasoning
+		// (vllm-project/vllm#27752, the old name removed in #33402); the
+		// client falls back to the old name for older servers.
+		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html",
 	},
 	{
 		ID: "llamacpp", Name: "llama.cpp server", BaseURL: "http://localhost:8080/v1", Local: true,
-		// Tools need --jinja; reasoning_content appears with --reasoning-format.
+		// Source: llama.cpp tools/server/README.md. Tools need --jinja;
+		// reasoning_content appears with --reasoning-format deepseek.
 		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://github.com/ggml-org/llama.cpp/tree/master/tools/server",
