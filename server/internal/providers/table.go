@@ -194,7 +194,8 @@ var table = []Preset{
 		// says which are on. vLLM renamed reasoning_content to reasoning
 		// (vllm-project/vllm#27752, the old name removed in #33402); the
 		// client falls back to the old name for older servers.
-		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		// Cached prompt tokens are reported with --enable-prompt-tokens-details.
+		Quirks: llm.ProviderGeneric, CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html",
 	},

@@ -211,4 +211,29 @@ func errorJSON(message, typ string, code any) []byte {
 	return b
 }
 
+// forbiddenField is the first of fields present at the top level of the
+// JSON body, "" when none is.
+func forbiddenField(body []byte, fields []string) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return ""
+	}
+	for _, f := range fields {
+		if _, ok := top[f]; ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// extraForbidden is a strict server's answer to an unknown field, in the
+// shape Mistral's API gives it (a pydantic detail list inside "message").
+func extraForbidden(field string) []byte {
+	detail, _ := json.Marshal(map[string]any{"detail": []any{map[string]any{
+		"type": "extra_forbidden", "loc": []string{"body", field}, "msg": "Extra inputs are not permitted",
+	}}})
+	b, _ := json.Marshal(map[string]any{"object": "error", "message": string(detail), "type": "invalid_request_error", "param": nil, "code": nil})
+	return b
+}
+
 func completionID(seq int) string { return fmt.Sprintf("chatcmpl-scripted-%d", seq) }

@@ -263,7 +263,9 @@ func checkToolPairing(msgs []Message) []string {
 func checkProviderQuirks(provider string, msgs []Message) []string {
 	var out []string
 	switch provider {
-	case "deepseek":
+	case "deepseek", "moonshot":
+		// Moonshot's thinking models document the same rule as DeepSeek:
+		// reasoning_content stays with the tool-call turns it came with.
 		start := 0
 		check := func(end int) {
 			hasTool := false

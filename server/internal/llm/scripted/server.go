@@ -18,8 +18,8 @@ const SessionHeader = "X-GoVibe-Session"
 
 // Config enables provider-like validation.
 type Config struct {
-	// Provider "deepseek" rejects assistant messages of tool-call turns that
-	// lack reasoning_content; "openai" rejects any reasoning_content. Empty
+	// Provider "deepseek" (or "moonshot") rejects assistant messages of
+	// tool-call turns that lack reasoning_content; "openai" rejects any reasoning_content. Empty
 	// checks neither.
 	Provider string
 	// APIKey, when set, is required as the bearer token (401 otherwise).
@@ -34,6 +34,14 @@ type Config struct {
 	// ContextWindow, when positive, answers requests whose estimated prompt
 	// tokens (chars/4) exceed it with a context-length 400.
 	ContextWindow int
+	// UsageUnasked sends the usage chunk whether or not the request set
+	// stream_options.include_usage (Mistral does; OpenAI, Ollama and
+	// DeepSeek send it only when asked).
+	UsageUnasked bool
+	// RejectFields answers a request carrying any of these top-level body
+	// fields with the 422 a strict server gives ("extra_forbidden", as
+	// Mistral's validation does for fields it does not know).
+	RejectFields []string
 }
 
 type queued struct {
@@ -330,6 +338,10 @@ func (s *Server) serveCompletion(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, rec, http.StatusBadRequest, errorJSON("Invalid request: "+strings.Join(rec.Violations, "; "),
 			"invalid_request_error", nil))
 		return
+	case len(cfg.RejectFields) > 0 && forbiddenField(body, cfg.RejectFields) != "":
+		f := forbiddenField(body, cfg.RejectFields)
+		s.reject(w, rec, http.StatusUnprocessableEntity, extraForbidden(f))
+		return
 	case cfg.ToolsUnsupported && len(rec.Tools) > 0:
 		msg := cfg.ToolsUnsupportedMessage
 		if msg == "" {
@@ -378,7 +390,7 @@ func (s *Server) serveCompletion(w http.ResponseWriter, r *http.Request) {
 	}
 	usage := s.usageFor(rec, reply)
 	if rec.Stream {
-		s.serveStream(w, r, rec, reply, fault, usage)
+		s.serveStream(w, r, rec, reply, fault, usage, rec.IncludeUsage || cfg.UsageUnasked)
 		return
 	}
 	s.serveJSON(w, r, rec, reply, fault, usage)
@@ -505,9 +517,9 @@ func (s *Server) wait(ctx context.Context, d time.Duration) (gone bool) {
 	}
 }
 
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rec *RecordedRequest, reply Reply, fault Fault, usage Usage) {
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rec *RecordedRequest, reply Reply, fault Fault, usage Usage, sendUsage bool) {
 	var u *Usage
-	if rec.IncludeUsage {
+	if sendUsage {
 		u = &usage
 	}
 	plan := buildStream(completionID(rec.Seq), rec.Model, rec.Time.Unix(), reply, u)

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
+)
+
+func TestResolveProfileAppliesThePresetWire(t *testing.T) {
+	v := config.Values{
+		"model": "or",
+		"models": []any{
+			map[string]any{"name": "or", "preset": "openrouter", "baseUrl": "http://127.0.0.1:9/v1", "model": "x/y"},
+			map[string]any{"name": "kimi", "baseUrl": "https://api.moonshot.cn/v1", "model": "kimi-k2"},
+			map[string]any{"name": "local", "baseUrl": "http://127.0.0.1:9/v1", "model": "q"},
+			map[string]any{"name": "typo", "preset": "deepsek", "baseUrl": "https://api.deepseek.com", "model": "deepseek-chat"},
+		},
+	}
+	// A named preset wins over the host: a tunnel to OpenRouter keeps its
+	// headers.
+	p := resolveProfile(v, nil)
+	if p.Wire.Headers["HTTP-Referer"] == "" || p.Wire.ReasoningField != "reasoning" || p.Provider != llm.ProviderGeneric {
+		t.Errorf("openrouter profile wire = %+v provider %q", p.Wire, p.Provider)
+	}
+	// No preset named: the hosted preset is found from the base URL.
+	p = resolveProfile(v.Merge(config.Values{"model": "kimi"}), nil)
+	if p.Wire.CacheField != llm.CacheFieldMoonshot || p.Wire.ReasoningReplay != llm.ReplayToolTurns {
+		t.Errorf("moonshot profile wire = %+v", p.Wire)
+	}
+	// A local server without a preset keeps the client's defaults.
+	p = resolveProfile(v.Merge(config.Values{"model": "local"}), nil)
+	if p.Wire.CacheField != "" || p.Wire.NoStreamUsage || len(p.Wire.Headers) != 0 || p.Provider != "" {
+		t.Errorf("local profile wire = %+v provider %q", p.Wire, p.Provider)
+	}
+	// A misspelt preset falls back to the host.
+	p = resolveProfile(v.Merge(config.Values{"model": "typo"}), nil)
+	if p.Provider != llm.ProviderDeepSeek || p.Wire.CacheField != llm.CacheFieldDeepSeek {
+		t.Errorf("typo profile = %+v provider %q", p.Wire, p.Provider)
+	}
+}
