@@ -140,6 +140,7 @@ export interface ModelProfile {
 	priceOutput?: number;
 	reasoningEffort?: "" | "low" | "medium" | "high";
 	temperature?: number;
+	toolProfile?: string;
 	preset?: string;
 }
 

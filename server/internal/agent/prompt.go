@@ -21,10 +21,19 @@ type HostInfo struct {
 	Roots         []string
 }
 
-// SystemPrompt builds the fixed system prompt: base, host, language.
+// SystemPrompt builds the fixed system prompt for every tool: base, host,
+// language.
 func SystemPrompt(h HostInfo, language string, extra ...string) string {
+	return SystemPromptFor(h, language, nil, extra...)
+}
+
+// SystemPromptFor builds the system prompt whose tool guidance follows the
+// offered tools (nil: every tool, the full profile's prompt). It depends
+// only on its arguments, so a session's prompt stays byte-identical while
+// its tool profile does.
+func SystemPromptFor(h HostInfo, language string, offered []string, extra ...string) string {
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(basePrompt))
+	b.WriteString(strings.Replace(strings.TrimSpace(basePrompt), "{{how-to-work}}", Guidance(offered), 1))
 	b.WriteString("\n\n# Environment\n")
 	fmt.Fprintf(&b, "- OS: %s\n- Path separator: %s\n- Line ending: %s\n- Shell: %s\n", h.OS, h.PathSeparator, h.LineEnding, h.Shell)
 	if len(h.Roots) > 0 {

@@ -49,7 +49,7 @@ type compactionHost struct{ e *Engine }
 func (h compactionHost) Policy() compact.Policy { return h.e.compactPolicy(h.e.profile()) }
 
 func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
-	return h.e.systemPrompt(), h.e.requestToolDefs(ctx, sid, h.e.profile())
+	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.sessionProfile(ctx, sid))
 }
 
 func (h compactionHost) Client() (llm.Client, error) {

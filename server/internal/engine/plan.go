@@ -131,14 +131,14 @@ func (p *planTurn) OpenStep(ctx context.Context, tag, prompt string) ([]llm.Mess
 // RunAgent runs one agent of the plan with the tools of its role.
 func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.Message, wrap func(agent.Sink) agent.Sink) (agent.Outcome, int) {
 	e, t := p.e, p.t
-	profile := e.profile()
+	profile := e.agentProfile(ctx, t.sessionID, a.Role)
 	client, err := e.client(profile)
 	if err != nil {
 		return agent.Outcome{Status: agent.StatusError, Err: err}, 0
 	}
 	ts, blocked := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
 	run := &agent.Run{
-		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.systemPrompt(),
+		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.promptFor(profile, ts, blocked),
 		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 	}
@@ -180,7 +180,8 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 		names[i] = x.Name()
 	}
 	blocked := scheduler.Blocked(role, names, final)
-	if t.btw {
+	e.blockByToolProfile(e.agentProfile(ctx, t.sessionID, role), ts, blocked)
+	if _, no := blocked[scheduler.ToolCreateTodo]; t.btw && !no {
 		blocked[scheduler.ToolCreateTodo] = "a side conversation (btw) never starts a todo plan"
 	}
 	return ts, blocked

@@ -14,6 +14,8 @@ import (
 type Profile struct {
 	llm.Profile
 	ToolCalling string
+	// ToolProfile restricts the tools offered (agent.ParseToolProfile).
+	ToolProfile string
 }
 
 // resolveProfile picks the profile named by govibe.model from
@@ -45,6 +47,7 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 			p.ContextWindow = firstPositive(mv.Int("contextWindow"), p.ContextWindow)
 			p.MaxOutputTokens = firstPositive(mv.Int("maxOutputTokens"), p.MaxOutputTokens)
 			p.ToolCalling = mv.String("toolCalling")
+			p.ToolProfile = mv.String("toolProfile")
 			presetID = mv.String("preset")
 			p.PriceInput = mv.Float("priceInput")
 			p.PriceCachedInput = mv.Float("priceCachedInput")

@@ -65,11 +65,15 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 // only with settings, trust or a skills reload, so the request prefix
 // stays byte-identical from turn to turn (loading or activating a skill
 // changes the context block and the track, never this).
-func (e *Engine) systemPrompt() string {
-	p := agent.SystemPrompt(agent.HostInfo{
+func (e *Engine) systemPrompt() string { return e.systemPromptWith(nil) }
+
+// systemPromptWith is systemPrompt with tool guidance for the offered
+// tools only (nil: every tool); see toolprofile.go.
+func (e *Engine) systemPromptWith(offered []string) string {
+	p := agent.SystemPromptFor(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots,
-	}, e.cfg().Language)
+	}, e.cfg().Language, offered)
 	if sec := e.skillCatalog().PromptSection(); sec != "" {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec
 	}

@@ -358,6 +358,9 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
 	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	// The prompt follows the tool profile's tools, not the mode's phase:
+	// a phase change must not rewrite the prefix.
+	system := e.promptFor(profile, ts, blocked)
 	ts = e.guardRepeats(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...)))
 	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
@@ -376,7 +379,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Translate:       e.tr,
 		StopAfter:       e.modeStopAfter(ctx, t.sessionID, freeStopAfter(t)),
 		Env:             env,
-		System:          e.systemPrompt(),
+		System:          system,
 		MaxRounds:       cs.MaxInteractions,
 		ToolCalling:     e.toolCalling(profile),
 		OnTextFallback:  e.onTextFallback(profile),

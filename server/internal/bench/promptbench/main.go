@@ -25,11 +25,12 @@ import (
 func main() {
 	budget := flag.Int("budget", 5000, "token budget of the hello request with a small AGENTS.md")
 	flag.Parse()
-	small, err := measure(strings.Repeat("Run `make test` before committing. Use gofmt.\n", 4))
+	smallAgents := strings.Repeat("Run `make test` before committing. Use gofmt.\n", 4)
+	small, err := measure(smallAgents, "")
 	if err != nil {
 		fail(err)
 	}
-	large, err := measure(strings.Repeat("- Convention: keep handlers small, name files after what they hold, test every bad input.\n", 360))
+	large, err := measure(strings.Repeat("- Convention: keep handlers small, name files after what they hold, test every bad input.\n", 360), "")
 	if err != nil {
 		fail(err)
 	}
@@ -47,19 +48,39 @@ func main() {
 	if large.system != small.system || large.tools != small.tools {
 		fail(fmt.Errorf("a large AGENTS.md changed the system prompt or tools; it belongs in the first user message only"))
 	}
+	// Each tool profile has its own prompt; each must be byte-stable (the
+	// second request of a session repeats the first one's prefix).
+	fmt.Printf("\n%-28s %8s %8s %8s %6s %s\n", "tool profile", "system", "tools", "total", "tools#", "stable")
+	for _, tp := range []string{"full", "readonly", "no-shell", "read_file,grep_search,edit"} {
+		m, err := measure(smallAgents, tp)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("%-28s %8d %8d %8d %6d %v\n", tp, m.system, m.tools, m.total(), m.count, m.stable)
+		if !m.stable {
+			fail(fmt.Errorf("tool profile %s: the system prompt or tools changed between two requests", tp))
+		}
+	}
 }
 
-type figures struct{ system, tools, user, count int }
+type figures struct {
+	system, tools, user, count int
+	// stable: a second turn's request repeated the first one's system
+	// prompt and tool definitions byte for byte.
+	stable bool
+}
 
 func (f figures) total() int { return f.system + f.tools + f.user }
 
-func measure(agents string) (figures, error) {
+// measure sends "hello" and then "again" in one session; toolProfile, when
+// set, is the model profile's tool profile.
+func measure(agents, toolProfile string) (figures, error) {
 	model, err := scripted.New()
 	if err != nil {
 		return figures{}, err
 	}
 	defer model.Close()
-	model.Enqueue(scripted.Reply{Text: "Hello!"})
+	model.Enqueue(scripted.Reply{Text: "Hello!"}, scripted.Reply{Text: "Again!"})
 	tmp, err := os.MkdirTemp("", "promptbench")
 	if err != nil {
 		return figures{}, err
@@ -83,6 +104,10 @@ func measure(agents string) (figures, error) {
 	}
 	settings := config.Values{"apiBaseUrl": model.URL(), "model": "bench-model",
 		"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}}}}
+	if toolProfile != "" {
+		settings["model"] = "bench-profile"
+		settings["models"] = []any{map[string]any{"name": "bench-profile", "model": "bench-model", "toolProfile": toolProfile}}
+	}
 	eng, err := engine.New(engine.Options{Roots: []string{ws}, StateDir: state, Settings: settings, APIKeys: map[string]string{"": "sk-bench"},
 		Headless: true, Approve: "all", Trusted: true, Home: home, HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}})
 	if err != nil {
@@ -94,14 +119,20 @@ func measure(agents string) (figures, error) {
 		return figures{}, err
 	}
 	eng.Wait(sid)
+	if _, _, err := eng.Send(context.Background(), engine.SendParams{SessionID: sid, Text: "again"}); err != nil {
+		return figures{}, err
+	}
+	eng.Wait(sid)
 	reqs := model.Requests()
-	if len(reqs) == 0 {
-		return figures{}, fmt.Errorf("no request reached the model")
+	if len(reqs) < 2 {
+		return figures{}, fmt.Errorf("%d requests reached the model, want 2", len(reqs))
 	}
 	r := reqs[0]
 	est := compact.Default()
 	toolsJSON, _ := json.Marshal(r.Tools)
-	return figures{system: est.Text(r.Messages[0].Content), tools: est.Text(string(toolsJSON)), user: est.Text(r.LastUserMessage()), count: len(r.Tools)}, nil
+	tools2, _ := json.Marshal(reqs[1].Tools)
+	stable := r.Messages[0].Content == reqs[1].Messages[0].Content && string(toolsJSON) == string(tools2)
+	return figures{system: est.Text(r.Messages[0].Content), tools: est.Text(string(toolsJSON)), user: est.Text(r.LastUserMessage()), count: len(r.Tools), stable: stable}, nil
 }
 
 func fail(err error) {
