@@ -15,6 +15,7 @@ export const SETTING_KEYS = [
 	"roles.investigator",
 	"roles.compaction",
 	"roles.title",
+	"titles.model",
 	"language",
 	"logLevel",
 	"proxy",
@@ -75,6 +76,7 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"roles.investigator": "workspace",
 	"roles.compaction": "workspace",
 	"roles.title": "workspace",
+	"titles.model": "workspace",
 	"language": "workspace",
 	"logLevel": "workspace",
 	"proxy": "user",
@@ -164,6 +166,8 @@ export interface SettingValues {
 	"roles.compaction": string;
 	/** Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). */
 	"roles.title": string;
+	/** Name new sessions with a model (`#govibe.roles.title#`, else the main model) instead of the first message's words. Setting `#govibe.roles.title#` turns this on. */
+	"titles.model": boolean;
 	/** Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese. */
 	"language": "auto" | "en" | "zh-CN";
 	/** Sidecar log level. */
@@ -267,6 +271,7 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"roles.investigator": "",
 	"roles.compaction": "",
 	"roles.title": "",
+	"titles.model": false,
 	"language": "auto",
 	"logLevel": "info",
 	"proxy": "",

@@ -82,6 +82,8 @@ var Schema = []Setting{
 		EN: "Profile (from `#govibe.models#`) used for conversation compaction; empty uses the main model (govibe.model).", ZH: "用于对话压缩的配置（来自 `#govibe.models#`）；留空则使用主模型（govibe.model）。"},
 	{Key: "roles.title", Type: "string", Default: "", Scope: Workspace, Markdown: true,
 		EN: "Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model).", ZH: "用于会话标题的配置（来自 `#govibe.models#`）；留空则使用主模型（govibe.model）。"},
+	{Key: "titles.model", Type: "boolean", Default: false, Scope: Workspace, Markdown: true,
+		EN: "Name new sessions with a model (`#govibe.roles.title#`, else the main model) instead of the first message's words. Setting `#govibe.roles.title#` turns this on.", ZH: "用模型（`#govibe.roles.title#`，否则为主模型）为新会话命名，而不是取第一条消息的文字。设置 `#govibe.roles.title#` 即会开启。"},
 	{Key: "language", Type: "string", Default: "auto", Scope: Workspace, Enum: []string{"auto", "en", "zh-CN"},
 		EN: "Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese.", ZH: "助手回复与界面的语言：跟随 VS Code、英文或简体中文。"},
 	{Key: "logLevel", Type: "string", Default: "info", Scope: Workspace, Enum: []string{"debug", "info", "warn", "error"},

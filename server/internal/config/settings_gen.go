@@ -11,6 +11,7 @@ type Settings struct {
 	// Model profiles. API keys belong in SecretStorage: use `GoVibe: Set API Key`. (models)
 	Models []map[string]any
 	Roles  RolesSettings
+	Titles TitlesSettings
 	// Language of the agent's replies and UI: follow VS Code, English or Simplified Chinese. (language)
 	Language string
 	// Sidecar log level. (logLevel)
@@ -63,6 +64,12 @@ type RolesSettings struct {
 	Compaction string
 	// Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). (roles.title)
 	Title string
+}
+
+// TitlesSettings holds the titles.* settings.
+type TitlesSettings struct {
+	// Name new sessions with a model (`#govibe.roles.title#`, else the main model) instead of the first message's words. Setting `#govibe.roles.title#` turns this on. (titles.model)
+	Model bool
 }
 
 // ServerSettings holds the server.* settings.
@@ -219,6 +226,7 @@ func Typed(v Values) Settings {
 	s.Roles.Investigator = v.String("roles.investigator")
 	s.Roles.Compaction = v.String("roles.compaction")
 	s.Roles.Title = v.String("roles.title")
+	s.Titles.Model = v.Bool("titles.model")
 	s.Language = v.String("language")
 	s.LogLevel = v.String("logLevel")
 	s.Proxy = v.String("proxy")

@@ -36,15 +36,17 @@ func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.SessionUsageOf(ctx, sid).Cost}
 }
 
-// autoTitle names a session after its first message at once. A later
+// autoTitle names a session after its first message at once and, when
+// titles come from a model, asks it for a better one (title.go). A later
 // rename by the user always wins (the store ignores auto titles then).
 func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
-	title := sessionTitle(text)
-	if title == "" {
-		return
+	if title := sessionTitle(text); title != "" {
+		if ok, err := e.Store.SetAutoTitle(ctx, sid, title); err == nil && ok {
+			e.opts.OnSession(e.summary(ctx, sid))
+		}
 	}
-	if ok, err := e.Store.SetAutoTitle(ctx, sid, title); err == nil && ok {
-		e.opts.OnSession(e.summary(ctx, sid))
+	if e.modelTitles() && strings.TrimSpace(text) != "" {
+		e.modelTitle(sid, text)
 	}
 }
 
