@@ -6,6 +6,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/providers"
 )
 
 // lang is the language of user-facing messages: govibe.language, else the
@@ -45,13 +46,34 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 	case errors.As(err, &rl):
 		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + e.said(rl.Detail), Code: "rateLimited"}
 	case errors.As(err, &ctl):
-		return ErrorInfo{Message: e.tr("The conversation no longer fits the context window of %s.", ctl.Model) + e.said(ctl.Detail), Code: "contextTooLong"}
+		return ErrorInfo{Message: e.contextTooLong(ctl) + e.said(ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
 	case errors.As(err, &rex):
 		return ErrorInfo{Message: e.tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, e.attemptError(rex.Last)), Code: "error", Action: "showLogs"}
 	case errors.As(err, &api):
 		return ErrorInfo{Message: e.tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + e.said(api.Detail), Code: "error", Action: "showLogs"}
 	}
 	return ErrorInfo{Message: e.tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
+}
+
+// contextTooLong says how far over the window the request was, with the
+// provider's counts when its error names them (else the profile's window),
+// and the two ways out. The run has already compacted once and retried
+// (overflow.go) by the time this reaches the user.
+func (e *Engine) contextTooLong(ctl *llm.ContextTooLongError) string {
+	window, requested := providers.ContextCounts(ctl.Detail)
+	if ctl.ProviderWindow > 0 {
+		window, requested = ctl.ProviderWindow, ctl.Requested
+	}
+	if window == 0 {
+		window = ctl.Window
+	}
+	switch {
+	case window > 0 && requested > 0:
+		return e.tr("This model's window is %s; the request was %s: compact the conversation (/compact) or pick a model with a larger window.", providers.KTokens(window), providers.KTokens(requested))
+	case window > 0:
+		return e.tr("The conversation no longer fits this model's %s window: compact it (/compact) or pick a model with a larger window.", providers.KTokens(window))
+	}
+	return e.tr("The conversation no longer fits the context window of %s: compact it (/compact) or pick a model with a larger window.", ctl.Model)
 }
 
 // said quotes the provider's own message, when it sent one.

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
@@ -30,5 +31,34 @@ func TestHumanErrorsAreNotHalfTranslated(t *testing.T) {
 	}
 	if msg := e.humanError(errors.Join(&llm.APIError{BaseURL: "u", Status: 400, Detail: "Insufficient Balance"}), "u").Message; !regexp.MustCompile(`服务商返回:Insufficient Balance`).MatchString(msg) {
 		t.Errorf("the provider's words are not quoted: %q", msg)
+	}
+}
+
+// TestContextTooLongSaysWhatToDo: the window and request sizes come from
+// the provider's words, its fields (llama.cpp) or the profile, and the
+// message names both ways out, in English and Chinese.
+func TestContextTooLongSaysWhatToDo(t *testing.T) {
+	cases := []struct {
+		err    *llm.ContextTooLongError
+		en, zh string
+	}{
+		{&llm.ContextTooLongError{Model: "m", Window: 128000, Detail: "This model's maximum context length is 65536 tokens. However, you requested 71000 tokens (70000 in the messages, 1000 in the completion)."},
+			"This model's window is 66k; the request was 71k: compact the conversation (/compact) or pick a model with a larger window.",
+			"此模型的窗口为 66k；本次请求为 71k：请压缩对话（/compact），或选择窗口更大的模型。"},
+		{&llm.ContextTooLongError{Model: "m", Detail: "the request exceeds the available context size, try increasing it", ProviderWindow: 64000, Requested: 71000},
+			"This model's window is 64k; the request was 71k:", "此模型的窗口为 64k；本次请求为 71k"},
+		{&llm.ContextTooLongError{Model: "m", Window: 32768, Detail: "Prompt exceeds max length"},
+			"The conversation no longer fits this model's 33k window: compact it (/compact) or pick a model with a larger window.", "对话已超出此模型 33k 的窗口"},
+		{&llm.ContextTooLongError{Model: "kimi-k2"},
+			"The conversation no longer fits the context window of kimi-k2: compact it (/compact) or pick a model with a larger window.", "对话已超出 kimi-k2 的上下文窗口"},
+	}
+	for _, c := range cases {
+		for lang, want := range map[string]string{"en": c.en, "zh-CN": c.zh} {
+			e := &Engine{settings: config.Values{"language": lang}}
+			info := e.humanError(c.err, "u")
+			if !strings.HasPrefix(info.Message, want) || info.Action != "pickModel" || info.Code != "contextTooLong" {
+				t.Errorf("%s: %+v, want a message starting %q", lang, info, want)
+			}
+		}
 	}
 }

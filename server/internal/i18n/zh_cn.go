@@ -32,7 +32,6 @@ var zhCN = map[string]string{
 	"rate limited (HTTP 429)":                                                                            "被限流(HTTP 429)",
 	"The command editor rewrote the command as: %s (%s)":                                                 "命令编辑器将命令改写为:%s(%s)",
 	"The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.": "无法连接模型服务 %s(%v)。请检查服务地址、网络和代理设置。",
-	"The conversation no longer fits the context window of %s.":                                          "对话已超出 %s 的上下文窗口。",
 	"server error (HTTP %d)":                                                                             "服务器错误(HTTP %d)",
 	"connection failed":                                                                                  "连接失败",
 	"no reason given":                                                                                    "未说明原因",

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 	"syscall"
 	"time"
 )
@@ -53,7 +55,8 @@ func (c *OpenAIClient) classifyStatus(status int, header http.Header, body []byt
 		}
 	}
 	if mentionsContextTooLong(lower) {
-		return outcome{err: &ContextTooLongError{Model: c.profile.Model, Detail: detail}}
+		return outcome{err: &ContextTooLongError{Model: c.profile.Model, Detail: detail, Window: c.profile.ContextWindow,
+			ProviderWindow: int(gjson.GetBytes(body, "error.n_ctx").Int()), Requested: int(gjson.GetBytes(body, "error.n_prompt_tokens").Int())}}
 	}
 	// A request with tools that is rejected as invalid while naming the
 	// tool parameters is a model or server without function calling,
@@ -93,6 +96,10 @@ func mentionsContextTooLong(lower string) bool {
 	for _, s := range []string{
 		"context_length_exceeded", "maximum context length", "context length", "context window",
 		"too many tokens", "prompt is too long", "reduce the length", "input is too long",
+		// Other providers' wordings (providers/wire_test.go has each body):
+		// Moonshot, Zhipu (code 1261), Qwen, llama.cpp, Gemini, Together.
+		"model token limit", "exceeds max length", "range of input length", "context size",
+		"exceed_context_size", "input token count", "`inputs` tokens",
 	} {
 		if strings.Contains(lower, s) {
 			return true

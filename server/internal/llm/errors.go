@@ -112,6 +112,13 @@ func (e *ToolsUnsupportedError) Is(target error) bool { return target == ErrTool
 type ContextTooLongError struct {
 	Model  string
 	Detail string
+	// Window is the profile's context window (what GoVibe budgeted for),
+	// 0 when unknown; the provider's message may name the real one.
+	Window int
+	// ProviderWindow and Requested are the counts a provider states as
+	// fields of its error (llama.cpp's n_ctx and n_prompt_tokens), 0 when
+	// it states them only in words or not at all.
+	ProviderWindow, Requested int
 }
 
 func (e *ContextTooLongError) Error() string {

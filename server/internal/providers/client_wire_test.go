@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"testing"
 
@@ -141,6 +142,40 @@ func TestDetectFindsHostedPresetsOnly(t *testing.T) {
 		p, ok := Detect(url)
 		if got := map[bool]string{true: p.ID}[ok]; got != want {
 			t.Errorf("Detect(%q) = %q, want %q", url, got, want)
+		}
+	}
+}
+
+// TestChatClientRecognisesEachContextLengthError: every provider's own
+// context-length body reaches the chat client as ContextTooLongError, so
+// the run compacts and retries once (agent.Run.OverflowCompact) whatever
+// the provider's wording.
+func TestChatClientRecognisesEachContextLengthError(t *testing.T) {
+	for _, p := range All() {
+		for _, pe := range wire[p.ID].errors {
+			if pe.kind != KindContextLength {
+				continue
+			}
+			srv := scripted.Start(t, scripted.Reply{Text: "x", Faults: []scripted.Fault{scripted.StatusFault(pe.status, pe.body)}})
+			prof := p.Profile("m1", "k")
+			prof.BaseURL, prof.ContextWindow = srv.URL(), 64000
+			c, _ := llm.New(prof, llm.Options{MaxAttempts: 1})
+			_, err := c.Stream(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}, nil)
+			var ctl *llm.ContextTooLongError
+			if !errors.As(err, &ctl) {
+				t.Errorf("%s: %v is not a context-length error", p.ID, err)
+				continue
+			}
+			if ctl.Window != 64000 || ctl.Detail == "" {
+				t.Errorf("%s: %+v", p.ID, ctl)
+			}
+			w, r := ContextCounts(ctl.Detail)
+			if ctl.ProviderWindow > 0 {
+				w, r = ctl.ProviderWindow, ctl.Requested
+			}
+			if w != pe.window || r != pe.requested {
+				t.Errorf("%s: counts from %q = %d/%d, want %d/%d", p.ID, ctl.Detail, w, r, pe.window, pe.requested)
+			}
 		}
 	}
 }

@@ -73,6 +73,21 @@ var (
 	reCtxWords = regexp.MustCompile(`(?i)context[_ ]length|context_size|context window|context size|maximum context|too many tokens|prompt is too long|exceeds the (available|maximum)|token limit|input token count|range of input length|max_new_tokens`)
 )
 
+// ContextCounts reads the model's window and the request's size out of a
+// provider's context-length message; 0 for a count it does not name.
+func ContextCounts(msg string) (window, requested int) {
+	if m := reMaxCtx.FindStringSubmatch(msg); m != nil {
+		window, _ = strconv.Atoi(m[1])
+	}
+	if m := reReqToks.FindStringSubmatch(msg); m != nil {
+		requested, _ = strconv.Atoi(m[1])
+	}
+	return window, requested
+}
+
+// KTokens writes a token count the way windows are spoken of: 64k.
+func KTokens(n int) string { return kTokens(n) }
+
 // zhipuCodes maps Zhipu GLM's numeric business codes, which its error
 // bodies carry instead of OpenAI's string codes.
 var zhipuCodes = map[string]string{
@@ -111,12 +126,7 @@ func Classify(status int, body []byte) *Error {
 		e.Kind = KindAuth
 	case strings.Contains(code, "context_length") || reCtxWords.MatchString(lower):
 		e.Kind = KindContextLength
-		if m := reMaxCtx.FindStringSubmatch(msg); m != nil {
-			e.Window, _ = strconv.Atoi(m[1])
-		}
-		if m := reReqToks.FindStringSubmatch(msg); m != nil {
-			e.Requested, _ = strconv.Atoi(m[1])
-		}
+		e.Window, e.Requested = ContextCounts(msg)
 		// llama.cpp's server names both counts as fields.
 		if n := gjson.GetBytes(body, "error.n_ctx").Int(); n > 0 {
 			e.Window = int(n)
