@@ -50,6 +50,19 @@ func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
 	}
 }
 
+// recordSessionModel keeps the session's model column on the model its
+// turns use: a switch (the header's picker, /model, a settings change)
+// shows in the session list from the turn that first used it.
+func (e *Engine) recordSessionModel(ctx context.Context, sid string, p Profile) {
+	s, err := e.Store.GetSession(ctx, sid)
+	if err != nil || s.Model == p.Model {
+		return
+	}
+	if err := e.Store.SetSessionModel(ctx, sid, p.Model); err == nil {
+		e.opts.OnSession(e.summary(ctx, sid))
+	}
+}
+
 // ListSessions lists top-level sessions, newest first.
 func (e *Engine) ListSessions(ctx context.Context, limit int) ([]SessionSummary, error) {
 	if limit <= 0 {

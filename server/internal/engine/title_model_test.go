@@ -101,3 +101,36 @@ func TestNoTitleRequestByDefault(t *testing.T) {
 		t.Fatalf("%d title requests, title %q", n, sessionTitleOf(x, sid))
 	}
 }
+
+// TestModelSwitchAppliesToTheNextRequestAndIsRecorded: changing
+// govibe.model between turns (what the header's picker does) sends the
+// next request to the new profile and records it on the session.
+func TestModelSwitchAppliesToTheNextRequestAndIsRecorded(t *testing.T) {
+	models := []any{
+		map[string]any{"name": "fast", "model": "fast-model"},
+		map[string]any{"name": "strong", "model": "strong-model"},
+	}
+	x := enginetest.New(t, config.Values{"models": models, "model": "fast"})
+	x.Model.Enqueue(scripted.Reply{Text: "one"}, scripted.Reply{Text: "two"})
+	sid, _ := x.Turn("", "first")
+	if m := x.Model.Requests()[0].Model; m != "fast-model" {
+		t.Fatalf("first request went to %s", m)
+	}
+	v := x.E.Settings()
+	v["model"] = "strong"
+	x.E.UpdateSettings(v, map[string]string{"": "sk-test"})
+	x.Turn(sid, "second")
+	reqs := x.Model.Requests()
+	if m := reqs[len(reqs)-1].Model; m != "strong-model" {
+		t.Fatalf("second request went to %s", m)
+	}
+	s, _ := x.E.Store.GetSession(context.Background(), sid)
+	if s.Model != "strong-model" {
+		t.Fatalf("session records %q", s.Model)
+	}
+	// The system prompt is unchanged by the switch: the prefix cache of a
+	// provider serving both models keeps hitting.
+	if reqs[0].Messages[0].Content != reqs[len(reqs)-1].Messages[0].Content {
+		t.Fatal("the system prompt changed with the model")
+	}
+}

@@ -354,6 +354,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	if err != nil {
 		return nil, err
 	}
+	e.recordSessionModel(ctx, t.sessionID, profile)
 	v := e.Settings()
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
