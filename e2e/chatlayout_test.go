@@ -21,7 +21,7 @@ func TestScenarioChatLayoutFollowsTheNewTurn(t *testing.T) {
 		{Match: "second question", Reply: modelReply{Text: "The second answer."}},
 	}}})
 	wv := h.openGoVibe()
-	h.expectText(wv.Locator("[data-testid=model-picker]"), "scripted")
+	h.expectText(wv.Locator(selModelPicker), "scripted")
 	h.sendChat(wv, "Please give me a long answer")
 	h.expectNewestInView(wv, "The end of the long answer.")
 	h.expectNoOverflow(wv, "long answer")

@@ -87,6 +87,7 @@ const (
 	selSessionMenu = "[data-testid=session-menu]"
 	selSessionList = "[data-testid=session-list]"
 	selSessionItem = "[data-testid=session-item]"
+	selModelPicker = "[data-testid=model-picker]"
 	selNewSession  = "[data-testid=new-session]"
 )
 

@@ -60,7 +60,7 @@ export function SessionMenu({ sessions, currentId, onClose }: MenuProps) {
       {shown.length === 0 && <div class="muted session-empty">{q ? l10n.t('No chats match.') : l10n.t('No chats yet.')}</div>}
       <ul>
         {shown.map((s) => (
-          <li key={s.id} class={`session-item${s.id === currentId ? ' current' : ''}`} data-testid="session-item">
+          <li key={s.id} class={`session-item${s.id === currentId ? ' current' : ''}`} data-testid="session-item" data-model={s.model}>
             {renaming === s.id ? (
               <RenameField
                 title={s.title}
@@ -108,7 +108,7 @@ export function SessionMenu({ sessions, currentId, onClose }: MenuProps) {
                       </span>
                     )}
                   </span>
-                  <span class="muted session-when" data-testid="session-when" title={new Date(s.updated).toLocaleString(locale)}>
+                  <span class="muted session-when" data-testid="session-when" title={s.model ? `${new Date(s.updated).toLocaleString(locale)} · ${s.model}` : new Date(s.updated).toLocaleString(locale)}>
                     {relativeTime(s.updated, locale)}
                   </span>
                 </button>

@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// The header's model button opens the quick pick of the profiles (each
+// with its window and price); picking one sends the next request to that
+// profile's model, the button shows it, and the session records it.
+func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
+	h := newHarness(t, harnessOptions{Extension: true,
+		ModelRules: modelRules{Rules: []modelRule{
+			{Match: "ping one", Reply: modelReply{Text: "pong one"}},
+			{Match: "ping two", Reply: modelReply{Text: "pong two"}},
+		}},
+		Settings: map[string]any{
+			"govibe.models": []any{
+				map[string]any{"name": "fast", "model": "fast-model", "contextWindow": 64000},
+				map[string]any{"name": "strong", "model": "strong-model", "contextWindow": 200000, "priceInput": 1, "priceOutput": 4},
+			},
+			"govibe.model": "fast",
+		}})
+	wv := h.openGoVibe()
+	button := wv.Locator(selModelPicker)
+	h.expectText(button, "fast")
+
+	h.sendChat(wv, "ping one")
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong one")
+	if reqs := chatRequests(h.Model.recorded(t)); len(reqs) != 1 || reqs[0].Model != "fast-model" {
+		t.Fatalf("the first request did not go to fast-model: %+v", reqs)
+	}
+
+	h.expectInView(button, "the header's model button")
+	if err := button.Click(); err != nil {
+		t.Fatalf("click the model button: %v", err)
+	}
+	strong := h.Page.Locator(selQuickInputRow, playwright.PageLocatorOptions{HasText: "strong"})
+	h.expectVisible(strong, "the profile 'strong' in the model quick pick")
+	h.expectText(strong, "window 200k")
+	h.expectText(strong, "$1 in / $4 out per M")
+	h.shot("model-quick-pick")
+	pick, err := h.Page.Locator(selQuickInput).BoundingBox()
+	if err != nil || pick == nil {
+		t.Fatalf("the quick pick has no box: %v", err)
+	}
+	row, err := strong.BoundingBox()
+	if err != nil || row == nil || row.Y < pick.Y || row.Y+row.Height > pick.Y+pick.Height || row.Width <= 0 {
+		t.Fatalf("the profile row %+v is not inside the quick pick %+v (%v)", row, pick, err)
+	}
+	if err := strong.Click(); err != nil {
+		t.Fatalf("pick 'strong': %v", err)
+	}
+	if err := h.Expect.Locator(h.Page.Locator(selQuickInput)).ToBeHidden(); err != nil {
+		t.Fatalf("the quick pick stayed open: %v", err)
+	}
+	h.expectText(button, "strong")
+
+	h.sendChat(wv, "ping two")
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong two")
+	reqs := chatRequests(h.Model.recorded(t))
+	if len(reqs) != 2 || reqs[1].Model != "strong-model" {
+		t.Fatalf("the request after the switch did not go to strong-model: %+v", reqs)
+	}
+	// The session records the model its turns now use.
+	items := h.openSessionList(wv)
+	if err := h.Expect.Locator(items.First()).ToHaveAttribute("data-model", "strong-model"); err != nil {
+		t.Fatalf("the session does not record strong-model: %v", err)
+	}
+	h.shot("session-records-model")
+}
