@@ -57,6 +57,8 @@ type Server interface {
 	SessionLoad(ctx context.Context, params *SessionLoadParams) (*SessionLoadResult, error)
 	SessionCreate(ctx context.Context, params *SessionCreateParams) (*SessionInfo, error)
 	SessionRename(ctx context.Context, params *SessionRenameParams) (*Empty, error)
+	// The session's model from its next request (the header's picker; /model does the same).
+	SessionSetModel(ctx context.Context, params *SessionSetModelParams) (*Empty, error)
 	SessionDelete(ctx context.Context, params *SessionDeleteParams) (*Empty, error)
 	SessionSearch(ctx context.Context, params *SessionSearchParams) (*SessionSearchResult, error)
 	SessionExport(ctx context.Context, params *SessionExportParams) (*SessionExportResult, error)
@@ -226,6 +228,12 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.SessionRename(ctx, &p)
+	case "session/setModel":
+		var p SessionSetModelParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.SessionSetModel(ctx, &p)
 	case "session/delete":
 		var p SessionDeleteParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -324,6 +332,7 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"session/load":             {false, false},
 	"session/create":           {false, true},
 	"session/rename":           {false, true},
+	"session/setModel":         {false, true},
 	"session/delete":           {false, true},
 	"session/search":           {false, false},
 	"session/export":           {false, false},

@@ -102,6 +102,13 @@ type SessionRenameParams struct {
 	Title     string `json:"title"`
 }
 
+// SessionSetModelParams names the profile (from govibe.models) or model
+// the session uses from its next request, as /model NAME does.
+type SessionSetModelParams struct {
+	SessionID string `json:"sessionId"`
+	Model     string `json:"model"`
+}
+
 type SessionDeleteParams struct {
 	SessionID string `json:"sessionId"`
 }

@@ -54,6 +54,7 @@ var Methods = []Method{
 	{Name: "session/load", GoName: "SessionLoad", Dir: ClientToServer, Params: &SessionLoadParams{}, Result: &SessionLoadResult{}, Doc: "A page of a session's UI track plus live state."},
 	{Name: "session/create", GoName: "SessionCreate", Dir: ClientToServer, Params: &SessionCreateParams{}, Result: &SessionInfo{}, Ordered: true},
 	{Name: "session/rename", GoName: "SessionRename", Dir: ClientToServer, Params: &SessionRenameParams{}, Result: &Empty{}, Ordered: true},
+	{Name: "session/setModel", GoName: "SessionSetModel", Dir: ClientToServer, Params: &SessionSetModelParams{}, Result: &Empty{}, Ordered: true, Doc: "The session's model from its next request (the header's picker; /model does the same)."},
 	{Name: "session/delete", GoName: "SessionDelete", Dir: ClientToServer, Params: &SessionDeleteParams{}, Result: &Empty{}, Ordered: true},
 	{Name: "session/search", GoName: "SessionSearch", Dir: ClientToServer, Params: &SessionSearchParams{}, Result: &SessionSearchResult{}},
 	{Name: "session/export", GoName: "SessionExport", Dir: ClientToServer, Params: &SessionExportParams{}, Result: &SessionExportResult{}},

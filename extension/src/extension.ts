@@ -171,7 +171,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     (fn: (...args: any[]) => unknown) =>
     async (...args: any[]) => {
       try {
-        await fn(...args);
+        // The result reaches executeCommand's caller (the chat view reads
+        // the picked model).
+        return await fn(...args);
       } catch (err) {
         const msg = err instanceof Error ? err.message : String(err);
         log.error(msg);

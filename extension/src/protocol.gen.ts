@@ -529,6 +529,11 @@ export interface SessionSearchResult {
 	hits: SessionSearchHit[];
 }
 
+export interface SessionSetModelParams {
+	sessionId: string;
+	model: string;
+}
+
 export interface Settings {
 	values: Record<string, unknown>;
 	apiKeys?: Record<string, string>;
@@ -702,6 +707,7 @@ export interface ClientRequests {
 	"session/load": { params: SessionLoadParams; result: SessionLoadResult };
 	"session/create": { params: SessionCreateParams; result: SessionInfo };
 	"session/rename": { params: SessionRenameParams; result: Empty };
+	"session/setModel": { params: SessionSetModelParams; result: Empty };
 	"session/delete": { params: SessionDeleteParams; result: Empty };
 	"session/search": { params: SessionSearchParams; result: SessionSearchResult };
 	"session/export": { params: SessionExportParams; result: SessionExportResult };
@@ -762,6 +768,7 @@ export const Method = {
 	SessionLoad: "session/load",
 	SessionCreate: "session/create",
 	SessionRename: "session/rename",
+	SessionSetModel: "session/setModel",
 	SessionDelete: "session/delete",
 	SessionSearch: "session/search",
 	SessionExport: "session/export",

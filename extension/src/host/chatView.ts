@@ -274,7 +274,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   private async runRemedy(command: string): Promise<void> {
     if (command === 'pickModel') {
-      await vscode.commands.executeCommand('govibe.pickModel');
+      const picked = await vscode.commands.executeCommand<string | undefined>('govibe.pickModel');
+      // The open session switches too, even if /model chose another model
+      // for it before: the newest choice wins.
+      if (picked && this.sessionId) await this.deps.request('session/setModel', { sessionId: this.sessionId, model: picked });
       return;
     }
     if (command === 'continue') {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
@@ -48,6 +49,17 @@ func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
 	if e.modelTitles() && strings.TrimSpace(text) != "" {
 		e.modelTitle(sid, text)
 	}
+}
+
+// SetSessionModel makes the session use name (a govibe.models profile or
+// a model) from its next request, as /model NAME does: the header's
+// picker calls it so a session's earlier /model choice does not outlive
+// the user's newer pick.
+func (e *Engine) SetSessionModel(ctx context.Context, sid, name string) error {
+	if _, err := e.Store.GetSession(ctx, sid); err != nil {
+		return err
+	}
+	return sessionstate.Set(ctx, e.Store, sid, sessionstate.Model, name)
 }
 
 // recordSessionModel keeps the session's model column on the model its
