@@ -7,8 +7,9 @@ import (
 )
 
 // The header's model button opens the quick pick of the profiles (each
-// with its window and price); picking one sends the next request to that
-// profile's model, the button shows it, and the session records it.
+// with its window and price); picking one sends the open session's next
+// request to that profile's model (over an earlier /model choice), the
+// button shows it, and the session records it.
 func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true,
 		ModelRules: modelRules{Rules: []modelRule{
@@ -26,6 +27,10 @@ func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
 	button := wv.Locator(selModelPicker)
 	h.expectText(button, "fast")
 
+	// A /model choice for this session first: the header's pick below must
+	// still win for the session's next request.
+	h.sendChat(wv, "/model fast")
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "fast-model")
 	h.sendChat(wv, "ping one")
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong one")
 	if reqs := chatRequests(h.Model.recorded(t)); len(reqs) != 1 || reqs[0].Model != "fast-model" {
@@ -56,6 +61,7 @@ func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
 		t.Fatalf("the quick pick stayed open: %v", err)
 	}
 	h.expectText(button, "strong")
+	h.shot("after-switch")
 
 	h.sendChat(wv, "ping two")
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong two")
