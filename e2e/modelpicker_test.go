@@ -30,7 +30,7 @@ func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
 	// A /model choice for this session first: the header's pick below must
 	// still win for the session's next request.
 	h.sendChat(wv, "/model fast")
-	h.expectText(wv.Locator(selAssistantMessage).Last(), "fast-model")
+	h.expectText(wv.Locator(selChatNotice).Last(), "This session now uses fast-model")
 	h.sendChat(wv, "ping one")
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong one")
 	if reqs := chatRequests(h.Model.recorded(t)); len(reqs) != 1 || reqs[0].Model != "fast-model" {
