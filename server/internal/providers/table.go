@@ -101,7 +101,9 @@ var table = []Preset{
 	{
 		// Source: docs.z.ai/guides/develop/openai/introduction and
 		// open.bigmodel.cn (paas/v4 on both hosts; reasoning_content; numeric
-		// business error codes, see errors.go).
+		// business error codes, see errors.go). GLM-4.6's 200K window (up
+		// from GLM-4.5's 128K) agrees with Vercel AI Gateway's 204.8K listing;
+		// the output caps are z.ai's own and unconfirmed elsewhere.
 		ID: "zhipu", Name: "Zhipu GLM", BaseURL: "https://open.bigmodel.cn/api/paas/v4",
 		AltBaseURLs: []string{"https://api.z.ai/api/paas/v4"},
 		KeyEnv:      "ZHIPUAI_API_KEY", Quirks: llm.ProviderGeneric,
