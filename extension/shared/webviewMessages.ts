@@ -49,7 +49,11 @@ export interface ModelStatus {
   baseUrl: string;
   key: 'set' | 'missing' | 'notNeeded';
   profiles: string[];
-  problem?: { text: string; action: 'setApiKey' | 'openSettings' };
+  /**
+   * unreachable is a guess from one probe: a model that answers proves it
+   * wrong, and the host then clears it.
+   */
+  problem?: { text: string; action: 'setApiKey' | 'openSettings'; unreachable?: boolean };
 }
 
 export type ServerState = 'starting' | 'ready' | 'busy' | 'error' | 'stopped';

@@ -86,4 +86,35 @@ describe('ChatView start-up', () => {
     const snapshots = posted.filter((m) => m.type === 'snapshot');
     expect(snapshots.at(-1)?.session?.id).toBe('s-new');
   });
+
+  it('clears an unreachable guess once the model answers', async () => {
+    const { ChatView } = await import('../src/host/chatView');
+    const view = new ChatView({
+      extensionUri: Uri.file('/nonexistent') as any,
+      request: (async () => ({ sessions: [] })) as any,
+      proposals: {} as any,
+      snapshots: {} as any,
+      editor: {} as any,
+      locale: () => 'en',
+      log: () => undefined,
+      state: { get: () => 's1', update: async () => undefined, keys: () => [] } as any,
+    });
+    const posted: Posted[] = [];
+    view.resolveWebviewView({
+      visible: true,
+      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: () => undefined, postMessage: async (m: Posted) => void posted.push(m) },
+      onDidChangeVisibility: () => undefined,
+      onDidDispose: () => undefined,
+    } as any);
+    const base = { label: 'm', model: 'm', baseUrl: 'http://x/v1', key: 'notNeeded' as const, profiles: [] };
+    view.setModelStatus({ ...base, problem: { text: 'Cannot reach http://x/v1.', action: 'openSettings', unreachable: true } });
+    view.event({ sessionId: 's1', seq: 1, kind: 'turnStarted', turnId: 't' } as any);
+    expect(posted.filter((m) => m.type === 'model').at(-1)?.status.problem).toBeDefined();
+    view.event({ sessionId: 's1', seq: 2, kind: 'textDelta', turnId: 't', text: 'hi' } as any);
+    expect(posted.filter((m) => m.type === 'model').at(-1)?.status.problem).toBeUndefined();
+    // A real problem (no key) is not a guess and stays.
+    view.setModelStatus({ ...base, key: 'missing', problem: { text: 'no key', action: 'setApiKey' } });
+    view.event({ sessionId: 's1', seq: 3, kind: 'textDelta', turnId: 't', text: 'more' } as any);
+    expect(posted.filter((m) => m.type === 'model').at(-1)?.status.problem).toBeDefined();
+  });
 });

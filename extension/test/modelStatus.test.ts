@@ -49,6 +49,7 @@ describe('model status', () => {
     seen.length = 0;
     await refreshModelStatus(getter({ model: 'm', apiBaseUrl: `http://127.0.0.1:${port}/v1` }), {}, (s) => seen.push(s));
     expect(seen.map((s) => s.problem?.action)).toEqual([undefined, 'openSettings']);
+    expect(seen[1].problem?.unreachable).toBe(true);
   });
 
   test('any HTTP answer means the endpoint is reachable', async () => {

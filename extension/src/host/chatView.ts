@@ -11,6 +11,8 @@ import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
   ConfirmEdit,
   EventError,
+  EventTextDelta,
+  EventUsage,
   EventTurnFinished,
   EventTurnStarted,
   type ChatEvent,
@@ -103,6 +105,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     if (e.kind === EventTurnFinished && e.turnId) this.running.delete(`${e.sessionId}/${e.turnId}`);
     if ((before === 0) !== (this.running.size === 0)) this.publishState();
     this.buffer.event(e);
+    // The model answered: the endpoint is reachable, whatever the start-up
+    // probe guessed.
+    if ((e.kind === EventTextDelta || e.kind === EventUsage) && this.model?.problem?.unreachable) {
+      this.setModelStatus({ ...this.model, problem: undefined });
+    }
     if (e.kind === EventError && e.error && (!this.view || !this.view.visible)) {
       void this.offerRemedy(e.error.message, e.error.action);
     }

@@ -93,6 +93,8 @@ export async function refreshModelStatus(
     st.problem = { text: t.noKey(st.label), action: 'setApiKey' };
   }
   post(st);
-  if (st.problem || (await probe(st.baseUrl))) return;
-  post({ ...st, problem: { text: t.unreachable(st.baseUrl), action: 'openSettings' } });
+  // A busy machine or a cold local server can miss one short probe: only a
+  // second, longer miss is reported.
+  if (st.problem || (await probe(st.baseUrl)) || (await probe(st.baseUrl, 10_000))) return;
+  post({ ...st, problem: { text: t.unreachable(st.baseUrl), action: 'openSettings', unreachable: true } });
 }
