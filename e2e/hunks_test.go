@@ -23,6 +23,7 @@ func TestScenarioRejectOneHunk(t *testing.T) {
 	h.sendChat(wv, fixAddPrompt)
 	h.expectVisible(h.editorTab(proposalTab), "a diff tab titled "+proposalTab)
 	h.expectEditorText(h.diffSide("modified"), "return a + b", "the diff's proposal side")
+	h.expectConfirmFits(wv, wv.Locator(selConfirmCard+"[data-kind=edit]"), "two-hunk-confirmation")
 
 	reject1 := h.Page.Locator(".codelens-decoration a:has-text('Reject hunk 1')")
 	h.expectVisible(reject1, "the 'Reject hunk 1' CodeLens in the diff editor")
@@ -50,6 +51,7 @@ func TestScenarioAutoAcceptCountdown(t *testing.T) {
 	wv := h.openGoVibe()
 	h.sendChat(wv, fixAddPrompt)
 	h.expectVisible(wv.Locator("[data-testid=confirm-countdown]"), "the auto-accept countdown on the proposal card")
+	h.expectConfirmFits(wv, wv.Locator(selConfirmCard+"[data-kind=edit]"), "countdown-confirmation")
 	h.waitFile("calc.go", "the edit was not applied when the countdown ran out", func(c string, ok bool) bool { return ok && c == calcFixed })
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "Add is fixed now.")
 }
