@@ -8,10 +8,11 @@ import (
 )
 
 // Sessions: two chats are listed in the history dropdown, and picking one
-// shows its own transcript and nothing of the other.
+// shows its own transcript and nothing of the other, opened at its end.
 func TestScenarioSwitchBetweenSessions(t *testing.T) {
+	long := "pong alpha\n\n" + strings.Repeat("A line of the long first answer, long enough to scroll.\n\n", 60) + "The end of alpha."
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
-		{Match: "ping alpha", Reply: modelReply{Text: "pong alpha"}},
+		{Match: "ping alpha", Reply: modelReply{Text: long, ChunkSize: 400}},
 		{Match: "ping beta", Reply: modelReply{Text: "pong beta"}},
 	}}})
 	wv := h.openGoVibe()
@@ -52,6 +53,8 @@ func TestScenarioSwitchBetweenSessions(t *testing.T) {
 	h.pickSession(wv, "ping alpha")
 	h.expectText(title, "ping alpha")
 	h.expectTranscript(wv, "ping alpha", "pong alpha")
+	// A session opened from the history opens at its end.
+	h.expectNewestInView(wv, "The end of alpha.")
 
 	h.pickSession(wv, "ping beta")
 	h.expectText(title, "ping beta")
