@@ -19,6 +19,8 @@ func TestScenarioRetryResendsTheMessage(t *testing.T) {
 	retry := errCard.Locator("[data-testid=error-retry]")
 	h.expectInView(retry, "the error's Retry button")
 	h.shot("error-with-retry")
+	// The provider recovers; Retry must send the same message again.
+	h.Model.SetScript(t, modelRules{Rules: []modelRule{{Match: "flaky question", On: "user", Reply: modelReply{Text: "The answer after a retry."}}}})
 	if err := retry.Click(); err != nil {
 		t.Fatalf("click Retry: %v", err)
 	}
