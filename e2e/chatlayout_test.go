@@ -26,6 +26,7 @@ func TestScenarioChatLayoutFollowsTheNewTurn(t *testing.T) {
 	h.expectNewestInView(wv, "The end of the long answer.")
 	h.expectNoOverflow(wv, "long answer")
 	h.expectVisible(wv.Locator("[data-testid=context-label]"), "the context meter's label")
+	h.expectNotClipped(wv.Locator("[data-testid=model-picker] .model-label"), "the model's name in the header")
 	h.shot("long-answer")
 
 	// Scroll up: the list stops following and offers to jump back.

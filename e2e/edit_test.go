@@ -53,9 +53,7 @@ func (h *harness) proposeFix(wv playwright.FrameLocator) playwright.Locator {
 	h.expectEditorText(h.diffSide("modified"), "return a + b", "the diff's proposal side")
 	card := wv.Locator(selConfirmCard + "[data-kind=edit]")
 	h.expectText(card, "calc.go")
-	h.expectButtonsInView(wv, "edit confirmation")
-	h.expectNoOverflow(wv, "edit confirmation")
-	h.shot("edit-confirmation")
+	h.expectConfirmFits(wv, card, "edit-confirmation")
 	// Nothing is written while the proposal waits.
 	h.expectFile("calc.go", workspaceFiles["calc.go"])
 	return card

@@ -23,6 +23,7 @@ func TestScenarioRejectOneHunk(t *testing.T) {
 	h.sendChat(wv, fixAddPrompt)
 	h.expectVisible(h.editorTab(proposalTab), "a diff tab titled "+proposalTab)
 	h.expectEditorText(h.diffSide("modified"), "return a + b", "the diff's proposal side")
+	h.expectConfirmFits(wv, wv.Locator(selConfirmCard+"[data-kind=edit]"), "two-hunk-confirmation")
 
 	reject1 := h.Page.Locator(".codelens-decoration a:has-text('Reject hunk 1')")
 	h.expectVisible(reject1, "the 'Reject hunk 1' CodeLens in the diff editor")
@@ -43,7 +44,9 @@ func TestScenarioRejectOneHunk(t *testing.T) {
 
 // Auto-accept after a countdown (govibe.autoApprove.editsDelayMs): the
 // proposal shows a countdown the user could stop, and when it runs out the
-// edit is applied without a click.
+// edit is applied without a click. (The card's layout is the edit card's,
+// checked in proposeFix: within the 3 s it lives here, a loaded machine
+// cannot finish the bounding-box checks.)
 func TestScenarioAutoAcceptCountdown(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: fixAddRules(),
 		Settings: map[string]any{"govibe.autoApprove.editsDelayMs": 3000}})

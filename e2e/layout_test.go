@@ -58,20 +58,61 @@ func (h *harness) expectInView(l playwright.Locator, what string) {
 	}
 }
 
-// expectButtonsInView checks every button of the pending confirmations.
-func (h *harness) expectButtonsInView(wv playwright.FrameLocator, what string) {
+// expectConfirmFits is the layout check of every scenario that shows a
+// confirmation (edit, shell, question, plan review, MCP tool call): the
+// card is pinned between the transcript and the input at full width and
+// lies wholly in view, each of its buttons is in view, nothing in the
+// confirmation area scrolls (no nested scrollbar), the command or answer
+// box shows all its text, wrapped, and nothing overflows its card. It keeps
+// a screenshot named shot.
+func (h *harness) expectConfirmFits(wv playwright.FrameLocator, card playwright.Locator, shot string) {
 	h.t.Helper()
-	buttons := wv.Locator(selConfirmCard + " .confirm-actions vscode-button")
+	what := shot + " card"
+	h.expectInView(card, what)
+	buttons := card.Locator(".confirm-actions vscode-button, .question-options vscode-button")
 	n, err := buttons.Count()
 	if err != nil || n == 0 {
-		h.t.Fatalf("%s: no confirmation buttons (%v)", what, err)
+		h.t.Fatalf("%s: no buttons (%v)", what, err)
 	}
 	for i := 0; i < n; i++ {
 		b := buttons.Nth(i)
 		label, _ := b.TextContent()
-		h.expectInView(b, what+": button "+strings.TrimSpace(label))
+		h.expectInView(b, what+": button "+strings.TrimSpace(spaces.ReplaceAllString(label, " ")))
 	}
+	got, err := card.Evaluate(confirmFitsJS, nil)
+	if err != nil {
+		h.t.Fatalf("%s: layout check: %v", what, err)
+	}
+	if list, _ := got.([]any); len(list) > 0 {
+		h.shot(shot + "-layout-failure")
+		h.t.Fatalf("%s does not fit:\n%v", what, list)
+	}
+	h.expectNoOverflow(wv, what)
+	h.shot(shot)
 }
+
+// confirmFitsJS lists what is wrong with a confirmation card's layout.
+const confirmFitsJS = `(card) => {
+  const out = [];
+  const area = card.closest('[data-testid=confirm-area]');
+  if (!area) return ['the card is not in the pinned confirmation area'];
+  const list = document.querySelector('[data-testid=transcript]');
+  const input = document.querySelector('[data-testid=chat-input]');
+  const a = area.getBoundingClientRect();
+  if (list && list.getBoundingClientRect().bottom > a.top + 1) out.push('the transcript overlaps the confirmation area');
+  if (input && input.getBoundingClientRect().top < a.bottom - 1) out.push('the confirmation area is not above the input');
+  const c = card.getBoundingClientRect();
+  if (c.width < a.width - 24) out.push('the card is not full width: ' + Math.round(c.width) + ' of ' + Math.round(a.width) + ' px');
+  for (const el of [area, ...area.querySelectorAll('*')]) {
+    const st = getComputedStyle(el);
+    const name = el.tagName.toLowerCase() + (el.dataset.testid ? '[' + el.dataset.testid + ']' : '.' + el.className);
+    const scrollsY = /(auto|scroll)/.test(st.overflowY) || el.tagName === 'TEXTAREA';
+    const scrollsX = /(auto|scroll)/.test(st.overflowX);
+    if (scrollsY && el.scrollHeight > el.clientHeight + 1) out.push(name + ' scrolls vertically (' + el.scrollHeight + ' > ' + el.clientHeight + ' px)');
+    if (scrollsX && el.scrollWidth > el.clientWidth + 1) out.push(name + ' scrolls horizontally (' + el.scrollWidth + ' > ' + el.clientWidth + ' px)');
+  }
+  return out;
+}`
 
 // overflowJS lists elements that stick out of their card on the right,
 // skipping those inside a box that clips or scrolls horizontally (a code
@@ -127,5 +168,21 @@ func (h *harness) expectNewestInView(wv playwright.FrameLocator, text string) {
 		h.shot("newest-not-visible")
 		content, _ := last.TextContent()
 		h.t.Fatalf("the newest message %q is not in view: box %+v, view %+v", spaces.ReplaceAllString(content, " "), *box, view)
+	}
+}
+
+// expectNotClipped fails when l's text is cut short (an ellipsis or a clip:
+// its content is wider than its box).
+func (h *harness) expectNotClipped(l playwright.Locator, what string) {
+	h.t.Helper()
+	h.expectVisible(l, what)
+	got, err := l.Evaluate(`el => el.scrollWidth - el.clientWidth`, nil)
+	if err != nil {
+		h.t.Fatalf("%s: %v", what, err)
+	}
+	if px, _ := toFloat(got); px > 1 {
+		h.shot("clipped")
+		text, _ := l.TextContent()
+		h.t.Fatalf("%s %q is cut short by %.0f px", what, text, px)
 	}
 }

@@ -112,6 +112,7 @@ func TestScenarioReloadMidProposal(t *testing.T) {
 	h.expectFile("calc.go", workspaceFiles["calc.go"])
 	card := wv.Locator(selConfirmCard + "[data-kind=edit]")
 	h.expectText(card, "calc.go")
+	h.expectConfirmFits(wv, card, "edit-confirmation-after-reload")
 	if err := card.Locator(selConfirmAllow).Click(); err != nil {
 		t.Fatalf("click Accept after the reload: %v", err)
 	}

@@ -75,6 +75,7 @@ func TestScenarioRollbackLinkAfterShellCommand(t *testing.T) {
 	h.sendChat(wv, "Rename the readme")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for mv")
+	h.expectConfirmFits(wv, card, "mv-confirmation")
 	if err := card.Locator(selConfirmAllow).Click(); err != nil {
 		t.Fatal(err)
 	}

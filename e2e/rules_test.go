@@ -26,6 +26,14 @@ type modelReply struct {
 	ToolCalls    []modelToolCall `json:"tool_calls,omitempty"`
 	ChunkSize    int             `json:"chunk_size,omitempty"`
 	ChunkDelayMS int64           `json:"chunk_delay_ms,omitempty"`
+	// Faults[i] spoils attempt i+1 of this reply (llm/scripted.Fault).
+	Faults []modelFault `json:"faults,omitempty"`
+}
+
+type modelFault struct {
+	Kind   string `json:"kind"`
+	Status int    `json:"status,omitempty"`
+	Body   string `json:"body,omitempty"`
 }
 
 type modelToolCall struct {

@@ -8,10 +8,11 @@ import (
 )
 
 // Sessions: two chats are listed in the history dropdown, and picking one
-// shows its own transcript and nothing of the other.
+// shows its own transcript and nothing of the other, opened at its end.
 func TestScenarioSwitchBetweenSessions(t *testing.T) {
+	long := "pong alpha\n\n" + strings.Repeat("A line of the long first answer, long enough to scroll.\n\n", 60) + "The end of alpha."
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
-		{Match: "ping alpha", Reply: modelReply{Text: "pong alpha"}},
+		{Match: "ping alpha", Reply: modelReply{Text: long, ChunkSize: 400}},
 		{Match: "ping beta", Reply: modelReply{Text: "pong beta"}},
 	}}})
 	wv := h.openGoVibe()
@@ -51,6 +52,12 @@ func TestScenarioSwitchBetweenSessions(t *testing.T) {
 
 	h.pickSession(wv, "ping alpha")
 	h.expectText(title, "ping alpha")
+	// A session opened from the history opens at its end (its question is
+	// then scrolled out of the virtual list: scroll up to see it).
+	h.expectNewestInView(wv, "The end of alpha.")
+	if _, err := wv.Locator("[data-testid=transcript]").Evaluate("el => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); }", nil); err != nil {
+		t.Fatal(err)
+	}
 	h.expectTranscript(wv, "ping alpha", "pong alpha")
 
 	h.pickSession(wv, "ping beta")

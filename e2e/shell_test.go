@@ -33,9 +33,7 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	h.sendChat(wv, "Please create the marker file")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the shell command")
-	h.expectButtonsInView(wv, "shell confirmation")
-	h.expectNoOverflow(wv, "shell confirmation")
-	h.shot("shell-confirmation")
+	h.expectConfirmFits(wv, card, "shell-confirmation")
 	if err := h.Expect.Locator(card.Locator(selConfirmCommand)).ToHaveValue("touch denied.txt"); err != nil {
 		t.Fatalf("the confirmation does not show the command: %v", err)
 	}
@@ -51,6 +49,7 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	if err := h.Expect.Locator(card.Locator(selConfirmCommand)).ToHaveValue("touch made.txt && ls made.txt"); err != nil {
 		t.Fatalf("no confirmation for the second command: %v", err)
 	}
+	h.expectConfirmFits(wv, card, "second-shell-confirmation")
 	if _, ok := h.readWorkspace("denied.txt"); ok {
 		t.Fatal("the denied command ran: denied.txt exists")
 	}
@@ -109,9 +108,7 @@ func TestScenarioDangerousCommandShowsAnalysis(t *testing.T) {
 	h.sendChat(wv, "Please clean up my home folder")
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the dangerous command")
-	h.expectButtonsInView(wv, "dangerous command confirmation")
-	h.expectNoOverflow(wv, "dangerous command confirmation")
-	h.shot("dangerous-confirmation")
+	h.expectConfirmFits(wv, card, "dangerous-confirmation")
 	if err := h.Expect.Locator(card).ToHaveClass(regexp.MustCompile(`\bclass-dangerous\b`)); err != nil {
 		t.Fatalf("the card is not marked dangerous: %v", err)
 	}

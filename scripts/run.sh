@@ -8,8 +8,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 bash e2e/setup.sh
-node_bin=$(python3 -c 'import json;print(json.load(open(".cache/e2e/env.json"))["node"])')
-entry=$(python3 -c 'import json;print(json.load(open(".cache/e2e/env.json"))["codeServerEntry"])')
+# setup.sh installs into GOVIBE_E2E_CACHE when set (a shared install).
+env_json="${GOVIBE_E2E_CACHE:-$root/.cache/e2e}/env.json"
+node_bin=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["node"])' "$env_json")
+entry=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["codeServerEntry"])' "$env_json")
 
 vsix="$root/dist/govibe-linux-x64.vsix"
 [[ -f "$vsix" ]] || { echo "missing $vsix: run make vsix-local" >&2; exit 1; }
@@ -61,7 +63,7 @@ mkdir -p "$ws/.govibe" && touch "$ws/.govibe/demo"
 # every feature can be seen without a key.
 demo_pid=""
 if [[ -z "${GOVIBE_BASE_URL:-}" ]]; then
-  go build -o "$run_dir/scriptedmodel" ./server/cmd/scriptedmodel
+  go build -o "$run_dir/scriptedmodel" ./server/internal/devtools/scriptedmodel
   exec 3< <("$run_dir/scriptedmodel" --script "$root/scripts/demo-model.json" 2>"$run_dir/demo-model.log")
   demo_pid=$!
   read -r line <&3

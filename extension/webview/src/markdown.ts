@@ -108,8 +108,31 @@ function cached(raw: string, render: () => string): string {
   return html;
 }
 
+/**
+ * Finished texts whole, so a message scrolled out of the virtual list and
+ * back in is not lexed again (its blocks would come from `cache`, but the
+ * lexer runs over the whole text first).
+ */
+const finished = new Map<string, RenderedBlock[]>();
+const FINISHED_MAX = 500;
+
 /** Renders markdown as a list of independently sanitised top-level blocks. */
 export function renderBlocks(text: string, streaming: boolean): RenderedBlock[] {
+  if (streaming) return lexAndRender(text, true);
+  const hit = finished.get(text);
+  if (hit) {
+    // Most recently used last, so the oldest is dropped first.
+    finished.delete(text);
+    finished.set(text, hit);
+    return hit;
+  }
+  const out = lexAndRender(text, false);
+  if (finished.size >= FINISHED_MAX) finished.delete(finished.keys().next().value!);
+  finished.set(text, out);
+  return out;
+}
+
+function lexAndRender(text: string, streaming: boolean): RenderedBlock[] {
   const src = streaming ? closeOpenFence(text) : text;
   const tokens = marked.lexer(src);
   const links = tokens.links;

@@ -11,13 +11,18 @@ export interface Harness extends Mounted {
   qa<T extends Element = HTMLElement>(testid: string): T[];
 }
 
-/** Lets Preact's batched renders and effects run. */
+/**
+ * Lets Preact's batched renders and effects run: the app renders once per
+ * animation frame, and effects run after the frame that rendered them.
+ */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 3; i++) {
     await new Promise((r) => setTimeout(r, 0));
   }
-  await new Promise((r) => requestAnimationFrame(() => r(undefined)));
-  await new Promise((r) => setTimeout(r, 0));
+  for (let i = 0; i < 2; i++) {
+    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    await new Promise((r) => setTimeout(r, 0));
+  }
 }
 
 export async function start(initialState?: unknown): Promise<Harness> {

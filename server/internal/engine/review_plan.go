@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -80,7 +81,10 @@ func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, 
 	out.ByUser = true
 	why := "the reviewer was not available: " + card.Unavailable
 	if card.Unavailable == "" {
-		why = fmt.Sprintf("the reviewer rejected it %d times", attempt)
+		why = "the reviewer rejected it once"
+		if attempt > 1 {
+			why = fmt.Sprintf("the reviewer rejected it %d times", attempt)
+		}
 	}
 	if e.opts.Headless {
 		if e.opts.Approve == "all" {
@@ -95,7 +99,7 @@ func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, 
 		q += "\n" + fb
 	}
 	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: sessionID, TurnID: rt.turnID, ToolCallID: tools.CallID(ctx), Kind: "question",
-		Question: q + "\n\nPlan:\n" + text, Options: []string{"Use this plan", "Reject it"}, Review: card})
+		Question: q + "\n\nPlan:\n" + planForPeople(plan, text), Options: []string{"Use this plan", "Reject it"}, Review: card})
 	if err != nil {
 		return PlanReview{}, err
 	}
@@ -116,4 +120,28 @@ func (e *Engine) planState(ctx context.Context, sid string) planReviewState {
 
 func (e *Engine) setPlanState(ctx context.Context, sid string, st planReviewState) {
 	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.PlanReview, st)
+}
+
+// planForPeople is the plan as the user's question card shows it: the goal
+// and a numbered list of items in Markdown, not the JSON the reviewer
+// reads (which would render as one run-on paragraph).
+func planForPeople(plan any, text string) string {
+	a, ok := plan.(scheduler.CreateArgs)
+	if !ok {
+		if _, isText := plan.(string); isText {
+			return text
+		}
+		return "```json\n" + text + "\n```"
+	}
+	var b strings.Builder
+	if a.Goal != "" {
+		b.WriteString("**" + a.Goal + "**\n\n")
+	}
+	for i, it := range a.Items {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, it.Title)
+		if it.Description != "" {
+			b.WriteString("   " + strings.ReplaceAll(it.Description, "\n", " ") + "\n")
+		}
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/scheduler"
 )
 
 type planItem struct {
@@ -121,5 +122,21 @@ func TestPlanReviewUnavailable(t *testing.T) {
 	x := newRV(t, nil, true, "")
 	if r, _ := x.e.ReviewPlan(context.Background(), newSession(t, x), "x", "1. x"); !r.Accepted || r.Card != nil {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// The user's card lists the plan's goal and items, not the reviewer's JSON.
+func TestPlanForPeople(t *testing.T) {
+	a := scheduler.CreateArgs{Goal: "Fix Add", Items: []scheduler.Item{{Title: "Read calc.go"}, {Title: "Fix it", Description: "swap - for +"}}}
+	got := planForPeople(a, `{"Goal":"Fix Add"}`)
+	want := "**Fix Add**\n\n1. Read calc.go\n2. Fix it\n   swap - for +\n"
+	if got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := planForPeople("1. a 2. b", "1. a 2. b"); got != "1. a 2. b" {
+		t.Fatalf("a text plan changed: %q", got)
+	}
+	if got := planForPeople(map[string]int{"x": 1}, `{"x":1}`); got != "```json\n{\"x\":1}\n```" {
+		t.Fatalf("other plans: %q", got)
 	}
 }

@@ -10,7 +10,23 @@ import { Transcript } from './Transcript';
 export function App() {
   const { store } = useServices();
   const [, rerender] = useReducer((x: number) => x + 1, 0);
-  useEffect(() => store.subscribe(() => rerender(0)), [store]);
+  // One render per animation frame however many messages arrived in it: a
+  // fast stream posts many deltas a frame, and each would otherwise re-run
+  // the whole tree.
+  useEffect(() => {
+    let frame = 0;
+    const off = store.subscribe(() => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        rerender(0);
+      });
+    });
+    return () => {
+      off();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [store]);
   const s = store.state;
   return (
     <div class="app" key={s.l10nVersion} lang={s.locale}>

@@ -2,7 +2,7 @@
 // ask_human, and an MCP tool call waiting for approval. Like the other
 // cards they show everything without an inner scrollbar.
 import * as l10n from '@vscode/l10n';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { prettyJson } from '../format';
 import type { ConfirmView } from '../store';
 import { Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
@@ -15,6 +15,9 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
   const resolve = useResolve();
   const req = view.request;
   const [answer, setAnswer] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  // Sized to its placeholder at first, which wraps in a narrow sidebar.
+  useLayoutEffect(() => autoSize(box.current), [view.resolved]);
   const text = answer.trim();
   const send = () => {
     if (text) resolve(req.id, 'accept', { answer: text });
@@ -45,6 +48,7 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
             </div>
           )}
           <textarea
+            ref={box}
             class="command-input"
             data-testid="confirm-answer"
             rows={1}

@@ -116,5 +116,10 @@ export function Kbd({ k, show }: { k: string; show: boolean }) {
 export function autoSize(el: HTMLTextAreaElement | null): void {
   if (!el) return;
   el.style.height = 'auto';
-  if (el.scrollHeight > 0) el.style.height = `${el.scrollHeight + 2}px`;
+  // An empty box shows its placeholder, which may wrap: fit that instead.
+  const empty = el.value === '' && el.placeholder !== '';
+  if (empty) el.value = el.placeholder;
+  const h = el.scrollHeight;
+  if (empty) el.value = '';
+  if (h > 0) el.style.height = `${h + 2}px`;
 }

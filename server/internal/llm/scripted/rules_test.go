@@ -152,4 +152,9 @@ func TestDemoScriptWalksReadEditTest(t *testing.T) {
 	if got := r.Reply(tool("$ go test ./...\n(cwd ., exit code 0, 300 ms)")); !strings.Contains(got.Text, "snapshot") {
 		t.Fatalf("final answer: %q", got.Text)
 	}
+	// A second run finds Add fixed: no empty edit is proposed, the test runs.
+	got := r.Reply(tool("1\tpackage sample\n4\tfunc Add(a, b int) int { return a + b }"))
+	if len(got.ToolCalls) != 1 || got.ToolCalls[0].Name != "run_shell_command" || !strings.Contains(got.Text, "already") {
+		t.Fatalf("second run: %+v", got)
+	}
 }
