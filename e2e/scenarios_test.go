@@ -245,7 +245,10 @@ func (h *harness) sendChat(wv playwright.FrameLocator, text string) {
 		h.t.Fatalf("send button not enabled after typing: %v", err)
 	}
 	if err := send.Click(); err != nil {
-		h.t.Fatalf("click send: %v", err)
+		// Say what the view held: an emptied input means the webview was
+		// replaced (or reset) between typing and sending.
+		v, _ := input.InputValue()
+		h.t.Fatalf("click send (the input now holds %q): %v", v, err)
 	}
 	if err := h.Expect.Locator(input).ToHaveValue(""); err != nil {
 		h.t.Fatalf("chat input was not cleared after sending: %v", err)

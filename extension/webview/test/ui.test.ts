@@ -126,6 +126,14 @@ describe('sanitisation in the view', () => {
 });
 
 describe('composer', () => {
+  test('every keystroke of a draft is saved at once, for a view VS Code disposes without warning', async () => {
+    await h.host(snapshot());
+    const input = h.q<HTMLTextAreaElement>('chat-input')!;
+    typeInto(input, 'half a thought');
+    // No timers run: the state VS Code keeps already holds the draft.
+    expect((h.savedState() as { draft: string }).draft).toBe('half a thought');
+  });
+
   test('Enter sends, Shift+Enter and IME composition do not', async () => {
     await h.host(snapshot());
     const input = h.q<HTMLTextAreaElement>('chat-input')!;

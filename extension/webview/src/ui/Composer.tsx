@@ -36,6 +36,10 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
   const update = (v: string) => {
     setText(v);
     bridge.update({ draft: v });
+    // Written at once, not debounced like scrolling: VS Code may dispose a
+    // hidden or re-laid-out view at any moment, and the reloaded view must
+    // get back every character typed.
+    bridge.flush();
   };
 
   const send = () => {
