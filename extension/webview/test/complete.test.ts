@@ -25,7 +25,7 @@ test('commands: prefix matches first, then substring', () => {
     { name: 'git:commit', description: 'Commit', argumentHint: '<msg>' },
     { name: 'compact', description: 'Compact' },
   ];
-  expect(commandItems(list, 'c').map((i) => i.insert)).toEqual(['clear', 'compact']);
+  expect(commandItems(list, 'c').map((i) => i.insert)).toEqual(['clear', 'compact', 'git:commit']);
   expect(commandItems(list, 'comm').map((i) => i.insert)).toEqual(['git:commit']);
   expect(commandItems(list, 'git')[0]).toMatchObject({ label: '/git:commit <msg>', detail: 'Commit' });
 });

@@ -16,7 +16,8 @@ interface Props {
 export function CompletionList({ kind, items, selected, partial, onPick }: Props) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
-    list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+    // jsdom (the unit tests) has no scrollIntoView.
+    list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest' });
   }, [selected]);
   return (
     <div class="completion" data-testid={kind === 'command' ? 'command-completion' : 'mention-completion'}>
