@@ -210,7 +210,7 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
           <span aria-hidden="true" class={`codicon ${editEnabled ? 'codicon-unlock' : 'codicon-lock'}`} />
           <span class="edit-label">{editEnabled ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
         </button>
-        <SkillsButton sessionId={sessionId} skills={st.skills} open={pickerOpen} onToggle={setPickerOpen} />
+        <SkillsButton sessionId={sessionId} running={running} skills={st.skills} open={pickerOpen} onToggle={setPickerOpen} />
         <span class="spacer" />
         {running && sessionId && (
           <vscode-button secondary data-testid="stop" onClick={() => bridge.post({ type: 'stop', sessionId })}>

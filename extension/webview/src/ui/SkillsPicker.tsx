@@ -9,16 +9,21 @@ import { useServices } from '../context';
 
 interface Props {
   sessionId?: string;
+  /** A turn ended: the model may have activated a skill (activate_skill). */
+  running?: boolean;
   skills?: SkillInfo[];
   error?: string;
   open: boolean;
   onToggle: (open: boolean) => void;
 }
 
-export function SkillsButton({ sessionId, skills, open, onToggle }: Props) {
+export function SkillsButton({ sessionId, running, skills, open, onToggle }: Props) {
   const { bridge } = useServices();
-  // The list follows the session (active skills are per session).
-  useEffect(() => bridge.post({ type: 'listSkills', sessionId }), [sessionId]);
+  // The list follows the session (active skills are per session) and is
+  // read again after each turn.
+  useEffect(() => {
+    if (!running) bridge.post({ type: 'listSkills', sessionId });
+  }, [sessionId, running]);
   const active = (skills ?? []).filter((s) => s.active);
   return (
     <button
