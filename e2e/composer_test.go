@@ -25,7 +25,8 @@ const (
 // gets its expanded prompt; "@cal" offers workspace files, a pick becomes a
 // chip, and the model's request holds the file's content; the skills
 // picker activates a skill that the next request names. Every popup is
-// checked to lie inside the visible view.
+// checked to lie inside the visible view; attachments and the active skill
+// survive a window reload.
 func TestScenarioComposerCommandsMentionsAndSkills(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
 		{Match: "EXPLAIN-MARKER", Reply: modelReply{Text: "Explained simply."}},
@@ -134,6 +135,18 @@ func TestScenarioComposerCommandsMentionsAndSkills(t *testing.T) {
 	if u := lastChatRequest(t, h).lastUserText(); !strings.Contains(u, "Active skills: code-reviewer") {
 		t.Fatalf("the activated skill is not named in the request:\n%s", u)
 	}
+
+	// A reload (a new sidecar reading the store): the sent message keeps
+	// its attachment, and the skill stays active for the session.
+	h.runCommand("Developer: Reload Window")
+	if err := h.Expect.Locator(h.Page.Locator(selWorkbench)).ToBeVisible(); err != nil {
+		t.Fatalf("the workbench did not come back after the reload: %v", err)
+	}
+	wv = h.reopenedGoVibe()
+	h.awaitServerReady(wv)
+	h.expectText(wv.Locator(selAttachmentChip+"[data-kind=file]").First(), "calc.go")
+	h.expectVisible(wv.Locator(selActiveSkill+"[data-name=code-reviewer]"), "the active skill after the reload")
+	h.shot("after-reload")
 }
 
 func lastChatRequest(t *testing.T, h *harness) recordedRequest {
