@@ -365,7 +365,9 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	if err != nil {
 		return nil, err
 	}
-	e.recordSessionModel(ctx, t.sessionID, profile)
+	if t.model == "" { // a command's model holds for its turn only
+		e.recordSessionModel(ctx, t.sessionID, profile)
+	}
 	v := e.Settings()
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
