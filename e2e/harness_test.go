@@ -26,6 +26,9 @@ type harnessOptions struct {
 	Settings map[string]any
 	// WorkspaceSettings are written to the workspace's .vscode/settings.json.
 	WorkspaceSettings map[string]any
+	// Clipboard lets the page read and write the clipboard (code-server's
+	// clipboard goes through the browser's, which asks for permission).
+	Clipboard bool
 	// SecondFolder opens a multi-root workspace (a .code-workspace file):
 	// the usual git workspace plus a second folder, not a git repository,
 	// holding secondFolderFiles.
@@ -119,9 +122,11 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	phase("code-server healthy")
 
 	browser := sharedBrowser(t, env)
-	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{
-		Viewport: &playwright.Size{Width: 1400, Height: 900},
-	})
+	ctxOpts := playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1400, Height: 900}}
+	if opts.Clipboard {
+		ctxOpts.Permissions = []string{"clipboard-read", "clipboard-write"}
+	}
+	bctx, err := browser.NewContext(ctxOpts)
 	if err != nil {
 		t.Fatalf("new browser context: %v", err)
 	}

@@ -27,6 +27,10 @@ type Server interface {
 	MCPSetEnabled(ctx context.Context, params *MCPSetEnabledParams) (*MCPStatusResult, error)
 	// Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured).
 	FilesComplete(ctx context.Context, params *FilesCompleteParams) (*FilesCompleteResult, error)
+	// The skill catalog with the session's active skills, for the chat's skills picker. Ordered, so it reflects a trust change sent before it.
+	SkillsList(ctx context.Context, params *SkillsListParams) (*SkillsListResult, error)
+	// Activates or deactivates a skill for the session (or the workspace); answers the new list.
+	SkillsSetActive(ctx context.Context, params *SkillsSetActiveParams) (*SkillsListResult, error)
 	// The chat's slash commands with descriptions and argument hints, for autocomplete. Ordered, so it reflects a workspace/didChangeTrust sent before it.
 	CommandsList(ctx context.Context, params *CommandsListParams) (*CommandsListResult, error)
 	// Starts a turn; events follow as chat/event.
@@ -82,6 +86,7 @@ type Client interface {
 	SessionDidChange(ctx context.Context, params *SessionInfo) error
 	EditorApplyEdit(ctx context.Context, params *ApplyEditParams) (*ApplyEditResult, error)
 	EditorDirtyBuffer(ctx context.Context, params *DirtyBufferParams) (*DirtyBufferResult, error)
+	EditorTerminalOutput(ctx context.Context, params *TerminalOutputParams) (*TerminalOutputResult, error)
 	EditorDiagnostics(ctx context.Context, params *DiagnosticsParams) (*DiagnosticsResult, error)
 }
 
@@ -136,6 +141,18 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.FilesComplete(ctx, &p)
+	case "skills/list":
+		var p SkillsListParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.SkillsList(ctx, &p)
+	case "skills/setActive":
+		var p SkillsSetActiveParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.SkillsSetActive(ctx, &p)
 	case "commands/list":
 		var p CommandsListParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -316,6 +333,8 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"mcp/restart":              {false, true},
 	"mcp/setEnabled":           {false, true},
 	"files/complete":           {false, false},
+	"skills/list":              {false, true},
+	"skills/setActive":         {false, true},
 	"commands/list":            {false, true},
 	"chat/send":                {false, true},
 	"chat/cancel":              {false, true},
@@ -386,6 +405,14 @@ func (x client) EditorApplyEdit(ctx context.Context, params *ApplyEditParams) (*
 func (x client) EditorDirtyBuffer(ctx context.Context, params *DirtyBufferParams) (*DirtyBufferResult, error) {
 	var r DirtyBufferResult
 	if err := x.c.Call(ctx, "editor/dirtyBuffer", params, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (x client) EditorTerminalOutput(ctx context.Context, params *TerminalOutputParams) (*TerminalOutputResult, error) {
+	var r TerminalOutputResult
+	if err := x.c.Call(ctx, "editor/terminalOutput", params, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil

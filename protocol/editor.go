@@ -44,3 +44,21 @@ type Diagnostic struct {
 type DiagnosticsResult struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
+
+// TerminalOutputParams asks for the active terminal's recent output, for
+// an @terminal mention.
+type TerminalOutputParams struct {
+	// MaxChars bounds the text returned (its newest part is kept).
+	MaxChars int `json:"maxChars"`
+}
+
+type TerminalOutputResult struct {
+	// Available is false when no terminal is open or its output cannot be
+	// read (no shell integration); Reason then says why.
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+	// Name is the terminal's name as the editor shows it.
+	Name string `json:"name,omitempty"`
+	// Text is the newest output, at most MaxChars characters.
+	Text string `json:"text,omitempty"`
+}

@@ -35,6 +35,8 @@ type ClientCapabilities struct {
 	DirtyBuffer bool `json:"dirtyBuffer"`
 	Diagnostics bool `json:"diagnostics"`
 	Confirm     bool `json:"confirm"`
+	// TerminalOutput: the client answers editor/terminalOutput.
+	TerminalOutput bool `json:"terminalOutput,omitempty"`
 }
 
 type HostInfo struct {

@@ -14,10 +14,10 @@ type Message struct {
 	Parts         []Part `json:"parts"`
 	Usage         *Usage `json:"usage,omitempty"`
 	Created       int64  `json:"created"` // unix ms
-	// ContextFiles (user messages, live events only) are the context
+	// ContextFiles (user messages; kept with the session) are the context
 	// files (AGENTS.md, ...) sent to the model with this message.
 	ContextFiles []string `json:"contextFiles,omitempty"`
-	// Attachments (user messages, live events only) are the expansions of
+	// Attachments (user messages; kept with the session) are the expansions of
 	// the message's @mentions.
 	Attachments []Attachment `json:"attachments,omitempty"`
 	// Snapshots, on a user message that starts a turn, are the snapshots

@@ -36,6 +36,8 @@ var Methods = []Method{
 	{Name: "mcp/restart", GoName: "MCPRestart", Dir: ClientToServer, Params: &MCPServerParams{}, Result: &MCPStatusResult{}, Ordered: true, Doc: "Restarts one MCP server; answers the new status."},
 	{Name: "mcp/setEnabled", GoName: "MCPSetEnabled", Dir: ClientToServer, Params: &MCPSetEnabledParams{}, Result: &MCPStatusResult{}, Ordered: true, Doc: "Enables or disables one MCP server; answers the new status."},
 	{Name: "files/complete", GoName: "FilesComplete", Dir: ClientToServer, Params: &FilesCompleteParams{}, Result: &FilesCompleteResult{}, Doc: "Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured)."},
+	{Name: "skills/list", GoName: "SkillsList", Dir: ClientToServer, Params: &SkillsListParams{}, Result: &SkillsListResult{}, Ordered: true, Doc: "The skill catalog with the session's active skills, for the chat's skills picker. Ordered, so it reflects a trust change sent before it."},
+	{Name: "skills/setActive", GoName: "SkillsSetActive", Dir: ClientToServer, Params: &SkillsSetActiveParams{}, Result: &SkillsListResult{}, Ordered: true, Doc: "Activates or deactivates a skill for the session (or the workspace); answers the new list."},
 	{Name: "commands/list", GoName: "CommandsList", Dir: ClientToServer, Params: &CommandsListParams{}, Result: &CommandsListResult{}, Ordered: true, Doc: "The chat's slash commands with descriptions and argument hints, for autocomplete. Ordered, so it reflects a workspace/didChangeTrust sent before it."},
 
 	{Name: "chat/send", GoName: "ChatSend", Dir: ClientToServer, Params: &ChatSendParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Starts a turn; events follow as chat/event."},
@@ -76,5 +78,6 @@ var Methods = []Method{
 	{Name: "session/didChange", GoName: "SessionDidChange", Dir: ServerToClient, Notify: true, Params: &SessionInfo{}, Doc: "A session's title, status or counts changed."},
 	{Name: "editor/applyEdit", GoName: "EditorApplyEdit", Dir: ServerToClient, Params: &ApplyEditParams{}, Result: &ApplyEditResult{}, Doc: "Applies an accepted edit through the editor (undo stack, open buffers)."},
 	{Name: "editor/dirtyBuffer", GoName: "EditorDirtyBuffer", Dir: ServerToClient, Params: &DirtyBufferParams{}, Result: &DirtyBufferResult{}},
+	{Name: "editor/terminalOutput", GoName: "EditorTerminalOutput", Dir: ServerToClient, Params: &TerminalOutputParams{}, Result: &TerminalOutputResult{}, Doc: "The active terminal's recent output (shell integration), for an @terminal mention; bounded, secrets scrubbed by both sides."},
 	{Name: "editor/diagnostics", GoName: "EditorDiagnostics", Dir: ServerToClient, Params: &DiagnosticsParams{}, Result: &DiagnosticsResult{}},
 }

@@ -4,6 +4,9 @@
 // except plain constants so it bundles into either side.
 import type {
   ChatEvent,
+  CommandInfo,
+  FileCompletion,
+  SkillInfo,
   ConfirmRequest,
   ConfirmClosed,
   SessionLoadResult,
@@ -40,7 +43,14 @@ export type HostMessage =
   | { type: 'model'; status: ModelStatus }
   | { type: 'focusInput' }
   // Full-text search hits over every session (answer to `searchSessions`).
-  | { type: 'searchResults'; query: string; hits: SessionSearchHit[] };
+  | { type: 'searchResults'; query: string; hits: SessionSearchHit[] }
+  // Slash-command autocomplete (answer to `listCommands`).
+  | { type: 'commands'; reqId: number; commands: CommandInfo[] }
+  // @-mention file autocomplete (answer to `completeFiles`).
+  | { type: 'files'; reqId: number; items: FileCompletion[]; partial: boolean }
+  // The skill catalog with the session's active skills (answer to
+  // `listSkills` and `setSkillActive`).
+  | { type: 'skills'; skills: SkillInfo[]; error?: string };
 
 /** What the header shows about the model; see src/host/modelStatus.ts. */
 export interface ModelStatus {
@@ -86,4 +96,8 @@ export type WebviewMessage =
   | { type: 'openLink'; href: string }
   /** A browser_sub_agent screenshot (a PNG under the storage directory). */
   | { type: 'openImage'; path: string }
+  | { type: 'listCommands'; reqId: number }
+  | { type: 'completeFiles'; reqId: number; query: string }
+  | { type: 'listSkills'; sessionId?: string }
+  | { type: 'setSkillActive'; sessionId?: string; name: string; active: boolean }
   | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' | 'pickModel' };

@@ -38,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('GoVibe', { log: true });
   const keys = new ApiKeys(context.secrets);
   const editor = new EditorRequests((l) => log.warn(l));
+  context.subscriptions.push(editor.terminal);
   const status = new ServerStatusItem();
   let trace: vscode.OutputChannel | undefined;
   const cfg = () => vscode.workspace.getConfiguration(SECTION);
@@ -70,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       storageDir,
       locale: locale(),
       settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)),
-      capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true },
+      capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
       trusted: vscode.workspace.isTrusted,
       host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
     }),

@@ -125,6 +125,7 @@ export interface ClientCapabilities {
 	dirtyBuffer: boolean;
 	diagnostics: boolean;
 	confirm: boolean;
+	terminalOutput?: boolean;
 }
 
 export interface ClientInfo {
@@ -549,6 +550,29 @@ export interface ShellAnalysis {
 	reasons: string[];
 }
 
+export interface SkillInfo {
+	name: string;
+	description: string;
+	source: string;
+	active: boolean;
+	scope?: string;
+}
+
+export interface SkillsListParams {
+	sessionId?: string;
+}
+
+export interface SkillsListResult {
+	skills: SkillInfo[];
+}
+
+export interface SkillsSetActiveParams {
+	sessionId?: string;
+	name: string;
+	active: boolean;
+	workspace?: boolean;
+}
+
 export interface SnapshotCreateParams {
 	sessionId?: string;
 	message?: string;
@@ -627,6 +651,17 @@ export interface SnapshotRestoreTurnResult {
 	notice?: string;
 }
 
+export interface TerminalOutputParams {
+	maxChars: number;
+}
+
+export interface TerminalOutputResult {
+	available: boolean;
+	reason?: string;
+	name?: string;
+	text?: string;
+}
+
 export interface TodoControlParams {
 	sessionId: string;
 	action: string;
@@ -691,6 +726,8 @@ export interface ClientRequests {
 	"mcp/restart": { params: MCPServerParams; result: MCPStatusResult };
 	"mcp/setEnabled": { params: MCPSetEnabledParams; result: MCPStatusResult };
 	"files/complete": { params: FilesCompleteParams; result: FilesCompleteResult };
+	"skills/list": { params: SkillsListParams; result: SkillsListResult };
+	"skills/setActive": { params: SkillsSetActiveParams; result: SkillsListResult };
 	"commands/list": { params: CommandsListParams; result: CommandsListResult };
 	"chat/send": { params: ChatSendParams; result: ChatSendResult };
 	"chat/cancel": { params: ChatCancelParams; result: Empty };
@@ -730,6 +767,7 @@ export interface ClientNotifications {
 export interface ServerRequests {
 	"editor/applyEdit": { params: ApplyEditParams; result: ApplyEditResult };
 	"editor/dirtyBuffer": { params: DirtyBufferParams; result: DirtyBufferResult };
+	"editor/terminalOutput": { params: TerminalOutputParams; result: TerminalOutputResult };
 	"editor/diagnostics": { params: DiagnosticsParams; result: DiagnosticsResult };
 }
 
@@ -752,6 +790,8 @@ export const Method = {
 	MCPRestart: "mcp/restart",
 	MCPSetEnabled: "mcp/setEnabled",
 	FilesComplete: "files/complete",
+	SkillsList: "skills/list",
+	SkillsSetActive: "skills/setActive",
 	CommandsList: "commands/list",
 	ChatSend: "chat/send",
 	ChatCancel: "chat/cancel",
@@ -788,5 +828,6 @@ export const Method = {
 	SessionDidChange: "session/didChange",
 	EditorApplyEdit: "editor/applyEdit",
 	EditorDirtyBuffer: "editor/dirtyBuffer",
+	EditorTerminalOutput: "editor/terminalOutput",
 	EditorDiagnostics: "editor/diagnostics",
 } as const;

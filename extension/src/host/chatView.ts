@@ -24,6 +24,7 @@ import {
   type SnapshotInfo,
 } from '../protocol.gen';
 import { TranscriptBuffer } from '../transcript';
+import { answerCompletion, isCompletionMessage } from './chatCompletions';
 import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
 import type { Proposals } from './proposals';
@@ -188,6 +189,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   private async onMessage(m: WebviewMessage): Promise<void> {
     const r = this.deps.request;
+    if (isCompletionMessage(m)) return answerCompletion(m, r, (x) => this.post(x), this.sessionId);
     switch (m.type) {
       case 'ready': {
         this.webviewReady = true;

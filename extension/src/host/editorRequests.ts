@@ -12,7 +12,9 @@ import {
   type DiagnosticsResult,
   type DirtyBufferParams,
   type DirtyBufferResult,
+  type TerminalOutputParams,
 } from '../protocol.gen';
+import { TerminalCapture } from './terminalOutput';
 
 export const REFUSED_DIRTY = 'the file has unsaved changes';
 
@@ -26,13 +28,18 @@ export interface AppliedEdit {
 
 export class EditorRequests {
   private readonly applied: AppliedEdit[] = [];
+  /** Recent terminal output for @terminal (editor/terminalOutput). */
+  readonly terminal: TerminalCapture;
 
-  constructor(private readonly log: (line: string) => void) {}
+  constructor(private readonly log: (line: string) => void) {
+    this.terminal = new TerminalCapture(log);
+  }
 
   attach(conn: MessageConnection): void {
     conn.onRequest(Method.EditorApplyEdit, (p: ApplyEditParams, token) => this.applyEdit(p, token));
     conn.onRequest(Method.EditorDirtyBuffer, (p: DirtyBufferParams) => dirtyBuffer(p));
     conn.onRequest(Method.EditorDiagnostics, (p: DiagnosticsParams, token) => diagnostics(p, token));
+    conn.onRequest(Method.EditorTerminalOutput, (p: TerminalOutputParams) => this.terminal.output(p));
   }
 
   /** The newest applied edit of `path`, if any. */

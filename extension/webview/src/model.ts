@@ -1,7 +1,7 @@
 // The view model: wire messages folded into blocks the UI renders. Tool
 // results are merged into their calls so one card shows both, wherever the
 // server stored the result.
-import type { ErrorInfo, HookRun, Message, Part, ReviewCard, TurnSnapshot, Usage } from '../../src/protocol.gen';
+import type { Attachment, ErrorInfo, HookRun, Message, Part, ReviewCard, TurnSnapshot, Usage } from '../../src/protocol.gen';
 import { declinedOf } from './toolMeta';
 
 /** 'declined': the user said no; a choice, not a failure. */
@@ -48,6 +48,9 @@ export interface ViewMessage {
   usage?: Usage;
   /** On a user message: the snapshots holding the workspace as before its turn. */
   snapshots?: TurnSnapshot[];
+  /** On a user message: what its @mentions attached, and the context files sent with it. */
+  attachments?: Attachment[];
+  contextFiles?: string[];
 }
 
 export function noticeLevel(s: string | undefined): NoticeLevel {
@@ -163,6 +166,8 @@ export function fromWire(m: Message): { message: ViewMessage; results: Part[] } 
       blocks,
       usage: m.usage,
       snapshots: m.snapshots,
+      attachments: m.attachments,
+      contextFiles: m.contextFiles,
     },
     results,
   };

@@ -3,7 +3,18 @@
 // fresh snapshot). What each event does to the transcript is the
 // reducer's business (reducer.ts).
 import type { HostMessage, ModelStatus, ServerState } from '../../shared/webviewMessages';
-import type { ChatEvent, ConfirmRequest, ContextUse, SessionInfo, SessionLoadResult, SessionSearchHit, TodoState } from '../../src/protocol.gen';
+import type {
+  ChatEvent,
+  CommandInfo,
+  ConfirmRequest,
+  ContextUse,
+  FileCompletion,
+  SessionInfo,
+  SessionLoadResult,
+  SessionSearchHit,
+  SkillInfo,
+  TodoState,
+} from '../../src/protocol.gen';
 import type { ViewMessage } from './model';
 import { EventReducer } from './reducer';
 
@@ -50,6 +61,12 @@ export interface ChatState {
   workspace?: string;
   /** The latest full-text search answer for the history menu. */
   search?: { query: string; hits: SessionSearchHit[] };
+  /** Answers to the chat input's lookups, tagged with their request number. */
+  commands?: { reqId: number; list: CommandInfo[] };
+  files?: { reqId: number; items: FileCompletion[]; partial: boolean };
+  /** The skill catalog with the session's active skills (skills picker). */
+  skills?: SkillInfo[];
+  skillsError?: string;
 }
 
 export interface StoreOptions {
@@ -142,6 +159,12 @@ export class ChatStore {
         return this.set({ model: msg.status });
       case 'searchResults':
         return this.set({ search: { query: msg.query, hits: msg.hits } });
+      case 'commands':
+        return this.set({ commands: { reqId: msg.reqId, list: msg.commands } });
+      case 'files':
+        return this.set({ files: { reqId: msg.reqId, items: msg.items, partial: msg.partial } });
+      case 'skills':
+        return this.set({ skills: msg.skills, skillsError: msg.error });
     }
   }
 

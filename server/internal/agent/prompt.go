@@ -76,6 +76,9 @@ type ContextState struct {
 	Phase         string
 	// Skills are the active skills (their instructions apply).
 	Skills []string
+	// Memory is a one-time reminder that the project memory's inventory
+	// misses files the last turn changed.
+	Memory string
 }
 
 // ContextBlock renders the state prepended to each new user message.
@@ -92,6 +95,9 @@ func ContextBlock(s ContextState) string {
 	}
 	if len(s.Skills) > 0 {
 		fmt.Fprintf(&b, "Active skills: %s (load_skill to re-read one)\n", strings.Join(s.Skills, ", "))
+	}
+	if s.Memory != "" {
+		b.WriteString(s.Memory + "\n")
 	}
 	if s.ActiveFile != "" {
 		fmt.Fprintf(&b, "Active editor: %s\n", s.ActiveFile)

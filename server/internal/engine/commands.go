@@ -20,6 +20,10 @@ type commandOutcome struct {
 	sessionID, turnID string
 	text              string
 	btw               bool
+	// model and allowed (a custom command's frontmatter) hold for the
+	// turn the command starts.
+	model   string
+	allowed []string
 }
 
 // Chat commands.

@@ -21,8 +21,8 @@ import (
 func (e *Engine) builtinCommands() []commands.Command[slashHandler] {
 	return []commands.Command[slashHandler]{
 		{Name: "help", Description: "List the chat's commands", Handler: e.helpCommand},
-		{Name: "new", Description: "Start a new session", Handler: e.newCommand},
-		{Name: "clear", Description: "Start over in a new session (this one stays in the history)", Handler: e.newCommand},
+		{Name: "new", Description: "Start a new session (this one stays in the history)", Handler: e.newCommand},
+		{Name: "clear", Description: "Clear the model's context in this session: it forgets the earlier messages, which stay here to read", Handler: e.clearCommand},
 		{Name: "init", Description: "Explore the project and write AGENTS.md and the project memory (every write is shown as a diff)", Handler: e.initCommand},
 		{Name: "model", ArgumentHint: "[profile]", Description: "Show or switch the model profile of this session", Handler: e.modelCommand},
 		{Name: "sessions", Description: "List recent sessions", Handler: e.sessionsCommand},
@@ -50,7 +50,8 @@ func (e *Engine) answerLocally(ctx context.Context, sid, text string) (commandOu
 	}
 	job := uuid.NewString()
 	e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
-	e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: "done"})
+	// The context in use goes with it: /clear changes it.
+	e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: "done", Payload: e.ContextUse(ctx, sid)})
 	return commandOutcome{handled: true, sessionID: sid, turnID: job}, nil
 }
 
@@ -190,6 +191,20 @@ func (e *Engine) sessionProfile(ctx context.Context, sid string) Profile {
 	if sid != "" {
 		name = sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model)
 	}
+	return e.namedProfile(name)
+}
+
+// turnProfile is the session's profile, or the one the turn's custom
+// command names in its frontmatter.
+func (e *Engine) turnProfile(ctx context.Context, t *turn) Profile {
+	if t.model != "" {
+		return e.namedProfile(t.model)
+	}
+	return e.sessionProfile(ctx, t.sessionID)
+}
+
+// namedProfile resolves a profile or model name ("" is the active one).
+func (e *Engine) namedProfile(name string) Profile {
 	if name == "" {
 		return e.profile()
 	}

@@ -42,7 +42,7 @@ func (e *Engine) customCommands() *commands.Registry[slashHandler] {
 				if err != nil {
 					return commandOutcome{}, err
 				}
-				return commandOutcome{text: text}, nil
+				return commandOutcome{text: text, model: c.Model, allowed: c.AllowedTools}, nil
 			}}); err != nil {
 			problems = append(problems, customcmd.Problem{Path: c.Path, Message: err.Error()})
 		}

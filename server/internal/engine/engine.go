@@ -58,6 +58,9 @@ type Options struct {
 	// trust skipped, malformed project config); level is
 	// info|warning|error.
 	OnNotice func(level, message string)
+	// Terminal reads the active terminal's recent output for an @terminal
+	// mention (the editor's shell integration); nil when there is none.
+	Terminal func(ctx context.Context, maxChars int) (string, error)
 	// NewClient builds the model client; tests may substitute it.
 	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
 	// Confirm callbacks tell the client about parked questions.

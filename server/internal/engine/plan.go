@@ -132,6 +132,10 @@ func (p *planTurn) OpenStep(ctx context.Context, tag, prompt string) ([]llm.Mess
 func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.Message, wrap func(agent.Sink) agent.Sink) (agent.Outcome, int) {
 	e, t := p.e, p.t
 	profile := e.agentProfile(ctx, t.sessionID, a.Role)
+	if t.model != "" {
+		// The custom command that started the turn named its model.
+		profile = e.turnProfile(ctx, t)
+	}
 	client, err := e.client(profile)
 	if err != nil {
 		return agent.Outcome{Status: agent.StatusError, Err: err}, 0
@@ -184,6 +188,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	if _, no := blocked[scheduler.ToolCreateTodo]; t.btw && !no {
 		blocked[scheduler.ToolCreateTodo] = "a side conversation (btw) never starts a todo plan"
 	}
+	blockUnlisted(t, names, blocked)
 	return ts, blocked
 }
 

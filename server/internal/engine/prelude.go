@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -122,8 +123,17 @@ func changeNote(added, changed, removed []string) string {
 	return fmt.Sprintf("<context_files_changed>Context files changed since they were sent: %s.</context_files_changed>\n", strings.Join(parts, "; "))
 }
 
-// mentionSources reach what is not a workspace file: MCP resources (the
-// terminal needs the editor's shell integration, not wired yet).
+// mentionSources reach what is not a workspace file: MCP resources and,
+// with an editor attached, the active terminal (its newest output, no more
+// than one attachment holds).
 func (e *Engine) mentionSources() mentions.Sources {
-	return mentions.Sources{MCPResource: e.mcpResource}
+	src := mentions.Sources{MCPResource: e.mcpResource}
+	if term := e.opts.Terminal; term != nil {
+		src.Terminal = func(ctx context.Context) (string, error) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			return term(ctx, mentions.MaxAttachment)
+		}
+	}
+	return src
 }

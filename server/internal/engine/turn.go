@@ -54,6 +54,10 @@ type turn struct {
 	tag    string
 	// hookContext is what UserPromptSubmit hooks added for the model.
 	hookContext string
+	// model and allowed come from the custom command that started the
+	// turn (command_limits.go); empty/nil means the session's.
+	model   string
+	allowed map[string]bool
 
 	// mutated is set once the turn is about to change the workspace; only
 	// such a turn gets an "after turn" snapshot.
@@ -73,12 +77,13 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", err
 	}
 	turnText, btw := text, false
+	var cmdOut commandOutcome
 	if cmd, args, ok := e.matchCommand(text); ok {
 		out, err := cmd.Handler(ctx, p, args)
 		if err != nil || out.handled {
 			return out.sessionID, out.turnID, err
 		}
-		turnText, btw = out.text, out.btw
+		turnText, btw, cmdOut = out.text, out.btw, out
 	}
 	if p.SessionID == "" {
 		s, err := e.CreateSession(ctx, "")
@@ -89,7 +94,8 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
-	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{})}
+	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
+		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed)}
 	submit := e.fireHook(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
@@ -159,6 +165,9 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	}
 	state := e.contextState(ctx, sid)
 	state.ActiveFile, state.Selection = p.ActiveFile, p.Selection
+	if !t.btw {
+		state.Memory = e.takeMemoryReminder(ctx, sid)
+	}
 	before, after, extras := e.prelude(ctx, t, p)
 	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + before + t.text + after + t.hookContext}
 	opts := store.TurnOptions{LLM: []llm.Message{userLLM}}
@@ -179,6 +188,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	t.id = ids.UserMessageID
 	e.mu.Unlock()
 	t.number = e.turnNumber(ctx, sid)
+	e.recordExtras(ctx, sid, ids.UserMessageID, extras)
 	e.tracker(sid).ResetTurn()
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
@@ -336,6 +346,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
 		e.snaps.maybePrune()
+		e.noteMemoryGaps(fctx, t)
 	}
 	tu := e.finishTurnUsage(fctx, sid, t.number, before)
 	e.fireHook(fctx, t.id, hooks.Input{SessionID: sid, HookEventName: hooks.Stop})
@@ -349,12 +360,14 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 
 // newRun assembles the agent run for a turn.
 func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Run, error) {
-	profile := e.sessionProfile(ctx, t.sessionID)
+	profile := e.turnProfile(ctx, t)
 	client, err := e.client(profile)
 	if err != nil {
 		return nil, err
 	}
-	e.recordSessionModel(ctx, t.sessionID, profile)
+	if t.model == "" { // a command's model holds for its turn only
+		e.recordSessionModel(ctx, t.sessionID, profile)
+	}
 	v := e.Settings()
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)

@@ -60,8 +60,10 @@ func Expand(ctx context.Context, env *tools.Env, text string, src Sources) []Att
 				a.Error = "the terminal's output is not available here (it needs VS Code's shell integration)"
 			} else if s, err := src.Terminal(ctx); err != nil {
 				a.Error = err.Error()
+			} else if s == "" {
+				a.Error = "the terminal shows no output"
 			} else {
-				a.Content = s
+				a.Content = ScrubSecrets(s)
 			}
 		case KindMCP:
 			server, uri, ok := strings.Cut(m.Target, ":")

@@ -33,10 +33,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	switch pl := e.Payload.(type) {
 	case engine.UserExtras:
 		if w.Message != nil {
-			w.Message.ContextFiles = pl.ContextFiles
-			for _, a := range pl.Attachments {
-				w.Message.Attachments = append(w.Message.Attachments, protocol.Attachment{Kind: string(a.Kind), Raw: a.Raw, Chars: a.Chars, Truncated: a.Truncated, Error: a.Error})
-			}
+			setExtras(w.Message, pl)
 		}
 	case hooks.Run:
 		w.Hook = &protocol.HookRun{Event: string(pl.Event), Command: pl.Command, Source: pl.Source, ExitCode: pl.ExitCode,
@@ -154,4 +151,12 @@ func toTurnSnapshots(refs []engine.TurnSnapshot) []protocol.TurnSnapshot {
 		out = append(out, protocol.TurnSnapshot{Root: r.Root, ID: r.ID})
 	}
 	return out
+}
+
+// setExtras puts a user message's context files and attachments on it.
+func setExtras(m *protocol.Message, ex engine.UserExtras) {
+	m.ContextFiles = ex.ContextFiles
+	for _, a := range ex.Attachments {
+		m.Attachments = append(m.Attachments, protocol.Attachment{Kind: string(a.Kind), Raw: a.Raw, Chars: a.Chars, Truncated: a.Truncated, Error: a.Error})
+	}
 }

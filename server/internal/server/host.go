@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/logging"
@@ -52,10 +53,30 @@ func (h *editorHost) ApplyEdit(ctx context.Context, path, content, expected stri
 	return r.Applied, r.Reason, nil
 }
 
+// TerminalOutput asks the editor for the active terminal's newest output.
+func (h *editorHost) TerminalOutput(ctx context.Context, maxChars int) (string, error) {
+	r, err := h.client.EditorTerminalOutput(ctx, &protocol.TerminalOutputParams{MaxChars: maxChars})
+	if err != nil {
+		return "", err
+	}
+	if !r.Available {
+		if r.Reason == "" {
+			r.Reason = "no terminal output is available"
+		}
+		return "", hostError(r.Reason)
+	}
+	if r.Name != "" {
+		return "Terminal " + strconvQuote(r.Name) + ":\n" + r.Text, nil
+	}
+	return r.Text, nil
+}
+
 type hostError string
 
 func (e hostError) Error() string { return string(e) }
 
 const errNoDiagnostics = hostError("the editor does not provide diagnostics")
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
 
 func logLevel(s string) zapcore.Level { return logging.ParseLevel(s) }

@@ -49,7 +49,12 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if p.Capabilities.ApplyEdit {
 		editor = &editorHost{client: s.client}
 	}
+	var terminal func(context.Context, int) (string, error)
+	if p.Capabilities.TerminalOutput {
+		terminal = (&editorHost{client: s.client}).TerminalOutput
+	}
 	opts := engine.Options{
+		Terminal: terminal,
 		Roots:    roots,
 		StateDir: filepath.Clean(p.StorageDir),
 		Logger:   s.log.Named("engine"),

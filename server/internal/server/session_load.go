@@ -24,6 +24,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		Messages: make([]protocol.Message, 0, len(l.Page.Messages)), Pending: []protocol.ConfirmRequest{},
 	}
 	turns := eng.TurnSnapshots(ctx, p.SessionID)
+	extras := eng.MessageExtras(ctx, p.SessionID)
 	for _, m := range l.Page.Messages {
 		w := toMessage(m)
 		// A turn is known by its user message's id; the stored message
@@ -34,6 +35,9 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 			if refs := turns[m.ID]; len(refs) > 0 {
 				w.Snapshots = toTurnSnapshots(refs)
 			}
+		}
+		if ex, ok := extras[m.ID]; ok && w.Role == "user" {
+			setExtras(&w, ex)
 		}
 		out.Messages = append(out.Messages, w)
 	}

@@ -47,6 +47,13 @@ var (
 	// ContextFiles are the context files last sent to the model (what a
 	// change notice compares with); absent before the first message.
 	ContextFiles = Key[[]SentContextFile]{name: "context_files"}
+	// Extras maps a user message's id to the context files and
+	// mention attachments sent with it, so a reopened session shows them.
+	Extras = Key[map[string]MessageExtras]{name: "message_extras"}
+	// MemoryReminder lists the files a turn changed that the project
+	// memory's L2 inventory does not list; the next context block names
+	// them once.
+	MemoryReminder = Key[[]string]{name: "memory.reminder"}
 	// Usage is the session's accounting (engine/usage.go decodes it).
 	Usage = Key[json.RawMessage]{name: "usage"}
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
@@ -63,6 +70,21 @@ type TurnSnapshot struct {
 // TurnUsage is what turn n consumed (engine/usage.go decodes it).
 func TurnUsage(n int) Key[json.RawMessage] {
 	return Key[json.RawMessage]{name: "usage/turn/" + strconv.Itoa(n)}
+}
+
+// MessageExtras is what the UI shows under a user message.
+type MessageExtras struct {
+	ContextFiles []string           `json:"contextFiles,omitempty"`
+	Attachments  []AttachmentRecord `json:"attachments,omitempty"`
+}
+
+// AttachmentRecord is one mention's expansion as shown (not its content).
+type AttachmentRecord struct {
+	Kind      string `json:"kind"`
+	Raw       string `json:"raw"`
+	Chars     int    `json:"chars"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // SentContextFile identifies a context file as it was sent.

@@ -9,6 +9,7 @@ import type { ErrorInfo, HookRun } from '../../../src/protocol.gen';
 import { Markdown } from './Markdown';
 import { ReviewView } from './Review';
 import { ToolCard } from './ToolCard';
+import { UserExtras } from './UserExtras';
 
 interface Props {
   msg: ViewMessage;
@@ -61,6 +62,7 @@ function UserMessage({ msg, sessionId, canRollback }: Props) {
     <div class={`message message-user${msg.btw ? ' btw' : ''}`} data-testid="message-user" data-id={msg.id}>
       {msg.btw && <SideNoteLabel />}
       <div class="user-text">{text}</div>
+      <UserExtras attachments={msg.attachments} contextFiles={msg.contextFiles} />
       {rollback && (
         <div class="turn-actions">
           <button

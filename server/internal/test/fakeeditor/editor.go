@@ -69,6 +69,9 @@ type Options struct {
 	Binary string
 	// ApplyEdit declares the client capability.
 	ApplyEdit bool
+	// TerminalOutput declares that the editor answers
+	// editor/terminalOutput (register the answer with OnRequest).
+	TerminalOutput bool
 	// MoreFolders are further workspace roots after Workspace (a
 	// multi-root workspace).
 	MoreFolders []string
@@ -172,7 +175,7 @@ func (e *Editor) Initialize(ctx context.Context, o Options, version int) (*proto
 		StorageDir:       e.StateDir,
 		Locale:           "en",
 		Settings:         protocol.Settings{Values: settings, APIKeys: map[string]string{"": o.APIKey}, Workspace: o.WorkspaceSettings},
-		Capabilities:     protocol.ClientCapabilities{ApplyEdit: o.ApplyEdit, DirtyBuffer: true, Diagnostics: true, Confirm: true},
+		Capabilities:     protocol.ClientCapabilities{ApplyEdit: o.ApplyEdit, DirtyBuffer: true, Diagnostics: true, Confirm: true, TerminalOutput: o.TerminalOutput},
 		Trusted:          !o.Untrusted,
 		Host:             protocol.HostInfo{OS: "linux", Shell: "bash"},
 	}

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"strings"
+)
+
+// A custom command's frontmatter may name the model its turn uses and the
+// tools it may use (`model`, `allowedTools`/`allowed-tools`/`tools`). Both
+// hold for that one turn only: its runs (free phase, executors,
+// evaluators) get the model, and every tool the list does not name is
+// blocked, so it is neither offered nor run. The session's own model and
+// tool list come back with the next message.
+
+// claudeToolNames maps the tool names Claude Code and VS Code prompt files
+// use to GoVibe's, so their command files work as they are.
+var claudeToolNames = map[string][]string{
+	"read":         {"read_file"},
+	"write":        {"write_file"},
+	"edit":         {"edit"},
+	"multiedit":    {"edit"},
+	"bash":         {"run_shell_command"},
+	"grep":         {"grep_search"},
+	"glob":         {"glob"},
+	"ls":           {"list_files"},
+	"webfetch":     {"web_fetch"},
+	"fetch":        {"web_fetch"},
+	"codebase":     {"grep_search", "glob", "list_files", "read_file", "find_in_file"},
+	"search":       {"grep_search", "glob", "find_in_file"},
+	"problems":     {"get_diagnostics"},
+	"editfiles":    {"edit", "write_file"},
+	"runcommands":  {"run_shell_command"},
+	"todowrite":    {"create_todo_list"},
+	"notebookedit": {"edit"},
+}
+
+// allowedToolSet turns a command's list into tool names. A Claude-style
+// argument pattern (`Bash(git status:*)`) allows the tool: the command's
+// shell calls still pass the permission rules and confirmations.
+func allowedToolSet(list []string) map[string]bool {
+	if len(list) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, raw := range list {
+		n := strings.TrimSpace(raw)
+		if i := strings.IndexByte(n, '('); i > 0 {
+			n = n[:i]
+		}
+		n = strings.TrimSpace(strings.TrimPrefix(n, "#"))
+		if n == "" {
+			continue
+		}
+		out[n] = true
+		for _, m := range claudeToolNames[strings.ToLower(n)] {
+			out[m] = true
+		}
+	}
+	return out
+}
+
+// blockUnlisted blocks every tool of names the turn's command does not
+// allow; a turn not started by such a command is left alone.
+func blockUnlisted(t *turn, names []string, blocked map[string]string) {
+	if t.allowed == nil {
+		return
+	}
+	for _, n := range names {
+		if !t.allowed[n] {
+			if _, ok := blocked[n]; !ok {
+				blocked[n] = "the command that started this turn does not allow this tool (its allowedTools)"
+			}
+		}
+	}
+}
