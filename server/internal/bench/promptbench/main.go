@@ -45,7 +45,9 @@ func main() {
 	if small.total() > *budget {
 		fail(fmt.Errorf("the hello request is over budget"))
 	}
-	if large.system != small.system || large.tools != small.tools {
+	// Compared as text, not token counts: each run has its own temporary
+	// directory, whose name the system prompt holds and whose length varies.
+	if large.prompt != small.prompt || large.toolsJSON != small.toolsJSON {
 		fail(fmt.Errorf("a large AGENTS.md changed the system prompt or tools; it belongs in the first user message only"))
 	}
 	// Each tool profile has its own prompt; each must be byte-stable (the
@@ -68,6 +70,9 @@ type figures struct {
 	// stable: a second turn's request repeated the first one's system
 	// prompt and tool definitions byte for byte.
 	stable bool
+	// prompt is the system prompt with the run's temporary directory
+	// replaced by a placeholder; toolsJSON the tool definitions.
+	prompt, toolsJSON string
 }
 
 func (f figures) total() int { return f.system + f.tools + f.user }
@@ -132,7 +137,8 @@ func measure(agents, toolProfile string) (figures, error) {
 	toolsJSON, _ := json.Marshal(r.Tools)
 	tools2, _ := json.Marshal(reqs[1].Tools)
 	stable := r.Messages[0].Content == reqs[1].Messages[0].Content && string(toolsJSON) == string(tools2)
-	return figures{system: est.Text(r.Messages[0].Content), tools: est.Text(string(toolsJSON)), user: est.Text(r.LastUserMessage()), count: len(r.Tools), stable: stable}, nil
+	return figures{system: est.Text(r.Messages[0].Content), tools: est.Text(string(toolsJSON)), user: est.Text(r.LastUserMessage()), count: len(r.Tools), stable: stable,
+		prompt: strings.ReplaceAll(r.Messages[0].Content, tmp, "<tmp>"), toolsJSON: strings.ReplaceAll(string(toolsJSON), tmp, "<tmp>")}, nil
 }
 
 func fail(err error) {
