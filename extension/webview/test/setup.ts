@@ -22,3 +22,10 @@ codicons.id = 'vscode-codicon-stylesheet';
 codicons.rel = 'stylesheet';
 codicons.href = 'codicon.css';
 document.head.appendChild(codicons);
+
+// Preact runs effects and their cleanups after a paint: a requestAnimationFrame
+// raced by a 35 ms timer, which calls cancelAnimationFrame. A file whose last
+// test unmounted a tree must let those timers fire before jsdom's globals
+// are removed, or they throw "cancelAnimationFrame is not defined".
+import { afterAll } from 'vitest';
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 100)));

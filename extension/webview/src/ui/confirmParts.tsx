@@ -101,8 +101,11 @@ export function useShortcuts(active: boolean, keys: Shortcuts): void {
       e.stopPropagation();
       fn();
     };
-    window.addEventListener('keydown', on, true);
-    return () => window.removeEventListener('keydown', on, true);
+    // The window captured now: a cleanup Preact runs after a paint may come
+    // when the global is gone (a test environment torn down first).
+    const w = window;
+    w.addEventListener('keydown', on, true);
+    return () => w.removeEventListener('keydown', on, true);
   }, [active]);
 }
 
