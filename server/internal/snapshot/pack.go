@@ -3,7 +3,6 @@ package snapshot
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
 )
@@ -73,28 +73,33 @@ func (pw *packWriter) addRaw(h plumbing.Hash, entry []byte) {
 	pw.count++
 }
 
+// entryBufs recycles the buffers entries are compressed into: a first
+// snapshot compresses tens of thousands of them.
+var entryBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // add compresses and appends one object.
 func (pw *packWriter) add(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
-	entry, err := encodeEntry(t, content)
-	if err != nil {
+	buf := entryBufs.Get().(*bytes.Buffer)
+	defer entryBufs.Put(buf)
+	if err := encodeEntry(buf, t, content); err != nil {
 		return err
 	}
-	pw.addRaw(h, entry)
+	pw.addRaw(h, buf.Bytes()) // copies
 	return nil
 }
 
-func encodeEntry(t plumbing.ObjectType, content []byte) ([]byte, error) {
-	var buf bytes.Buffer
+func encodeEntry(buf *bytes.Buffer, t plumbing.ObjectType, content []byte) error {
+	buf.Reset()
 	buf.Grow(len(content)/2 + 64)
 	buf.Write(entryHeader(t, int64(len(content))))
 	zw := zlibPool.Get().(*zlib.Writer)
-	zw.Reset(&buf)
+	zw.Reset(buf)
 	_, err := zw.Write(content)
 	if err == nil {
 		err = zw.Close()
 	}
 	zlibPool.Put(zw)
-	return buf.Bytes(), err
+	return err
 }
 
 func entryHeader(t plumbing.ObjectType, size int64) []byte {

@@ -436,8 +436,9 @@ func (sc *scanner) hashPending() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused: nothing keeps the content once stored
 			for f := range ch {
-				if err := sc.hashFile(f); err != nil {
+				if err := sc.hashFile(f, &buf); err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
 				}
 			}
@@ -461,7 +462,7 @@ feed:
 
 // hashFile reads one file and stores its blob. Only store failures are
 // returned; a file that vanishes or cannot be read is dropped and reported.
-func (sc *scanner) hashFile(f *scanFile) error {
+func (sc *scanner) hashFile(f *scanFile, buf *[]byte) error {
 	abs := filepath.Join(sc.s.root, filepath.FromSlash(f.rel))
 	readStart := time.Now()
 	var content []byte
@@ -477,7 +478,7 @@ func (sc *scanner) hashFile(f *scanFile) error {
 		stable = err == nil && fi.Mode()&fs.ModeSymlink != 0 && keyOf(fi, f.mode) == f.key
 	} else {
 		var err error
-		content, stable, err = sc.readStable(f, abs)
+		content, stable, err = sc.readStable(f, abs, buf)
 		if err != nil {
 			sc.drop(f, err)
 			return nil
@@ -500,12 +501,36 @@ func (sc *scanner) hashFile(f *scanFile) error {
 // readStable reads a regular file, retrying while it changes underneath so
 // the content matches the stat recorded with it. If the file never settles
 // the last read is used but not cached, so the next snapshot reads it again.
-func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
+// The content is read into *buf (grown as needed), so it is only valid
+// until the next call with the same buffer.
+func (sc *scanner) readStable(f *scanFile, abs string, buf *[]byte) ([]byte, bool, error) {
 	fh, err := os.Open(abs)
 	if err != nil {
 		return nil, false, err
 	}
 	defer fh.Close()
+	limit := sc.s.opts.MaxFileSize
+	// Fast path, four system calls: the walk's lstat sized the read, and
+	// an fstat after it that still equals that lstat (same inode, size,
+	// mtime and ctime to the nanosecond) proves the file did not change
+	// from the walk to the end of the read. A later rename over the path
+	// needs no check here: it gives the path another inode, so the next
+	// scan's lstat misses this cache entry.
+	if f.key.size <= limit {
+		b := growBuf(buf, int(f.key.size))
+		n, rerr := io.ReadFull(fh, b)
+		if rerr == nil || rerr == io.ErrUnexpectedEOF {
+			if after, err := fh.Stat(); err == nil && after.Mode().IsRegular() {
+				mode := filemode.Regular
+				if after.Mode()&0o111 != 0 {
+					mode = filemode.Executable
+				}
+				if ka := keyOf(after, mode); ka == f.key && int64(n) == ka.size {
+					return b[:n], true, nil
+				}
+			}
+		}
+	}
 	var content []byte
 	for attempt := 0; attempt < 3; attempt++ {
 		before, err := fh.Stat()
@@ -518,8 +543,7 @@ func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
 		if _, err := fh.Seek(0, io.SeekStart); err != nil {
 			return nil, false, err
 		}
-		limit := sc.s.opts.MaxFileSize
-		content, err = io.ReadAll(io.LimitReader(fh, limit+1))
+		content, err = readAllInto(fh, buf, limit+1)
 		if err != nil {
 			return nil, false, err
 		}
@@ -546,6 +570,39 @@ func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
 		}
 	}
 	return content, false, nil
+}
+
+// growBuf returns (*buf)[:n], reallocating when it is too small.
+func growBuf(buf *[]byte, n int) []byte {
+	if cap(*buf) < n {
+		*buf = make([]byte, n, n+n/8)
+	}
+	return (*buf)[:n]
+}
+
+// readAllInto reads r to its end, or to max bytes, into *buf.
+func readAllInto(r io.Reader, buf *[]byte, max int64) ([]byte, error) {
+	b := (*buf)[:0]
+	for int64(len(b)) < max {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := b[len(b):cap(b)]
+		if rest := max - int64(len(b)); int64(len(room)) > rest {
+			room = room[:rest]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b
+			return nil, err
+		}
+	}
+	*buf = b
+	return b, nil
 }
 
 func (sc *scanner) drop(f *scanFile, err error) {
