@@ -46,8 +46,13 @@ type objectStore struct {
 }
 
 type packIndex struct {
+	dir  string // objects/pack
 	name string // pack-<hash> without extension
 	idx  *idxfile.MemoryIndex
+	size int64 // of the .pack file
+
+	mu sync.Mutex
+	f  *os.File // opened by the first read (objread.go)
 }
 
 var zlibPool = sync.Pool{New: func() any {
@@ -68,35 +73,65 @@ func openObjectStore(dir string) (*objectStore, error) {
 	return o, nil
 }
 
-// reloadPacks re-reads the pack indexes; called after packing or GC.
+// reloadPacks brings the pack list in line with the pack directory; called
+// after packing, GC, or when another process changed the packs. Indexes
+// already loaded are kept (a pack's name is its checksum, so a name stands
+// for one content): a snapshot adds a small pack, and decoding the big
+// first snapshot's index again each time would cost more than the snapshot.
 func (o *objectStore) reloadPacks() error {
 	entries, err := os.ReadDir(filepath.Join(o.dir, "pack"))
 	if err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("snapshot: read packs: %w", err)
 	}
+	o.mu.Lock()
+	old := make(map[string]*packIndex, len(o.packs))
+	for _, p := range o.packs {
+		old[p.name] = p
+	}
+	o.mu.Unlock()
 	var packs []*packIndex
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".idx")
 		if !ok || !strings.HasPrefix(name, "pack-") {
 			continue
 		}
-		f, err := os.Open(filepath.Join(o.dir, "pack", e.Name()))
-		if err != nil {
-			return fmt.Errorf("snapshot: open pack index: %w", err)
+		if p, ok := old[name]; ok {
+			packs = append(packs, p)
+			delete(old, name)
+			continue
 		}
-		idx := idxfile.NewMemoryIndex()
-		err = idxfile.NewDecoder(f).Decode(idx)
-		f.Close()
+		p, err := loadPackIndex(filepath.Join(o.dir, "pack"), name)
 		if err != nil {
-			return fmt.Errorf("snapshot: decode pack index %s: %w", e.Name(), err)
+			return err
 		}
-		packs = append(packs, &packIndex{name: name, idx: idx})
+		packs = append(packs, p)
+	}
+	for _, p := range old {
+		p.close() // the pack is gone
 	}
 	o.mu.Lock()
 	o.packs = packs
 	o.known = map[plumbing.Hash]struct{}{}
 	o.mu.Unlock()
 	return nil
+}
+
+func loadPackIndex(packDir, name string) (*packIndex, error) {
+	f, err := os.Open(filepath.Join(packDir, name+".idx"))
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: open pack index: %w", err)
+	}
+	idx := idxfile.NewMemoryIndex()
+	err = idxfile.NewDecoder(f).Decode(idx)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: decode pack index %s: %w", name, err)
+	}
+	p := &packIndex{dir: packDir, name: name, idx: idx}
+	if fi, err := os.Stat(filepath.Join(packDir, name+".pack")); err == nil {
+		p.size = fi.Size()
+	}
+	return p, nil
 }
 
 func (o *objectStore) countLoose() (int, error) {
@@ -135,7 +170,10 @@ func (o *objectStore) has(h plumbing.Hash) bool {
 			break
 		}
 	}
-	if !found {
+	if !found && o.looseCount() > 0 {
+		// With no loose object known (another process may have written
+		// one since), a miss costs no lstat: at worst the object is
+		// stored twice, which git accepts.
 		_, err := os.Lstat(o.loosePath(h))
 		found = err == nil
 	}
@@ -199,34 +237,41 @@ func (o *objectStore) put(t plumbing.ObjectType, content []byte) (plumbing.Hash,
 }
 
 // beginPack makes put append new objects to one new pack instead of
-// writing a loose file each: creating thousands of small files dominates a
-// first snapshot. Not safe to call concurrently with put.
-func (o *objectStore) beginPack() error {
-	pw, err := newPackWriter(filepath.Join(o.dir, "pack"))
-	if err != nil {
-		return err
-	}
-	o.pack, o.inPack = pw, map[plumbing.Hash]struct{}{}
-	return nil
+// writing a loose file each: creating files is what snapshots spend their
+// time on (a first snapshot's tens of thousands; and a small one's few
+// dozen cost more than the rest of it on a busy disk). The pack file is
+// created by the first object, so a scan that stores nothing creates no
+// file. Not safe to call concurrently with put.
+func (o *objectStore) beginPack() {
+	o.pack, o.inPack = newPackWriter(filepath.Join(o.dir, "pack")), map[plumbing.Hash]struct{}{}
 }
+
+// packing reports whether beginPack's pack is open.
+func (o *objectStore) packing() bool { return o.pack != nil }
 
 // endPack installs the pack started by beginPack (or discards it when
 // keep is false, e.g. after a failed scan). Not safe to call concurrently
 // with put.
-func (o *objectStore) endPack(keep bool) error {
+func (o *objectStore) endPack(keep bool) (wrote bool, err error) {
 	pw := o.pack
 	if pw == nil {
-		return nil
+		return false, nil
 	}
 	o.pack, o.inPack = nil, nil
 	if !keep || pw.count == 0 {
 		pw.abort()
-		return nil
+		return false, nil
 	}
-	if _, err := pw.finish(); err != nil {
-		return err
+	name, err := pw.finish()
+	if err != nil {
+		return false, err
 	}
-	return o.reloadPacks()
+	// Only the new pack's index is new; it is still in memory.
+	p := &packIndex{dir: pw.dir, name: name, idx: pw.index, size: pw.offset + 20}
+	o.mu.Lock()
+	o.packs = append(o.packs[:len(o.packs):len(o.packs)], p)
+	o.mu.Unlock()
+	return true, nil
 }
 
 func (o *objectStore) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {

@@ -23,10 +23,6 @@ import (
 // timestamp filesystems), so its hash is not cached ("racy git").
 const racyWindow = 2 * time.Second
 
-// packScanThreshold: a scan with at least this many files to read writes
-// its new objects into one pack rather than as loose files.
-const packScanThreshold = 128
-
 // maxSkippedListed bounds Info.Skipped so metadata stays small.
 const maxSkippedListed = 100
 
@@ -113,6 +109,18 @@ type scanner struct {
 // root tree. With a watcher that vouches for its changes, only the
 // directories leading to them are opened. Callers hold the Store mutex.
 func (s *Store) scan(ctx context.Context) (*scanResult, error) {
+	res, err := s.scanOpen(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return res, s.finishScan(res, true)
+}
+
+// scanOpen is scan leaving its pack open, so a snapshot adds its commit
+// to the same pack (one pack and one index are all the files a snapshot
+// creates). The caller must end it with finishScan. New trees are in the
+// tree cache, so the caller can diff them before the pack is installed.
+func (s *Store) scanOpen(ctx context.Context) (*scanResult, error) {
 	sc := &scanner{ctx: ctx, s: s, start: time.Now(), sem: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
 	rules := rootIgnoreRules(s.root)
 	sc.plan()
@@ -128,13 +136,7 @@ func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 		s.invalidateWatch()
 		return nil, sc.err
 	}
-	usePack := len(sc.pending) >= packScanThreshold
-	if usePack {
-		if err := s.objs.beginPack(); err != nil {
-			s.invalidateWatch()
-			return nil, err
-		}
-	}
+	s.objs.beginPack()
 	res := &scanResult{cache: map[string]cacheEntry{}, hashed: len(sc.pending),
 		memo: map[string]treeMemo{}, incremental: sc.inc != nil, opened: sc.opened}
 	if !res.incremental {
@@ -146,26 +148,34 @@ func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 	if err == nil {
 		top, err = sc.buildTree(root, res)
 	}
-	if usePack {
-		if perr := s.objs.endPack(err == nil); err == nil {
-			err = perr
-		}
-		s.openStorage() // let go-git see the new pack
-		s.packStamp = s.readPackStamp()
-	}
 	if err != nil {
-		s.invalidateWatch()
+		s.finishScan(res, false)
 		return nil, err
 	}
 	res.tree, res.files = top.hash, top.files
 	res.skipped = append([]Skipped(nil), top.skipped...)
 	sort.Slice(res.skipped, func(i, j int) bool { return res.skipped[i].Path < res.skipped[j].Path })
-	// Only now are all the trees surely stored (a failed pack is dropped),
-	// and the blobs the cache names.
+	return res, nil
+}
+
+// finishScan installs the scan's pack (keep) or drops it. Only once the
+// pack is installed are the trees and blobs the stat cache and tree memo
+// name surely stored, so only then do they describe the scan.
+func (s *Store) finishScan(res *scanResult, keep bool) error {
+	wrote, err := s.objs.endPack(keep)
+	if wrote {
+		s.storageStale = true // go-git sees the pack once reopened
+		s.packStamp = s.readPackStamp()
+	}
+	if !keep || err != nil {
+		s.trees = nil // may name trees of the dropped pack
+		s.invalidateWatch()
+		return err
+	}
 	s.commitScan(res)
 	s.lastHashed = res.hashed
 	s.lastIncremental = res.incremental
-	return res, nil
+	return nil
 }
 
 // plan decides between a full and an incremental scan.
@@ -660,6 +670,7 @@ func (sc *scanner) buildTree(d *scanDir, res *scanResult) (treeMemo, error) {
 			return treeMemo{}, err
 		}
 		m.entries, m.hash = entries, h
+		sc.s.cacheTree(h, entries)
 	}
 	res.memo[d.rel] = m
 	return m, nil

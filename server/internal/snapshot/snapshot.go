@@ -27,10 +27,22 @@ func (s *Store) Snapshot(ctx context.Context, meta Meta) (Info, bool, error) {
 
 func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, error) {
 	now := time.Now()
-	res, err := s.scan(ctx)
+	res, err := s.scanOpen(ctx)
 	if err != nil {
 		return Info{}, false, fmt.Errorf("snapshot: scan %s: %w", s.root, err)
 	}
+	info, created, err := s.commitLocked(ctx, meta, now, res)
+	if err != nil {
+		s.finishScan(res, false)
+		return Info{}, false, err
+	}
+	return info, created, nil
+}
+
+// commitLocked makes the snapshot of a scan still open: its commit goes
+// into the scan's pack, the pack is installed, then the ref names it.
+func (s *Store) commitLocked(ctx context.Context, meta Meta, now time.Time, res *scanResult) (Info, bool, error) {
+	var err error
 	if res.tree.IsZero() {
 		if res.tree, err = s.putTree(nil); err != nil {
 			return Info{}, false, err
@@ -43,7 +55,7 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	prevTree := plumbing.ZeroHash
 	if len(infos) > 0 {
 		if infos[0].tree == res.tree.String() {
-			return infos[0], false, nil
+			return infos[0], false, s.finishScan(res, true)
 		}
 		prevTree = plumbing.NewHash(infos[0].tree)
 	}
@@ -69,7 +81,7 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	if err := ctx.Err(); err != nil {
 		return Info{}, false, err
 	}
-	info, err = s.writeCommit(info, res.tree)
+	info, err = s.writeCommit(info, res.tree, func() error { return s.finishScan(res, true) })
 	if err != nil {
 		return Info{}, false, err
 	}

@@ -23,7 +23,9 @@ import (
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"go.uber.org/zap"
 )
@@ -66,7 +68,11 @@ type Store struct {
 	packStamp string   // pack directory listing last seen
 	gcStamp   string   // content of the GC marker last seen
 
-	storage *filesystem.Storage // go-git view, used for reads and refs
+	storage *filesystem.Storage // go-git view, used for refs and some reads: see git()
+	// storageStale is set when packs changed since storage was opened.
+	storageStale bool
+	// trees caches recently written or read trees (objread.go).
+	trees map[plumbing.Hash][]object.TreeEntry
 	objs    *objectStore        // writes and existence checks
 	cache   *statCache
 	infos   map[string]Info // by ID; refreshed from refs by loadInfos
@@ -233,6 +239,7 @@ func (s *Store) refreshLocked() error {
 		s.gcStamp = gc
 		s.cache = loadStatCache(s.cachePath())
 		s.treeMemo = nil
+		s.trees = nil
 		s.packStamp = "" // force the pack reload below
 	}
 	if ps := s.readPackStamp(); ps != s.packStamp {
@@ -240,7 +247,7 @@ func (s *Store) refreshLocked() error {
 		if err := s.objs.reloadPacks(); err != nil {
 			return err
 		}
-		s.openStorage()
+		s.storageStale = true
 	}
 	return nil
 }
@@ -251,6 +258,7 @@ func (s *Store) openStorage() {
 	}
 	s.storage = filesystem.NewStorageWithOptions(osfs.New(s.dir),
 		cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: false})
+	s.storageStale = false
 }
 
 func (s *Store) cachePath() string { return filepath.Join(s.dir, "govibe-statcache") }
