@@ -94,6 +94,13 @@ func (s *Store) commitLocked(ctx context.Context, meta Meta, now time.Time, res 
 // meanwhile after a crash; Close saves it.
 const cacheSaveInterval = 30 * time.Second
 
+// cacheSaveIdle: a scheduled save waits until the store has not been used
+// for this long (at most cacheSaveInterval more), so it runs while the
+// agent is busy elsewhere rather than in front of the next snapshot or
+// restore, which would wait for the mutex (tens of milliseconds at 100k
+// files on a busy machine).
+const cacheSaveIdle = time.Second
+
 // scheduleCacheSave writes the stat cache after the caller releases the
 // mutex, so the snapshot the agent waits for does not include encoding and
 // writing it. Close saves whatever is still unsaved. Called with the mutex
@@ -107,6 +114,20 @@ func (s *Store) scheduleCacheSave() {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
+		deadline := time.Now().Add(cacheSaveInterval)
+		for {
+			s.mu.Lock()
+			idle := time.Since(s.lastUsed)
+			s.mu.Unlock()
+			if idle >= cacheSaveIdle || time.Now().After(deadline) {
+				break
+			}
+			select {
+			case <-time.After(cacheSaveIdle - idle):
+			case <-s.quit: // Close saves it
+				return
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.savingCache = false

@@ -49,7 +49,10 @@ var ErrClosed = errors.New("snapshot: store is closed")
 type Store struct {
 	mu     sync.Mutex
 	closed bool
+	quit   chan struct{}  // closed by Close: background work stops waiting
 	bg     sync.WaitGroup // background packing
+	// lastUsed is when the mutex was last released by an operation.
+	lastUsed time.Time
 	// packing is true while a background pack is scheduled; bgErr keeps
 	// its failure for Pack or Close to report.
 	packing     bool
@@ -125,6 +128,7 @@ func Open(stateDir, root string, opts Options) (*Store, error) {
 		skip = DefaultSkipDirs
 	}
 	s := &Store{
+		quit:     make(chan struct{}),
 		root:     absRoot,
 		stateDir: absState,
 		dir:      filepath.Join(absState, "snapshots", rootKey(absRoot)),
@@ -275,6 +279,13 @@ func (s *Store) Close() error {
 	if s.watch != nil {
 		s.watch.close()
 	}
+	s.mu.Lock()
+	select {
+	case <-s.quit:
+	default:
+		close(s.quit)
+	}
+	s.mu.Unlock()
 	s.bg.Wait()
 	if err := s.lock(); err != nil {
 		if errors.Is(err, ErrClosed) {
@@ -330,6 +341,7 @@ func (s *Store) lockFileLocked() error {
 
 func (s *Store) unlock() {
 	unlockFile(s.lockf)
+	s.lastUsed = time.Now()
 	s.mu.Unlock()
 }
 
