@@ -50,9 +50,6 @@ type packIndex struct {
 	name string // pack-<hash> without extension
 	idx  *idxfile.MemoryIndex
 	size int64 // of the .pack file
-
-	mu sync.Mutex
-	f  *os.File // opened by the first read (objread.go)
 }
 
 var zlibPool = sync.Pool{New: func() any {
@@ -105,9 +102,6 @@ func (o *objectStore) reloadPacks() error {
 			return err
 		}
 		packs = append(packs, p)
-	}
-	for _, p := range old {
-		p.close() // the pack is gone
 	}
 	o.mu.Lock()
 	o.packs = packs

@@ -24,16 +24,6 @@ import (
 // (objects a manual `git gc` stored as deltas) from a storage reopened
 // only when it is needed.
 
-// close releases the pack file a read opened.
-func (p *packIndex) close() {
-	p.mu.Lock()
-	if p.f != nil {
-		p.f.Close()
-		p.f = nil
-	}
-	p.mu.Unlock()
-}
-
 // read returns a stored object's type and content. ok is false when the
 // object is neither loose nor a whole (non-delta) entry of a known pack.
 func (o *objectStore) read(h plumbing.Hash) (t plumbing.ObjectType, data []byte, ok bool, err error) {
@@ -54,18 +44,16 @@ func (o *objectStore) read(h plumbing.Hash) (t plumbing.ObjectType, data []byte,
 	return t, data, err == nil, err
 }
 
-// readAt inflates the pack entry at off; ok is false for a delta.
+// readAt inflates the pack entry at off; ok is false for a delta. The pack
+// is opened for each read, not kept open: on Windows an open file cannot
+// be deleted, and another process's garbage collection deletes packs.
 func (p *packIndex) readAt(off int64) (plumbing.ObjectType, []byte, bool, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.f == nil {
-		f, err := os.Open(filepath.Join(p.dir, p.name+".pack"))
-		if err != nil {
-			return 0, nil, false, fmt.Errorf("snapshot: open pack %s: %w", p.name, err)
-		}
-		p.f = f
+	f, err := os.Open(filepath.Join(p.dir, p.name+".pack"))
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("snapshot: open pack %s: %w", p.name, err)
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(p.f, off, 1<<62), 4096)
+	defer f.Close()
+	br := bufio.NewReaderSize(io.NewSectionReader(f, off, 1<<62), 4096)
 	c, err := br.ReadByte()
 	if err != nil {
 		return 0, nil, false, fmt.Errorf("snapshot: read pack %s: %w", p.name, err)
