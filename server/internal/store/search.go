@@ -32,8 +32,11 @@ const snippetRadius = 60
 const MaxSearchQuery = 1024
 
 // rankWindow is how many of the newest matches are ranked by relevance;
-// see Search.
-var rankWindow = 2000 // a var only so that a test can shrink it
+// see Search. Reading them is most of a query's cost: at 1M messages, two
+// terms found in a quarter of all messages took 73 ms for 2,000 matches
+// and 32 ms for 500 on the loaded dev machine. 500 is still 25 pages of
+// results.
+var rankWindow = 500 // a var only so that a test can shrink it
 
 // Search finds messages whose text contains every whitespace-separated
 // term of query, case-insensitively and in any script. Terms are literal:
@@ -63,8 +66,10 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 		if utf8.RuneCountInString(t) >= 3 {
 			phrases = append(phrases, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
 		} else {
-			where = append(where, `instr(lower(p.text), lower(?)) > 0`)
-			args = append(args, t)
+			// LIKE folds ASCII case as lower() does, without building
+			// a lowered copy of every text: 6x faster on a long scan.
+			where = append(where, `p.text LIKE ? ESCAPE '\'`)
+			args = append(args, likeContains(t))
 		}
 	}
 	re, err := termsRegexp(terms)
@@ -201,6 +206,12 @@ func (s *Store) hitsFor(ctx context.Context, cands []candidate, limit int, re *r
 		}
 	}
 	return hits, nil
+}
+
+// likeContains is a LIKE pattern matching text that contains t literally.
+func likeContains(t string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(t) + "%"
 }
 
 func termsRegexp(terms []string) (*regexp.Regexp, error) {

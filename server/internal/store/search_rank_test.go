@@ -81,3 +81,26 @@ func TestSearchRanksAndDedupsByMessage(t *testing.T) {
 		t.Fatalf("limit 1: %+v", hits)
 	}
 }
+
+// Short terms are scanned with LIKE: its wildcards and escape character in
+// a term are literal, and ASCII case is folded as before.
+func TestShortTermsAreLiteral(t *testing.T) {
+	s := openTest(t, Options{FlushInterval: time.Hour})
+	ctx := context.Background()
+	id := mustSession(t, s, NewSession{}).ID
+	for _, text := range []string{"rate is 5% today", "snake_case name", `a\b path`, "plain abc text", "Mixed QZ case"} {
+		if _, err := s.AppendMessage(ctx, id, NewMessage{Role: RoleUser, Parts: []Part{{Kind: PartText, Text: text}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for q, want := range map[string]int{"%": 1, "_": 1, `\`: 1, "5%": 1, "e_": 1, "qz": 1, "Qz": 1, "%%": 0, "a_c": 0} {
+		hits, err := s.Search(ctx, q, SearchOptions{})
+		if err != nil || len(hits) != want {
+			t.Errorf("%q: %d hits (%+v), want %d; err %v", q, len(hits), hits, want, err)
+		}
+	}
+	// Mixed with a long term, the short one still filters literally.
+	if hits, _ := s.Search(ctx, "snake _c", SearchOptions{}); len(hits) != 1 {
+		t.Errorf("long and short term: %+v", hits)
+	}
+}
