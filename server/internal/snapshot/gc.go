@@ -12,13 +12,14 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
 )
 
 // maybePackInBackground schedules packing of loose objects once there are
-// more than Options.LooseObjectLimit of them. It runs after the caller
+// more than Options.LooseObjectLimit of them (scans write packs; loose
+// objects come from older versions), and the merge of small packs once
+// there are more than maxPacks. It runs after the caller
 // releases the mutex and holds it while packing, so the snapshot that
 // crossed the limit returns at once and the next operation waits.
 // Called with the mutex held.
@@ -46,10 +47,10 @@ func (s *Store) maybePackInBackground() {
 		defer unlockFile(s.lockf)
 		var err error
 		if manyPacks {
-			// Lookups probe every pack: merge them (and drop what no
-			// snapshot reaches) once there are too many.
-			err = s.gcLocked()
-		} else {
+			// Lookups probe every pack: merge the small ones (packmerge.go).
+			err = s.mergePacksLocked()
+		}
+		if err == nil && s.objs.looseCount() > s.opts.LooseObjectLimit {
 			err = s.packLooseLocked()
 		}
 		if err != nil {
@@ -114,10 +115,7 @@ func (s *Store) packLooseLocked() error {
 	if len(loose) < 2 {
 		return nil
 	}
-	pw, err := newPackWriter(filepath.Join(s.objs.dir, "pack"))
-	if err != nil {
-		return err
-	}
+	pw := newPackWriter(filepath.Join(s.objs.dir, "pack"))
 	for h := range loose {
 		t, content, err := readLoose(s.objs.loosePath(h))
 		if err == nil {
@@ -162,6 +160,12 @@ func (s *Store) afterPack(loose map[plumbing.Hash]time.Time, del func(plumbing.H
 	if err := s.objs.reloadPacks(); err != nil {
 		return err
 	}
+	if loose == nil {
+		// A merge of packs: no loose object moved.
+		s.storageStale = true
+		s.packStamp = s.readPackStamp()
+		return nil
+	}
 	n, err := s.objs.countLoose()
 	if err != nil {
 		return err
@@ -169,7 +173,7 @@ func (s *Store) afterPack(loose map[plumbing.Hash]time.Time, del func(plumbing.H
 	s.objs.mu.Lock()
 	s.objs.loose = n
 	s.objs.mu.Unlock()
-	s.openStorage()
+	s.storageStale = true
 	s.packStamp = s.readPackStamp()
 	return nil
 }
@@ -258,10 +262,7 @@ func (s *Store) gcLocked() error {
 	}
 	var newPack string
 	if len(reachable) > 0 {
-		pw, err := newPackWriter(filepath.Join(s.objs.dir, "pack"))
-		if err != nil {
-			return err
-		}
+		pw := newPackWriter(filepath.Join(s.objs.dir, "pack"))
 		for h, t := range reachable {
 			if err := s.copyObject(pw, sources, loose, h, t); err != nil {
 				pw.abort()
@@ -293,6 +294,7 @@ func (s *Store) gcLocked() error {
 		return err
 	}
 	s.treeMemo = nil
+	s.trees = nil
 	s.cache.keepOnly(reachableSet(reachable))
 	if err := s.saveCache(); err != nil {
 		return err
@@ -319,8 +321,7 @@ func (s *Store) copyObject(pw *packWriter, sources []*packSource, loose map[plum
 	h plumbing.Hash, t plumbing.ObjectType) error {
 	for _, ps := range sources {
 		if raw, ok := ps.raw(h); ok {
-			pw.addRaw(h, raw)
-			return nil
+			return pw.addRaw(h, raw)
 		}
 	}
 	if _, ok := loose[h]; ok {
@@ -331,7 +332,7 @@ func (s *Store) copyObject(pw *packWriter, sources []*packSource, loose map[plum
 		return pw.add(h, lt, content)
 	}
 	// Packed as a delta by someone else's git: let go-git resolve it.
-	obj, err := s.storage.EncodedObject(t, h)
+	obj, err := s.git().EncodedObject(t, h)
 	if err != nil {
 		return fmt.Errorf("snapshot: object %s missing during gc: %w", h, err)
 	}
@@ -360,11 +361,11 @@ func (s *Store) reachable() (map[plumbing.Hash]plumbing.ObjectType, error) {
 			return nil
 		}
 		out[h] = plumbing.TreeObject
-		t, err := object.GetTree(s.storage, h)
+		entries, err := s.treeEntries(h)
 		if err != nil {
-			return fmt.Errorf("snapshot: read tree %s: %w", h, err)
+			return err
 		}
-		for _, e := range t.Entries {
+		for _, e := range entries {
 			if e.Mode == filemode.Dir {
 				if err := walkTree(e.Hash); err != nil {
 					return err

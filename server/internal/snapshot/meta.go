@@ -146,7 +146,7 @@ func (s *Store) loadInfos() ([]Info, error) {
 	for id := range ids {
 		info, ok := s.infos[id]
 		if !ok {
-			c, err := object.GetCommit(s.storage, plumbing.NewHash(id))
+			c, err := object.GetCommit(s.git(), plumbing.NewHash(id))
 			if err != nil {
 				return nil, fmt.Errorf("snapshot: read snapshot %s: %w", id, err)
 			}
@@ -227,8 +227,9 @@ func (s *Store) resolve(id string) (Info, error) {
 	}
 }
 
-// writeCommit stores the snapshot commit and its ref.
-func (s *Store) writeCommit(info Info, tree plumbing.Hash) (Info, error) {
+// writeCommit stores the snapshot commit, calls stored (which installs the
+// pack holding it), then writes its ref.
+func (s *Store) writeCommit(info Info, tree plumbing.Hash, stored func() error) (Info, error) {
 	info.Root = s.root
 	sig := signature
 	sig.When = info.Time
@@ -239,6 +240,9 @@ func (s *Store) writeCommit(info Info, tree plumbing.Hash) (Info, error) {
 	}
 	h, err := s.putEncoded(obj)
 	if err != nil {
+		return Info{}, err
+	}
+	if err := stored(); err != nil {
 		return Info{}, err
 	}
 	ref := plumbing.NewHashReference(plumbing.ReferenceName(refPrefix+h.String()), h)

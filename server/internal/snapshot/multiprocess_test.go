@@ -31,9 +31,9 @@ func TestTwoStoresShareOneShadowRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// b writes enough files to stream them into a pack a has never seen.
+	// b writes files into a pack a has never seen.
 	writeFile(t, root, "x.txt", "v2", 0o644)
-	for i := 0; i < packScanThreshold+10; i++ {
+	for i := 0; i < 138; i++ {
 		writeFile(t, root, fmt.Sprintf("gen/f%03d.txt", i), fmt.Sprint("generated ", i), 0o644)
 	}
 	snapB, created, err := b.Snapshot(ctx, Meta{SessionID: "b"})

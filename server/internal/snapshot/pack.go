@@ -3,7 +3,6 @@ package snapshot
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
 )
@@ -37,64 +37,87 @@ type packWriter struct {
 	dir string // objects/pack
 
 	mu     sync.Mutex
-	f      *os.File
+	f      *os.File // created by the first entry
+	err    error    // creating it failed
 	w      *bufio.Writer
 	offset int64
 	count  uint32
 	idx    *idxfile.Writer
+	// index is the finished pack's index, set by finish.
+	index *idxfile.MemoryIndex
 }
 
-func newPackWriter(packDir string) (*packWriter, error) {
-	if err := os.MkdirAll(packDir, 0o755); err != nil {
-		return nil, fmt.Errorf("snapshot: create pack dir: %w", err)
+func newPackWriter(packDir string) *packWriter {
+	return &packWriter{dir: packDir, idx: new(idxfile.Writer)}
+}
+
+// create makes the temporary pack file and writes its header. Called with
+// mu held.
+func (pw *packWriter) create() error {
+	if pw.f != nil || pw.err != nil {
+		return pw.err
 	}
-	f, err := os.CreateTemp(packDir, "tmp_pack_")
+	if err := os.MkdirAll(pw.dir, 0o755); err != nil {
+		pw.err = fmt.Errorf("snapshot: create pack dir: %w", err)
+		return pw.err
+	}
+	f, err := os.CreateTemp(pw.dir, "tmp_pack_")
 	if err != nil {
-		return nil, fmt.Errorf("snapshot: create pack: %w", err)
+		pw.err = fmt.Errorf("snapshot: create pack: %w", err)
+		return pw.err
 	}
-	pw := &packWriter{dir: packDir, f: f, idx: new(idxfile.Writer)}
+	pw.f = f
 	pw.w = bufio.NewWriterSize(f, 1<<18)
 	var hdr [12]byte
 	copy(hdr[:], "PACK")
 	binary.BigEndian.PutUint32(hdr[4:], 2)
 	pw.w.Write(hdr[:]) // count patched by finish
 	pw.offset = 12
-	return pw, nil
-}
-
-// addRaw appends an already encoded, non-delta pack entry.
-func (pw *packWriter) addRaw(h plumbing.Hash, entry []byte) {
-	crc := crc32.ChecksumIEEE(entry)
-	pw.mu.Lock()
-	defer pw.mu.Unlock()
-	pw.idx.Add(h, uint64(pw.offset), crc)
-	n, _ := pw.w.Write(entry) // errors surface at Flush
-	pw.offset += int64(n)
-	pw.count++
-}
-
-// add compresses and appends one object.
-func (pw *packWriter) add(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
-	entry, err := encodeEntry(t, content)
-	if err != nil {
-		return err
-	}
-	pw.addRaw(h, entry)
 	return nil
 }
 
-func encodeEntry(t plumbing.ObjectType, content []byte) ([]byte, error) {
-	var buf bytes.Buffer
+// addRaw appends an already encoded, non-delta pack entry. Write errors
+// surface at finish.
+func (pw *packWriter) addRaw(h plumbing.Hash, entry []byte) error {
+	crc := crc32.ChecksumIEEE(entry)
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	if err := pw.create(); err != nil {
+		return err
+	}
+	pw.idx.Add(h, uint64(pw.offset), crc)
+	n, _ := pw.w.Write(entry)
+	pw.offset += int64(n)
+	pw.count++
+	return nil
+}
+
+// entryBufs recycles the buffers entries are compressed into: a first
+// snapshot compresses tens of thousands of them.
+var entryBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// add compresses and appends one object.
+func (pw *packWriter) add(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
+	buf := entryBufs.Get().(*bytes.Buffer)
+	defer entryBufs.Put(buf)
+	if err := encodeEntry(buf, t, content); err != nil {
+		return err
+	}
+	return pw.addRaw(h, buf.Bytes()) // copies
+}
+
+func encodeEntry(buf *bytes.Buffer, t plumbing.ObjectType, content []byte) error {
+	buf.Reset()
 	buf.Grow(len(content)/2 + 64)
 	buf.Write(entryHeader(t, int64(len(content))))
 	zw := zlibPool.Get().(*zlib.Writer)
-	zw.Reset(&buf)
+	zw.Reset(buf)
 	_, err := zw.Write(content)
 	if err == nil {
 		err = zw.Close()
 	}
 	zlibPool.Put(zw)
-	return buf.Bytes(), err
+	return err
 }
 
 func entryHeader(t plumbing.ObjectType, size int64) []byte {
@@ -111,6 +134,12 @@ func entryHeader(t plumbing.ObjectType, size int64) []byte {
 // finish writes the trailer and index and moves both into place; the pack
 // becomes visible only once complete.
 func (pw *packWriter) finish() (name string, err error) {
+	pw.mu.Lock()
+	err = pw.create() // an empty pack still gets a file
+	pw.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
 	tmp := pw.f.Name()
 	defer func() {
 		if err != nil {
@@ -145,6 +174,7 @@ func (pw *packWriter) finish() (name string, err error) {
 	if err != nil {
 		return "", err
 	}
+	pw.index = idx
 	var ibuf bytes.Buffer
 	if _, err := idxfile.NewEncoder(&ibuf).Encode(idx); err != nil {
 		return "", fmt.Errorf("snapshot: encode pack index: %w", err)
@@ -163,8 +193,10 @@ func (pw *packWriter) finish() (name string, err error) {
 }
 
 func (pw *packWriter) abort() {
-	pw.f.Close()
-	os.Remove(pw.f.Name())
+	if pw.f != nil {
+		pw.f.Close()
+		os.Remove(pw.f.Name())
+	}
 }
 
 // readLoose inflates a loose object.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -278,23 +277,6 @@ func (s *Store) writePath(rel string, e *object.TreeEntry) error {
 		}
 	}
 	return fsatomic.WriteFile(abs, data, perm)
-}
-
-func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := s.storage.EncodedObject(plumbing.BlobObject, h)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read blob %s: %w", h, err)
-	}
-	r, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read blob %s: %w", h, err)
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read blob %s: %w", h, err)
-	}
-	return data, nil
 }
 
 func fsMode(m filemode.FileMode) fs.FileMode {

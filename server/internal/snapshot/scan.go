@@ -23,10 +23,6 @@ import (
 // timestamp filesystems), so its hash is not cached ("racy git").
 const racyWindow = 2 * time.Second
 
-// packScanThreshold: a scan with at least this many files to read writes
-// its new objects into one pack rather than as loose files.
-const packScanThreshold = 128
-
 // maxSkippedListed bounds Info.Skipped so metadata stays small.
 const maxSkippedListed = 100
 
@@ -113,6 +109,18 @@ type scanner struct {
 // root tree. With a watcher that vouches for its changes, only the
 // directories leading to them are opened. Callers hold the Store mutex.
 func (s *Store) scan(ctx context.Context) (*scanResult, error) {
+	res, err := s.scanOpen(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return res, s.finishScan(res, true)
+}
+
+// scanOpen is scan leaving its pack open, so a snapshot adds its commit
+// to the same pack (one pack and one index are all the files a snapshot
+// creates). The caller must end it with finishScan. New trees are in the
+// tree cache, so the caller can diff them before the pack is installed.
+func (s *Store) scanOpen(ctx context.Context) (*scanResult, error) {
 	sc := &scanner{ctx: ctx, s: s, start: time.Now(), sem: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
 	rules := rootIgnoreRules(s.root)
 	sc.plan()
@@ -128,13 +136,7 @@ func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 		s.invalidateWatch()
 		return nil, sc.err
 	}
-	usePack := len(sc.pending) >= packScanThreshold
-	if usePack {
-		if err := s.objs.beginPack(); err != nil {
-			s.invalidateWatch()
-			return nil, err
-		}
-	}
+	s.objs.beginPack()
 	res := &scanResult{cache: map[string]cacheEntry{}, hashed: len(sc.pending),
 		memo: map[string]treeMemo{}, incremental: sc.inc != nil, opened: sc.opened}
 	if !res.incremental {
@@ -146,26 +148,34 @@ func (s *Store) scan(ctx context.Context) (*scanResult, error) {
 	if err == nil {
 		top, err = sc.buildTree(root, res)
 	}
-	if usePack {
-		if perr := s.objs.endPack(err == nil); err == nil {
-			err = perr
-		}
-		s.openStorage() // let go-git see the new pack
-		s.packStamp = s.readPackStamp()
-	}
 	if err != nil {
-		s.invalidateWatch()
+		s.finishScan(res, false)
 		return nil, err
 	}
 	res.tree, res.files = top.hash, top.files
 	res.skipped = append([]Skipped(nil), top.skipped...)
 	sort.Slice(res.skipped, func(i, j int) bool { return res.skipped[i].Path < res.skipped[j].Path })
-	// Only now are all the trees surely stored (a failed pack is dropped),
-	// and the blobs the cache names.
+	return res, nil
+}
+
+// finishScan installs the scan's pack (keep) or drops it. Only once the
+// pack is installed are the trees and blobs the stat cache and tree memo
+// name surely stored, so only then do they describe the scan.
+func (s *Store) finishScan(res *scanResult, keep bool) error {
+	wrote, err := s.objs.endPack(keep)
+	if wrote {
+		s.storageStale = true // go-git sees the pack once reopened
+		s.packStamp = s.readPackStamp()
+	}
+	if !keep || err != nil {
+		s.trees = nil // may name trees of the dropped pack
+		s.invalidateWatch()
+		return err
+	}
 	s.commitScan(res)
 	s.lastHashed = res.hashed
 	s.lastIncremental = res.incremental
-	return res, nil
+	return nil
 }
 
 // plan decides between a full and an incremental scan.
@@ -436,8 +446,9 @@ func (sc *scanner) hashPending() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused: nothing keeps the content once stored
 			for f := range ch {
-				if err := sc.hashFile(f); err != nil {
+				if err := sc.hashFile(f, &buf); err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
 				}
 			}
@@ -461,7 +472,7 @@ feed:
 
 // hashFile reads one file and stores its blob. Only store failures are
 // returned; a file that vanishes or cannot be read is dropped and reported.
-func (sc *scanner) hashFile(f *scanFile) error {
+func (sc *scanner) hashFile(f *scanFile, buf *[]byte) error {
 	abs := filepath.Join(sc.s.root, filepath.FromSlash(f.rel))
 	readStart := time.Now()
 	var content []byte
@@ -477,7 +488,7 @@ func (sc *scanner) hashFile(f *scanFile) error {
 		stable = err == nil && fi.Mode()&fs.ModeSymlink != 0 && keyOf(fi, f.mode) == f.key
 	} else {
 		var err error
-		content, stable, err = sc.readStable(f, abs)
+		content, stable, err = sc.readStable(f, abs, buf)
 		if err != nil {
 			sc.drop(f, err)
 			return nil
@@ -500,12 +511,36 @@ func (sc *scanner) hashFile(f *scanFile) error {
 // readStable reads a regular file, retrying while it changes underneath so
 // the content matches the stat recorded with it. If the file never settles
 // the last read is used but not cached, so the next snapshot reads it again.
-func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
+// The content is read into *buf (grown as needed), so it is only valid
+// until the next call with the same buffer.
+func (sc *scanner) readStable(f *scanFile, abs string, buf *[]byte) ([]byte, bool, error) {
 	fh, err := os.Open(abs)
 	if err != nil {
 		return nil, false, err
 	}
 	defer fh.Close()
+	limit := sc.s.opts.MaxFileSize
+	// Fast path, four system calls: the walk's lstat sized the read, and
+	// an fstat after it that still equals that lstat (same inode, size,
+	// mtime and ctime to the nanosecond) proves the file did not change
+	// from the walk to the end of the read. A later rename over the path
+	// needs no check here: it gives the path another inode, so the next
+	// scan's lstat misses this cache entry.
+	if f.key.size <= limit {
+		b := growBuf(buf, int(f.key.size))
+		n, rerr := io.ReadFull(fh, b)
+		if rerr == nil || rerr == io.ErrUnexpectedEOF {
+			if after, err := fh.Stat(); err == nil && after.Mode().IsRegular() {
+				mode := filemode.Regular
+				if after.Mode()&0o111 != 0 {
+					mode = filemode.Executable
+				}
+				if ka := keyOf(after, mode); ka == f.key && int64(n) == ka.size {
+					return b[:n], true, nil
+				}
+			}
+		}
+	}
 	var content []byte
 	for attempt := 0; attempt < 3; attempt++ {
 		before, err := fh.Stat()
@@ -518,8 +553,7 @@ func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
 		if _, err := fh.Seek(0, io.SeekStart); err != nil {
 			return nil, false, err
 		}
-		limit := sc.s.opts.MaxFileSize
-		content, err = io.ReadAll(io.LimitReader(fh, limit+1))
+		content, err = readAllInto(fh, buf, limit+1)
 		if err != nil {
 			return nil, false, err
 		}
@@ -546,6 +580,39 @@ func (sc *scanner) readStable(f *scanFile, abs string) ([]byte, bool, error) {
 		}
 	}
 	return content, false, nil
+}
+
+// growBuf returns (*buf)[:n], reallocating when it is too small.
+func growBuf(buf *[]byte, n int) []byte {
+	if cap(*buf) < n {
+		*buf = make([]byte, n, n+n/8)
+	}
+	return (*buf)[:n]
+}
+
+// readAllInto reads r to its end, or to max bytes, into *buf.
+func readAllInto(r io.Reader, buf *[]byte, max int64) ([]byte, error) {
+	b := (*buf)[:0]
+	for int64(len(b)) < max {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := b[len(b):cap(b)]
+		if rest := max - int64(len(b)); int64(len(room)) > rest {
+			room = room[:rest]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b
+			return nil, err
+		}
+	}
+	*buf = b
+	return b, nil
 }
 
 func (sc *scanner) drop(f *scanFile, err error) {
@@ -603,6 +670,7 @@ func (sc *scanner) buildTree(d *scanDir, res *scanResult) (treeMemo, error) {
 			return treeMemo{}, err
 		}
 		m.entries, m.hash = entries, h
+		sc.s.cacheTree(h, entries)
 	}
 	res.memo[d.rel] = m
 	return m, nil

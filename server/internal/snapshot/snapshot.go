@@ -27,10 +27,22 @@ func (s *Store) Snapshot(ctx context.Context, meta Meta) (Info, bool, error) {
 
 func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, error) {
 	now := time.Now()
-	res, err := s.scan(ctx)
+	res, err := s.scanOpen(ctx)
 	if err != nil {
 		return Info{}, false, fmt.Errorf("snapshot: scan %s: %w", s.root, err)
 	}
+	info, created, err := s.commitLocked(ctx, meta, now, res)
+	if err != nil {
+		s.finishScan(res, false)
+		return Info{}, false, err
+	}
+	return info, created, nil
+}
+
+// commitLocked makes the snapshot of a scan still open: its commit goes
+// into the scan's pack, the pack is installed, then the ref names it.
+func (s *Store) commitLocked(ctx context.Context, meta Meta, now time.Time, res *scanResult) (Info, bool, error) {
+	var err error
 	if res.tree.IsZero() {
 		if res.tree, err = s.putTree(nil); err != nil {
 			return Info{}, false, err
@@ -43,7 +55,7 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	prevTree := plumbing.ZeroHash
 	if len(infos) > 0 {
 		if infos[0].tree == res.tree.String() {
-			return infos[0], false, nil
+			return infos[0], false, s.finishScan(res, true)
 		}
 		prevTree = plumbing.NewHash(infos[0].tree)
 	}
@@ -69,7 +81,7 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 	if err := ctx.Err(); err != nil {
 		return Info{}, false, err
 	}
-	info, err = s.writeCommit(info, res.tree)
+	info, err = s.writeCommit(info, res.tree, func() error { return s.finishScan(res, true) })
 	if err != nil {
 		return Info{}, false, err
 	}
@@ -81,6 +93,13 @@ func (s *Store) snapshotLocked(ctx context.Context, meta Meta) (Info, bool, erro
 // snapshot. An unsaved cache only costs re-reading the files changed
 // meanwhile after a crash; Close saves it.
 const cacheSaveInterval = 30 * time.Second
+
+// cacheSaveIdle: a scheduled save waits until the store has not been used
+// for this long (at most cacheSaveInterval more), so it runs while the
+// agent is busy elsewhere rather than in front of the next snapshot or
+// restore, which would wait for the mutex (tens of milliseconds at 100k
+// files on a busy machine).
+const cacheSaveIdle = time.Second
 
 // scheduleCacheSave writes the stat cache after the caller releases the
 // mutex, so the snapshot the agent waits for does not include encoding and
@@ -95,6 +114,20 @@ func (s *Store) scheduleCacheSave() {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
+		deadline := time.Now().Add(cacheSaveInterval)
+		for {
+			s.mu.Lock()
+			idle := time.Since(s.lastUsed)
+			s.mu.Unlock()
+			if idle >= cacheSaveIdle || time.Now().After(deadline) {
+				break
+			}
+			select {
+			case <-time.After(cacheSaveIdle - idle):
+			case <-s.quit: // Close saves it
+				return
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.savingCache = false

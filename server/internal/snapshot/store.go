@@ -23,7 +23,9 @@ import (
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"go.uber.org/zap"
 )
@@ -47,7 +49,10 @@ var ErrClosed = errors.New("snapshot: store is closed")
 type Store struct {
 	mu     sync.Mutex
 	closed bool
+	quit   chan struct{}  // closed by Close: background work stops waiting
 	bg     sync.WaitGroup // background packing
+	// lastUsed is when the mutex was last released by an operation.
+	lastUsed time.Time
 	// packing is true while a background pack is scheduled; bgErr keeps
 	// its failure for Pack or Close to report.
 	packing     bool
@@ -66,7 +71,11 @@ type Store struct {
 	packStamp string   // pack directory listing last seen
 	gcStamp   string   // content of the GC marker last seen
 
-	storage *filesystem.Storage // go-git view, used for reads and refs
+	storage *filesystem.Storage // go-git view, used for refs and some reads: see git()
+	// storageStale is set when packs changed since storage was opened.
+	storageStale bool
+	// trees caches recently written or read trees (objread.go).
+	trees map[plumbing.Hash][]object.TreeEntry
 	objs    *objectStore        // writes and existence checks
 	cache   *statCache
 	infos   map[string]Info // by ID; refreshed from refs by loadInfos
@@ -119,6 +128,7 @@ func Open(stateDir, root string, opts Options) (*Store, error) {
 		skip = DefaultSkipDirs
 	}
 	s := &Store{
+		quit:     make(chan struct{}),
 		root:     absRoot,
 		stateDir: absState,
 		dir:      filepath.Join(absState, "snapshots", rootKey(absRoot)),
@@ -233,6 +243,7 @@ func (s *Store) refreshLocked() error {
 		s.gcStamp = gc
 		s.cache = loadStatCache(s.cachePath())
 		s.treeMemo = nil
+		s.trees = nil
 		s.packStamp = "" // force the pack reload below
 	}
 	if ps := s.readPackStamp(); ps != s.packStamp {
@@ -240,7 +251,7 @@ func (s *Store) refreshLocked() error {
 		if err := s.objs.reloadPacks(); err != nil {
 			return err
 		}
-		s.openStorage()
+		s.storageStale = true
 	}
 	return nil
 }
@@ -251,6 +262,7 @@ func (s *Store) openStorage() {
 	}
 	s.storage = filesystem.NewStorageWithOptions(osfs.New(s.dir),
 		cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: false})
+	s.storageStale = false
 }
 
 func (s *Store) cachePath() string { return filepath.Join(s.dir, "govibe-statcache") }
@@ -267,6 +279,13 @@ func (s *Store) Close() error {
 	if s.watch != nil {
 		s.watch.close()
 	}
+	s.mu.Lock()
+	select {
+	case <-s.quit:
+	default:
+		close(s.quit)
+	}
+	s.mu.Unlock()
 	s.bg.Wait()
 	if err := s.lock(); err != nil {
 		if errors.Is(err, ErrClosed) {
@@ -322,6 +341,7 @@ func (s *Store) lockFileLocked() error {
 
 func (s *Store) unlock() {
 	unlockFile(s.lockf)
+	s.lastUsed = time.Now()
 	s.mu.Unlock()
 }
 

@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -24,21 +23,6 @@ func (s *Store) diffTrees(a, b plumbing.Hash) ([]fileDiff, error) {
 	err := s.diffTreesInto("", a, b, &out)
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out, err
-}
-
-func (s *Store) readTree(h plumbing.Hash) (map[string]*object.TreeEntry, error) {
-	m := map[string]*object.TreeEntry{}
-	if h.IsZero() {
-		return m, nil
-	}
-	t, err := object.GetTree(s.storage, h)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read tree %s: %w", h, err)
-	}
-	for i := range t.Entries {
-		m[t.Entries[i].Name] = &t.Entries[i]
-	}
-	return m, nil
 }
 
 func (s *Store) diffTreesInto(prefix string, a, b plumbing.Hash, out *[]fileDiff) error {
@@ -95,17 +79,4 @@ func (s *Store) diffTreesInto(prefix string, a, b plumbing.Hash, out *[]fileDiff
 		}
 	}
 	return nil
-}
-
-// lookupPath finds the entry of a file at path in tree root.
-func (s *Store) lookupPath(root plumbing.Hash, path string) (*object.TreeEntry, error) {
-	t, err := object.GetTree(s.storage, root)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read tree %s: %w", root, err)
-	}
-	e, err := t.FindEntry(path)
-	if err != nil {
-		return nil, ErrNotFound
-	}
-	return e, nil
 }

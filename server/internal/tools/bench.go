@@ -33,6 +33,17 @@ type BenchFigures struct {
 	RipgrepDirectCPU, GrepToolRipgrepCPU, GrepToolGoCPU time.Duration
 	Edit100k, Read256K                                  time.Duration
 	ReadFileBytes                                       int
+	// Missed counts the goals the figures missed.
+	Missed int
+}
+
+// verdict says whether a goal was met, counting a miss in *missed.
+func verdict(ok bool, missed *int) string {
+	if ok {
+		return "met"
+	}
+	*missed++
+	return "MISSED"
 }
 
 // Bench measures grep_search through ripgrep and through the Go engine
@@ -100,12 +111,17 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 	f.RipgrepDirect, f.GrepToolRipgrep, f.GrepToolGo = median(d1), median(d2), median(d3)
 	fmt.Fprintf(w, "grep_search %q over %s (median of %d)\n", o.GrepPattern, o.GrepRoot, o.Runs)
 	fmt.Fprintf(w, "  rg direct:            %8.1f ms (reference)\n", ms(f.RipgrepDirect))
-	fmt.Fprintf(w, "  grep_search via rg:   %8.1f ms  ratio %.2fx (goal <= 1.1x)\n", ms(f.GrepToolRipgrep), ratio(f.GrepToolRipgrep, f.RipgrepDirect))
-	fmt.Fprintf(w, "  grep_search Go engine:%8.1f ms  ratio %.2fx (goal <= 2x)\n", ms(f.GrepToolGo), ratio(f.GrepToolGo, f.RipgrepDirect))
+	// The goals are judged on CPU time (rg's included): both sides do the
+	// same work, and on a shared machine wall time mostly measures how
+	// long each run waited for a CPU (rg direct: 610 ms wall for 156 ms
+	// of CPU at load 25).
+	fmt.Fprintf(w, "  grep_search via rg:   %8.1f ms  ratio %.2fx (goal <= 1.1x judged on CPU time, below)\n", ms(f.GrepToolRipgrep), ratio(f.GrepToolRipgrep, f.RipgrepDirect))
+	fmt.Fprintf(w, "  grep_search Go engine:%8.1f ms  ratio %.2fx (goal <= 2x judged on CPU time, below)\n", ms(f.GrepToolGo), ratio(f.GrepToolGo, f.RipgrepDirect))
 	fmt.Fprintf(w, "  CPU time (user+sys, rg included; steadier than wall time on a loaded machine):\n")
 	fmt.Fprintf(w, "    rg direct:          %8.1f ms (reference)\n", ms(f.RipgrepDirectCPU))
-	fmt.Fprintf(w, "    grep_search via rg: %8.1f ms  ratio %.2fx (goal <= 1.1x)\n", ms(f.GrepToolRipgrepCPU), ratio(f.GrepToolRipgrepCPU, f.RipgrepDirectCPU))
-	fmt.Fprintf(w, "    grep_search Go:     %8.1f ms  ratio %.2fx\n", ms(f.GrepToolGoCPU), ratio(f.GrepToolGoCPU, f.RipgrepDirectCPU))
+	rgCPU, goCPU := ratio(f.GrepToolRipgrepCPU, f.RipgrepDirectCPU), ratio(f.GrepToolGoCPU, f.RipgrepDirectCPU)
+	fmt.Fprintf(w, "    grep_search via rg: %8.1f ms  ratio %.2fx (goal <= 1.1x: %s)\n", ms(f.GrepToolRipgrepCPU), rgCPU, verdict(rgCPU <= 1.1, &f.Missed))
+	fmt.Fprintf(w, "    grep_search Go:     %8.1f ms  ratio %.2fx (goal <= 2x: %s)\n", ms(f.GrepToolGoCPU), goCPU, verdict(goCPU <= 2, &f.Missed))
 
 	dir, err := os.MkdirTemp("", "toolbench-")
 	if err != nil {
@@ -115,11 +131,11 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 	if f.Edit100k, err = benchEdit(ctx, dir, o.Runs); err != nil {
 		return f, err
 	}
-	fmt.Fprintf(w, "edit of one line in a 100,000-line file: %6.2f ms (goal < 20 ms)\n", ms(f.Edit100k))
+	fmt.Fprintf(w, "edit of one line in a 100,000-line file: %6.2f ms (goal < 20 ms: %s)\n", ms(f.Edit100k), verdict(f.Edit100k < 20*time.Millisecond, &f.Missed))
 	if f.Read256K, f.ReadFileBytes, err = benchRead(ctx, dir, o.Runs); err != nil {
 		return f, err
 	}
-	fmt.Fprintf(w, "read_file of a 256 KB slice (2,000 lines of a %s file): %6.2f ms (goal < 5 ms)\n", humanSize(int64(f.ReadFileBytes)), ms(f.Read256K))
+	fmt.Fprintf(w, "read_file of a 256 KB slice (2,000 lines of a %s file): %6.2f ms (goal < 5 ms: %s)\n", humanSize(int64(f.ReadFileBytes)), ms(f.Read256K), verdict(f.Read256K < 5*time.Millisecond, &f.Missed))
 	return f, nil
 }
 

@@ -21,6 +21,7 @@ func main() {
 	files := flag.Int("files", 0, "generate a tree of this many files and measure grep, list_files and glob over it instead of -root (issue 17: 100000)")
 	flag.Parse()
 	ctx := context.Background()
+	missed := 0
 	if *files > 0 {
 		dir, err := os.MkdirTemp("", "toolbench-tree-")
 		if err != nil {
@@ -35,14 +36,21 @@ func main() {
 		}
 		fmt.Printf("generated %d files in %v\n", *files, time.Since(t0).Round(time.Millisecond))
 		o.GrepRoot = dir
-		if err := tools.BenchListing(ctx, os.Stdout, dir, o.Runs); err != nil {
+		m, err := tools.BenchListing(ctx, os.Stdout, dir, o.Runs)
+		missed += m
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "toolbench:", err)
 			os.RemoveAll(dir)
 			os.Exit(1)
 		}
 	}
-	if _, err := tools.Bench(ctx, os.Stdout, o); err != nil {
+	f, err := tools.Bench(ctx, os.Stdout, o)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "toolbench:", err)
+		os.Exit(1)
+	}
+	if missed += f.Missed; missed > 0 {
+		fmt.Printf("toolbench: %d goal(s) missed\n", missed)
 		os.Exit(1)
 	}
 }
