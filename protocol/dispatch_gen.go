@@ -47,6 +47,10 @@ type Server interface {
 	ChatCompact(ctx context.Context, params *CompactParams) (*Empty, error)
 	// Answers a confirm/requested.
 	ConfirmResolve(ctx context.Context, params *ConfirmResolveParams) (*Empty, error)
+	// The user's always-allow rules.
+	PermissionsList(ctx context.Context) (*PermissionsListResult, error)
+	// Removes an always-allow rule; answers the remaining ones.
+	PermissionsRevoke(ctx context.Context, params *PermissionsRevokeParams) (*PermissionsListResult, error)
 	// The provider presets GoVibe ships.
 	ModelsPresets(ctx context.Context) (*ModelsPresetsResult, error)
 	// Lists an endpoint's models (GET /models); errors carry advice.
@@ -201,6 +205,14 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.ConfirmResolve(ctx, &p)
+	case "permissions/list":
+		return s.PermissionsList(ctx)
+	case "permissions/revoke":
+		var p PermissionsRevokeParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.PermissionsRevoke(ctx, &p)
 	case "models/presets":
 		return s.ModelsPresets(ctx)
 	case "models/list":
@@ -343,6 +355,8 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"chat/runPlan":             {false, true},
 	"chat/compact":             {false, true},
 	"confirm/resolve":          {false, true},
+	"permissions/list":         {false, false},
+	"permissions/revoke":       {false, true},
 	"models/presets":           {false, false},
 	"models/list":              {false, false},
 	"models/probe":             {false, false},

@@ -47,6 +47,8 @@ var Methods = []Method{
 	{Name: "chat/runPlan", GoName: "ChatRunPlan", Dir: ClientToServer, Params: &ChatRunPlanParams{}, Result: &ChatSendResult{}, Ordered: true, Doc: "Hands the plan that Plan mode proposed to the scheduler in Agent mode."},
 	{Name: "chat/compact", GoName: "ChatCompact", Dir: ClientToServer, Params: &CompactParams{}, Result: &Empty{}, Ordered: true, Doc: "Compacts the session's model context now."},
 	{Name: "confirm/resolve", GoName: "ConfirmResolve", Dir: ClientToServer, Params: &ConfirmResolveParams{}, Result: &Empty{}, Ordered: true, Doc: "Answers a confirm/requested."},
+	{Name: "permissions/list", GoName: "PermissionsList", Dir: ClientToServer, Result: &PermissionsListResult{}, Doc: "The user's always-allow rules."},
+	{Name: "permissions/revoke", GoName: "PermissionsRevoke", Dir: ClientToServer, Params: &PermissionsRevokeParams{}, Result: &PermissionsListResult{}, Ordered: true, Doc: "Removes an always-allow rule; answers the remaining ones."},
 	{Name: "models/presets", GoName: "ModelsPresets", Dir: ClientToServer, Result: &ModelsPresetsResult{}, Doc: "The provider presets GoVibe ships."},
 	{Name: "models/list", GoName: "ModelsList", Dir: ClientToServer, Params: &ModelsEndpointParams{}, Result: &ModelsListResult{}, Doc: "Lists an endpoint's models (GET /models); errors carry advice."},
 	{Name: "models/probe", GoName: "ModelsProbe", Dir: ClientToServer, Params: &ModelsProbeParams{}, Result: &ModelsProbeResult{}, Doc: "One one-token request: streaming, tools, usage, reasoning."},

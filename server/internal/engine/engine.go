@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
@@ -54,6 +55,9 @@ type Options struct {
 	// Home is the user's home directory (user skills, hooks, MCP config);
 	// "" means os.UserHomeDir.
 	Home string
+	// AllowRules is the user's always-allow file (allowrules.DefaultPath
+	// for serve and exec); nil offers no "Always allow".
+	AllowRules *allowrules.File
 	// OnNotice tells the user something that belongs to no session (what
 	// trust skipped, malformed project config); level is
 	// info|warning|error.

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -64,6 +65,8 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		Editor:   editor,
 		HostInfo: engine.HostInfo{OS: p.Host.OS, Shell: p.Host.Shell, RipgrepPath: p.Host.RipgrepPath, Language: p.Locale},
 		Trusted:  p.Trusted,
+		// "Always allow" writes here, never into the workspace.
+		AllowRules: allowrules.Open(allowrules.DefaultPath()),
 		OnNotice: func(level, message string) {
 			s.notify(func(ctx context.Context) error {
 				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message})
