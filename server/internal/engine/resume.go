@@ -232,6 +232,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 		}
 		out = run.Resume(ctx, b.history, p.calls, e.meterSink(sink))
 		out = e.afterFreeRun(ctx, t, b, sink, run, out)
+		out = e.continueOnStop(ctx, t, b, sink, run, out)
 	}
 	e.finishTurn(ctx, t, b, sink, out, before)
 }
