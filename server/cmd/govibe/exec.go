@@ -175,7 +175,7 @@ func execCmd(args []string) int {
 		Roots: []string{cf.workspace}, StateDir: cf.stateDir, Logger: log.Logger,
 		Settings: values, APIKeys: keys, Headless: true, Approve: *approve, Trusted: trusted,
 		AllowRules: allowrules.Open(allowrules.DefaultPath()),
-		OnNotice:   func(level, msg string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
+		OnNotice:   func(level, msg, _ string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
 		// The asker speaks the engine's language; eng is set before any turn.
 		AskTerminal: stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
 		HostInfo:    engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},

@@ -60,8 +60,9 @@ type Options struct {
 	AllowRules *allowrules.File
 	// OnNotice tells the user something that belongs to no session (what
 	// trust skipped, malformed project config); level is
-	// info|warning|error.
-	OnNotice func(level, message string)
+	// info|warning|error; action names a remedy the client can offer
+	// ("trustWorkspace") or is empty.
+	OnNotice func(level, message, action string)
 	// Terminal reads the active terminal's recent output for an @terminal
 	// mention (the editor's shell integration); nil when there is none.
 	Terminal func(ctx context.Context, maxChars int) (string, error)

@@ -67,9 +67,9 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		Trusted:  p.Trusted,
 		// "Always allow" writes here, never into the workspace.
 		AllowRules: allowrules.Open(allowrules.DefaultPath()),
-		OnNotice: func(level, message string) {
+		OnNotice: func(level, message, action string) {
 			s.notify(func(ctx context.Context) error {
-				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message})
+				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message, Action: action})
 			})
 		},
 		OnConfirm: func(c engine.Confirm) {
