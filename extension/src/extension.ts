@@ -1,6 +1,7 @@
 // Entry point: wires the sidecar manager to VS Code. Logic lives in the
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
+import { manageAllowRules } from './host/allowRules';
 import { pickMode, runPlan } from './host/modePicker';
 import * as fs from 'node:fs';
 import { addModel } from './host/addModel';
@@ -241,6 +242,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     chatView.focusInput();
   });
   command('govibe.compact', () => chatView.compact());
+  command('govibe.alwaysAllowedRules', () => manageAllowRules(request));
+  command('govibe.mcpServers', async () => {
+    await vscode.commands.executeCommand('govibe.chat.focus');
+    chatView.showMcp();
+  });
   command('govibe.setMode', () => pickMode(request, chatView.sessionId));
   command('govibe.runPlan', () => runPlan(request, chatView.sessionId));
   command('govibe.snapshots.refresh', () => snapshots.refresh());

@@ -165,6 +165,27 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private unshown: { level: 'info' | 'warning' | 'error'; text: string; action?: string }[] = [];
   private webviewReady = false;
 
+  /** Opens the MCP status view in the chat. */
+  showMcp(): void {
+    this.post({ type: 'showMcp' });
+  }
+
+  /** Runs an MCP status-view action and posts the new status (or why it failed). */
+  private async mcp(action: 'status' | 'connect' | 'restart' | 'enable' | 'disable', name?: string): Promise<void> {
+    const r = this.deps.request;
+    try {
+      const status =
+        action === 'restart' && name
+          ? await r('mcp/restart', { name })
+          : (action === 'enable' || action === 'disable') && name
+            ? await r('mcp/setEnabled', { name, enabled: action === 'enable' })
+            : await r('mcp/status', { connect: action === 'connect' });
+      this.post({ type: 'mcp', status });
+    } catch (err) {
+      this.post({ type: 'mcp', error: errorText(err) });
+    }
+  }
+
   // ---- commands ----
 
   async newSession(): Promise<void> {
@@ -212,8 +233,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       case 'resolve':
         if (this.deps.proposals.has(m.id)) return this.deps.proposals.resolveFromChat(m.id, m.decision, m.reason);
-        await r('confirm/resolve', { id: m.id, decision: m.decision, reason: m.reason, command: m.command, answer: m.answer });
+        await r('confirm/resolve', { id: m.id, decision: m.decision, reason: m.reason, command: m.command, answer: m.answer, alwaysAllow: m.alwaysAllow });
         return;
+      case 'mcp':
+        return this.mcp(m.action, m.name);
       case 'openDiff':
         return this.openDiff(m);
       case 'reviewAll':
