@@ -29,6 +29,9 @@ type harnessOptions struct {
 	// Clipboard lets the page read and write the clipboard (code-server's
 	// clipboard goes through the browser's, which asks for permission).
 	Clipboard bool
+	// WorkspaceFiles are written into the workspace (relative path →
+	// content) before the folder is opened.
+	WorkspaceFiles map[string]string
 	// SecondFolder opens a multi-root workspace (a .code-workspace file):
 	// the usual git workspace plus a second folder, not a git repository,
 	// holding secondFolderFiles.
@@ -82,6 +85,15 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	h.Workspace = newWorkspace(t)
 	if opts.WorkspaceSettings != nil {
 		writeJSON(t, filepath.Join(h.Workspace, ".vscode", "settings.json"), opts.WorkspaceSettings)
+	}
+	for rel, content := range opts.WorkspaceFiles {
+		p := filepath.Join(h.Workspace, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h.Dirs = newCodeServerDirs(t)
 	// Registered after the temp dirs so it runs before they are removed, and
