@@ -32,6 +32,9 @@ type harnessOptions struct {
 	// WorkspaceFiles are written into the workspace (relative path →
 	// content) before the folder is opened.
 	WorkspaceFiles map[string]string
+	// WorkspaceTrust turns VS Code's workspace trust on (code-server runs
+	// without it otherwise): the folder opens untrusted, in Restricted Mode.
+	WorkspaceTrust bool
 	// SecondFolder opens a multi-root workspace (a .code-workspace file):
 	// the usual git workspace plus a second folder, not a git repository,
 	// holding secondFolderFiles.
@@ -130,7 +133,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		installExtension(t, env, h.Dirs, vsixPath(root), filepath.Join(h.Artifacts, "install-extension.log"))
 		phase("extension installed")
 	}
-	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"))
+	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"), opts.WorkspaceTrust)
 	phase("code-server healthy")
 
 	browser := sharedBrowser(t, env)

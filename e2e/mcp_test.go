@@ -133,7 +133,7 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 // says what was skipped (MCP servers, hooks) and offers VS Code's
 // workspace trust; the MCP view names the skipped file.
 func TestScenarioUntrustedWorkspaceNotice(t *testing.T) {
-	h := newHarness(t, harnessOptions{Extension: true,
+	h := newHarness(t, harnessOptions{Extension: true, WorkspaceTrust: true,
 		Settings: map[string]any{"security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never"},
 		WorkspaceFiles: map[string]string{
 			".govibe/mcp.json":   mcpConfig(t),
@@ -172,6 +172,30 @@ func TestScenarioUntrustedWorkspaceNotice(t *testing.T) {
 	if err := action.Click(); err != nil {
 		t.Fatalf("click Trust workspace: %v", err)
 	}
-	h.expectVisible(h.editorTab("Workspace Trust"), "VS Code's Workspace Trust editor")
+	trustEditor := h.Page.GetByText("You are in Restricted Mode")
+	h.expectVisible(trustEditor, "VS Code's Workspace Trust editor")
 	h.shot("workspace-trust-editor")
+
+	// Granting trust reloads the project config without a restart: the
+	// MCP server starts and the view shows it connected.
+	if err := h.Page.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Trust", Exact: playwright.Bool(true)}).First().Click(); err != nil {
+		t.Fatalf("click Trust: %v", err)
+	}
+	trusted := h.Page.GetByText("You trust this folder")
+	h.expectVisible(trusted, "the trust editor saying the folder is trusted")
+	// The trust editor floats over the workbench: close it to reach the chat.
+	if err := h.Page.Locator(".modal-editor-part .modal-editor-action-container .codicon-close").Last().Click(); err != nil {
+		t.Fatalf("close the trust editor: %v", err)
+	}
+	if err := h.Expect.Locator(trusted).ToBeHidden(); err != nil {
+		t.Fatalf("the trust editor did not close: %v", err)
+	}
+	if err := wv.Locator("[data-testid=mcp-refresh]").Click(); err != nil {
+		t.Fatalf("refresh the MCP view: %v", err)
+	}
+	row := wv.Locator(selMCPServer + "[data-name=echo]")
+	if err := h.Expect.Locator(row).ToHaveAttribute("data-state", "connected"); err != nil {
+		t.Fatalf("after trust the echo server is not connected: %v", err)
+	}
+	h.shot("trusted-mcp-connected")
 }

@@ -148,10 +148,15 @@ func promptArgs(declared []string, args string) map[string]string {
 	return out
 }
 
-// MCPSkipped lists the project MCP config files trust kept from loading.
+// MCPSkipped lists the project MCP config files trust kept from loading,
+// relative to their workspace root.
 func (e *Engine) MCPSkipped() []string {
 	e.mcpManager()
 	e.mcp.mu.Lock()
 	defer e.mcp.mu.Unlock()
-	return append([]string(nil), e.mcp.skipped...)
+	out := make([]string, len(e.mcp.skipped))
+	for i, p := range e.mcp.skipped {
+		out[i] = e.displayPath(p) // relative to its root, as the notice says it
+	}
+	return out
 }

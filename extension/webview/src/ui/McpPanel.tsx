@@ -34,7 +34,9 @@ export function McpPanel({ mcp }: { mcp?: { status?: MCPStatusResult; error?: st
       {!st && !mcp?.error && <div class="muted">{l10n.t('Loading…')}</div>}
       {st && st.skipped.length > 0 && (
         <div class="mcp-skipped" data-testid="mcp-skipped">
-          <span class="codicon codicon-shield" /> {l10n.t('Not loaded because this workspace is not trusted: {0}', st.skipped.join(', '))}
+          <span class="mcp-skipped-text">
+            <span class="codicon codicon-shield" /> {l10n.t('Not loaded because this workspace is not trusted: {0}', st.skipped.join(', '))}
+          </span>
           <vscode-button secondary data-testid="mcp-trust" onClick={() => bridge.post({ type: 'command', command: 'trustWorkspace' })}>
             {l10n.t('Trust workspace…')}
           </vscode-button>
