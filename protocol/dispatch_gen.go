@@ -25,6 +25,8 @@ type Server interface {
 	MCPRestart(ctx context.Context, params *MCPServerParams) (*MCPStatusResult, error)
 	// Enables or disables one MCP server; answers the new status.
 	MCPSetEnabled(ctx context.Context, params *MCPSetEnabledParams) (*MCPStatusResult, error)
+	// Values for .vscode/mcp.json inputs (from SecretStorage); servers waiting for them restart. Answers the new status.
+	MCPSetInputs(ctx context.Context, params *MCPSetInputsParams) (*MCPStatusResult, error)
 	// Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured).
 	FilesComplete(ctx context.Context, params *FilesCompleteParams) (*FilesCompleteResult, error)
 	// The skill catalog with the session's active skills, for the chat's skills picker. Ordered, so it reflects a trust change sent before it.
@@ -139,6 +141,12 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.MCPSetEnabled(ctx, &p)
+	case "mcp/setInputs":
+		var p MCPSetInputsParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.MCPSetInputs(ctx, &p)
 	case "files/complete":
 		var p FilesCompleteParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -344,6 +352,7 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"mcp/status":               {false, false},
 	"mcp/restart":              {false, true},
 	"mcp/setEnabled":           {false, true},
+	"mcp/setInputs":            {false, true},
 	"files/complete":           {false, false},
 	"skills/list":              {false, true},
 	"skills/setActive":         {false, true},

@@ -302,6 +302,12 @@ export interface InitializeResult {
 	notices: string[];
 }
 
+export interface MCPInput {
+	id: string;
+	description?: string;
+	password?: boolean;
+}
+
 export interface MCPServerParams {
 	name: string;
 }
@@ -316,11 +322,16 @@ export interface MCPServerStatus {
 	error?: string;
 	stderrTail?: string;
 	restarts: number;
+	needsInputs?: MCPInput[];
 }
 
 export interface MCPSetEnabledParams {
 	name: string;
 	enabled: boolean;
+}
+
+export interface MCPSetInputsParams {
+	values: Record<string, string>;
 }
 
 export interface MCPStatusParams {
@@ -745,6 +756,7 @@ export interface ClientRequests {
 	"mcp/status": { params: MCPStatusParams; result: MCPStatusResult };
 	"mcp/restart": { params: MCPServerParams; result: MCPStatusResult };
 	"mcp/setEnabled": { params: MCPSetEnabledParams; result: MCPStatusResult };
+	"mcp/setInputs": { params: MCPSetInputsParams; result: MCPStatusResult };
 	"files/complete": { params: FilesCompleteParams; result: FilesCompleteResult };
 	"skills/list": { params: SkillsListParams; result: SkillsListResult };
 	"skills/setActive": { params: SkillsSetActiveParams; result: SkillsListResult };
@@ -811,6 +823,7 @@ export const Method = {
 	MCPStatus: "mcp/status",
 	MCPRestart: "mcp/restart",
 	MCPSetEnabled: "mcp/setEnabled",
+	MCPSetInputs: "mcp/setInputs",
 	FilesComplete: "files/complete",
 	SkillsList: "skills/list",
 	SkillsSetActive: "skills/setActive",

@@ -28,6 +28,10 @@ type mcpState struct {
 	m       *mcpclient.Manager
 	warned  bool // the schema budget warning was shown for this manager
 	skipped []string
+	// inputs are the editor's values for ${input:id} (from SecretStorage):
+	// in memory only, substituted into the one server config that names
+	// them, never into the environment of anything else.
+	inputs map[string]string
 }
 
 // mcpManager returns the manager, building it on first use.
@@ -37,7 +41,11 @@ func (e *Engine) mcpManager() *mcpclient.Manager {
 	if e.mcp.m != nil {
 		return e.mcp.m
 	}
-	cfgs, problems, skipped := mcpclient.Load(mcpclient.Sources(e.home(), e.opts.Roots), e.Trusted(), nil)
+	inputs := e.mcp.inputs
+	cfgs, problems, skipped := mcpclient.Load(mcpclient.Sources(e.home(), e.opts.Roots), e.Trusted(), func(id string) (string, bool) {
+		v, ok := inputs[id]
+		return v, ok
+	})
 	for _, p := range problems {
 		e.log.Warn("MCP configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
 		e.notice("warning", e.tr("MCP server not loaded: %s", p.Error()))
@@ -57,6 +65,22 @@ func (e *Engine) resetMCP() {
 	if m != nil {
 		go m.Close()
 	}
+}
+
+// SetMCPInputs adds values for ${input:id} and reloads the servers, so
+// those that waited for them start with them.
+func (e *Engine) SetMCPInputs(values map[string]string) {
+	e.mcp.mu.Lock()
+	next := map[string]string{}
+	for k, v := range e.mcp.inputs {
+		next[k] = v
+	}
+	for k, v := range values {
+		next[k] = v
+	}
+	e.mcp.inputs = next
+	e.mcp.mu.Unlock()
+	e.resetMCP()
 }
 
 // MCP is the manager for the status view and its actions.

@@ -147,13 +147,23 @@ func (s *Server) open(opts engine.Options, warns []config.Warning) {
 	s.reportPermissionProblems(eng)
 }
 
+// applyLogSettings sets the level and the secrets the log redacts: the
+// API keys (keys; nil keeps the last ones) and the MCP input values.
 func (s *Server) applyLogSettings(v config.Values, keys map[string]string) {
 	typed := config.Typed(v)
 	s.log.Level.SetLevel(logLevel(typed.LogLevel))
+	s.mu.Lock()
+	if keys != nil {
+		s.apiKeys = keys
+	}
 	var secrets []string
-	for _, k := range keys {
+	for _, k := range s.apiKeys {
 		secrets = append(secrets, k)
 	}
+	for _, k := range s.inputSecrets {
+		secrets = append(secrets, k)
+	}
+	s.mu.Unlock()
 	if k := typed.APIKey; k != "" {
 		secrets = append(secrets, k)
 	}

@@ -107,3 +107,55 @@ func TestMCPAlwaysAllowAndReject(t *testing.T) {
 		t.Fatalf("third call got %q", got)
 	}
 }
+
+// TestMCPInputsFromTheEditor: a .vscode/mcp.json server whose env names a
+// prompted input waits for it (its status names the input as the file
+// declares it); mcp/setInputs supplies the value, the server starts with
+// it, and the value never reaches the sidecar's log.
+func TestMCPInputsFromTheEditor(t *testing.T) {
+	const secret = "s3cret-token-value-42"
+	ws := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{
+		"inputs": []any{map[string]any{"type": "promptString", "id": "echo-token", "description": "Token of the echo server", "password": true}},
+		"servers": map[string]any{"e": map[string]any{"command": mcpEcho,
+			"env": map[string]any{"MCPECHO_TOKEN": "${input:echo-token}", "MCPECHO_REQUIRE_TOKEN": secret}}},
+	})
+	if err := os.MkdirAll(filepath.Join(ws, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".vscode", "mcp.json"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: ws, StateDir: state,
+		Settings: map[string]any{"apiBaseUrl": "http://127.0.0.1:1", "model": "m", "logLevel": "debug"}})
+	var st protocol.MCPStatusResult
+	if err := ed.Call("mcp/status", protocol.MCPStatusParams{Connect: true}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Servers) != 1 || st.Servers[0].State != "failed" || len(st.Servers[0].NeedsInputs) != 1 ||
+		st.Servers[0].NeedsInputs[0] != (protocol.MCPInput{ID: "echo-token", Description: "Token of the echo server", Password: true}) {
+		t.Fatalf("before the input: %+v", st.Servers)
+	}
+	// A fresh result each time: decoding into the old one would keep
+	// the fields the new answer omits.
+	if err := ed.Call("mcp/setInputs", protocol.MCPSetInputsParams{Values: map[string]string{"echo-token": secret}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	st = protocol.MCPStatusResult{}
+	if err := ed.Call("mcp/status", protocol.MCPStatusParams{Connect: true}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Servers) != 1 || st.Servers[0].State != "connected" || st.Servers[0].Tools != 3 || len(st.Servers[0].NeedsInputs) != 0 {
+		t.Fatalf("after the input: %+v", st.Servers)
+	}
+	logs, _ := filepath.Glob(filepath.Join(state, "logs", "*"))
+	if len(logs) == 0 {
+		t.Fatal("no sidecar log")
+	}
+	for _, l := range logs {
+		if b, _ := os.ReadFile(l); strings.Contains(string(b), secret) {
+			t.Fatalf("the input's value is in the log %s", l)
+		}
+	}
+}
