@@ -108,7 +108,7 @@ export type WebviewMessage =
   | { type: 'listSkills'; sessionId?: string }
   | { type: 'setSkillActive'; sessionId?: string; name: string; active: boolean }
   /** The MCP status view: refresh (connect starts idle servers), restart, enable or disable a server. */
-  | { type: 'mcp'; action: 'status' | 'connect' | 'restart' | 'enable' | 'disable'; name?: string }
+  | { type: 'mcp'; action: 'status' | 'connect' | 'restart' | 'enable' | 'disable' | 'inputs'; name?: string }
   | {
       type: 'command';
       command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' | 'pickModel' | 'trustWorkspace' | 'alwaysAllowedRules';

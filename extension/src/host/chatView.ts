@@ -20,6 +20,7 @@ import {
   type ConfirmClosed,
   type ConfirmRequest,
   type EditorContext,
+  type MCPStatusResult,
   type SessionInfo,
   type SnapshotInfo,
 } from '../protocol.gen';
@@ -44,6 +45,8 @@ export interface ChatViewDeps {
   state: vscode.Memento;
   /** The sidecar's storage directory: the only place screenshots are opened from. */
   storageDir?: string;
+  /** Asks for the .vscode/mcp.json inputs servers wait for and sends them (mcpInputs.ts). */
+  mcpInputs?: () => Promise<MCPStatusResult>;
 }
 
 const SESSION_KEY = 'govibe.currentSession';
@@ -171,9 +174,14 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   /** Runs an MCP status-view action and posts the new status (or why it failed). */
-  private async mcp(action: 'status' | 'connect' | 'restart' | 'enable' | 'disable', name?: string): Promise<void> {
+  private async mcp(action: 'status' | 'connect' | 'restart' | 'enable' | 'disable' | 'inputs', name?: string): Promise<void> {
     const r = this.deps.request;
     try {
+      if (action === 'inputs' && this.deps.mcpInputs) {
+        await this.deps.mcpInputs();
+        this.post({ type: 'mcp', status: await r('mcp/status', { connect: true }) });
+        return;
+      }
       const status =
         action === 'restart' && name
           ? await r('mcp/restart', { name })

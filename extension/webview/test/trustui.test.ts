@@ -112,3 +112,18 @@ describe('the untrusted-workspace notice', () => {
     expect(h.q('host-notice')).toBeNull();
   });
 });
+
+describe('MCP inputs', () => {
+  test('a server waiting for inputs offers to enter them', async () => {
+    await h.host({ type: 'showMcp' });
+    await h.host({
+      type: 'mcp',
+      status: { servers: [{ name: 'gh', state: 'failed', kind: 'stdio', source: '.vscode/mcp.json', tools: 0, schemaTokens: 0, restarts: 0, error: 'needs inputs: token', needsInputs: [{ id: 'token', password: true }] }], skipped: [] },
+    });
+    const b = h.q('mcp-inputs')!;
+    expect(b.textContent).toContain('token');
+    b.click();
+    await flush();
+    expect(h.posted).toContainEqual({ type: 'mcp', action: 'inputs', name: 'gh' });
+  });
+});

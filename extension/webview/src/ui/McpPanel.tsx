@@ -95,6 +95,13 @@ function ServerRow({ s }: { s: MCPServerStatus }) {
         {s.restarts > 0 && ` · ${l10n.t('{0} restarts', s.restarts)}`}
         {` · ${s.source}`}
       </div>
+      {s.needsInputs && s.needsInputs.length > 0 && (
+        <div class="mcp-inputs">
+          <vscode-button secondary data-testid="mcp-inputs" onClick={() => bridge.post({ type: 'mcp', action: 'inputs', name: s.name })}>
+            {l10n.t('Enter inputs ({0})…', s.needsInputs.map((i) => i.id).join(', '))}
+          </vscode-button>
+        </div>
+      )}
       {s.error && (
         <div class="mcp-error" data-testid="mcp-error">
           {s.error}
