@@ -199,3 +199,51 @@ func TestScenarioUntrustedWorkspaceNotice(t *testing.T) {
 	}
 	h.shot("trusted-mcp-connected")
 }
+
+// A .vscode/mcp.json server whose environment names a prompted input
+// waits for it; "Enter inputs" in the MCP view asks for it in a password
+// box, the value goes to SecretStorage and to the sidecar, and the server
+// (which refuses to start without it) connects. The value is in no log.
+func TestScenarioMCPInputPromptedAndStored(t *testing.T) {
+	const secret = "e2e-input-secret-7c1"
+	cfg, _ := json.Marshal(map[string]any{
+		"inputs": []any{map[string]any{"type": "promptString", "id": "echo-token", "description": "Token of the echo server", "password": true}},
+		"servers": map[string]any{"echo": map[string]any{"command": mcpEchoBinary(t),
+			"env": map[string]any{"MCPECHO_TOKEN": "${input:echo-token}", "MCPECHO_REQUIRE_TOKEN": secret}}},
+	})
+	h := newHarness(t, harnessOptions{Extension: true, WorkspaceFiles: map[string]string{".vscode/mcp.json": string(cfg)},
+		ModelRules: modelRules{Rules: []modelRule{{Match: "hello", On: "user", Reply: modelReply{Text: "Hi."}}}}})
+	wv := h.openGoVibe()
+	if err := wv.Locator(selMCPOpen).Click(); err != nil {
+		t.Fatalf("open the MCP view: %v", err)
+	}
+	enter := wv.Locator("[data-testid=mcp-inputs]")
+	h.expectText(enter, "echo-token")
+	h.expectInView(enter, "the Enter inputs button")
+	h.shot("mcp-needs-input")
+	if err := enter.Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Expect.Locator(h.Page.Locator(selQuickInputBox)).ToHaveAttribute("type", "password"); err != nil {
+		t.Fatalf("the input is not asked for in a password box: %v", err)
+	}
+	h.quickInputAnswer(secret)
+	row := wv.Locator(selMCPServer + "[data-name=echo]")
+	if err := h.Expect.Locator(row).ToHaveAttribute("data-state", "connected"); err != nil {
+		t.Fatalf("the server did not start with the input: %v", err)
+	}
+	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.shot("mcp-input-connected")
+	var leaked []string
+	_ = filepath.WalkDir(h.Dirs.userData, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".log") {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), secret) {
+				leaked = append(leaked, p)
+			}
+		}
+		return nil
+	})
+	if len(leaked) > 0 {
+		t.Fatalf("the input's value is in logs: %v", leaked)
+	}
+}
