@@ -89,7 +89,7 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 	h.expectText(card.Locator(selToolTitle), "echo")
 	h.expectText(card.Locator(selToolArgs), "hello from the card")
 	always := card.Locator(selConfirmAlways)
-	h.expectText(always, "mcp__echo__echo")
+	h.expectText(card.Locator("[data-testid=confirm-always-rules]"), "mcp__echo__echo")
 	h.expectButtonsInView(wv, "MCP tool confirmation")
 	h.expectNoOverflow(wv, "MCP tool confirmation")
 	h.expectInView(card, "the MCP card")

@@ -5,7 +5,7 @@ import * as l10n from '@vscode/l10n';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { prettyJson } from '../format';
 import type { ConfirmView } from '../store';
-import { AlwaysAllowButton, Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
+import { AlwaysAllowButton, AlwaysAllowRules, Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
 import { Markdown } from './Markdown';
 
 /** ask_human's reason for "answered, and done with this topic" (engine.ReasonDone). */
@@ -135,6 +135,7 @@ export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boo
               {l10n.t('Deny')} <Kbd k="R" show={primary} />
             </vscode-button>
           </div>
+          <AlwaysAllowRules rules={req.allowRules} />
         </>
       )}
     </div>

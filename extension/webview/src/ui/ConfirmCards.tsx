@@ -10,7 +10,7 @@ import { diffStat } from '../diffstat';
 import { fileName } from '../format';
 import type { ConfirmView } from '../store';
 import { QuestionConfirm, ToolConfirm } from './AskCards';
-import { AlwaysAllowButton, CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
+import { AlwaysAllowButton, AlwaysAllowRules, CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
 import { ReviewView } from './Review';
 
 function openDiff(req: ConfirmRequest) {
@@ -217,6 +217,7 @@ function ShellConfirm({ view, primary }: { view: ConfirmView; primary: boolean }
               {l10n.t('Edit')}
             </vscode-button>
           </div>
+          {!edited && <AlwaysAllowRules rules={req.allowRules} />}
         </>
       )}
     </div>

@@ -27,7 +27,8 @@ function clean(e: Extra): Extra {
 /**
  * "Always allow": accepts and writes the card's rules (the sidecar's
  * proposal, e.g. Bash(go test:*) or mcp__server__tool) as user allow
- * rules. Shown only when the sidecar offered rules.
+ * rules. Shown only when the sidecar offered rules; the rules themselves
+ * are named below the buttons (AlwaysAllowRules), where a long one wraps.
  */
 export function AlwaysAllowButton({ rules, onClick }: { rules?: string[]; onClick: () => void }) {
   if (!rules || rules.length === 0) return null;
@@ -38,8 +39,18 @@ export function AlwaysAllowButton({ rules, onClick }: { rules?: string[]; onClic
       title={l10n.t('Allow now and add these user allow rules; list or revoke them with GoVibe: Always-Allowed Rules')}
       onClick={onClick}
     >
-      {l10n.t('Always allow')} <span class="always-rules">{rules.join(', ')}</span>
+      {l10n.t('Always allow')}
     </vscode-button>
+  );
+}
+
+/** The rules "Always allow" adds, under the card's buttons. */
+export function AlwaysAllowRules({ rules }: { rules?: string[] }) {
+  if (!rules || rules.length === 0) return null;
+  return (
+    <div class="muted always-note" data-testid="confirm-always-rules">
+      {l10n.t('“Always allow” adds: {0}', rules.join(', '))}
+    </div>
   );
 }
 
