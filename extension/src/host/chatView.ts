@@ -28,6 +28,7 @@ import { TranscriptBuffer } from '../transcript';
 import { answerCompletion, isCompletionMessage } from './chatCompletions';
 import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
+import { mcpAction } from './mcpView';
 import type { Proposals } from './proposals';
 import type { SnapshotsView } from './snapshots';
 
@@ -173,27 +174,6 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.post({ type: 'showMcp' });
   }
 
-  /** Runs an MCP status-view action and posts the new status (or why it failed). */
-  private async mcp(action: 'status' | 'connect' | 'restart' | 'enable' | 'disable' | 'inputs', name?: string): Promise<void> {
-    const r = this.deps.request;
-    try {
-      if (action === 'inputs' && this.deps.mcpInputs) {
-        await this.deps.mcpInputs();
-        this.post({ type: 'mcp', status: await r('mcp/status', { connect: true }) });
-        return;
-      }
-      const status =
-        action === 'restart' && name
-          ? await r('mcp/restart', { name })
-          : (action === 'enable' || action === 'disable') && name
-            ? await r('mcp/setEnabled', { name, enabled: action === 'enable' })
-            : await r('mcp/status', { connect: action === 'connect' });
-      this.post({ type: 'mcp', status });
-    } catch (err) {
-      this.post({ type: 'mcp', error: errorText(err) });
-    }
-  }
-
   // ---- commands ----
 
   async newSession(): Promise<void> {
@@ -244,7 +224,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         await r('confirm/resolve', { id: m.id, decision: m.decision, reason: m.reason, command: m.command, answer: m.answer, alwaysAllow: m.alwaysAllow });
         return;
       case 'mcp':
-        return this.mcp(m.action, m.name);
+        this.post(await mcpAction(r, this.deps.mcpInputs, m.action, m.name));
+        return;
       case 'openDiff':
         return this.openDiff(m);
       case 'reviewAll':
