@@ -90,12 +90,10 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 	h.expectText(card.Locator(selToolArgs), "hello from the card")
 	always := card.Locator(selConfirmAlways)
 	h.expectText(card.Locator("[data-testid=confirm-always-rules]"), "mcp__echo__echo")
-	h.expectButtonsInView(wv, "MCP tool confirmation")
-	h.expectNoOverflow(wv, "MCP tool confirmation")
-	h.expectInView(card, "the MCP card")
+	// Pinned, full width, in view, every button in view, nothing clipped.
+	h.expectConfirmFits(wv, card, "mcp-tool-confirmation")
 	h.expectInside(always, card, "the Always allow button")
 	h.expectInside(card.Locator(selConfirmAllow), card, "the Allow button")
-	h.shot("mcp-tool-confirmation")
 	if err := always.Click(); err != nil {
 		t.Fatalf("click Always allow: %v", err)
 	}
