@@ -168,7 +168,7 @@ var listeningRE = regexp.MustCompile(`HTTP server listening on (http://[0-9.:]+/
 // startCodeServer starts code-server on a free loopback port, serving folder,
 // and stops its whole process tree when the test ends, failing the test if
 // anything outlives that.
-func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string) *codeServer {
+func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string, workspaceTrust bool) *codeServer {
 	t.Helper()
 	port := freePort(t)
 	logf, err := os.Create(logPath)
@@ -181,13 +181,15 @@ func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string
 		"--auth", "none",
 		"--disable-telemetry",
 		"--disable-update-check",
-		"--disable-workspace-trust",
 		"--disable-getting-started-override",
 		"--ignore-last-opened",
 		"--disable-proxy",
 		"--user-data-dir", d.userData,
 		"--extensions-dir", d.extensions,
 	)
+	if !workspaceTrust {
+		cmd.Args = append(cmd.Args, "--disable-workspace-trust")
+	}
 	cmd.Env = codeServerEnv(d)
 	cmd.Stdout, cmd.Stderr = ready, ready
 	mark := newMark()

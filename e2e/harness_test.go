@@ -29,6 +29,12 @@ type harnessOptions struct {
 	// Clipboard lets the page read and write the clipboard (code-server's
 	// clipboard goes through the browser's, which asks for permission).
 	Clipboard bool
+	// WorkspaceFiles are written into the workspace (relative path →
+	// content) before the folder is opened.
+	WorkspaceFiles map[string]string
+	// WorkspaceTrust turns VS Code's workspace trust on (code-server runs
+	// without it otherwise): the folder opens untrusted, in Restricted Mode.
+	WorkspaceTrust bool
 	// SecondFolder opens a multi-root workspace (a .code-workspace file):
 	// the usual git workspace plus a second folder, not a git repository,
 	// holding secondFolderFiles.
@@ -83,6 +89,15 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	if opts.WorkspaceSettings != nil {
 		writeJSON(t, filepath.Join(h.Workspace, ".vscode", "settings.json"), opts.WorkspaceSettings)
 	}
+	for rel, content := range opts.WorkspaceFiles {
+		p := filepath.Join(h.Workspace, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	h.Dirs = newCodeServerDirs(t)
 	// Registered after the temp dirs so it runs before they are removed, and
 	// before everything below so it runs after all of it has stopped.
@@ -118,7 +133,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		installExtension(t, env, h.Dirs, vsixPath(root), filepath.Join(h.Artifacts, "install-extension.log"))
 		phase("extension installed")
 	}
-	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"))
+	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"), opts.WorkspaceTrust)
 	phase("code-server healthy")
 
 	browser := sharedBrowser(t, env)

@@ -97,3 +97,16 @@ const (
 	selTodoGoal  = "[data-testid=todo-goal]"
 	selTodoItem  = "[data-testid=todo-item]"
 )
+
+// GoVibe webview: "Always allow", the MCP status view, notices.
+const (
+	selConfirmAlways = "[data-testid=confirm-always]"
+	selToolTitle     = "[data-testid=confirm-tool-title]"
+	selToolArgs      = "[data-testid=confirm-tool-args]"
+	selMCPOpen       = "[data-testid=mcp-open]"
+	selMCPPanel      = "[data-testid=mcp-panel]"
+	selMCPServer     = "[data-testid=mcp-server]"
+	selMCPCounts     = "[data-testid=mcp-counts]"
+	selMCPSkipped    = "[data-testid=mcp-skipped]"
+	selNoticeAction  = "[data-testid=notice-action]"
+)

@@ -5,6 +5,7 @@ const (
 	ConfirmEdit     = "edit"
 	ConfirmShell    = "shell"
 	ConfirmQuestion = "question"
+	ConfirmTool     = "tool"
 )
 
 // ConfirmRequest is sent as confirm/requested and repeated in session/load
@@ -33,6 +34,15 @@ type ConfirmRequest struct {
 	// Question (ask_human)
 	Question string   `json:"question,omitempty"`
 	Options  []string `json:"options,omitempty"`
+	// Tool (an MCP call): Server and Tool name it (Tool as the server
+	// calls it); Command carries the namespaced name mcp__server__tool and
+	// Question its JSON arguments.
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// AllowRules are the user allow rules "Always allow" writes (shell:
+	// Bash(go test:*) per sub-command; tool: mcp__server__tool). Empty
+	// means the card offers no "Always allow".
+	AllowRules []string `json:"allowRules,omitempty"`
 }
 
 type ShellAnalysis struct {
@@ -60,6 +70,29 @@ type ConfirmResolveParams struct {
 	RejectedHunks []int  `json:"rejectedHunks,omitempty"`
 	Command       string `json:"command,omitempty"`
 	Answer        string `json:"answer,omitempty"`
+	// AlwaysAllow (with accept) writes the request's AllowRules to the
+	// user's always-allow rules; only those rules, never others.
+	AlwaysAllow bool `json:"alwaysAllow,omitempty"`
+}
+
+// AllowRule is one user-level always-allow rule.
+type AllowRule struct {
+	Rule string `json:"rule"`
+	// Added is when it was written (Unix milliseconds).
+	Added int64 `json:"added"`
+}
+
+// PermissionsListResult lists the always-allow rules and where they live.
+type PermissionsListResult struct {
+	File  string      `json:"file"`
+	Rules []AllowRule `json:"rules"`
+	// Error names a malformed file (its rules do not apply).
+	Error string `json:"error,omitempty"`
+}
+
+// PermissionsRevokeParams names a rule to remove.
+type PermissionsRevokeParams struct {
+	Rule string `json:"rule"`
 }
 
 // ConfirmClosed tells the client a request is no longer answerable

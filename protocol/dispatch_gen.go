@@ -25,6 +25,8 @@ type Server interface {
 	MCPRestart(ctx context.Context, params *MCPServerParams) (*MCPStatusResult, error)
 	// Enables or disables one MCP server; answers the new status.
 	MCPSetEnabled(ctx context.Context, params *MCPSetEnabledParams) (*MCPStatusResult, error)
+	// Values for .vscode/mcp.json inputs (from SecretStorage); servers waiting for them restart. Answers the new status.
+	MCPSetInputs(ctx context.Context, params *MCPSetInputsParams) (*MCPStatusResult, error)
 	// Fuzzy workspace paths for @-mention autocomplete (.gitignore honoured).
 	FilesComplete(ctx context.Context, params *FilesCompleteParams) (*FilesCompleteResult, error)
 	// The skill catalog with the session's active skills, for the chat's skills picker. Ordered, so it reflects a trust change sent before it.
@@ -47,6 +49,10 @@ type Server interface {
 	ChatCompact(ctx context.Context, params *CompactParams) (*Empty, error)
 	// Answers a confirm/requested.
 	ConfirmResolve(ctx context.Context, params *ConfirmResolveParams) (*Empty, error)
+	// The user's always-allow rules.
+	PermissionsList(ctx context.Context) (*PermissionsListResult, error)
+	// Removes an always-allow rule; answers the remaining ones.
+	PermissionsRevoke(ctx context.Context, params *PermissionsRevokeParams) (*PermissionsListResult, error)
 	// The provider presets GoVibe ships.
 	ModelsPresets(ctx context.Context) (*ModelsPresetsResult, error)
 	// Lists an endpoint's models (GET /models); errors carry advice.
@@ -135,6 +141,12 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.MCPSetEnabled(ctx, &p)
+	case "mcp/setInputs":
+		var p MCPSetInputsParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.MCPSetInputs(ctx, &p)
 	case "files/complete":
 		var p FilesCompleteParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -201,6 +213,14 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.ConfirmResolve(ctx, &p)
+	case "permissions/list":
+		return s.PermissionsList(ctx)
+	case "permissions/revoke":
+		var p PermissionsRevokeParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.PermissionsRevoke(ctx, &p)
 	case "models/presets":
 		return s.ModelsPresets(ctx)
 	case "models/list":
@@ -332,6 +352,7 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"mcp/status":               {false, false},
 	"mcp/restart":              {false, true},
 	"mcp/setEnabled":           {false, true},
+	"mcp/setInputs":            {false, true},
 	"files/complete":           {false, false},
 	"skills/list":              {false, true},
 	"skills/setActive":         {false, true},
@@ -343,6 +364,8 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"chat/runPlan":             {false, true},
 	"chat/compact":             {false, true},
 	"confirm/resolve":          {false, true},
+	"permissions/list":         {false, false},
+	"permissions/revoke":       {false, true},
 	"models/presets":           {false, false},
 	"models/list":              {false, false},
 	"models/probe":             {false, false},

@@ -76,6 +76,23 @@ type MCPServerStatus struct {
 	Error        string `json:"error,omitempty"`
 	StderrTail   string `json:"stderrTail,omitempty"`
 	Restarts     int    `json:"restarts"`
+	// NeedsInputs are .vscode/mcp.json prompted inputs the server waits
+	// for; the editor asks the user and answers with mcp/setInputs.
+	NeedsInputs []MCPInput `json:"needsInputs,omitempty"`
+}
+
+// MCPInput is one prompted input (.vscode/mcp.json "inputs").
+type MCPInput struct {
+	ID          string `json:"id"`
+	Description string `json:"description,omitempty"`
+	Password    bool   `json:"password,omitempty"`
+}
+
+// MCPSetInputsParams gives values for ${input:id} (kept in the editor's
+// SecretStorage). The sidecar keeps them in memory, never logs them, and
+// substitutes them only into the server configs that reference them.
+type MCPSetInputsParams struct {
+	Values map[string]string `json:"values"`
 }
 
 type MCPStatusResult struct {

@@ -94,7 +94,8 @@ type SettingsDidChangeParams struct {
 type Empty struct{}
 
 // ServerNotice is a user-visible message outside any session. Action names
-// a remedy the client can offer ("showLogs", "openSettings").
+// a remedy the client can offer ("showLogs", "openSettings", or
+// "trustWorkspace" on the notice of what an untrusted workspace skipped).
 type ServerNotice struct {
 	Level   string `json:"level"` // info|warning|error
 	Message string `json:"message"`

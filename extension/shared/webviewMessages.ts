@@ -9,6 +9,7 @@ import type {
   SkillInfo,
   ConfirmRequest,
   ConfirmClosed,
+  MCPStatusResult,
   SessionLoadResult,
   SessionInfo,
   SessionSearchHit,
@@ -50,7 +51,11 @@ export type HostMessage =
   | { type: 'files'; reqId: number; items: FileCompletion[]; partial: boolean }
   // The skill catalog with the session's active skills (answer to
   // `listSkills` and `setSkillActive`).
-  | { type: 'skills'; skills: SkillInfo[]; error?: string };
+  | { type: 'skills'; skills: SkillInfo[]; error?: string }
+  // The MCP status view (answer to `mcp`); error when the sidecar refused.
+  | { type: 'mcp'; status?: MCPStatusResult; error?: string }
+  // Opens the MCP status view (GoVibe: MCP Servers).
+  | { type: 'showMcp' };
 
 /** What the header shows about the model; see src/host/modelStatus.ts. */
 export interface ModelStatus {
@@ -80,6 +85,8 @@ export type WebviewMessage =
       reason?: string;
       command?: string;
       answer?: string;
+      /** Writes the card's allowRules as user allow rules. */
+      alwaysAllow?: boolean;
     }
   | { type: 'openDiff'; confirmId?: string; path?: string; before?: string; after?: string }
   | { type: 'reviewAll'; confirmIds: string[] }
@@ -100,4 +107,9 @@ export type WebviewMessage =
   | { type: 'completeFiles'; reqId: number; query: string }
   | { type: 'listSkills'; sessionId?: string }
   | { type: 'setSkillActive'; sessionId?: string; name: string; active: boolean }
-  | { type: 'command'; command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' | 'pickModel' };
+  /** The MCP status view: refresh (connect starts idle servers), restart, enable or disable a server. */
+  | { type: 'mcp'; action: 'status' | 'connect' | 'restart' | 'enable' | 'disable' | 'inputs'; name?: string }
+  | {
+      type: 'command';
+      command: 'setApiKey' | 'showLogs' | 'restartServer' | 'openSettings' | 'continue' | 'pickModel' | 'trustWorkspace' | 'alwaysAllowedRules';
+    };

@@ -1,6 +1,8 @@
 // Entry point: wires the sidecar manager to VS Code. Logic lives in the
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
+import { manageAllowRules } from './host/allowRules';
+import { type McpInputDeps, supplyMcpInputs } from './mcpInputs';
 import { pickMode, runPlan } from './host/modePicker';
 import * as fs from 'node:fs';
 import { addModel } from './host/addModel';
@@ -113,6 +115,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log: (l) => log.warn(l),
   });
   const snapshots = new SnapshotsView(request, () => chat?.sessionId, locale);
+  const mcpInputDeps: McpInputDeps = {
+    status: () => request('mcp/status', {}),
+    setInputs: (values) => request('mcp/setInputs', { values }),
+    get: async (key) => context.secrets.get(key),
+    store: async (key, value) => context.secrets.store(key, value),
+    ask: async (i) =>
+      vscode.window.showInputBox({
+        title: vscode.l10n.t('MCP server input {0}', i.id),
+        prompt: i.description || i.id,
+        password: i.password ?? false,
+        ignoreFocusOut: true,
+      }),
+  };
   chat = new ChatView({
     extensionUri: context.extensionUri,
     request,
@@ -123,6 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log: (l) => log.info(l),
     state: context.workspaceState,
     storageDir,
+    mcpInputs: () => supplyMcpInputs(mcpInputDeps, true),
   });
   const chatView = chat;
 
@@ -152,6 +168,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   mgr.onDidChangeState(({ state, detail }) => {
     if (state !== 'ready') void proposals.closeAll();
+    // Inputs stored earlier reach each new sidecar without asking.
+    if (state === 'ready') supplyMcpInputs(mcpInputDeps, false).catch((err) => log.warn(`MCP inputs: ${String(err)}`));
     chatView.serverStateChanged(state as ServerState, detail);
   });
   chatView.onDidChangeServerState((state, detail) => status.show(state, detail));
@@ -241,6 +259,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     chatView.focusInput();
   });
   command('govibe.compact', () => chatView.compact());
+  command('govibe.alwaysAllowedRules', () => manageAllowRules(request));
+  command('govibe.mcpServers', async () => {
+    await vscode.commands.executeCommand('govibe.chat.focus');
+    chatView.showMcp();
+  });
   command('govibe.setMode', () => pickMode(request, chatView.sessionId));
   command('govibe.runPlan', () => runPlan(request, chatView.sessionId));
   command('govibe.snapshots.refresh', () => snapshots.refresh());

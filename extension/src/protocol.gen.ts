@@ -4,6 +4,7 @@
 export const ConfirmEdit = "edit";
 export const ConfirmShell = "shell";
 export const ConfirmQuestion = "question";
+export const ConfirmTool = "tool";
 export const DecisionAccept = "accept";
 export const DecisionReject = "reject";
 export const CodeParseError = -32700;
@@ -48,6 +49,11 @@ export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry"
 
 /** Every EventKind, in declaration order. */
 export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventHook, EventSnapshots];
+
+export interface AllowRule {
+	rule: string;
+	added: number;
+}
 
 export interface ApplyEditParams {
 	path: string;
@@ -175,6 +181,9 @@ export interface ConfirmRequest {
 	review?: ReviewCard;
 	question?: string;
 	options?: string[];
+	server?: string;
+	tool?: string;
+	allowRules?: string[];
 }
 
 export interface ConfirmResolveParams {
@@ -186,6 +195,7 @@ export interface ConfirmResolveParams {
 	rejectedHunks?: number[];
 	command?: string;
 	answer?: string;
+	alwaysAllow?: boolean;
 }
 
 export interface ContextUse {
@@ -292,6 +302,12 @@ export interface InitializeResult {
 	notices: string[];
 }
 
+export interface MCPInput {
+	id: string;
+	description?: string;
+	password?: boolean;
+}
+
 export interface MCPServerParams {
 	name: string;
 }
@@ -306,11 +322,16 @@ export interface MCPServerStatus {
 	error?: string;
 	stderrTail?: string;
 	restarts: number;
+	needsInputs?: MCPInput[];
 }
 
 export interface MCPSetEnabledParams {
 	name: string;
 	enabled: boolean;
+}
+
+export interface MCPSetInputsParams {
+	values: Record<string, string>;
 }
 
 export interface MCPStatusParams {
@@ -411,6 +432,16 @@ export interface Part {
 	meta?: unknown;
 	display?: string;
 	durationMs?: number;
+}
+
+export interface PermissionsListResult {
+	file: string;
+	rules: AllowRule[];
+	error?: string;
+}
+
+export interface PermissionsRevokeParams {
+	rule: string;
 }
 
 export interface ReviewCard {
@@ -725,6 +756,7 @@ export interface ClientRequests {
 	"mcp/status": { params: MCPStatusParams; result: MCPStatusResult };
 	"mcp/restart": { params: MCPServerParams; result: MCPStatusResult };
 	"mcp/setEnabled": { params: MCPSetEnabledParams; result: MCPStatusResult };
+	"mcp/setInputs": { params: MCPSetInputsParams; result: MCPStatusResult };
 	"files/complete": { params: FilesCompleteParams; result: FilesCompleteResult };
 	"skills/list": { params: SkillsListParams; result: SkillsListResult };
 	"skills/setActive": { params: SkillsSetActiveParams; result: SkillsListResult };
@@ -736,6 +768,8 @@ export interface ClientRequests {
 	"chat/runPlan": { params: ChatRunPlanParams; result: ChatSendResult };
 	"chat/compact": { params: CompactParams; result: Empty };
 	"confirm/resolve": { params: ConfirmResolveParams; result: Empty };
+	"permissions/list": { params: void; result: PermissionsListResult };
+	"permissions/revoke": { params: PermissionsRevokeParams; result: PermissionsListResult };
 	"models/presets": { params: void; result: ModelsPresetsResult };
 	"models/list": { params: ModelsEndpointParams; result: ModelsListResult };
 	"models/probe": { params: ModelsProbeParams; result: ModelsProbeResult };
@@ -789,6 +823,7 @@ export const Method = {
 	MCPStatus: "mcp/status",
 	MCPRestart: "mcp/restart",
 	MCPSetEnabled: "mcp/setEnabled",
+	MCPSetInputs: "mcp/setInputs",
 	FilesComplete: "files/complete",
 	SkillsList: "skills/list",
 	SkillsSetActive: "skills/setActive",
@@ -800,6 +835,8 @@ export const Method = {
 	ChatRunPlan: "chat/runPlan",
 	ChatCompact: "chat/compact",
 	ConfirmResolve: "confirm/resolve",
+	PermissionsList: "permissions/list",
+	PermissionsRevoke: "permissions/revoke",
 	ModelsPresets: "models/presets",
 	ModelsList: "models/list",
 	ModelsProbe: "models/probe",

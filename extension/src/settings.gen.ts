@@ -54,6 +54,7 @@ export const SETTING_KEYS = [
 	"compact.keepTokens",
 	"contextWindow",
 	"maxOutputTokens",
+	"hooks",
 	"permissions.allow",
 	"permissions.ask",
 	"permissions.deny",
@@ -115,6 +116,7 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"compact.keepTokens": "workspace",
 	"contextWindow": "workspace",
 	"maxOutputTokens": "workspace",
+	"hooks": "user",
 	"permissions.allow": "user",
 	"permissions.ask": "restrict",
 	"permissions.deny": "restrict",
@@ -244,6 +246,8 @@ export interface SettingValues {
 	"contextWindow": number;
 	/** Maximum output tokens per reply; 0 uses the model's default. */
 	"maxOutputTokens": number;
+	/** Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{"matcher": "edit|write_file", "hooks": [{"type": "command", "command": "...", "timeout": 60}]}]`. User settings only; project hooks come from `.govibe/hooks.json` in a trusted workspace. */
+	"hooks": Record<string, unknown>;
 	/** Tool calls allowed without asking, e.g. `Bash(npm test)`. Only user settings count: a workspace cannot allow. */
 	"permissions.allow": string[];
 	/** Tool calls that always ask first. */
@@ -310,6 +314,7 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"compact.keepTokens": 20000,
 	"contextWindow": 0,
 	"maxOutputTokens": 0,
+	"hooks": {},
 	"permissions.allow": [],
 	"permissions.ask": [],
 	"permissions.deny": [],

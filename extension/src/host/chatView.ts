@@ -20,6 +20,7 @@ import {
   type ConfirmClosed,
   type ConfirmRequest,
   type EditorContext,
+  type MCPStatusResult,
   type SessionInfo,
   type SnapshotInfo,
 } from '../protocol.gen';
@@ -27,6 +28,7 @@ import { TranscriptBuffer } from '../transcript';
 import { answerCompletion, isCompletionMessage } from './chatCompletions';
 import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
+import { mcpAction } from './mcpView';
 import type { Proposals } from './proposals';
 import type { SnapshotsView } from './snapshots';
 
@@ -44,6 +46,8 @@ export interface ChatViewDeps {
   state: vscode.Memento;
   /** The sidecar's storage directory: the only place screenshots are opened from. */
   storageDir?: string;
+  /** Asks for the .vscode/mcp.json inputs servers wait for and sends them (mcpInputs.ts). */
+  mcpInputs?: () => Promise<MCPStatusResult>;
 }
 
 const SESSION_KEY = 'govibe.currentSession';
@@ -165,6 +169,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private unshown: { level: 'info' | 'warning' | 'error'; text: string; action?: string }[] = [];
   private webviewReady = false;
 
+  /** Opens the MCP status view in the chat. */
+  showMcp(): void {
+    this.post({ type: 'showMcp' });
+  }
+
   // ---- commands ----
 
   async newSession(): Promise<void> {
@@ -212,7 +221,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       case 'resolve':
         if (this.deps.proposals.has(m.id)) return this.deps.proposals.resolveFromChat(m.id, m.decision, m.reason);
-        await r('confirm/resolve', { id: m.id, decision: m.decision, reason: m.reason, command: m.command, answer: m.answer });
+        await r('confirm/resolve', { id: m.id, decision: m.decision, reason: m.reason, command: m.command, answer: m.answer, alwaysAllow: m.alwaysAllow });
+        return;
+      case 'mcp':
+        this.post(await mcpAction(r, this.deps.mcpInputs, m.action, m.name));
         return;
       case 'openDiff':
         return this.openDiff(m);

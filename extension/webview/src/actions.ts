@@ -3,7 +3,7 @@ import type { WebviewMessage } from '../../shared/webviewMessages';
 
 type Command = Extract<WebviewMessage, { type: 'command' }>['command'];
 
-const COMMANDS: readonly Command[] = ['setApiKey', 'showLogs', 'restartServer', 'openSettings', 'continue', 'pickModel'];
+const COMMANDS: readonly Command[] = ['setApiKey', 'showLogs', 'restartServer', 'openSettings', 'continue', 'pickModel', 'trustWorkspace', 'alwaysAllowedRules'];
 
 /** Maps an ErrorInfo/notice action name to the message its button posts. */
 export function actionMessage(action: string | undefined): WebviewMessage | undefined {
@@ -25,6 +25,10 @@ export function actionLabel(action: string): string {
       return l10n.t('Continue');
     case 'pickModel':
       return l10n.t('Choose model');
+    case 'trustWorkspace':
+      return l10n.t('Trust workspace…');
+    case 'alwaysAllowedRules':
+      return l10n.t('Always-allowed rules…');
     default:
       return action;
   }

@@ -9,6 +9,7 @@ import type {
   ConfirmRequest,
   ContextUse,
   FileCompletion,
+  MCPStatusResult,
   SessionInfo,
   SessionLoadResult,
   SessionSearchHit,
@@ -67,6 +68,9 @@ export interface ChatState {
   /** The skill catalog with the session's active skills (skills picker). */
   skills?: SkillInfo[];
   skillsError?: string;
+  /** The MCP status view: open or not, and the last status (or error). */
+  mcpOpen: boolean;
+  mcp?: { status?: MCPStatusResult; error?: string };
 }
 
 export interface StoreOptions {
@@ -91,6 +95,7 @@ const initial: ChatState = {
   l10nVersion: 0,
   focusTick: 0,
   sendTick: 0,
+  mcpOpen: false,
 };
 
 /**
@@ -165,7 +170,15 @@ export class ChatStore {
         return this.set({ files: { reqId: msg.reqId, items: msg.items, partial: msg.partial } });
       case 'skills':
         return this.set({ skills: msg.skills, skillsError: msg.error });
+      case 'mcp':
+        return this.set({ mcp: { status: msg.status, error: msg.error } });
+      case 'showMcp':
+        return this.set({ mcpOpen: true });
     }
+  }
+
+  setMcpOpen(open: boolean): void {
+    this.set({ mcpOpen: open });
   }
 
   dismissNotice(id: number): void {

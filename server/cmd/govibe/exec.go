@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/logging"
@@ -173,7 +174,8 @@ func execCmd(args []string) int {
 	eng, err = engine.New(engine.Options{
 		Roots: []string{cf.workspace}, StateDir: cf.stateDir, Logger: log.Logger,
 		Settings: values, APIKeys: keys, Headless: true, Approve: *approve, Trusted: trusted,
-		OnNotice: func(level, msg string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
+		AllowRules: allowrules.Open(allowrules.DefaultPath()),
+		OnNotice:   func(level, msg, _ string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
 		// The asker speaks the engine's language; eng is set before any turn.
 		AskTerminal: stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
 		HostInfo:    engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},

@@ -5,6 +5,7 @@
 //	govibe snapshot list|diff|restore
 //	govibe session list|show|export
 //	govibe config [--json]
+//	govibe permissions list|add|revoke
 //	govibe models presets|list|probe
 package main
 
@@ -28,6 +29,7 @@ commands:
   snapshot list|diff|restore     inspect and restore workspace snapshots
   session list|show|export       inspect stored sessions
   config [--json]                print every effective setting and its source
+  permissions list|add|revoke    the always-allow rules written from confirmation cards
   models presets|list|probe      provider presets; list an endpoint's models; probe one
   version                        print the version
 `
@@ -56,6 +58,8 @@ func main() {
 		code = sessionCmd(os.Args[2:])
 	case "config":
 		code = configCmd(os.Args[2:])
+	case "permissions":
+		code = permissionsCmd(os.Args[2:])
 	case "models":
 		code = modelsCmd(os.Args[2:])
 	case "version", "--version":

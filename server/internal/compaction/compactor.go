@@ -74,6 +74,9 @@ type Host interface {
 	// ContextEstimated tells the accounting that the session's context is
 	// now this local estimate, until the next request reports the real one.
 	ContextEstimated(sid string, tokens int64)
+	// BeforeCompact runs just before every attempt, whatever its trigger
+	// (PreCompact hooks); it cannot stop it.
+	BeforeCompact(ctx context.Context, sid, turnID, trigger string)
 	// Compacted announces an attempt that changed the track (or failed
 	// and fell back), after it is persisted.
 	Compacted(ctx context.Context, sid, turnID string, info Info)

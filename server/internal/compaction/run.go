@@ -37,6 +37,7 @@ func (c *Compactor) Compact(ctx context.Context, sid, turnID, trigger string) (I
 // CompactReserved does the work; the caller holds the session's slot.
 func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger string) (Info, error) {
 	info := Info{Trigger: trigger}
+	c.host.BeforeCompact(ctx, sid, turnID, trigger)
 	est := compact.Default()
 	pol := c.host.Policy()
 	track, err := c.tracks.LLMMessages(ctx, sid)

@@ -210,6 +210,12 @@ func UnknownKeys(v Values) []string {
 	return out
 }
 
+// Object returns an object setting (govibe.hooks); nil when unset.
+func (v Values) Object(key string) map[string]any {
+	m, _ := v.lookup(key).(map[string]any)
+	return m
+}
+
 // Objects returns a list-of-objects setting (govibe.models).
 func (v Values) Objects(key string) []map[string]any {
 	list, _ := v.lookup(key).([]any)

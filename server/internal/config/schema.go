@@ -24,7 +24,7 @@ const (
 // and the README table; see `go generate ./server/internal/config`.
 type Setting struct {
 	Key     string // without the "govibe." prefix
-	Type    string // boolean, integer, number, string, array
+	Type    string // boolean, integer, number, string, array, object
 	Default any    // JSON value: bool, float64, string, []any
 	Scope   Scope
 	// Stricter is the one value a workspace may set for a Restrict boolean.
@@ -41,6 +41,9 @@ type Setting struct {
 	VSCodeScope  string // package.json scope; "" = the default (window)
 	Internal     bool   // not contributed to VS Code (legacy or set by the sidecar)
 	Secret       bool   // never printed
+	// ObjectSchema describes an object setting's shape for VS Code's
+	// settings.json validation: JSON Schema keywords added verbatim.
+	ObjectSchema map[string]any
 }
 
 // Legacy is a renamed key: values under Old are converted and moved to New.
@@ -160,6 +163,9 @@ var Schema = []Setting{
 		EN: "Context window in tokens; 0 uses the model's known size.", ZH: "上下文窗口（token 数）；0 表示使用模型的默认值。"},
 	{Key: "maxOutputTokens", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "tokens", Min: num(0),
 		EN: "Maximum output tokens per reply; 0 uses the model's default.", ZH: "每次回复的最大输出 token 数；0 表示使用模型默认值。"},
+	{Key: "hooks", Type: "object", Default: map[string]any{}, Scope: UserOnly, VSCodeScope: "application", Markdown: true, ObjectSchema: hookEvents(),
+		EN: "Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{\"matcher\": \"edit|write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": 60}]}]`. User settings only; project hooks come from `.govibe/hooks.json` in a trusted workspace.",
+		ZH: "Claude Code 格式的生命周期钩子：事件（`PreToolUse`、`PostToolUse`、`UserPromptSubmit`、`Stop`、`SubagentStop`、`PreCompact`、`SessionStart`、`SessionEnd`、`Notification`）→ `[{\"matcher\": \"edit|write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": 60}]}]`。仅限用户设置；项目钩子来自受信任工作区中的 `.govibe/hooks.json`。"},
 	{Key: "permissions.allow", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly, Markdown: true,
 		EN: "Tool calls allowed without asking, e.g. `Bash(npm test)`. Only user settings count: a workspace cannot allow.", ZH: "无需确认即可执行的工具调用，例如 `Bash(npm test)`。只有用户设置生效：工作区不能放行。"},
 	{Key: "permissions.ask", Type: "array", Items: "string", Default: []any{}, Scope: Restrict, WorkspaceKey: "permissions.workspace.ask",
@@ -233,3 +239,25 @@ var byKey = func() map[string]*Setting {
 
 // Lookup returns the declaration of key, or nil when it is unknown.
 func Lookup(key string) *Setting { return byKey[key] }
+
+// hookEvents is the JSON Schema of the hooks setting: each event takes
+// matcher groups of command hooks.
+func hookEvents() map[string]any {
+	group := map[string]any{"type": "array", "items": map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"matcher": map[string]any{"type": "string"},
+			"hooks": map[string]any{"type": "array", "items": map[string]any{
+				"type":     "object",
+				"required": []any{"command"},
+				"properties": map[string]any{
+					"type":    map[string]any{"type": "string", "enum": []any{"command"}},
+					"command": map[string]any{"type": "string"},
+					"timeout": map[string]any{"type": "number", "minimum": 1},
+				},
+			}},
+		},
+	}}
+	events := []any{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd", "Notification"}
+	return map[string]any{"propertyNames": map[string]any{"enum": events}, "additionalProperties": group}
+}

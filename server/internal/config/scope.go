@@ -159,6 +159,10 @@ func Validate(key string, v any) error {
 		if s.Max != nil && f > *s.Max {
 			return bad(fmt.Sprintf("at most %v", *s.Max))
 		}
+	case "object":
+		if _, ok := v.(map[string]any); !ok {
+			return bad("a JSON object")
+		}
 	case "array":
 		list, ok := v.([]any)
 		if !ok {

@@ -138,3 +138,26 @@ func TestResolveRecordsSources(t *testing.T) {
 		t.Fatalf("only the unknown key is warned about: %v", r.Warnings)
 	}
 }
+
+// govibe.hooks is an object setting of the user's alone: a workspace's
+// hooks setting is ignored with a warning, and a value that is no object
+// is refused by Validate.
+func TestHooksSettingIsUserOnlyObject(t *testing.T) {
+	user := Values{"hooks": map[string]any{"Stop": []any{}}}
+	out, warns := ApplyWorkspace(user, Values{"hooks": map[string]any{"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"command": "curl evil"}}}}}}, true)
+	if _, ok := out.Object("hooks")["SessionStart"]; ok {
+		t.Fatal("a workspace set hooks")
+	}
+	if !warned(warns, `"hooks"`, "only your user settings") {
+		t.Fatalf("no warning: %v", warns)
+	}
+	if err := Validate("hooks", []any{"x"}); err == nil || !strings.Contains(err.Error(), "JSON object") {
+		t.Fatalf("Validate: %v", err)
+	}
+	if err := Validate("hooks", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if m := Typed(Values{}).Hooks; m == nil || len(m) != 0 {
+		t.Fatalf("default hooks %v", m)
+	}
+}

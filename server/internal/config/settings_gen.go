@@ -44,8 +44,10 @@ type Settings struct {
 	ContextWindow int
 	// Maximum output tokens per reply; 0 uses the model's default. Unit: tokens. (maxOutputTokens)
 	MaxOutputTokens int
-	Permissions     PermissionsSettings
-	Snapshots       SnapshotsSettings
+	// Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{"matcher": "edit|write_file", "hooks": [{"type": "command", "command": "...", "timeout": 60}]}]`. User settings only; project hooks come from `.govibe/hooks.json` in a trusted workspace. (hooks)
+	Hooks       map[string]any
+	Permissions PermissionsSettings
+	Snapshots   SnapshotsSettings
 	// Legacy plain-text API key; use SecretStorage (GoVibe: Set API Key) or GOVIBE_API_KEY. (apiKey)
 	APIKey string
 }
@@ -265,6 +267,7 @@ func Typed(v Values) Settings {
 	s.Compact.KeepTokens = v.Int("compact.keepTokens")
 	s.ContextWindow = v.Int("contextWindow")
 	s.MaxOutputTokens = v.Int("maxOutputTokens")
+	s.Hooks = v.Object("hooks")
 	s.Permissions.Allow = v.Strings("permissions.allow")
 	s.Permissions.Ask = v.Strings("permissions.ask")
 	s.Permissions.Deny = v.Strings("permissions.deny")

@@ -20,7 +20,7 @@ type Confirm struct {
 	SessionID    string         `json:"sessionId"`
 	TurnID       string         `json:"turnId"`
 	ToolCallID   string         `json:"toolCallId"`
-	Kind         string         `json:"kind"` // edit|shell|question
+	Kind         string         `json:"kind"` // edit|shell|question|tool
 	Path         string         `json:"path,omitempty"`
 	RelPath      string         `json:"relPath,omitempty"`
 	Original     string         `json:"original,omitempty"`
@@ -34,6 +34,12 @@ type Confirm struct {
 	Review       *ReviewCard    `json:"review,omitempty"`
 	Question     string         `json:"question,omitempty"`
 	Options      []string       `json:"options,omitempty"`
+	// Server and Tool name an MCP call (kind tool); Command holds the
+	// namespaced name and Question its JSON arguments.
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// AllowRules are the user allow rules "Always allow" would write.
+	AllowRules []string `json:"allowRules,omitempty"`
 }
 
 // ShellAnalysis is the static classification shown with a command.
@@ -67,6 +73,8 @@ type Answer struct {
 	RejectedHunks []int   `json:"rejectedHunks,omitempty"`
 	Command       string  `json:"command,omitempty"`
 	Answer        string  `json:"answer,omitempty"`
+	// AlwaysAllow writes the confirmation's AllowRules (accept only).
+	AlwaysAllow bool `json:"alwaysAllow,omitempty"`
 }
 
 // ErrNoSuchConfirm is returned when resolving something no longer pending.

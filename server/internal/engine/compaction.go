@@ -62,6 +62,10 @@ func (h compactionHost) ContextEstimated(sid string, tokens int64) {
 	})
 }
 
+func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
+	h.e.firePreCompact(ctx, sid, turnID, trigger)
+}
+
 func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
 	status, text := "done", info.Summary
 	if info.Failed {
@@ -129,7 +133,6 @@ func (e *Engine) prepareHook(t *turn, tag string) func(context.Context, []llm.Me
 // result (the compact tool). A failed summary is not an error: it is
 // reported in the info (Failed) after the mechanical fallback ran.
 func (e *Engine) Compact(ctx context.Context, sid, turnID, trigger string) (CompactionInfo, error) {
-	e.firePreCompact(ctx, sid, turnID, trigger)
 	info, err := e.compactor.Compact(ctx, sid, turnID, trigger)
 	if err != nil {
 		return CompactionInfo{Info: info}, err
@@ -165,7 +168,6 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		defer e.wg.Done()
 		defer release()
 		before := e.SessionUsageOf(e.baseCtx, sid)
-		e.firePreCompact(e.baseCtx, sid, job, trigger)
 		info, err := e.compactor.CompactReserved(e.baseCtx, sid, job, trigger)
 		status := "done"
 		switch {

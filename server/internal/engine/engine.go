@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
@@ -54,10 +55,14 @@ type Options struct {
 	// Home is the user's home directory (user skills, hooks, MCP config);
 	// "" means os.UserHomeDir.
 	Home string
+	// AllowRules is the user's always-allow file (allowrules.DefaultPath
+	// for serve and exec); nil offers no "Always allow".
+	AllowRules *allowrules.File
 	// OnNotice tells the user something that belongs to no session (what
 	// trust skipped, malformed project config); level is
-	// info|warning|error.
-	OnNotice func(level, message string)
+	// info|warning|error; action names a remedy the client can offer
+	// ("trustWorkspace") or is empty.
+	OnNotice func(level, message, action string)
 	// Terminal reads the active terminal's recent output for an @terminal
 	// mention (the editor's shell integration); nil when there is none.
 	Terminal func(ctx context.Context, maxChars int) (string, error)

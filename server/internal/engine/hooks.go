@@ -130,11 +130,9 @@ func (e *Engine) firePreCompact(ctx context.Context, sid, turnID, trigger string
 	e.fireHook(ctx, turnID, hooks.Input{SessionID: sid, HookEventName: hooks.PreCompact, Trigger: kind})
 }
 
-// userHooks reassembles the govibe.hooks setting: it arrives as one object
-// from headless settings and flattened ("hooks.PreToolUse": [...]) from
-// the editor. It is not in the settings schema (it is an object), so it
-// is not contributed to VS Code's settings UI; only user-level values
-// reach here, since workspace values are filtered by the schema.
+// userHooks reads the govibe.hooks setting (an object of the settings
+// schema, user scope only, so workspace values never reach here). Older
+// clients sent it flattened ("hooks.PreToolUse": [...]); both are read.
 func userHooks(v config.Values) json.RawMessage {
 	m := map[string]any{}
 	if x, ok := v["hooks"].(map[string]any); ok {

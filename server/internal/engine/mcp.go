@@ -11,7 +11,6 @@ import (
 
 	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/mcpclient"
-	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -29,6 +28,10 @@ type mcpState struct {
 	m       *mcpclient.Manager
 	warned  bool // the schema budget warning was shown for this manager
 	skipped []string
+	// inputs are the editor's values for ${input:id} (from SecretStorage):
+	// in memory only, substituted into the one server config that names
+	// them, never into the environment of anything else.
+	inputs map[string]string
 }
 
 // mcpManager returns the manager, building it on first use.
@@ -38,7 +41,11 @@ func (e *Engine) mcpManager() *mcpclient.Manager {
 	if e.mcp.m != nil {
 		return e.mcp.m
 	}
-	cfgs, problems, skipped := mcpclient.Load(mcpclient.Sources(e.home(), e.opts.Roots), e.Trusted(), nil)
+	inputs := e.mcp.inputs
+	cfgs, problems, skipped := mcpclient.Load(mcpclient.Sources(e.home(), e.opts.Roots), e.Trusted(), func(id string) (string, bool) {
+		v, ok := inputs[id]
+		return v, ok
+	})
 	for _, p := range problems {
 		e.log.Warn("MCP configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
 		e.notice("warning", e.tr("MCP server not loaded: %s", p.Error()))
@@ -58,6 +65,22 @@ func (e *Engine) resetMCP() {
 	if m != nil {
 		go m.Close()
 	}
+}
+
+// SetMCPInputs adds values for ${input:id} and reloads the servers, so
+// those that waited for them start with them.
+func (e *Engine) SetMCPInputs(values map[string]string) {
+	e.mcp.mu.Lock()
+	next := map[string]string{}
+	for k, v := range e.mcp.inputs {
+		next[k] = v
+	}
+	for k, v := range values {
+		next[k] = v
+	}
+	e.mcp.inputs = next
+	e.mcp.mu.Unlock()
+	e.resetMCP()
 }
 
 // MCP is the manager for the status view and its actions.
@@ -149,61 +172,15 @@ func promptArgs(declared []string, args string) map[string]string {
 	return out
 }
 
-// ConfirmTool decides an MCP tool call: deny rules refuse, a user allow
-// rule (mcp__server__tool, mcp__server__* or mcp__server) permits, the
-// headless policy answers for --approve all, and otherwise the user is
-// asked like for a shell command.
-func (a *approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
-	v := a.e.Settings()
-	prefix := mcpclient.ToolName(p.Server, "")
-	serverRule := func(list ...string) string {
-		for _, key := range list {
-			for _, r := range v.Strings(key) {
-				if r = strings.TrimSpace(r); r == prefix+"*" || r == strings.TrimSuffix(prefix, "__") {
-					return r
-				}
-			}
-		}
-		return ""
-	}
-	if r := serverRule("permissions.deny", "permissions.workspace.deny"); r != "" {
-		return tools.ToolDecision{Reason: "denied by your permission rule " + r}, nil
-	}
-	d, why := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: p.Tool})
-	if d.Verdict == permission.Deny {
-		return tools.ToolDecision{Reason: why}, nil
-	}
-	if d.Verdict == permission.Allow {
-		return tools.ToolDecision{Allowed: true, Rule: d.Rule.String()}, nil
-	}
-	// Only the user's allow rules permit; a workspace's never do.
-	if r := serverRule("permissions.allow"); r != "" && d.Verdict != permission.Ask {
-		return tools.ToolDecision{Allowed: true, Rule: r}, nil
-	}
-	if a.e.opts.Headless {
-		if a.e.opts.Approve == "all" && d.Verdict != permission.Ask {
-			return tools.ToolDecision{Allowed: true, Rule: "--approve all"}, nil
-		}
-		return tools.ToolDecision{Reason: "this headless run does not approve MCP tool calls (use --approve all or an allow rule " + p.Tool + ")"}, nil
-	}
-	args := string(p.Arguments)
-	if len(args) > 4000 {
-		args = args[:4000] + "…"
-	}
-	ans, err := a.e.Broker.Ask(ctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "tool",
-		Command: p.Tool, Question: args})
-	if err != nil {
-		return tools.ToolDecision{}, err
-	}
-	return tools.ToolDecision{Allowed: ans.Accept, Reason: ans.Reason}, nil
-}
-
-var _ tools.ToolApprover = (*approver)(nil)
-
-// MCPSkipped lists the project MCP config files trust kept from loading.
+// MCPSkipped lists the project MCP config files trust kept from loading,
+// relative to their workspace root.
 func (e *Engine) MCPSkipped() []string {
 	e.mcpManager()
 	e.mcp.mu.Lock()
 	defer e.mcp.mu.Unlock()
-	return append([]string(nil), e.mcp.skipped...)
+	out := make([]string, len(e.mcp.skipped))
+	for i, p := range e.mcp.skipped {
+		out[i] = e.displayPath(p) // relative to its root, as the notice says it
+	}
+	return out
 }

@@ -28,7 +28,9 @@ func (e *Engine) workspace(cwd string) shellcheck.Workspace {
 func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
 	v := e.Settings()
 	cs := config.Typed(v)
-	user := permission.Settings{Allow: noMCPWildcards(cs.Permissions.Allow), Ask: noMCPWildcards(cs.Permissions.Ask), Deny: noMCPWildcards(cs.Permissions.Deny)}
+	// Always-allow rules were validated when written; they are user rules.
+	allow := append(append([]string(nil), cs.Permissions.Allow...), e.alwaysAllowed()...)
+	user := permission.Settings{Allow: noMCPWildcards(allow), Ask: noMCPWildcards(cs.Permissions.Ask), Deny: noMCPWildcards(cs.Permissions.Deny)}
 	project := permission.Settings{Allow: noMCPWildcards(cs.Permissions.Workspace.Allow), Ask: noMCPWildcards(cs.Permissions.Workspace.Ask), Deny: noMCPWildcards(cs.Permissions.Workspace.Deny)}
 	p, _, err := permission.NewPolicy(user, project, ws)
 	return p, err

@@ -42,11 +42,11 @@ type parkedTurn struct {
 // resumableKinds are the questions whose tool can run again with the
 // recorded answer. A plan question belongs to the scheduler's hand-over
 // and is closed like any interrupted run.
-var resumableKinds = map[string]bool{"edit": true, "shell": true}
+var resumableKinds = map[string]bool{"edit": true, "shell": true, "tool": true}
 
 // resumable reports whether the question c about a call named tool can be
 // answered after a restart: edits, commands and ask_human's questions
-// (the tool runs again and takes the recorded reply).
+// (the tool runs again and takes the recorded reply), and MCP calls.
 func resumable(kind, tool string) bool {
 	return resumableKinds[kind] || (kind == "question" && tool == "ask_human")
 }
@@ -232,6 +232,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 		}
 		out = run.Resume(ctx, b.history, p.calls, e.meterSink(sink))
 		out = e.afterFreeRun(ctx, t, b, sink, run, out)
+		out = e.continueOnStop(ctx, t, b, sink, run, out)
 	}
 	e.finishTurn(ctx, t, b, sink, out, before)
 }

@@ -43,9 +43,34 @@ func (r *resumedApprover) ConfirmShell(ctx context.Context, p tools.ShellProposa
 	// The user approved the command shown, which the shell editor may
 	// have rewritten from the model's, or their own edit of it.
 	cmd := firstNonEmpty(r.c.Command, p.Command)
-	if strings.TrimSpace(r.ans.Command) != "" {
+	if edited := strings.TrimSpace(r.ans.Command); edited != "" && edited != strings.TrimSpace(cmd) {
 		cmd = r.ans.Command
+	} else {
+		r.e.rememberAllow(r.c, r.ans)
 	}
 	r.e.recordRun(ctx, r.t.sessionID, p.Cwd, cmd, workspaceFingerprint(r.e.opts.Roots))
 	return tools.ShellDecision{Allowed: true, Command: cmd}, nil
+}
+
+// ConfirmTool answers the restored MCP call with the recorded answer. The
+// call runs again only when it is the same tool with the same arguments
+// the user saw; anything else asks again.
+func (r *resumedApprover) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
+	if r.c.Kind != "tool" || p.ToolCallID != r.c.ToolCallID {
+		return r.approver.ConfirmTool(ctx, p)
+	}
+	if p.Tool != r.c.Command || !sameArgs(string(p.Arguments), r.c.Question) {
+		return r.approver.ConfirmTool(ctx, p)
+	}
+	r.e.rememberAllow(r.c, r.ans)
+	return tools.ToolDecision{Allowed: r.ans.Accept, Reason: strings.TrimSpace(r.ans.Reason)}, nil
+}
+
+// sameArgs compares the call's arguments with those shown on the card
+// (cut at 4,000 characters there).
+func sameArgs(args, shown string) bool {
+	if len(args) > 4000 {
+		args = args[:4000] + "…"
+	}
+	return args == shown
 }

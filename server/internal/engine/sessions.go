@@ -28,7 +28,7 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 	}
 	sum := SessionSummary{Session: s}
 	e.opts.OnSession(sum)
-	e.fireHook(ctx, "", hooks.Input{SessionID: s.ID, HookEventName: hooks.SessionStart, Source: "startup"})
+	e.sessionStart(ctx, s.ID)
 	return sum, nil
 }
 

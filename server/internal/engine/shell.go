@@ -131,17 +131,25 @@ func (a *approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		return allow(cmd, &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.confirmShellCommand"})
 	}
 	analysis := toShellAnalysis(an)
-	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: sid, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "shell",
-		Command: cmd, Cwd: p.Cwd, Analysis: &analysis, Review: card})
+	c := Confirm{SessionID: sid, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "shell",
+		Command: cmd, Cwd: p.Cwd, Analysis: &analysis, Review: card}
+	if perm.Verdict != permission.Ask {
+		// Under an ask rule an allow rule would never apply.
+		c.AllowRules = e.shellAllowRules(an)
+	}
+	ans, err := e.Broker.Ask(ctx, c)
 	if err != nil {
 		return tools.ShellDecision{}, err
 	}
 	if !ans.Accept {
 		return tools.ShellDecision{Reason: strings.TrimSpace(ans.Reason), ByUser: true}, nil
 	}
-	if c := strings.TrimSpace(ans.Command); c != "" {
-		cmd = ans.Command
+	if edited := strings.TrimSpace(ans.Command); edited != "" && edited != strings.TrimSpace(cmd) {
+		// The rules were proposed for the command shown, not the user's
+		// edit of it: run the edit once, write no rule.
+		return allow(ans.Command, nil)
 	}
+	e.rememberAllow(c, ans)
 	return allow(cmd, nil)
 }
 

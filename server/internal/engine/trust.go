@@ -49,47 +49,95 @@ func (e *Engine) reloadTrustGated() {
 }
 
 // reportTrustGated reports, for each trust-gated kind of project config,
-// what was skipped or malformed.
+// what was skipped or malformed. The untrusted-workspace notice names
+// each kind with its files and carries the "trustWorkspace" action, so the
+// editor can offer VS Code's workspace trust request beside it.
 func (e *Engine) reportTrustGated() {
 	e.reportSkills()
 	e.customCommands() // loading reports its problems and conflicts
 	if e.Trusted() {
 		return
 	}
-	if found := untrustedConfig(e.opts.Roots); len(found) > 0 {
-		e.notice("info", e.tr("This workspace is not trusted, so its project configuration that can run things was not loaded: %s. Trust the workspace to use it.", strings.Join(found, ", ")))
+	var parts []string
+	for _, k := range untrustedConfig(e.opts.Roots) {
+		parts = append(parts, e.gatedLabel(k.label)+" ("+strings.Join(k.found, ", ")+")")
+	}
+	if len(parts) > 0 {
+		e.noticeAction("info", e.tr("This workspace is not trusted, so its project configuration that can run things was not loaded: %s. Trust the workspace to use it.", strings.Join(parts, "; ")), ActionTrustWorkspace)
 	}
 }
 
-// gatedPaths are the project files and folders that trust gates (besides
-// skills, reported by the catalog).
-var gatedPaths = []string{
-	".govibe/commands", ".claude/commands", ".gemini/commands", ".github/prompts",
-	".govibe/agents", ".claude/agents", ".github/agents",
-	".govibe/hooks.json", ".github/hooks", ".claude/settings.json", ".claude/settings.local.json",
-	".govibe/mcp.json", ".vscode/mcp.json", ".mcp.json",
+// ActionTrustWorkspace is the notice action that asks the editor to
+// offer workspace trust.
+const ActionTrustWorkspace = "trustWorkspace"
+
+// gatedKinds are the project files and folders that trust gates, by what
+// they hold. Skills count only when they carry scripts; the folder is
+// named either way, as the catalog reports the skills it skipped.
+var gatedKinds = []struct {
+	label string
+	paths []string
+}{
+	{"hooks", []string{".govibe/hooks.json", ".github/hooks", ".claude/settings.json", ".claude/settings.local.json"}},
+	{"MCP servers", []string{".govibe/mcp.json", ".vscode/mcp.json", ".mcp.json"}},
+	{"custom commands", []string{".govibe/commands", ".claude/commands", ".gemini/commands", ".github/prompts"}},
+	{"custom agents", []string{".govibe/agents", ".claude/agents", ".github/agents"}},
+	{"skills", []string{".govibe/skills"}},
+}
+
+// gatedLabel names a kind in the user's language (each literal is in the
+// catalogue).
+func (e *Engine) gatedLabel(label string) string {
+	switch label {
+	case "hooks":
+		return e.tr("hooks")
+	case "MCP servers":
+		return e.tr("MCP servers")
+	case "custom commands":
+		return e.tr("custom commands")
+	case "custom agents":
+		return e.tr("custom agents")
+	case "skills":
+		return e.tr("skills")
+	}
+	return label
+}
+
+// gatedKind is one kind of gated config found in the workspace.
+type gatedKind struct {
+	label string
+	found []string
 }
 
 // untrustedConfig lists the gated project config present in roots.
-func untrustedConfig(roots []string) []string {
-	var out []string
-	for _, r := range roots {
-		for _, p := range gatedPaths {
-			if _, err := os.Stat(filepath.Join(r, filepath.FromSlash(p))); err == nil {
-				if len(roots) > 1 {
-					p = filepath.Join(filepath.Base(r), p)
+func untrustedConfig(roots []string) []gatedKind {
+	var out []gatedKind
+	for _, k := range gatedKinds {
+		g := gatedKind{label: k.label}
+		for _, r := range roots {
+			for _, p := range k.paths {
+				if _, err := os.Stat(filepath.Join(r, filepath.FromSlash(p))); err == nil {
+					if len(roots) > 1 {
+						p = filepath.Join(filepath.Base(r), p)
+					}
+					g.found = append(g.found, p)
 				}
-				out = append(out, p)
 			}
+		}
+		if len(g.found) > 0 {
+			out = append(out, g)
 		}
 	}
 	return out
 }
 
 // notice tells the user something that belongs to no session.
-func (e *Engine) notice(level, msg string) {
-	e.log.Info("notice", zap.String("level", level), zap.String("message", msg))
+func (e *Engine) notice(level, msg string) { e.noticeAction(level, msg, "") }
+
+// noticeAction is a notice with a remedy the client can offer.
+func (e *Engine) noticeAction(level, msg, action string) {
+	e.log.Info("notice", zap.String("level", level), zap.String("message", msg), zap.String("action", action))
 	if e.opts.OnNotice != nil {
-		e.opts.OnNotice(level, msg)
+		e.opts.OnNotice(level, msg, action)
 	}
 }

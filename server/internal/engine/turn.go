@@ -100,8 +100,15 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
 	}
+	var added []string
+	if c := strings.TrimSpace(e.takeSessionContext(ctx, p.SessionID)); c != "" {
+		added = append(added, c)
+	}
 	if c := strings.TrimSpace(submit.AdditionalContext); c != "" {
-		t.hookContext = "\n\n<hook_context>\n" + c + "\n</hook_context>"
+		added = append(added, c)
+	}
+	if len(added) > 0 {
+		t.hookContext = "\n\n<hook_context>\n" + strings.Join(added, "\n") + "\n</hook_context>"
 	}
 	if !t.btw {
 		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
@@ -300,6 +307,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 			} else {
 				out = e.afterFreeRun(ctx, t, b, sink, run, out)
 			}
+			out = e.continueOnStop(ctx, t, b, sink, run, out)
 		}
 	}
 	e.finishTurn(ctx, t, b, sink, out, before)
@@ -349,7 +357,6 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		e.noteMemoryGaps(fctx, t)
 	}
 	tu := e.finishTurnUsage(fctx, sid, t.number, before)
-	e.fireHook(fctx, t.id, hooks.Input{SessionID: sid, HookEventName: hooks.Stop})
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.
 	e.releaseTurn(t)

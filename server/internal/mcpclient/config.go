@@ -44,6 +44,16 @@ type ServerConfig struct {
 	// NeedsInputs lists ${input:id} references without a value yet (VS
 	// Code's prompted inputs, stored by the extension in SecretStorage).
 	NeedsInputs []string
+	// Inputs declare the missing ones (.vscode/mcp.json "inputs"): what
+	// the editor asks the user.
+	Inputs []Input
+}
+
+// Input is a .vscode/mcp.json prompted input.
+type Input struct {
+	ID          string `json:"id"`
+	Description string `json:"description,omitempty"`
+	Password    bool   `json:"password,omitempty"`
 }
 
 // DefaultTimeout bounds connecting and each call.
@@ -68,6 +78,8 @@ type fileServer struct {
 type file struct {
 	MCPServers map[string]fileServer `json:"mcpServers"`
 	Servers    map[string]fileServer `json:"servers"` // .vscode/mcp.json
+	// Inputs are VS Code's prompted values (type promptString).
+	Inputs []Input `json:"inputs"`
 }
 
 // Source is one config file.
@@ -143,6 +155,7 @@ func Load(sources []Source, trusted bool, inputs func(id string) (string, bool))
 				continue
 			}
 			seen[n] = true
+			c.Inputs = declared(f.Inputs, c.NeedsInputs)
 			cfgs = append(cfgs, c)
 		}
 	}
@@ -224,6 +237,23 @@ func convert(name string, fs fileServer, source string, inputs func(string) (str
 	sort.Strings(missing)
 	c.NeedsInputs = dedupe(missing)
 	return c, nil
+}
+
+// declared returns the declarations of ids, in order; an id the file does
+// not declare is still asked for, by its name.
+func declared(decls []Input, ids []string) []Input {
+	var out []Input
+	for _, id := range ids {
+		in := Input{ID: id, Password: true}
+		for _, d := range decls {
+			if d.ID == id {
+				in = d
+				break
+			}
+		}
+		out = append(out, in)
+	}
+	return out
 }
 
 func dedupe(ss []string) []string {

@@ -38,6 +38,8 @@ type Status struct {
 	Error       string `json:"error,omitempty"`
 	StderrTail  string `json:"stderrTail,omitempty"`
 	Restarts    int    `json:"restarts"`
+	// NeedsInputs are the prompted inputs the server waits for.
+	NeedsInputs []Input `json:"needsInputs,omitempty"`
 }
 
 // Options configure a Manager.
@@ -248,7 +250,7 @@ func (m *Manager) Statuses() []Status {
 	for _, n := range m.order {
 		s := m.servers[n]
 		s.mu.Lock()
-		st := Status{Name: n, State: s.state, Kind: s.cfg.Kind, Source: s.cfg.Source, Error: s.err, Restarts: s.restarts}
+		st := Status{Name: n, State: s.state, Kind: s.cfg.Kind, Source: s.cfg.Source, Error: s.err, Restarts: s.restarts, NeedsInputs: s.cfg.Inputs}
 		for _, t := range s.tools {
 			if s.cfg.allowed(t.Name) {
 				st.Tools++

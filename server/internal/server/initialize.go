@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -64,9 +65,11 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		Editor:   editor,
 		HostInfo: engine.HostInfo{OS: p.Host.OS, Shell: p.Host.Shell, RipgrepPath: p.Host.RipgrepPath, Language: p.Locale},
 		Trusted:  p.Trusted,
-		OnNotice: func(level, message string) {
+		// "Always allow" writes here, never into the workspace.
+		AllowRules: allowrules.Open(allowrules.DefaultPath()),
+		OnNotice: func(level, message, action string) {
 			s.notify(func(ctx context.Context) error {
-				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message})
+				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message, Action: action})
 			})
 		},
 		OnConfirm: func(c engine.Confirm) {
@@ -144,13 +147,23 @@ func (s *Server) open(opts engine.Options, warns []config.Warning) {
 	s.reportPermissionProblems(eng)
 }
 
+// applyLogSettings sets the level and the secrets the log redacts: the
+// API keys (keys; nil keeps the last ones) and the MCP input values.
 func (s *Server) applyLogSettings(v config.Values, keys map[string]string) {
 	typed := config.Typed(v)
 	s.log.Level.SetLevel(logLevel(typed.LogLevel))
+	s.mu.Lock()
+	if keys != nil {
+		s.apiKeys = keys
+	}
 	var secrets []string
-	for _, k := range keys {
+	for _, k := range s.apiKeys {
 		secrets = append(secrets, k)
 	}
+	for _, k := range s.inputSecrets {
+		secrets = append(secrets, k)
+	}
+	s.mu.Unlock()
 	if k := typed.APIKey; k != "" {
 		secrets = append(secrets, k)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/mcpclient"
 )
 
 // The MCP status view: states, restart, enable and disable.
@@ -42,6 +43,25 @@ func (s *Server) MCPSetEnabled(ctx context.Context, p *protocol.MCPSetEnabledPar
 	return mcpStatus(eng), nil
 }
 
+func (s *Server) MCPSetInputs(ctx context.Context, p *protocol.MCPSetInputsParams) (*protocol.MCPStatusResult, error) {
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.inputSecrets == nil {
+		s.inputSecrets = map[string]string{}
+	}
+	for k, v := range p.Values {
+		s.inputSecrets[k] = v
+	}
+	s.mu.Unlock()
+	// The values are secrets: redacted from every log line from now on.
+	s.applyLogSettings(eng.Settings(), nil)
+	eng.SetMCPInputs(p.Values)
+	return mcpStatus(eng), nil
+}
+
 func mcpStatus(eng *engine.Engine) *protocol.MCPStatusResult {
 	out := &protocol.MCPStatusResult{Servers: []protocol.MCPServerStatus{}, Skipped: eng.MCPSkipped()}
 	if out.Skipped == nil {
@@ -49,7 +69,16 @@ func mcpStatus(eng *engine.Engine) *protocol.MCPStatusResult {
 	}
 	for _, st := range eng.MCP().Statuses() {
 		out.Servers = append(out.Servers, protocol.MCPServerStatus{Name: st.Name, State: string(st.State), Kind: st.Kind, Source: st.Source,
-			Tools: st.Tools, SchemaTokens: st.SchemaChars / 4, Error: st.Error, StderrTail: st.StderrTail, Restarts: st.Restarts})
+			Tools: st.Tools, SchemaTokens: st.SchemaChars / 4, Error: st.Error, StderrTail: st.StderrTail, Restarts: st.Restarts,
+			NeedsInputs: toMCPInputs(st.NeedsInputs)})
+	}
+	return out
+}
+
+func toMCPInputs(in []mcpclient.Input) []protocol.MCPInput {
+	var out []protocol.MCPInput
+	for _, i := range in {
+		out = append(out, protocol.MCPInput{ID: i.ID, Description: i.Description, Password: i.Password})
 	}
 	return out
 }

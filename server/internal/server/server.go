@@ -45,6 +45,10 @@ type Server struct {
 	warned  map[string]bool
 	// permProblems are the invalid permission rules last reported.
 	permProblems string
+	// inputSecrets are the MCP input values (mcp/setInputs), redacted from
+	// the log like the API keys; keys are the last API keys seen.
+	inputSecrets map[string]string
+	apiKeys      map[string]string
 }
 
 // New returns a Server that talks back through client.

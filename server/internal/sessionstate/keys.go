@@ -59,6 +59,9 @@ var (
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
 	// snapshot of each root holding the workspace as it was before it.
 	TurnSnapshots = Key[map[string][]TurnSnapshot]{name: "turnSnapshots"}
+	// HookContext is what SessionStart hooks added, waiting for the
+	// session's first message (which takes and removes it).
+	HookContext = Key[string]{name: "hooks.sessionContext"}
 )
 
 // TurnSnapshot is the snapshot of one root taken before a turn.

@@ -4,6 +4,7 @@ import { InterruptedBanner, NoticeBanners, ServerBanner } from './Banners';
 import { Composer } from './Composer';
 import { ConfirmArea } from './ConfirmCards';
 import { Header } from './Header';
+import { McpPanel } from './McpPanel';
 import { TodoPanel } from './TodoPanel';
 import { Transcript } from './Transcript';
 
@@ -33,6 +34,7 @@ export function App() {
       <Header session={s.session} sessions={s.sessions} context={s.context} running={s.running} model={s.model} />
       <ServerBanner state={s.serverState} detail={s.serverDetail} />
       <NoticeBanners notices={s.notices} />
+      {s.mcpOpen && <McpPanel mcp={s.mcp} />}
       {s.todo && s.todo.items.length > 0 && <TodoPanel todo={s.todo} sessionId={s.sessionId} running={s.running} />}
       <main class="transcript">
         <Transcript

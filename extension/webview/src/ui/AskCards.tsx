@@ -5,7 +5,7 @@ import * as l10n from '@vscode/l10n';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { prettyJson } from '../format';
 import type { ConfirmView } from '../store';
-import { Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
+import { AlwaysAllowButton, AlwaysAllowRules, Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
 import { Markdown } from './Markdown';
 
 /** ask_human's reason for "answered, and done with this topic" (engine.ReasonDone). */
@@ -92,12 +92,18 @@ export function splitToolName(name: string): { server?: string; tool: string } {
   return m ? { server: m[1], tool: m[2] } : { tool: name };
 }
 
-/** An MCP tool call: the sidecar puts the tool's name in `command` and its arguments (JSON) in `question`. */
+/**
+ * An MCP tool call: the sidecar names the server and tool in `server` and
+ * `tool` (older sidecars only in `command`, mcp__server__tool) and puts the
+ * arguments (JSON) in `question`.
+ */
 export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
   const resolve = useResolve();
   const req = view.request;
   const [reason, setReason] = useState('');
-  const { server, tool } = splitToolName(req.command ?? '');
+  const split = splitToolName(req.command ?? '');
+  const server = req.server || split.server;
+  const tool = req.tool || split.tool;
   const args = req.question ? prettyJson(req.question) : '';
   const allow = () => resolve(req.id, 'accept', { reason });
   const deny = () => resolve(req.id, 'reject', { reason });
@@ -124,10 +130,12 @@ export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boo
             <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
               {l10n.t('Allow')} <Kbd k="A" show={primary} />
             </vscode-button>
+            <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />
             <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
               {l10n.t('Deny')} <Kbd k="R" show={primary} />
             </vscode-button>
           </div>
+          <AlwaysAllowRules rules={req.allowRules} />
         </>
       )}
     </div>

@@ -41,6 +41,7 @@ export function NoticeBanners({ notices }: { notices: HostNotice[] }) {
             <span class="banner-actions">
               {msg && n.action && (
                 <vscode-button
+                  data-testid="notice-action"
                   onClick={() => {
                     bridge.post(msg);
                     store.dismissNotice(n.id);

@@ -10,7 +10,7 @@ import { diffStat } from '../diffstat';
 import { fileName } from '../format';
 import type { ConfirmView } from '../store';
 import { QuestionConfirm, ToolConfirm } from './AskCards';
-import { CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
+import { AlwaysAllowButton, AlwaysAllowRules, CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
 import { ReviewView } from './Review';
 
 function openDiff(req: ConfirmRequest) {
@@ -209,6 +209,7 @@ function ShellConfirm({ view, primary }: { view: ConfirmView; primary: boolean }
             <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
               {edited ? l10n.t('Run edited command') : l10n.t('Allow')} <Kbd k="A" show={primary} />
             </vscode-button>
+            {!edited && <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />}
             <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
               {l10n.t('Deny')} <Kbd k="R" show={primary} />
             </vscode-button>
@@ -216,6 +217,7 @@ function ShellConfirm({ view, primary }: { view: ConfirmView; primary: boolean }
               {l10n.t('Edit')}
             </vscode-button>
           </div>
+          {!edited && <AlwaysAllowRules rules={req.allowRules} />}
         </>
       )}
     </div>

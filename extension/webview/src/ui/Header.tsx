@@ -28,7 +28,7 @@ export function Header({ session, sessions, context, running, model }: Props) {
 }
 
 function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: SessionInfo[] }) {
-  const { bridge } = useServices();
+  const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
   const title = session?.title || l10n.t('New chat');
   return (
@@ -58,6 +58,16 @@ function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: Se
         }}
       >
         <span class="codicon codicon-add" />
+      </button>
+      <button
+        type="button"
+        class="icon-btn"
+        data-testid="mcp-open"
+        title={l10n.t('MCP servers')}
+        aria-pressed={store.state.mcpOpen}
+        onClick={() => store.setMcpOpen(!store.state.mcpOpen)}
+      >
+        <span class="codicon codicon-server" />
       </button>
       {open && <SessionMenu sessions={sessions} currentId={session?.id} onClose={() => setOpen(false)} />}
     </div>

@@ -4,7 +4,7 @@ import * as l10n from '@vscode/l10n';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useServices } from '../context';
 
-export type Extra = { reason?: string; command?: string; answer?: string };
+export type Extra = { reason?: string; command?: string; answer?: string; alwaysAllow?: boolean };
 
 export function useResolve() {
   const { bridge, store } = useServices();
@@ -20,7 +20,38 @@ function clean(e: Extra): Extra {
   if (e.reason?.trim()) out.reason = e.reason.trim();
   if (e.command !== undefined) out.command = e.command;
   if (e.answer !== undefined) out.answer = e.answer;
+  if (e.alwaysAllow) out.alwaysAllow = true;
   return out;
+}
+
+/**
+ * "Always allow": accepts and writes the card's rules (the sidecar's
+ * proposal, e.g. Bash(go test:*) or mcp__server__tool) as user allow
+ * rules. Shown only when the sidecar offered rules; the rules themselves
+ * are named below the buttons (AlwaysAllowRules), where a long one wraps.
+ */
+export function AlwaysAllowButton({ rules, onClick }: { rules?: string[]; onClick: () => void }) {
+  if (!rules || rules.length === 0) return null;
+  return (
+    <vscode-button
+      secondary
+      data-testid="confirm-always"
+      title={l10n.t('Allow now and add these user allow rules; list or revoke them with GoVibe: Always-Allowed Rules')}
+      onClick={onClick}
+    >
+      {l10n.t('Always allow')}
+    </vscode-button>
+  );
+}
+
+/** The rules "Always allow" adds, under the card's buttons. */
+export function AlwaysAllowRules({ rules }: { rules?: string[] }) {
+  if (!rules || rules.length === 0) return null;
+  return (
+    <div class="muted always-note" data-testid="confirm-always-rules">
+      {l10n.t('“Always allow” adds: {0}', rules.join(', '))}
+    </div>
+  );
 }
 
 export function Resolved({ decision }: { decision: 'accept' | 'reject' }) {

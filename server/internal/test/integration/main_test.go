@@ -13,6 +13,9 @@ import (
 
 var binary string
 
+// mcpEcho is the built devtools/mcpecho: a real stdio MCP server.
+var mcpEcho string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "govibe-bin")
 	if err != nil {
@@ -24,6 +27,13 @@ func TestMain(m *testing.M) {
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building govibe:", err)
+		os.Exit(1)
+	}
+	mcpEcho = filepath.Join(dir, "mcpecho")
+	cmd = exec.Command("go", "build", "-o", mcpEcho, "github.com/govibe/govibe/server/internal/devtools/mcpecho")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building mcpecho:", err)
 		os.Exit(1)
 	}
 	code := m.Run()

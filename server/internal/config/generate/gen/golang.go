@@ -48,6 +48,8 @@ func goType(s config.Setting) (typ, accessor string) {
 		return "int", "Int"
 	case "number":
 		return "float64", "Float"
+	case "object":
+		return "map[string]any", "Object"
 	case "array":
 		if s.Items == "model" {
 			return "[]map[string]any", "Objects"

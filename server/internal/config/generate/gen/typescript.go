@@ -15,6 +15,8 @@ func tsType(s config.Setting) string {
 		return "boolean"
 	case "integer", "number":
 		return "number"
+	case "object":
+		return "Record<string, unknown>"
 	case "array":
 		if s.Items == "model" {
 			return "ModelProfile[]"

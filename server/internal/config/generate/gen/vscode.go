@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/config"
@@ -33,6 +34,9 @@ func configuration() obj {
 		}
 		if s.Max != nil {
 			p = append(p, kv{"maximum", *s.Max})
+		}
+		for _, k := range sortedKeys(s.ObjectSchema) {
+			p = append(p, kv{k, s.ObjectSchema[k]})
 		}
 		switch s.Items {
 		case "string":
@@ -137,4 +141,13 @@ func spliceNLS(src string, zh bool) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(body + "\n"), nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

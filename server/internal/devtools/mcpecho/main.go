@@ -1,0 +1,54 @@
+// Command mcpecho is a tiny stdio MCP server for tests and manual runs:
+// tools echo (text back), add (two numbers) and fail (an error result),
+// and a prompt, greet. It is what the integration tests and the e2e MCP
+// confirmation test start as a real MCP server process.
+//
+// With MCPECHO_REQUIRE_TOKEN set, the server refuses to start unless its
+// environment holds MCPECHO_TOKEN with that value: the e2e test of
+// .vscode/mcp.json inputs checks a prompted secret reaches the server.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"what to echo"`
+}
+
+type addIn struct {
+	A float64 `json:"a" jsonschema:"first addend"`
+	B float64 `json:"b" jsonschema:"second addend"`
+}
+
+func main() {
+	if want := os.Getenv("MCPECHO_REQUIRE_TOKEN"); want != "" && os.Getenv("MCPECHO_TOKEN") != want {
+		fmt.Fprintln(os.Stderr, "mcpecho: MCPECHO_TOKEN is missing or wrong")
+		os.Exit(4)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "mcpecho", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Add two numbers"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(in.A + in.B)}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "fail", Description: "Always fails"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed on purpose"}}}, nil, nil
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greet someone", Arguments: []*mcp.PromptArgument{{Name: "name", Required: true}}},
+		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Say hello to " + req.Params.Arguments["name"]}}}}, nil
+		})
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpecho:", err)
+		os.Exit(1)
+	}
+}
