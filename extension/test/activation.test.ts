@@ -95,7 +95,7 @@ describe('activation', () => {
     expect(init.storageDir).toBe(path.join(tmp, 'storage'));
     expect(fs.existsSync(init.storageDir)).toBe(true);
     expect(init.trusted).toBe(true);
-    expect(init.capabilities).toEqual({ applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true });
+    expect(init.capabilities).toEqual({ applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true });
     expect(init.host).toEqual({ os: process.platform, shell: '/bin/bash', ripgrepPath: '' });
     expect(init.settings.values.model).toBe('deepseek-reasoner');
     expect(init.settings.values.models).toEqual([{ name: 'fast', model: 'deepseek-chat' }]);

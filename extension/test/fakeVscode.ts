@@ -234,6 +234,8 @@ export const window = {
   showQuickPick: async () => undefined,
   withProgress: async () => undefined,
   activeTextEditor: undefined,
+  activeTerminal: undefined,
+  onDidCloseTerminal: noEvent,
   tabGroups: { all: [] as unknown[], close: async () => true },
 };
 
