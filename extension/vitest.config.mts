@@ -7,7 +7,7 @@ export default defineConfig({
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     // Real child processes share 2 cores with other work; keep files serial.
     fileParallelism: false,
   },

@@ -59,7 +59,7 @@ function manager(opts: Partial<SidecarManagerOptions> & Pick<SidecarManagerOptio
   return { m, notices, logs, backoffs };
 }
 
-function waitFor(cond: () => boolean, ms = 8000): Promise<void> {
+function waitFor(cond: () => boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   return new Promise((resolve, reject) => {
     const tick = () => {
