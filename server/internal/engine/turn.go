@@ -29,6 +29,9 @@ type SendParams struct {
 	Text       string
 	ActiveFile string
 	Selection  string
+	// reconcile runs the session's approved reconcile loop instead of a
+	// model turn (set by ApproveManifest and ResumeReconcile).
+	reconcile bool
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -58,6 +61,8 @@ type turn struct {
 	// turn (command_limits.go); empty/nil means the session's.
 	model   string
 	allowed map[string]bool
+	// reconcile: the turn drives the reconcile loop (reconcile_run.go).
+	reconcile bool
 
 	// mutated is set once the turn is about to change the workspace; only
 	// such a turn gets an "after turn" snapshot.
@@ -95,7 +100,8 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
-		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed)}
+		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed),
+		reconcile: p.reconcile || (!btw && e.resumesReconcile(ctx, p.SessionID, turnText))}
 	submit := e.fireHook(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
@@ -103,7 +109,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if c := strings.TrimSpace(submit.AdditionalContext); c != "" {
 		t.hookContext = "\n\n<hook_context>\n" + c + "\n</hook_context>"
 	}
-	if !t.btw {
+	if !t.btw && !t.reconcile {
 		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
 	}
 	e.mu.Lock()
@@ -291,7 +297,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}
 	} else {
-		if t.resume {
+		if t.reconcile {
+			out = e.runReconcile(ctx, t, sink)
+		} else if t.resume {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
 			out = run.Execute(ctx, b.history, e.meterSink(sink))
