@@ -200,4 +200,3 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 	}
 	return agent.Outcome{Status: agent.StatusDone}
 }
-
