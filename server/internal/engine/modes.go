@@ -101,3 +101,19 @@ func (e *Engine) RunPlan(ctx context.Context, sid string) (string, string, error
 func (e *Engine) proposesOnly(ctx context.Context, sid string) bool {
 	return e.Mode(ctx, sid) == modes.Plan
 }
+
+// phaseShell limits run_shell_command to read-only commands and checks
+// in a phase that says so (Phases mode's VERIFYING): enforced when the
+// command is called, whatever the model sends.
+func (e *Engine) phaseShell(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	ph := e.modePhase(ctx, sid)
+	if !ph.ReadOnlyShell {
+		return ts
+	}
+	for i, t := range ts {
+		if t.Name() == modes.ToolShell {
+			ts[i] = checksOnlyShell{Tool: t, roots: e.opts.Roots, who: "the " + ph.Name + " phase"}
+		}
+	}
+	return ts
+}

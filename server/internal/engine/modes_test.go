@@ -209,3 +209,44 @@ func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// VERIFYING's shell runs read-only commands and checks only: a command
+// that writes or deletes is refused before it runs, whatever the approval
+// mode says.
+func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
+	s := &subScript{main: []scripted.Reply{
+		calls(call("f1", "report_findings", map[string]any{"text": "a.txt"})),
+		calls(call("p1", "report_plan", map[string]any{"steps": []string{"none"}})),
+		calls(call("d1", "report_done", map[string]any{"text": "nothing to patch"})),
+		calls(call("x1", "run_shell_command", map[string]any{"command": "rm a.txt"})),
+		calls(call("x2", "run_shell_command", map[string]any{"command": "echo hi > b.txt"})),
+		calls(call("x3", "run_shell_command", map[string]any{"command": "cat a.txt"})),
+		calls(call("d2", "report_done", map[string]any{"text": "a.txt reads fine"})),
+	}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	x.writeFile("a.txt", "fine\n")
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	if err := x.e.SetMode(ctx, sess.ID, "phases"); err != nil {
+		t.Fatal(err)
+	}
+	x.turn(sess.ID, "check a.txt")
+	res := x.toolResults(sess.ID)
+	for _, id := range []string{"x1", "x2"} {
+		if !strings.Contains(res[id], "may only run read-only commands") {
+			t.Errorf("%s: %q", id, res[id])
+		}
+	}
+	if !strings.HasPrefix(res["x3"], "ok") || !strings.Contains(res["x3"], "fine") {
+		t.Errorf("a read-only command must run: %q", res["x3"])
+	}
+	if _, err := os.Stat(filepath.Join(x.dir, "a.txt")); err != nil {
+		t.Error("the refused rm ran")
+	}
+	if _, err := os.Stat(filepath.Join(x.dir, "b.txt")); !os.IsNotExist(err) {
+		t.Error("the refused redirect ran")
+	}
+	if st := x.e.PhaseProgress(ctx, sess.ID).State; st != modes.Done {
+		t.Fatalf("state %s", st)
+	}
+}

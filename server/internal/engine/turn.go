@@ -383,7 +383,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	// The prompt follows the tool profile's tools, not the mode's phase:
 	// a phase change must not rewrite the prefix.
 	system := e.promptFor(profile, ts, blocked)
-	ts = e.guardRepeats(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...)))
+	ts = e.guardRepeats(ctx, t.sessionID, e.phaseShell(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...))))
 	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead: the tool definitions stay byte-identical
