@@ -97,6 +97,7 @@ export interface ChatEvent {
 
 export interface ChatRunPlanParams {
 	sessionId: string;
+	items?: PlanItemEdit[];
 }
 
 export interface ChatSendParams {
@@ -340,6 +341,10 @@ export interface Message {
 	snapshots?: TurnSnapshot[];
 }
 
+export interface ModeGetParams {
+	sessionId: string;
+}
+
 export interface ModeState {
 	mode: string;
 	state: string;
@@ -348,6 +353,7 @@ export interface ModeState {
 	step: number;
 	log?: string[];
 	reason?: string;
+	reconcile?: ReconcileState;
 }
 
 export interface ModelInfo {
@@ -411,6 +417,38 @@ export interface Part {
 	meta?: unknown;
 	display?: string;
 	durationMs?: number;
+}
+
+export interface PlanItemEdit {
+	title: string;
+	description?: string;
+	acceptance?: string;
+}
+
+export interface ReconcileApproveParams {
+	sessionId: string;
+	manifest?: string;
+}
+
+export interface ReconcileParams {
+	sessionId: string;
+}
+
+export interface ReconcileState {
+	name: string;
+	intent: string;
+	approved: boolean;
+	manifest: string;
+	phase: string;
+	currentLoop: number;
+	lastError?: string;
+	step?: string;
+	agent?: string;
+	running: boolean;
+	baseline: number;
+	diffs: number[];
+	maxLoops: number;
+	specRetries?: number;
 }
 
 export interface ReviewCard {
@@ -734,6 +772,9 @@ export interface ClientRequests {
 	"chat/setEditEnabled": { params: ChatSetEditEnabledParams; result: Empty };
 	"chat/setMode": { params: ChatSetModeParams; result: Empty };
 	"chat/runPlan": { params: ChatRunPlanParams; result: ChatSendResult };
+	"mode/get": { params: ModeGetParams; result: ModeState };
+	"reconcile/approve": { params: ReconcileApproveParams; result: ChatSendResult };
+	"reconcile/resume": { params: ReconcileParams; result: ChatSendResult };
 	"chat/compact": { params: CompactParams; result: Empty };
 	"confirm/resolve": { params: ConfirmResolveParams; result: Empty };
 	"models/presets": { params: void; result: ModelsPresetsResult };
@@ -798,6 +839,9 @@ export const Method = {
 	ChatSetEditEnabled: "chat/setEditEnabled",
 	ChatSetMode: "chat/setMode",
 	ChatRunPlan: "chat/runPlan",
+	ModeGet: "mode/get",
+	ReconcileApprove: "reconcile/approve",
+	ReconcileResume: "reconcile/resume",
 	ChatCompact: "chat/compact",
 	ConfirmResolve: "confirm/resolve",
 	ModelsPresets: "models/presets",

@@ -36,7 +36,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	if err := x.e.SetMode(ctx, sess.ID, "plan"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := x.e.RunPlan(ctx, sess.ID); !errors.Is(err, ErrNoPlanToRun) {
+	if _, _, err := x.e.RunPlan(ctx, sess.ID, nil); !errors.Is(err, ErrNoPlanToRun) {
 		t.Fatalf("RunPlan without a plan: %v", err)
 	}
 	x.turn(sess.ID, "plan the fix")
@@ -248,5 +248,42 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 	}
 	if st := x.e.PhaseProgress(ctx, sess.ID).State; st != modes.Done {
 		t.Fatalf("state %s", st)
+	}
+}
+
+// "Run plan" with the user's edits: a bad edit is refused with the plan
+// unchanged; a good one replaces the proposed items, and the scheduler
+// runs the edited list in Agent mode.
+func TestRunPlanWithEdits(t *testing.T) {
+	s := &subScript{main: []scripted.Reply{
+		calls(call("p1", "create_todo_list", map[string]any{"goal": "fix it", "items": []string{"read main.go", "fix the bug"}})),
+	}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	_ = x.e.SetMode(ctx, sess.ID, "plan")
+	x.turn(sess.ID, "plan the fix")
+	for _, bad := range [][]PlanEdit{{}, {{Title: "ok"}, {Title: "  "}}} {
+		if _, _, err := x.e.RunPlan(ctx, sess.ID, bad); err == nil {
+			t.Fatalf("edit %v accepted", bad)
+		}
+	}
+	if p := x.e.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.e.Mode(ctx, sess.ID) != modes.Plan {
+		t.Fatalf("a refused edit changed the plan or the mode: %+v", p)
+	}
+	edits := []PlanEdit{{Title: "read util.go"}, {Title: "fix the bug", Acceptance: "tests pass"}, {Title: "add a test"}}
+	if _, _, err := x.e.RunPlan(ctx, sess.ID, edits); err != nil {
+		t.Fatal(err)
+	}
+	x.e.Wait(sess.ID)
+	p := x.e.Todo(ctx, sess.ID)
+	if p == nil || len(p.Items) != 3 || p.Items[0].Title != "read util.go" || p.Items[1].Acceptance != "tests pass" {
+		t.Fatalf("edited plan %+v", p)
+	}
+	if p.Items[0].Agent == "" {
+		t.Errorf("the scheduler did not run the edited plan: %+v", p.Items[0])
+	}
+	if x.e.Mode(ctx, sess.ID) != modes.Agent {
+		t.Error("Run plan must switch to Agent mode")
 	}
 }

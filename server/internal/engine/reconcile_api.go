@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/planrun"
@@ -24,6 +25,8 @@ type ReconcileView struct {
 	Running bool
 	// Agent is the scoped agent now running ("coder:3"), "" between steps.
 	Agent string
+	// MaxLoops is the loop cap (govibe.reconcile.maxTotalLoops).
+	MaxLoops int
 }
 
 // Errors of the reconcile controls.
@@ -39,7 +42,7 @@ func (e *Engine) ReconcileState(ctx context.Context, sid string) (ReconcileView,
 	if err != nil || !ok {
 		return ReconcileView{}, false
 	}
-	return ReconcileView{Run: st, Running: e.Running(sid) != "" && e.reconciling(sid)}, true
+	return ReconcileView{Run: st, Running: e.Running(sid) != "" && e.reconciling(sid), MaxLoops: e.maxLoops()}, true
 }
 
 func (e *Engine) reconciling(sid string) bool {
@@ -87,7 +90,7 @@ func (e *Engine) onManifestDrafted(ctx context.Context, sid, turnID, path string
 	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.ReconcileRun, st); err != nil {
 		return err
 	}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: ReconcileView{Run: st}})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: ReconcileView{Run: st, MaxLoops: e.maxLoops()}})
 	return nil
 }
 
@@ -164,3 +167,7 @@ func (e *Engine) resumesReconcile(ctx context.Context, sid, text string) bool {
 }
 
 var isContinue = planrun.IsResumeText
+
+func (e *Engine) maxLoops() int {
+	return modes.Limits{MaxTotalLoops: config.Typed(e.Settings()).Reconcile.MaxTotalLoops}.Normalized().MaxTotalLoops
+}

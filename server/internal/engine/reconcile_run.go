@@ -165,7 +165,7 @@ func (r *reconcileTurn) Publish(st modes.RunState) {
 
 func (r *reconcileTurn) publish() {
 	r.e.Bus.Publish(Event{SessionID: r.t.sessionID, TurnID: r.t.id, Kind: KindMode,
-		Payload: ReconcileView{Run: r.st, Running: true, Agent: r.agent}})
+		Payload: ReconcileView{Run: r.st, Running: true, Agent: r.agent, MaxLoops: r.e.maxLoops()}})
 }
 
 // runReconcile is a turn that runs (or resumes) the session's approved
@@ -183,7 +183,7 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 	rc.publish()
 	final, err := modes.RunReconcile(ctx, rc, st, lim)
 	// The panel learns the run stopped (or ended) whatever happened.
-	defer e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMode, Payload: ReconcileView{Run: rc.st}})
+	defer e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMode, Payload: ReconcileView{Run: rc.st, MaxLoops: e.maxLoops()}})
 	if ctx.Err() != nil {
 		return agent.Outcome{Status: agent.StatusCancelled}
 	}

@@ -48,8 +48,10 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	case *engine.ReviewCard:
 		w.Review = toReviewCard(pl)
 	case modes.Progress:
-		w.Mode = &protocol.ModeState{Mode: string(modes.Phases), State: string(pl.State), Findings: pl.Findings, Plan: pl.Plan,
-			Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
+		w.Mode = toPhasesState(pl)
+	case engine.ReconcileView:
+		r := toReconcileState(pl)
+		w.Mode = &protocol.ModeState{Mode: string(modes.Reconcile), State: r.Phase, Reconcile: r}
 	case []engine.TurnSnapshot:
 		w.Snapshots = toTurnSnapshots(pl)
 	}
