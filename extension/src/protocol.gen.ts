@@ -544,6 +544,7 @@ export interface SessionLoadResult {
 	context?: ContextUse;
 	editEnabled: boolean;
 	mode: string;
+	modeState?: ModeState;
 	interrupted: boolean;
 }
 

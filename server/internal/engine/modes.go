@@ -41,7 +41,12 @@ func (e *Engine) SetMode(ctx context.Context, sid, name string) error {
 			return err
 		}
 	}
-	return sessionstate.Set(ctx, e.Store, sid, sessionstate.Mode, m)
+	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.Mode, m); err != nil {
+		return err
+	}
+	// The panel and picker follow a switch made anywhere (/reconcile, Run plan).
+	e.Bus.Publish(Event{SessionID: sid, Kind: KindMode, Payload: m})
+	return nil
 }
 
 // PhaseProgress is the session's Phases-mode record.

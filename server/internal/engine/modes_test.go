@@ -137,7 +137,13 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if p.State != modes.Done || p.Findings != "the bug is in a.txt" || len(p.Plan) != 1 {
 		t.Fatalf("progress %+v", p)
 	}
-	if evs := x.eventsOf(sess.ID, KindMode); len(evs) != 4 {
+	progress := 0
+	for _, ev := range x.eventsOf(sess.ID, KindMode) {
+		if _, ok := ev.Payload.(modes.Progress); ok {
+			progress++
+		}
+	}
+	if evs := x.eventsOf(sess.ID, KindMode); progress != 4 || len(evs) != 5 {
 		t.Errorf("%d mode events, want 4", len(evs))
 	}
 }

@@ -48,18 +48,22 @@ func (s *Server) ModeGet(ctx context.Context, p *protocol.ModeGetParams) (*proto
 	if err != nil {
 		return nil, err
 	}
-	m := eng.Mode(ctx, p.SessionID)
+	return modeState(ctx, eng, p.SessionID), nil
+}
+
+func modeState(ctx context.Context, eng *engine.Engine, sid string) *protocol.ModeState {
+	m := eng.Mode(ctx, sid)
 	out := &protocol.ModeState{Mode: string(m)}
 	switch m {
 	case modes.Phases:
-		out = toPhasesState(eng.PhaseProgress(ctx, p.SessionID))
+		out = toPhasesState(eng.PhaseProgress(ctx, sid))
 	case modes.Reconcile:
-		if v, ok := eng.ReconcileState(ctx, p.SessionID); ok {
+		if v, ok := eng.ReconcileState(ctx, sid); ok {
 			out.Reconcile = toReconcileState(v)
 			out.State = out.Reconcile.Phase
 		}
 	}
-	return out, nil
+	return out
 }
 
 func (s *Server) ReconcileApprove(ctx context.Context, p *protocol.ReconcileApproveParams) (*protocol.ChatSendResult, error) {

@@ -47,6 +47,9 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Message = compactionMessage(e, pl)
 	case *engine.ReviewCard:
 		w.Review = toReviewCard(pl)
+	case modes.Mode:
+		// The session switched modes: the panel starts from an empty record.
+		w.Mode = &protocol.ModeState{Mode: string(pl)}
 	case modes.Progress:
 		w.Mode = toPhasesState(pl)
 	case engine.ReconcileView:
