@@ -255,6 +255,18 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case 'compact':
         await r('chat/compact', { sessionId: m.sessionId });
         return;
+      case 'setMode':
+        await r('chat/setMode', { sessionId: m.sessionId, mode: m.mode });
+        return;
+      case 'runPlan':
+        await r('chat/runPlan', { sessionId: m.sessionId, items: m.items });
+        return;
+      case 'reconcileApprove':
+        await r('reconcile/approve', { sessionId: m.sessionId, manifest: m.manifest });
+        return;
+      case 'reconcileResume':
+        await r('reconcile/resume', { sessionId: m.sessionId });
+        return;
       case 'openLink':
         if (isExternalLink(m.href)) await vscode.env.openExternal(vscode.Uri.parse(m.href, true));
         else this.deps.log(`refused to open non-http link from the webview: ${m.href}`);

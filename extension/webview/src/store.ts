@@ -8,6 +8,7 @@ import type {
   CommandInfo,
   ConfirmRequest,
   ContextUse,
+  ModeState,
   FileCompletion,
   SessionInfo,
   SessionLoadResult,
@@ -43,6 +44,9 @@ export interface ChatState {
   confirms: ConfirmView[];
   todo?: TodoState;
   context?: ContextUse;
+  /** The session's working mode and its panel's record. */
+  mode?: string;
+  modeState?: ModeState;
   editEnabled: boolean;
   interrupted: boolean;
   serverState: ServerState;
@@ -192,6 +196,11 @@ export class ChatStore {
     this.set({ editEnabled: v });
   }
 
+  /** The picker's choice, shown at once; the sidecar's mode event confirms it. */
+  setMode(mode: string): void {
+    this.set({ mode, modeState: { mode, state: '', step: 0 } });
+  }
+
   private snapshot(msg: Extract<HostMessage, { type: 'snapshot' }>): void {
     const key = msg.l10n ? JSON.stringify(msg.l10n) : '';
     let l10nVersion = this.s.l10nVersion;
@@ -224,6 +233,8 @@ export class ChatStore {
         confirms: [],
         todo: undefined,
         context: undefined,
+        mode: undefined,
+        modeState: undefined,
         interrupted: false,
       });
       return;
@@ -241,6 +252,8 @@ export class ChatStore {
       confirms: (r.pending ?? []).map((request) => ({ request })),
       todo: r.todo,
       context: r.context,
+      mode: r.mode || 'agent',
+      modeState: r.modeState,
       interrupted: r.interrupted,
     });
   }
