@@ -97,3 +97,16 @@ const (
 	selTodoGoal  = "[data-testid=todo-goal]"
 	selTodoItem  = "[data-testid=todo-item]"
 )
+
+// GoVibe webview: working modes (header picker, Reconcile panel).
+const (
+	selModePicker       = "[data-testid=mode-picker]"
+	selReconcilePanel   = "[data-testid=reconcile-panel]"
+	selReconcilePhase   = "[data-testid=reconcile-phase]"
+	selReconcileLoop    = "[data-testid=reconcile-loop]"
+	selReconcileApprove = "[data-testid=reconcile-approve]"
+	selManifestEdit     = "[data-testid=manifest-edit]"
+	selDiffChart        = "[data-testid=diff-chart]"
+	selDiffBar          = "[data-testid=diff-bar]"
+	selPhasesPanel      = "[data-testid=phases-panel]"
+)
