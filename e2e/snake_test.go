@@ -59,6 +59,7 @@ func TestScenarioReconcileSnakeGame(t *testing.T) {
 	h.sendChat(wv, "/reconcile a snake game in React and TypeScript: 400x400 canvas, length 3, arrow keys, death on wall or self, score")
 	// .govibe/ is protected: the drafted manifest is confirmed like any GoVibe file.
 	card := wv.Locator(selConfirmCard + "[data-kind=edit]")
+	h.expectVisible(card, "the manifest's confirmation card")
 	h.expectButtonsInView(wv, "the manifest's confirmation")
 	if err := card.Locator(selConfirmAllow).Click(); err != nil {
 		t.Fatalf("accept the manifest: %v", err)
