@@ -104,6 +104,10 @@ func TestScenarioReconcileSnakeGame(t *testing.T) {
 		t.Fatalf("failing tests per loop %v, want baseline 1 (no game yet), 2, 0", values)
 	}
 	h.expectInView(panel.Locator(selDiffChart), "the diff chart")
+	// The panel is not squeezed by the transcript: the chart keeps its height.
+	if box, err := panel.Locator(selDiffChart).BoundingBox(); err != nil || box == nil || box.Height < 30 || box.Width < 200 {
+		t.Fatalf("diff chart box %+v (%v): want at least 200×30 at the default sidebar width", box, err)
+	}
 	h.expectNoOverflow(wv, "the reconcile panel")
 	h.shot("reconcile-ready")
 

@@ -3,6 +3,7 @@
 // (manifest approval with edits, loop, agent, diff chart, Stop/Resume).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ReconcileState, TodoState } from '../../src/protocol.gen';
+import { groupLabel } from '../src/ui/Transcript';
 import { type Harness, SID, ev, flush, resetSeq, snapshot, start, typeInto } from './harness';
 
 let h: Harness;
@@ -135,5 +136,12 @@ describe('reconcile panel', () => {
     );
     expect(h.q('reconcile-resume')).toBeNull();
     expect(h.q('reconcile-error')!.textContent).toBe('loop cap reached');
+  });
+});
+
+describe('reconcile transcript groups', () => {
+  test("the loop's agents are labelled by loop, not by todo item", () => {
+    expect(groupLabel('coder:2', 3)).toBe('Loop 2 · coder · 3 tool calls');
+    expect(groupLabel('executor:1', 1)).toBe('Item 1 · executor · 1 tool call');
   });
 });

@@ -28,6 +28,8 @@ type reconcileTurn struct {
 	// st is the last state saved, published with the agent now running.
 	st    modes.RunState
 	agent string
+	// last is the step whose work the next test run checks.
+	last modes.Step
 }
 
 // ReasonReconcileLoop is the snapshot taken after each reconcile loop.
@@ -43,7 +45,7 @@ func (r *reconcileTurn) tag(step modes.Step) string {
 func (r *reconcileTurn) RunAgent(ctx context.Context, step modes.Step, prompt string) error {
 	e, sid := r.e, r.t.sessionID
 	tag := r.tag(step)
-	r.agent = tag
+	r.agent, r.last = tag, step
 	r.publish()
 	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: sid, Kind: store.KindSubagent, Hidden: true,
 		Title: "reconcile " + tag, Model: e.profile().Model})
@@ -134,7 +136,11 @@ func (r *reconcileTurn) RunTests(ctx context.Context, command string) (string, e
 	}
 	out := res.Stdout + "\n" + res.Stderr
 	if d, perr := modes.ParseDiff(out); perr == nil {
-		r.sink.Notice(e.tr("Auditor (%s): %d failing, %d passing.", r.agent, d.Failed, d.Passed))
+		if r.last == modes.Specifier {
+			r.sink.Notice(e.tr("Auditor, on the specifier's tests: %d failing, %d passing.", d.Failed, d.Passed))
+		} else {
+			r.sink.Notice(e.tr("Auditor, after loop %d: %d failing, %d passing.", len(r.st.Diffs)+1, d.Failed, d.Passed))
+		}
 	}
 	return out, nil
 }
