@@ -109,4 +109,9 @@ const (
 	selDiffChart        = "[data-testid=diff-chart]"
 	selDiffBar          = "[data-testid=diff-bar]"
 	selPhasesPanel      = "[data-testid=phases-panel]"
+	selPhaseChip        = "[data-testid=phase-chip]"
+	selPhasePlan        = "[data-testid=phase-plan]"
+	selPlanEditor       = "[data-testid=plan-editor]"
+	selPlanRowTitle     = "[data-testid=plan-row-title]"
+	selPlanRun          = "[data-testid=plan-run]"
 )

@@ -93,7 +93,8 @@ export type WebviewMessage =
   | { type: 'rollbackTurn'; sessionId: string; turnId: string }
   | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }
   | { type: 'compact'; sessionId: string }
-  | { type: 'setMode'; sessionId: string; mode: string }
+  /** Without a session (before the first message) the host creates one. */
+  | { type: 'setMode'; sessionId?: string; mode: string }
   /** Plan mode's "Run plan", with the proposed items as the user edited them. */
   | { type: 'runPlan'; sessionId: string; items: { title: string; description?: string; acceptance?: string }[] }
   /** Reconcile: approve the drafted manifest (manifest = the edited JSON) and start the loop. */

@@ -255,9 +255,15 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case 'compact':
         await r('chat/compact', { sessionId: m.sessionId });
         return;
-      case 'setMode':
-        await r('chat/setMode', { sessionId: m.sessionId, mode: m.mode });
+      case 'setMode': {
+        let sessionId = m.sessionId ?? this.sessionId;
+        if (!sessionId) {
+          sessionId = (await r('session/create', {})).id;
+          await this.switchTo(sessionId);
+        }
+        await r('chat/setMode', { sessionId, mode: m.mode });
         return;
+      }
       case 'runPlan':
         await r('chat/runPlan', { sessionId: m.sessionId, items: m.items });
         return;

@@ -51,11 +51,15 @@ describe('mode picker', () => {
     expect(h.q('reconcile-panel')).not.toBeNull();
   });
 
-  test('is locked while a turn runs and without a session', async () => {
+  test('is locked while a turn runs; before the first message the host makes the session', async () => {
     await h.host(snapshot({ runningTurnId: 't1' }));
     expect(h.q<HTMLSelectElement>('mode-picker')!.disabled).toBe(true);
     await h.host(snapshot({}, { session: null, sessions: [] }));
-    expect(h.q<HTMLSelectElement>('mode-picker')!.disabled).toBe(true);
+    const sel = h.q<HTMLSelectElement>('mode-picker')!;
+    expect(sel.disabled).toBe(false);
+    sel.value = 'plan';
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(h.posted).toContainEqual({ type: 'setMode', mode: 'plan' });
   });
 
   test('follows a switch made elsewhere (a mode event)', async () => {

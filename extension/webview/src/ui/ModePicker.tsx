@@ -19,8 +19,8 @@ export function modeLabel(m: string): string {
 
 /**
  * The header's mode picker. The mode is the session's (stored by the
- * sidecar, applied from the next turn), so it waits for a session and is
- * locked while a turn runs.
+ * sidecar, applied from the next turn); picked before the first message,
+ * the host creates the session. Locked while a turn runs.
  */
 export function ModePicker({ sessionId, mode, running }: { sessionId?: string; mode?: string; running: boolean }) {
   const { bridge, store } = useServices();
@@ -31,12 +31,12 @@ export function ModePicker({ sessionId, mode, running }: { sessionId?: string; m
       title={l10n.t('Working mode')}
       aria-label={l10n.t('Working mode')}
       value={mode ?? 'agent'}
-      disabled={!sessionId || running}
+      disabled={running}
       onChange={(e) => {
         const m = (e.target as HTMLSelectElement).value;
-        if (!sessionId || m === mode) return;
+        if (m === mode) return;
         store.setMode(m);
-        bridge.post({ type: 'setMode', sessionId, mode: m });
+        bridge.post({ type: 'setMode', mode: m, ...(sessionId ? { sessionId } : {}) });
       }}
     >
       {MODES.map((m) => (
