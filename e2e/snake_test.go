@@ -151,7 +151,8 @@ func prepareSnakeWorkspace(t *testing.T, h *harness) {
 	writeFile(t, filepath.Join(ws, "package.json"), string(pkg))
 	writeFile(t, filepath.Join(ws, ".gitignore"), "node_modules/\ndist/\n")
 	args := []string{"install", "--no-audit", "--no-fund", "--loglevel=error"}
-	if cache := filepath.Join(cacheDir(h.root), "npm-snake"); dirExists(cache) {
+	// setup.sh stamps the cache once it holds every package.
+	if cache := filepath.Join(cacheDir(h.root), "npm-snake"); fileExists(cache + ".stamp") {
 		args = append(args, "--offline", "--cache", cache)
 	} else {
 		args = append(args, "--prefer-offline")
@@ -238,7 +239,7 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-func dirExists(p string) bool {
+func fileExists(p string) bool {
 	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
+	return err == nil && st.Mode().IsRegular()
 }
