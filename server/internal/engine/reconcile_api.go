@@ -74,6 +74,9 @@ func (e *Engine) writeManifest(m modes.Manifest) error {
 // the session's run, unapproved, and the panel shows it for approval. An
 // invalid manifest is reported to the model, which can fix it.
 func (e *Engine) onManifestDrafted(ctx context.Context, sid, turnID, path string) error {
+	if len(e.opts.Roots) == 0 {
+		return ErrNoWorkspace
+	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(e.opts.Roots[0], path)
 	}
@@ -105,6 +108,9 @@ func (e *Engine) ApproveManifest(ctx context.Context, sid, edited string) (strin
 	}
 	if !ok {
 		return "", "", ErrNoManifest
+	}
+	if len(e.opts.Roots) == 0 {
+		return "", "", ErrNoWorkspace
 	}
 	if e.Running(sid) != "" {
 		return "", "", ErrBusy
@@ -151,6 +157,10 @@ func (e *Engine) ResumeReconcile(ctx context.Context, sid string) (string, strin
 func (e *Engine) startReconcile(ctx context.Context, sid, text string) (string, string, error) {
 	return e.Send(ctx, SendParams{SessionID: sid, Text: text, reconcile: true})
 }
+
+// ErrNoWorkspace is a reconcile control without a workspace folder: the
+// manifest and the test command live in the first one.
+var ErrNoWorkspace = errors.New("reconcile mode needs an open workspace folder")
 
 // resumesReconcile says whether a message sent in Reconcile mode asks to
 // continue ("continue", "resume") an approved run that has not ended.
