@@ -60,7 +60,7 @@ func TestScenarioReconcileSnakeGame(t *testing.T) {
 	// .govibe/ is protected: the drafted manifest is confirmed like any GoVibe file.
 	card := wv.Locator(selConfirmCard + "[data-kind=edit]")
 	h.expectVisible(card, "the manifest's confirmation card")
-	h.expectButtonsInView(wv, "the manifest's confirmation")
+	h.expectConfirmFits(wv, card, "manifest-confirm")
 	if err := card.Locator(selConfirmAllow).Click(); err != nil {
 		t.Fatalf("accept the manifest: %v", err)
 	}
