@@ -57,6 +57,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private readonly stateListeners: Array<(s: ServerState, detail?: string) => void> = [];
   private loading = 0;
   private model: ModelStatus | undefined;
+  /**
+   * The last mode switch: a message sent right after picking a mode waits
+   * for it, since webview messages are handled concurrently and the mode
+   * applies from the next turn.
+   */
+  private modeSwitch: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: ChatViewDeps) {
     this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
@@ -199,6 +205,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       }
       case 'send': {
+        await this.modeSwitch.catch(() => undefined);
         let sessionId = m.sessionId ?? this.sessionId;
         if (!sessionId) {
           sessionId = (await r('session/create', {})).id;
@@ -256,12 +263,18 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         await r('chat/compact', { sessionId: m.sessionId });
         return;
       case 'setMode': {
-        let sessionId = m.sessionId ?? this.sessionId;
-        if (!sessionId) {
-          sessionId = (await r('session/create', {})).id;
-          await this.switchTo(sessionId);
-        }
-        await r('chat/setMode', { sessionId, mode: m.mode });
+        const mode = m.mode;
+        const known = m.sessionId ?? this.sessionId;
+        const run = async () => {
+          let sessionId = known;
+          if (!sessionId) {
+            sessionId = (await r('session/create', {})).id;
+            await this.switchTo(sessionId);
+          }
+          await r('chat/setMode', { sessionId, mode });
+        };
+        this.modeSwitch = this.modeSwitch.catch(() => undefined).then(run);
+        await this.modeSwitch;
         return;
       }
       case 'runPlan':
