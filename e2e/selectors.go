@@ -110,3 +110,21 @@ const (
 	selMCPSkipped    = "[data-testid=mcp-skipped]"
 	selNoticeAction  = "[data-testid=notice-action]"
 )
+
+// GoVibe webview: working modes (header picker, Reconcile panel).
+const (
+	selModePicker       = "[data-testid=mode-picker]"
+	selReconcilePanel   = "[data-testid=reconcile-panel]"
+	selReconcilePhase   = "[data-testid=reconcile-phase]"
+	selReconcileLoop    = "[data-testid=reconcile-loop]"
+	selReconcileApprove = "[data-testid=reconcile-approve]"
+	selManifestEdit     = "[data-testid=manifest-edit]"
+	selDiffChart        = "[data-testid=diff-chart]"
+	selDiffBar          = "[data-testid=diff-bar]"
+	selPhasesPanel      = "[data-testid=phases-panel]"
+	selPhaseChip        = "[data-testid=phase-chip]"
+	selPhasePlan        = "[data-testid=phase-plan]"
+	selPlanEditor       = "[data-testid=plan-editor]"
+	selPlanRowTitle     = "[data-testid=plan-row-title]"
+	selPlanRun          = "[data-testid=plan-run]"
+)

@@ -95,6 +95,18 @@ fi
 ln -sfn "$NODE_BIN" "$PW_DIR/node"
 "$PW_DIR/node" "$PW_DIR/package/cli.js" --version | grep -q "$PLAYWRIGHT_CORE_VERSION"
 
+# --- npm cache for the reconcile demo (TestScenarioReconcileSnakeGame): its
+# workspace is a React project, installed with npm --offline from this cache so
+# the test needs no network. vitest and esbuild come from the repository's own
+# node_modules (make deps), linked into the workspace by the test.
+SNAKE_NPM=(react@19.1.0 react-dom@19.1.0 scheduler@0.26.0)
+if ! stamp_ok npm-snake "${SNAKE_NPM[*]}"; then
+  log "caching ${SNAKE_NPM[*]} for the reconcile demo"
+  fresh_dir "$CACHE/npm-snake"
+  "${NPM[@]}" cache add --cache "$CACHE/npm-snake" "${SNAKE_NPM[@]}"
+  stamp_set npm-snake "${SNAKE_NPM[*]}"
+fi
+
 # The Go harness reads this file to find the tools; it is written last so its
 # presence means every step above succeeded.
 cat >"$CACHE/env.json" <<EOF

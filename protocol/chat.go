@@ -32,8 +32,30 @@ type ChatSetModeParams struct {
 	Mode      string `json:"mode"`
 }
 
-// ChatRunPlanParams runs the plan Plan mode proposed.
+// ChatRunPlanParams runs the plan Plan mode proposed. Items, when set,
+// replace the proposed items (the user's edits); none may have started.
 type ChatRunPlanParams struct {
+	SessionID string         `json:"sessionId"`
+	Items     []PlanItemEdit `json:"items,omitempty"`
+}
+
+// PlanItemEdit is one todo item as the user edited it.
+type PlanItemEdit struct {
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	Acceptance  string `json:"acceptance,omitempty"`
+}
+
+// ReconcileApproveParams approves the session's drafted Vibe Manifest and
+// starts the reconcile loop. Manifest, when set, is the edited manifest
+// (the whole JSON); otherwise its file is read as it is.
+type ReconcileApproveParams struct {
+	SessionID string `json:"sessionId"`
+	Manifest  string `json:"manifest,omitempty"`
+}
+
+// ReconcileParams names the session of a reconcile control.
+type ReconcileParams struct {
 	SessionID string `json:"sessionId"`
 }
 
@@ -98,15 +120,46 @@ type ChatEvent struct {
 }
 
 // ModeState is a working mode's record for its panel (Phases mode:
-// the codeCLI state, findings, plan and progress log).
+// the codeCLI state, findings, plan and progress log; Reconcile mode:
+// Reconcile).
 type ModeState struct {
-	Mode     string   `json:"mode"`
-	State    string   `json:"state"`
-	Findings string   `json:"findings,omitempty"`
-	Plan     []string `json:"plan,omitempty"`
-	Step     int      `json:"step"`
-	Log      []string `json:"log,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
+	Mode      string          `json:"mode"`
+	State     string          `json:"state"`
+	Findings  string          `json:"findings,omitempty"`
+	Plan      []string        `json:"plan,omitempty"`
+	Step      int             `json:"step"`
+	Log       []string        `json:"log,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	Reconcile *ReconcileState `json:"reconcile,omitempty"`
+}
+
+// ReconcileState is a reconcile run for its panel.
+type ReconcileState struct {
+	Name     string `json:"name"`
+	Intent   string `json:"intent"`
+	Approved bool   `json:"approved"`
+	// Manifest is the manifest's JSON as its file holds it.
+	Manifest string `json:"manifest"`
+	// Phase is Pending|Reconciling|Ready|CrashLoopBackOff.
+	Phase       string `json:"phase"`
+	CurrentLoop int    `json:"currentLoop"`
+	LastError   string `json:"lastError,omitempty"`
+	// Step is the step to run next (specifier|coder|auditor).
+	Step string `json:"step,omitempty"`
+	// Agent is the scoped agent running now ("coder:3"), "" between steps.
+	Agent   string `json:"agent,omitempty"`
+	Running bool   `json:"running"`
+	// Baseline is the failing-test count after the specifier; Diffs the
+	// count after each loop.
+	Baseline    int   `json:"baseline"`
+	Diffs       []int `json:"diffs"`
+	MaxLoops    int   `json:"maxLoops"`
+	SpecRetries int   `json:"specRetries,omitempty"`
+}
+
+// ModeGetParams asks for the session's mode record.
+type ModeGetParams struct {
+	SessionID string `json:"sessionId"`
 }
 
 type Usage struct {

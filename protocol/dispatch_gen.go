@@ -43,8 +43,14 @@ type Server interface {
 	ChatSetEditEnabled(ctx context.Context, params *ChatSetEditEnabledParams) (*Empty, error)
 	// The session's working mode (agent, plan, phases, reconcile); applies from the next turn.
 	ChatSetMode(ctx context.Context, params *ChatSetModeParams) (*Empty, error)
-	// Hands the plan that Plan mode proposed to the scheduler in Agent mode.
+	// Hands the plan that Plan mode proposed (with the user's edits, if any) to the scheduler in Agent mode.
 	ChatRunPlan(ctx context.Context, params *ChatRunPlanParams) (*ChatSendResult, error)
+	// The session's mode and its record (Phases progress, the reconcile run) for the mode panel.
+	ModeGet(ctx context.Context, params *ModeGetParams) (*ModeState, error)
+	// Approves the drafted Vibe Manifest (optionally edited) and starts the reconcile loop as a turn; chat/cancel stops it.
+	ReconcileApprove(ctx context.Context, params *ReconcileApproveParams) (*ChatSendResult, error)
+	// Runs a stopped or interrupted reconcile run on from its saved step.
+	ReconcileResume(ctx context.Context, params *ReconcileParams) (*ChatSendResult, error)
 	// Compacts the session's model context now.
 	ChatCompact(ctx context.Context, params *CompactParams) (*Empty, error)
 	// Answers a confirm/requested.
@@ -201,6 +207,24 @@ func Dispatch(ctx context.Context, s Server, method string, raw json.RawMessage)
 			return nil, err
 		}
 		return s.ChatRunPlan(ctx, &p)
+	case "mode/get":
+		var p ModeGetParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ModeGet(ctx, &p)
+	case "reconcile/approve":
+		var p ReconcileApproveParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ReconcileApprove(ctx, &p)
+	case "reconcile/resume":
+		var p ReconcileParams
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return s.ReconcileResume(ctx, &p)
 	case "chat/compact":
 		var p CompactParams
 		if err := decodeParams(raw, &p); err != nil {
@@ -362,6 +386,9 @@ var methodInfo = map[string]struct{ notify, ordered bool }{
 	"chat/setEditEnabled":      {false, true},
 	"chat/setMode":             {false, true},
 	"chat/runPlan":             {false, true},
+	"mode/get":                 {false, false},
+	"reconcile/approve":        {false, true},
+	"reconcile/resume":         {false, true},
 	"chat/compact":             {false, true},
 	"confirm/resolve":          {false, true},
 	"permissions/list":         {false, false},

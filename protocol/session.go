@@ -88,6 +88,8 @@ type SessionLoadResult struct {
 	EditEnabled bool             `json:"editEnabled"`
 	// Mode is the session's working mode (agent when never set).
 	Mode string `json:"mode"`
+	// ModeState is the mode's record for its panel (mode/get's answer).
+	ModeState *ModeState `json:"modeState,omitempty"`
 	// Interrupted is set when the session's last run was cut off by a
 	// sidecar restart; the UI offers "Continue".
 	Interrupted bool `json:"interrupted"`

@@ -100,6 +100,13 @@ export type WebviewMessage =
   | { type: 'rollbackTurn'; sessionId: string; turnId: string }
   | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }
   | { type: 'compact'; sessionId: string }
+  /** Without a session (before the first message) the host creates one. */
+  | { type: 'setMode'; sessionId?: string; mode: string }
+  /** Plan mode's "Run plan", with the proposed items as the user edited them. */
+  | { type: 'runPlan'; sessionId: string; items: { title: string; description?: string; acceptance?: string }[] }
+  /** Reconcile: approve the drafted manifest (manifest = the edited JSON) and start the loop. */
+  | { type: 'reconcileApprove'; sessionId: string; manifest?: string }
+  | { type: 'reconcileResume'; sessionId: string }
   | { type: 'openLink'; href: string }
   /** A browser_sub_agent screenshot (a PNG under the storage directory). */
   | { type: 'openImage'; path: string }

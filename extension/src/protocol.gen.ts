@@ -103,6 +103,7 @@ export interface ChatEvent {
 
 export interface ChatRunPlanParams {
 	sessionId: string;
+	items?: PlanItemEdit[];
 }
 
 export interface ChatSendParams {
@@ -361,6 +362,10 @@ export interface Message {
 	snapshots?: TurnSnapshot[];
 }
 
+export interface ModeGetParams {
+	sessionId: string;
+}
+
 export interface ModeState {
 	mode: string;
 	state: string;
@@ -369,6 +374,7 @@ export interface ModeState {
 	step: number;
 	log?: string[];
 	reason?: string;
+	reconcile?: ReconcileState;
 }
 
 export interface ModelInfo {
@@ -442,6 +448,38 @@ export interface PermissionsListResult {
 
 export interface PermissionsRevokeParams {
 	rule: string;
+}
+
+export interface PlanItemEdit {
+	title: string;
+	description?: string;
+	acceptance?: string;
+}
+
+export interface ReconcileApproveParams {
+	sessionId: string;
+	manifest?: string;
+}
+
+export interface ReconcileParams {
+	sessionId: string;
+}
+
+export interface ReconcileState {
+	name: string;
+	intent: string;
+	approved: boolean;
+	manifest: string;
+	phase: string;
+	currentLoop: number;
+	lastError?: string;
+	step?: string;
+	agent?: string;
+	running: boolean;
+	baseline: number;
+	diffs: number[];
+	maxLoops: number;
+	specRetries?: number;
 }
 
 export interface ReviewCard {
@@ -537,6 +575,7 @@ export interface SessionLoadResult {
 	context?: ContextUse;
 	editEnabled: boolean;
 	mode: string;
+	modeState?: ModeState;
 	interrupted: boolean;
 }
 
@@ -766,6 +805,9 @@ export interface ClientRequests {
 	"chat/setEditEnabled": { params: ChatSetEditEnabledParams; result: Empty };
 	"chat/setMode": { params: ChatSetModeParams; result: Empty };
 	"chat/runPlan": { params: ChatRunPlanParams; result: ChatSendResult };
+	"mode/get": { params: ModeGetParams; result: ModeState };
+	"reconcile/approve": { params: ReconcileApproveParams; result: ChatSendResult };
+	"reconcile/resume": { params: ReconcileParams; result: ChatSendResult };
 	"chat/compact": { params: CompactParams; result: Empty };
 	"confirm/resolve": { params: ConfirmResolveParams; result: Empty };
 	"permissions/list": { params: void; result: PermissionsListResult };
@@ -833,6 +875,9 @@ export const Method = {
 	ChatSetEditEnabled: "chat/setEditEnabled",
 	ChatSetMode: "chat/setMode",
 	ChatRunPlan: "chat/runPlan",
+	ModeGet: "mode/get",
+	ReconcileApprove: "reconcile/approve",
+	ReconcileResume: "reconcile/resume",
 	ChatCompact: "chat/compact",
 	ConfirmResolve: "confirm/resolve",
 	PermissionsList: "permissions/list",

@@ -50,6 +50,9 @@ export const SETTING_KEYS = [
 	"scheduler.maxRetries",
 	"scheduler.maxAgentTurns",
 	"scheduler.maxAgentMinutes",
+	"reconcile.maxTotalLoops",
+	"reconcile.maxStagnation",
+	"reconcile.testTimeoutMs",
 	"compact.threshold",
 	"compact.keepTokens",
 	"contextWindow",
@@ -112,6 +115,9 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"scheduler.maxRetries": "workspace",
 	"scheduler.maxAgentTurns": "workspace",
 	"scheduler.maxAgentMinutes": "workspace",
+	"reconcile.maxTotalLoops": "workspace",
+	"reconcile.maxStagnation": "workspace",
+	"reconcile.testTimeoutMs": "workspace",
 	"compact.threshold": "workspace",
 	"compact.keepTokens": "workspace",
 	"contextWindow": "workspace",
@@ -238,6 +244,12 @@ export interface SettingValues {
 	"scheduler.maxAgentTurns": number;
 	/** Maximum minutes one executor or evaluator agent may run. */
 	"scheduler.maxAgentMinutes": number;
+	/** Reconcile mode: loops (coder, then auditor) before the run fails with CrashLoopBackOff. */
+	"reconcile.maxTotalLoops": number;
+	/** Reconcile mode: loops in a row without the failing-test count falling by 10% before the run fails. */
+	"reconcile.maxStagnation": number;
+	/** Reconcile mode: timeout of the auditor's test command in milliseconds. */
+	"reconcile.testTimeoutMs": number;
 	/** Fraction of the context window at which the conversation is compacted. */
 	"compact.threshold": number;
 	/** Tokens of recent conversation kept verbatim when compacting. */
@@ -310,6 +322,9 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"scheduler.maxRetries": 2,
 	"scheduler.maxAgentTurns": 30,
 	"scheduler.maxAgentMinutes": 15,
+	"reconcile.maxTotalLoops": 10,
+	"reconcile.maxStagnation": 5,
+	"reconcile.testTimeoutMs": 600000,
 	"compact.threshold": 0.7,
 	"compact.keepTokens": 20000,
 	"contextWindow": 0,

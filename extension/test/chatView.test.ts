@@ -117,4 +117,43 @@ describe('ChatView start-up', () => {
     view.event({ sessionId: 's1', seq: 3, kind: 'textDelta', turnId: 't', text: 'more' } as any);
     expect(posted.filter((m) => m.type === 'model').at(-1)?.status.problem).toBeDefined();
   });
+
+  it('a message sent right after picking a mode waits for the switch', async () => {
+    const { ChatView } = await import('../src/host/chatView');
+    const calls: string[] = [];
+    const setMode = deferred<unknown>();
+    const request = (async (method: string) => {
+      calls.push(method);
+      if (method === 'chat/setMode') return setMode.promise;
+      if (method === 'session/list') return { sessions: [{ id: 's1' }] };
+      if (method === 'session/load') return { session: { id: 's1' }, messages: [], lastSeq: 0, pending: [] };
+      return {};
+    }) as any;
+    const view = new ChatView({
+      extensionUri: Uri.file('/nonexistent') as any,
+      request,
+      proposals: {} as any,
+      snapshots: {} as any,
+      editor: {} as any,
+      locale: () => 'en',
+      log: () => undefined,
+      state: { get: () => 's1', update: async () => undefined, keys: () => [] } as any,
+    });
+    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
+    view.resolveWebviewView({
+      visible: true,
+      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async () => undefined },
+      onDidChangeVisibility: () => undefined,
+      onDidDispose: () => undefined,
+    } as any);
+    void onMessage({ type: 'setMode', sessionId: 's1', mode: 'phases' });
+    void onMessage({ type: 'send', sessionId: 's1', text: 'fix it' });
+    await flush();
+    expect(calls).toContain('chat/setMode');
+    expect(calls).not.toContain('chat/send');
+    setMode.resolve({});
+    await flush();
+    await flush();
+    expect(calls.indexOf('chat/send')).toBeGreaterThan(calls.indexOf('chat/setMode'));
+  });
 });

@@ -61,6 +61,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private readonly stateListeners: Array<(s: ServerState, detail?: string) => void> = [];
   private loading = 0;
   private model: ModelStatus | undefined;
+  /**
+   * The last mode switch: a message sent right after picking a mode waits
+   * for it, since webview messages are handled concurrently and the mode
+   * applies from the next turn.
+   */
+  private modeSwitch: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: ChatViewDeps) {
     this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
@@ -208,6 +214,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       }
       case 'send': {
+        await this.modeSwitch.catch(() => undefined);
         let sessionId = m.sessionId ?? this.sessionId;
         if (!sessionId) {
           sessionId = (await r('session/create', {})).id;
@@ -266,6 +273,30 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       case 'compact':
         await r('chat/compact', { sessionId: m.sessionId });
+        return;
+      case 'setMode': {
+        const mode = m.mode;
+        const known = m.sessionId ?? this.sessionId;
+        const run = async () => {
+          let sessionId = known;
+          if (!sessionId) {
+            sessionId = (await r('session/create', {})).id;
+            await this.switchTo(sessionId);
+          }
+          await r('chat/setMode', { sessionId, mode });
+        };
+        this.modeSwitch = this.modeSwitch.catch(() => undefined).then(run);
+        await this.modeSwitch;
+        return;
+      }
+      case 'runPlan':
+        await r('chat/runPlan', { sessionId: m.sessionId, items: m.items });
+        return;
+      case 'reconcileApprove':
+        await r('reconcile/approve', { sessionId: m.sessionId, manifest: m.manifest });
+        return;
+      case 'reconcileResume':
+        await r('reconcile/resume', { sessionId: m.sessionId });
         return;
       case 'openLink':
         if (isExternalLink(m.href)) await vscode.env.openExternal(vscode.Uri.parse(m.href, true));

@@ -5,7 +5,7 @@
 // → position, tool call → message, results whose call is not loaded yet);
 // the store owns when events are applied (seq order, gaps), this module
 // owns what they do.
-import type { ChatEvent, ContextUse, Message, Part, SessionInfo, TodoState } from '../../src/protocol.gen';
+import type { ChatEvent, ContextUse, Message, ModeState, Part, SessionInfo, TodoState } from '../../src/protocol.gen';
 import {
   EventCompaction,
   EventError,
@@ -38,6 +38,10 @@ export interface TranscriptState {
   context?: ContextUse;
   sessions: SessionInfo[];
   session?: SessionInfo;
+  /** The session's working mode (agent, plan, phases, reconcile). */
+  mode?: string;
+  /** The mode's record for its panel (Phases progress, the reconcile run). */
+  modeState?: ModeState;
 }
 
 type Result = { ok: boolean; output?: string; display?: string; durationMs?: number; meta?: unknown; status?: string };
@@ -168,7 +172,11 @@ export class EventReducer {
         if (ev.hook) this.addBlock(ev, { kind: 'hook', run: ev.hook });
         break;
       case EventMode:
-        // Working-mode progress (Phases); the mode panel is not built yet.
+        // A mode switch (a bare record) or the mode's progress.
+        if (ev.mode) {
+          patch.mode = ev.mode.mode;
+          patch.modeState = ev.mode;
+        }
         break;
       case EventSnapshots:
         // The turn's before-snapshots were taken: its user message now

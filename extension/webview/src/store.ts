@@ -8,6 +8,7 @@ import type {
   CommandInfo,
   ConfirmRequest,
   ContextUse,
+  ModeState,
   FileCompletion,
   MCPStatusResult,
   SessionInfo,
@@ -44,6 +45,9 @@ export interface ChatState {
   confirms: ConfirmView[];
   todo?: TodoState;
   context?: ContextUse;
+  /** The session's working mode and its panel's record. */
+  mode?: string;
+  modeState?: ModeState;
   editEnabled: boolean;
   interrupted: boolean;
   serverState: ServerState;
@@ -205,6 +209,11 @@ export class ChatStore {
     this.set({ editEnabled: v });
   }
 
+  /** The picker's choice, shown at once; the sidecar's mode event confirms it. */
+  setMode(mode: string): void {
+    this.set({ mode, modeState: { mode, state: '', step: 0 } });
+  }
+
   private snapshot(msg: Extract<HostMessage, { type: 'snapshot' }>): void {
     const key = msg.l10n ? JSON.stringify(msg.l10n) : '';
     let l10nVersion = this.s.l10nVersion;
@@ -237,6 +246,8 @@ export class ChatStore {
         confirms: [],
         todo: undefined,
         context: undefined,
+        mode: undefined,
+        modeState: undefined,
         interrupted: false,
       });
       return;
@@ -254,6 +265,8 @@ export class ChatStore {
       confirms: (r.pending ?? []).map((request) => ({ request })),
       todo: r.todo,
       context: r.context,
+      mode: r.mode || 'agent',
+      modeState: r.modeState,
       interrupted: r.interrupted,
     });
   }

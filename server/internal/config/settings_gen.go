@@ -39,6 +39,7 @@ type Settings struct {
 	TodolistReview     TodolistReviewSettings
 	ShellCommandReview ShellCommandReviewSettings
 	Scheduler          SchedulerSettings
+	Reconcile          ReconcileSettings
 	Compact            CompactSettings
 	// Context window in tokens; 0 uses the model's known size. Unit: tokens. (contextWindow)
 	ContextWindow int
@@ -175,6 +176,16 @@ type SchedulerSettings struct {
 	MaxAgentMinutes float64
 }
 
+// ReconcileSettings holds the reconcile.* settings.
+type ReconcileSettings struct {
+	// Reconcile mode: loops (coder, then auditor) before the run fails with CrashLoopBackOff. (reconcile.maxTotalLoops)
+	MaxTotalLoops int
+	// Reconcile mode: loops in a row without the failing-test count falling by 10% before the run fails. (reconcile.maxStagnation)
+	MaxStagnation int
+	// Reconcile mode: timeout of the auditor's test command in milliseconds. (reconcile.testTimeoutMs)
+	TestTimeoutMs int
+}
+
 // CompactSettings holds the compact.* settings.
 type CompactSettings struct {
 	// Fraction of the context window at which the conversation is compacted. Unit: fraction. (compact.threshold)
@@ -263,6 +274,9 @@ func Typed(v Values) Settings {
 	s.Scheduler.MaxRetries = v.Int("scheduler.maxRetries")
 	s.Scheduler.MaxAgentTurns = v.Int("scheduler.maxAgentTurns")
 	s.Scheduler.MaxAgentMinutes = v.Float("scheduler.maxAgentMinutes")
+	s.Reconcile.MaxTotalLoops = v.Int("reconcile.maxTotalLoops")
+	s.Reconcile.MaxStagnation = v.Int("reconcile.maxStagnation")
+	s.Reconcile.TestTimeoutMs = v.Int("reconcile.testTimeoutMs")
 	s.Compact.Threshold = v.Float("compact.threshold")
 	s.Compact.KeepTokens = v.Int("compact.keepTokens")
 	s.ContextWindow = v.Int("contextWindow")

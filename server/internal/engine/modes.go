@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -39,7 +41,12 @@ func (e *Engine) SetMode(ctx context.Context, sid, name string) error {
 			return err
 		}
 	}
-	return sessionstate.Set(ctx, e.Store, sid, sessionstate.Mode, m)
+	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.Mode, m); err != nil {
+		return err
+	}
+	// The panel and picker follow a switch made anywhere (/reconcile, Run plan).
+	e.Bus.Publish(Event{SessionID: sid, Kind: KindMode, Payload: m})
+	return nil
 }
 
 // PhaseProgress is the session's Phases-mode record.
@@ -83,12 +90,26 @@ func (e *Engine) blockByMode(ctx context.Context, sid string, ts []tools.Tool, b
 // ErrNoPlanToRun is RunPlan without a proposed plan with work left.
 var ErrNoPlanToRun = errors.New("there is no proposed plan with work left to run")
 
+// PlanEdit is one item of a proposed plan as the user edited it.
+type PlanEdit struct {
+	Title       string
+	Description string
+	Acceptance  string
+}
+
 // RunPlan hands the plan that Plan mode proposed to the scheduler: the
 // session goes back to Agent mode and the plan runner resumes the plan
-// as it does after "continue".
-func (e *Engine) RunPlan(ctx context.Context, sid string) (string, string, error) {
+// as it does after "continue". edited, when not nil, replaces the
+// proposed items (the user's edits in the panel): allowed only while no
+// item has started, and every item needs a title.
+func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (string, string, error) {
 	if p := e.Todo(ctx, sid); p == nil || !p.Unfinished() {
 		return "", "", ErrNoPlanToRun
+	}
+	if edited != nil {
+		if err := e.editProposedPlan(ctx, sid, edited); err != nil {
+			return "", "", err
+		}
 	}
 	if err := e.SetMode(ctx, sid, string(modes.Agent)); err != nil {
 		return "", "", err
@@ -96,8 +117,50 @@ func (e *Engine) RunPlan(ctx context.Context, sid string) (string, string, error
 	return e.Send(ctx, SendParams{SessionID: sid, Text: "continue"})
 }
 
+func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []PlanEdit) error {
+	if len(edited) == 0 {
+		return errors.New(e.tr("the plan needs at least one item"))
+	}
+	items := make([]scheduler.Item, len(edited))
+	for i, it := range edited {
+		if strings.TrimSpace(it.Title) == "" {
+			return errors.New(e.tr("item %d of the plan has no title", i+1))
+		}
+		items[i] = scheduler.Item{Title: strings.TrimSpace(it.Title), Description: it.Description, Acceptance: it.Acceptance, Status: scheduler.Pending}
+	}
+	_, err := e.plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		if p == nil {
+			return nil, ErrNoPlanToRun
+		}
+		for _, it := range p.Items {
+			if it.Status != scheduler.Pending {
+				return p, errors.New(e.tr("the plan has started; its items can no longer be edited"))
+			}
+		}
+		p.Items = items
+		return p, nil
+	})
+	return err
+}
+
 // proposesOnly says whether a created todo plan stops at the proposal
 // (Plan mode) instead of running: the user edits it and runs it.
 func (e *Engine) proposesOnly(ctx context.Context, sid string) bool {
 	return e.Mode(ctx, sid) == modes.Plan
+}
+
+// phaseShell limits run_shell_command to read-only commands and checks
+// in a phase that says so (Phases mode's VERIFYING): enforced when the
+// command is called, whatever the model sends.
+func (e *Engine) phaseShell(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	ph := e.modePhase(ctx, sid)
+	if !ph.ReadOnlyShell {
+		return ts
+	}
+	for i, t := range ts {
+		if t.Name() == modes.ToolShell {
+			ts[i] = checksOnlyShell{Tool: t, roots: e.opts.Roots, who: "the " + ph.Name + " phase"}
+		}
+	}
+	return ts
 }

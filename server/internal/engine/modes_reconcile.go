@@ -22,6 +22,9 @@ var writeTools = map[string]bool{"write_file": true, "edit": true, "delete_file"
 type pathGuard struct {
 	tools.Tool
 	rule func(string) error
+	// after, when set, runs once the write succeeded; its error is told
+	// to the model with the result.
+	after func(ctx context.Context, env *tools.Env, path string) error
 }
 
 func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
@@ -37,19 +40,33 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 	if err := g.rule(p); err != nil {
 		return tools.Fail(err.Error()), nil
 	}
-	return g.Tool.Run(ctx, env, args)
+	res, err := g.Tool.Run(ctx, env, args)
+	if err == nil && res.OK && g.after != nil {
+		if aerr := g.after(ctx, env, p); aerr != nil {
+			res.OK = false
+			res.Output += "\n\nThe file was written, but " + aerr.Error() + ". Fix it and write it again."
+		}
+	}
+	return res, err
 }
 
-// guardWrites wraps the write tools with the mode's path rule (Reconcile
-// drafting only, for now; the loop's agents use modes.WriteRule too).
+// guardWrites wraps the write tools with the drafting path rule in
+// Reconcile mode (the loop's agents get theirs in reconcileTools); a
+// manifest written becomes the session's run, waiting for approval.
 func (e *Engine) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
 	if e.Mode(ctx, sid) != modes.Reconcile {
 		return ts
 	}
 	rule := modes.WriteRule("")
+	drafted := func(ctx context.Context, env *tools.Env, p string) error {
+		return e.onManifestDrafted(ctx, sid, env.TurnID, p)
+	}
 	for i, t := range ts {
 		if writeTools[t.Name()] {
 			ts[i] = pathGuard{Tool: t, rule: rule}
+			if t.Name() == "write_file" || t.Name() == "edit" {
+				ts[i] = pathGuard{Tool: t, rule: rule, after: drafted}
+			}
 		}
 	}
 	return ts

@@ -36,7 +36,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	if err := x.e.SetMode(ctx, sess.ID, "plan"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := x.e.RunPlan(ctx, sess.ID); !errors.Is(err, ErrNoPlanToRun) {
+	if _, _, err := x.e.RunPlan(ctx, sess.ID, nil); !errors.Is(err, ErrNoPlanToRun) {
 		t.Fatalf("RunPlan without a plan: %v", err)
 	}
 	x.turn(sess.ID, "plan the fix")
@@ -137,7 +137,13 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if p.State != modes.Done || p.Findings != "the bug is in a.txt" || len(p.Plan) != 1 {
 		t.Fatalf("progress %+v", p)
 	}
-	if evs := x.eventsOf(sess.ID, KindMode); len(evs) != 4 {
+	progress := 0
+	for _, ev := range x.eventsOf(sess.ID, KindMode) {
+		if _, ok := ev.Payload.(modes.Progress); ok {
+			progress++
+		}
+	}
+	if evs := x.eventsOf(sess.ID, KindMode); progress != 4 || len(evs) != 5 {
 		t.Errorf("%d mode events, want 4", len(evs))
 	}
 }
@@ -207,5 +213,83 @@ func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 	}
 	if _, err := modes.ParseManifest(b); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// VERIFYING's shell runs read-only commands and checks only: a command
+// that writes or deletes is refused before it runs, whatever the approval
+// mode says.
+func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
+	s := &subScript{main: []scripted.Reply{
+		calls(call("f1", "report_findings", map[string]any{"text": "a.txt"})),
+		calls(call("p1", "report_plan", map[string]any{"steps": []string{"none"}})),
+		calls(call("d1", "report_done", map[string]any{"text": "nothing to patch"})),
+		calls(call("x1", "run_shell_command", map[string]any{"command": "rm a.txt"})),
+		calls(call("x2", "run_shell_command", map[string]any{"command": "echo hi > b.txt"})),
+		calls(call("x3", "run_shell_command", map[string]any{"command": "cat a.txt"})),
+		calls(call("d2", "report_done", map[string]any{"text": "a.txt reads fine"})),
+	}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	x.writeFile("a.txt", "fine\n")
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	if err := x.e.SetMode(ctx, sess.ID, "phases"); err != nil {
+		t.Fatal(err)
+	}
+	x.turn(sess.ID, "check a.txt")
+	res := x.toolResults(sess.ID)
+	for _, id := range []string{"x1", "x2"} {
+		if !strings.Contains(res[id], "may only run read-only commands") {
+			t.Errorf("%s: %q", id, res[id])
+		}
+	}
+	if !strings.HasPrefix(res["x3"], "ok") || !strings.Contains(res["x3"], "fine") {
+		t.Errorf("a read-only command must run: %q", res["x3"])
+	}
+	if _, err := os.Stat(filepath.Join(x.dir, "a.txt")); err != nil {
+		t.Error("the refused rm ran")
+	}
+	if _, err := os.Stat(filepath.Join(x.dir, "b.txt")); !os.IsNotExist(err) {
+		t.Error("the refused redirect ran")
+	}
+	if st := x.e.PhaseProgress(ctx, sess.ID).State; st != modes.Done {
+		t.Fatalf("state %s", st)
+	}
+}
+
+// "Run plan" with the user's edits: a bad edit is refused with the plan
+// unchanged; a good one replaces the proposed items, and the scheduler
+// runs the edited list in Agent mode.
+func TestRunPlanWithEdits(t *testing.T) {
+	s := &subScript{main: []scripted.Reply{
+		calls(call("p1", "create_todo_list", map[string]any{"goal": "fix it", "items": []string{"read main.go", "fix the bug"}})),
+	}}
+	x := newSubEnv(t, s, config.Values{}, false)
+	ctx := context.Background()
+	sess, _ := x.e.CreateSession(ctx, "")
+	_ = x.e.SetMode(ctx, sess.ID, "plan")
+	x.turn(sess.ID, "plan the fix")
+	for _, bad := range [][]PlanEdit{{}, {{Title: "ok"}, {Title: "  "}}} {
+		if _, _, err := x.e.RunPlan(ctx, sess.ID, bad); err == nil {
+			t.Fatalf("edit %v accepted", bad)
+		}
+	}
+	if p := x.e.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.e.Mode(ctx, sess.ID) != modes.Plan {
+		t.Fatalf("a refused edit changed the plan or the mode: %+v", p)
+	}
+	edits := []PlanEdit{{Title: "read util.go"}, {Title: "fix the bug", Acceptance: "tests pass"}, {Title: "add a test"}}
+	if _, _, err := x.e.RunPlan(ctx, sess.ID, edits); err != nil {
+		t.Fatal(err)
+	}
+	x.e.Wait(sess.ID)
+	p := x.e.Todo(ctx, sess.ID)
+	if p == nil || len(p.Items) != 3 || p.Items[0].Title != "read util.go" || p.Items[1].Acceptance != "tests pass" {
+		t.Fatalf("edited plan %+v", p)
+	}
+	if p.Items[0].Agent == "" {
+		t.Errorf("the scheduler did not run the edited plan: %+v", p.Items[0])
+	}
+	if x.e.Mode(ctx, sess.ID) != modes.Agent {
+		t.Error("Run plan must switch to Agent mode")
 	}
 }

@@ -29,6 +29,9 @@ type SendParams struct {
 	Text       string
 	ActiveFile string
 	Selection  string
+	// reconcile runs the session's approved reconcile loop instead of a
+	// model turn (set by ApproveManifest and ResumeReconcile).
+	reconcile bool
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -58,6 +61,8 @@ type turn struct {
 	// turn (command_limits.go); empty/nil means the session's.
 	model   string
 	allowed map[string]bool
+	// reconcile: the turn drives the reconcile loop (reconcile_run.go).
+	reconcile bool
 
 	// mutated is set once the turn is about to change the workspace; only
 	// such a turn gets an "after turn" snapshot.
@@ -95,7 +100,8 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
-		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed)}
+		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed),
+		reconcile: p.reconcile || (!btw && e.resumesReconcile(ctx, p.SessionID, turnText))}
 	submit := e.fireHook(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
@@ -110,7 +116,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if len(added) > 0 {
 		t.hookContext = "\n\n<hook_context>\n" + strings.Join(added, "\n") + "\n</hook_context>"
 	}
-	if !t.btw {
+	if !t.btw && !t.reconcile {
 		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
 	}
 	e.mu.Lock()
@@ -298,7 +304,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}
 	} else {
-		if t.resume {
+		if t.reconcile {
+			out = e.runReconcile(ctx, t, sink)
+		} else if t.resume {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
 			out = run.Execute(ctx, b.history, e.meterSink(sink))
@@ -382,7 +390,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	// The prompt follows the tool profile's tools, not the mode's phase:
 	// a phase change must not rewrite the prefix.
 	system := e.promptFor(profile, ts, blocked)
-	ts = e.guardRepeats(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...)))
+	ts = e.guardRepeats(ctx, t.sessionID, e.phaseShell(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...))))
 	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead: the tool definitions stay byte-identical

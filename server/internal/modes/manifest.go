@@ -88,3 +88,12 @@ func ParseManifest(b []byte) (Manifest, error) {
 
 // ManifestPath is where a manifest named name lives in the workspace.
 func ManifestPath(name string) string { return ".govibe/manifests/" + name + ".json" }
+
+// EncodeManifest is the manifest as its file holds it (indented JSON).
+func EncodeManifest(m Manifest) ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}

@@ -23,6 +23,10 @@ const ResumeText = "continue"
 // start a free turn.
 var resumeWords = map[string]bool{"continue": true, "go on": true, "resume": true, "carry on": true, "继续": true}
 
+// IsResumeText says whether a message asks to continue ("continue",
+// "go on", "resume", "继续").
+func IsResumeText(text string) bool { return isResumeText(text) }
+
 func isResumeText(text string) bool {
 	t := strings.ToLower(strings.TrimSpace(text))
 	t = strings.TrimRightFunc(t, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })

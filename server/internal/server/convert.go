@@ -47,9 +47,14 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Message = compactionMessage(e, pl)
 	case *engine.ReviewCard:
 		w.Review = toReviewCard(pl)
+	case modes.Mode:
+		// The session switched modes: the panel starts from an empty record.
+		w.Mode = &protocol.ModeState{Mode: string(pl)}
 	case modes.Progress:
-		w.Mode = &protocol.ModeState{Mode: string(modes.Phases), State: string(pl.State), Findings: pl.Findings, Plan: pl.Plan,
-			Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
+		w.Mode = toPhasesState(pl)
+	case engine.ReconcileView:
+		r := toReconcileState(pl)
+		w.Mode = &protocol.ModeState{Mode: string(modes.Reconcile), State: r.Phase, Reconcile: r}
 	case []engine.TurnSnapshot:
 		w.Snapshots = toTurnSnapshots(pl)
 	}

@@ -43,6 +43,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 	}
 	out.Todo = toTodoState(l.Todo)
 	out.Mode = string(eng.Mode(ctx, p.SessionID))
+	out.ModeState = modeState(ctx, eng, p.SessionID)
 	markCompactions(out.Messages, eng.Compactions(ctx, p.SessionID))
 	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))
 	for _, c := range l.Pending {

@@ -40,6 +40,9 @@ var (
 	// PhaseProgress is a Phases-mode run's state, findings, plan and
 	// progress, kept outside the conversation.
 	PhaseProgress = Key[modes.Progress]{name: "mode.phases"}
+	// ReconcileRun is the session's Reconcile-mode run: its manifest, the
+	// step to run next and the diff after each loop, so a restart resumes.
+	ReconcileRun = Key[modes.RunState]{name: "mode.reconcile"}
 	// ActiveSkills are the skills activated for the session, in order.
 	ActiveSkills = Key[[]string]{name: "skills.active"}
 	// Model is the session's /model choice (a profile or model name).

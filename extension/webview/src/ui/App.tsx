@@ -1,10 +1,14 @@
 import { useEffect, useReducer } from 'preact/hooks';
+import type { TodoState } from '../../../src/protocol.gen';
 import { useServices } from '../context';
 import { InterruptedBanner, NoticeBanners, ServerBanner } from './Banners';
 import { Composer } from './Composer';
 import { ConfirmArea } from './ConfirmCards';
 import { Header } from './Header';
 import { McpPanel } from './McpPanel';
+import { PhasesPanel } from './PhasesPanel';
+import { PlanEditor } from './PlanEditor';
+import { ReconcilePanel } from './ReconcilePanel';
 import { TodoPanel } from './TodoPanel';
 import { Transcript } from './Transcript';
 
@@ -31,11 +35,17 @@ export function App() {
   const s = store.state;
   return (
     <div class="app" key={s.l10nVersion} lang={s.locale}>
-      <Header session={s.session} sessions={s.sessions} context={s.context} running={s.running} model={s.model} />
+      <Header session={s.session} sessions={s.sessions} context={s.context} running={s.running} model={s.model} mode={s.mode} />
       <ServerBanner state={s.serverState} detail={s.serverDetail} />
       <NoticeBanners notices={s.notices} />
       {s.mcpOpen && <McpPanel mcp={s.mcp} />}
-      {s.todo && s.todo.items.length > 0 && <TodoPanel todo={s.todo} sessionId={s.sessionId} running={s.running} />}
+      {s.mode === 'phases' && <PhasesPanel st={s.modeState ?? { mode: 'phases', state: '', step: 0 }} />}
+      {s.mode === 'reconcile' && <ReconcilePanel run={s.modeState?.reconcile} sessionId={s.sessionId} busy={s.running} />}
+      {s.todo && s.todo.items.length > 0 && (proposed(s.mode, s.running, s.todo) ? (
+        <PlanEditor todo={s.todo} sessionId={s.sessionId} />
+      ) : (
+        <TodoPanel todo={s.todo} sessionId={s.sessionId} running={s.running} />
+      ))}
       <main class="transcript">
         <Transcript
           key={s.sessionId ?? ''}
@@ -59,4 +69,9 @@ export function App() {
       />
     </div>
   );
+}
+
+/** Plan mode's plan before it runs: every item pending, nothing running. */
+function proposed(mode: string | undefined, running: boolean, todo: TodoState): boolean {
+  return mode === 'plan' && !running && todo.items.every((i) => i.status === 'pending');
 }

@@ -4,6 +4,7 @@ import type { ModelStatus } from '../../../shared/webviewMessages';
 import type { ContextUse, SessionInfo } from '../../../src/protocol.gen';
 import { useServices } from '../context';
 import { ModelBar, ModelProblem } from './ModelBar';
+import { ModePicker } from './ModePicker';
 import { SessionMenu } from './SessionMenu';
 
 interface Props {
@@ -12,14 +13,15 @@ interface Props {
   context?: ContextUse;
   running: boolean;
   model?: ModelStatus;
+  mode?: string;
 }
 
 /** Two rows: the session (title, history, new chat), then the model and the context meter. */
-export function Header({ session, sessions, context, running, model }: Props) {
+export function Header({ session, sessions, context, running, model, mode }: Props) {
   return (
     <>
       <header class="header">
-        <SessionRow session={session} sessions={sessions} />
+        <SessionRow session={session} sessions={sessions} mode={mode} running={running} />
         <ModelBar model={model} context={context} sessionId={session?.id} running={running} />
       </header>
       <ModelProblem model={model} />
@@ -27,7 +29,7 @@ export function Header({ session, sessions, context, running, model }: Props) {
   );
 }
 
-function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: SessionInfo[] }) {
+function SessionRow({ session, sessions, mode, running }: { session?: SessionInfo; sessions: SessionInfo[]; mode?: string; running: boolean }) {
   const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
   const title = session?.title || l10n.t('New chat');
@@ -47,6 +49,7 @@ function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: Se
         </span>
         <span class={`codicon ${open ? 'codicon-chevron-up' : 'codicon-chevron-down'}`} />
       </button>
+      <ModePicker sessionId={session?.id} mode={mode} running={running} />
       <button
         type="button"
         class="icon-btn"

@@ -21,12 +21,16 @@ interface Props {
   sendTick: number;
 }
 
-/** Sub-agent tags look like "executor:2": the agent and its todo item, counted from 1. */
+/**
+ * Sub-agent tags look like "executor:2": the agent and its todo item,
+ * counted from 1. Reconcile mode's agents ("coder:3") count loops.
+ */
 export function groupLabel(tag: string, tools: number, todo?: TodoState): string {
   const m = /^([\w-]+):(\d+)$/.exec(tag);
   const toolText = tools === 1 ? l10n.t('1 tool call') : l10n.t('{0} tool calls', tools);
   if (!m) return `${tag} · ${toolText}`;
   const n = Number(m[2]);
+  if (m[1] === 'specifier' || m[1] === 'coder') return `${l10n.t('Loop {0}', n)} · ${m[1]} · ${toolText}`;
   const item = todo && todo.items.length > 0 ? l10n.t('Item {0}/{1}', n, todo.items.length) : l10n.t('Item {0}', n);
   return `${item} · ${m[1]} · ${toolText}`;
 }

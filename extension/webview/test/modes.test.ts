@@ -1,0 +1,151 @@
+// The working modes in the view: the header picker, Plan mode's editable
+// proposal with "Run plan", the Phases panel, and the Reconcile panel
+// (manifest approval with edits, loop, agent, diff chart, Stop/Resume).
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { ReconcileState, TodoState } from '../../src/protocol.gen';
+import { groupLabel } from '../src/ui/Transcript';
+import { type Harness, SID, ev, flush, resetSeq, snapshot, start, typeInto } from './harness';
+
+let h: Harness;
+
+beforeEach(async () => {
+  resetSeq(10);
+  h = await start();
+});
+
+afterEach(() => h.unmount());
+
+const plan: TodoState = {
+  goal: 'fix it',
+  current: -1,
+  phase: 'scheduling',
+  items: [
+    { title: 'read main.go', status: 'pending' },
+    { title: 'fix the bug', status: 'pending' },
+  ],
+} as TodoState;
+
+const run = (p: Partial<ReconcileState> = {}): ReconcileState => ({
+  name: 'snake',
+  intent: 'a snake game',
+  approved: false,
+  manifest: '{"metadata":{"name":"snake"}}',
+  phase: 'Pending',
+  currentLoop: 0,
+  running: false,
+  baseline: 0,
+  diffs: [],
+  maxLoops: 10,
+  ...p,
+});
+
+describe('mode picker', () => {
+  test('shows the session mode and posts a switch', async () => {
+    await h.host(snapshot({ mode: 'phases' }));
+    const sel = h.q<HTMLSelectElement>('mode-picker')!;
+    expect(sel.value).toBe('phases');
+    sel.value = 'reconcile';
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(h.posted).toContainEqual({ type: 'setMode', sessionId: SID, mode: 'reconcile' });
+    await flush();
+    expect(h.q('reconcile-panel')).not.toBeNull();
+  });
+
+  test('is locked while a turn runs; before the first message the host makes the session', async () => {
+    await h.host(snapshot({ runningTurnId: 't1' }));
+    expect(h.q<HTMLSelectElement>('mode-picker')!.disabled).toBe(true);
+    await h.host(snapshot({}, { session: null, sessions: [] }));
+    const sel = h.q<HTMLSelectElement>('mode-picker')!;
+    expect(sel.disabled).toBe(false);
+    sel.value = 'plan';
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(h.posted).toContainEqual({ type: 'setMode', mode: 'plan' });
+  });
+
+  test('follows a switch made elsewhere (a mode event)', async () => {
+    await h.host(snapshot());
+    await h.host(ev({ kind: 'mode', mode: { mode: 'plan', state: '', step: 0 } }));
+    expect(h.q<HTMLSelectElement>('mode-picker')!.value).toBe('plan');
+  });
+});
+
+describe('plan mode', () => {
+  test('the proposed plan is editable and Run plan sends the edited list', async () => {
+    await h.host(snapshot({ mode: 'plan', todo: plan }));
+    expect(h.q('todo-panel')).toBeNull();
+    const titles = h.qa<HTMLInputElement>('plan-row-title');
+    expect(titles.map((t) => t.value)).toEqual(['read main.go', 'fix the bug']);
+    typeInto(titles[0], 'read util.go');
+    h.qa('plan-row-remove')[1].click();
+    await flush();
+    h.q('plan-add')!.click();
+    await flush();
+    const run = h.q('plan-run')!;
+    expect(run.hasAttribute('disabled')).toBe(true); // the new item has no title yet
+    typeInto(h.qa<HTMLInputElement>('plan-row-title')[1], 'add a test');
+    await flush();
+    h.q('plan-run')!.click();
+    expect(h.posted).toContainEqual({
+      type: 'runPlan',
+      sessionId: SID,
+      items: [{ title: 'read util.go' }, { title: 'add a test' }],
+    });
+  });
+
+  test('a running plan shows the ordinary todo panel', async () => {
+    await h.host(snapshot({ mode: 'agent', todo: { ...plan, items: [{ title: 'x', status: 'running' }] } as TodoState }));
+    expect(h.q('plan-editor')).toBeNull();
+    expect(h.q('todo-panel')).not.toBeNull();
+  });
+});
+
+describe('phases panel', () => {
+  test('shows the state, the findings and the plan from mode events', async () => {
+    await h.host(snapshot({ mode: 'phases' }));
+    expect(h.q('phases-panel')!.dataset.state).toBe('EXPLORING');
+    await h.host(ev({ kind: 'mode', mode: { mode: 'phases', state: 'PATCHING', findings: 'bug in a.go', plan: ['fix a.go', 'test'], step: 0 } }));
+    expect(h.q('phases-panel')!.dataset.state).toBe('PATCHING');
+    expect(h.q('phase-findings')!.textContent).toContain('bug in a.go');
+    expect(h.q('phase-plan')!.textContent).toContain('fix a.go');
+    expect(h.root.querySelector('.phase-chip.current')!.textContent).toBe('Patch');
+  });
+});
+
+describe('reconcile panel', () => {
+  test('a drafted manifest is edited and approved', async () => {
+    await h.host(snapshot({ mode: 'reconcile', modeState: { mode: 'reconcile', state: 'Pending', step: 0, reconcile: run() } }));
+    expect(h.q('reconcile-phase')!.textContent).toBe('awaiting approval');
+    const edit = h.q<HTMLTextAreaElement>('manifest-edit')!;
+    expect(edit.value).toContain('snake');
+    typeInto(edit, '{"metadata":{"name":"snake2"}}');
+    await flush();
+    h.q('reconcile-approve')!.click();
+    expect(h.posted).toContainEqual({ type: 'reconcileApprove', sessionId: SID, manifest: '{"metadata":{"name":"snake2"}}' });
+  });
+
+  test('the loop shows its agent and a bar per loop; Stop and Resume post', async () => {
+    await h.host(snapshot({ mode: 'reconcile' }));
+    expect(h.q('reconcile-hint')).not.toBeNull();
+    const running = run({ approved: true, phase: 'Reconciling', running: true, agent: 'coder:3', currentLoop: 2, baseline: 8, diffs: [5, 3] });
+    await h.host(ev({ kind: 'mode', mode: { mode: 'reconcile', state: 'Reconciling', step: 0, reconcile: running } }));
+    expect(h.q('reconcile-loop')!.textContent).toBe('Loop 2/10 · coder:3');
+    expect(h.qa('diff-bar').map((b) => b.getAttribute('data-value'))).toEqual(['8', '5', '3']);
+    h.q('reconcile-stop')!.click();
+    expect(h.posted).toContainEqual({ type: 'stop', sessionId: SID });
+    await h.host(ev({ kind: 'mode', mode: { mode: 'reconcile', state: 'Reconciling', step: 0, reconcile: { ...running, running: false, agent: '' } } }));
+    h.q('reconcile-resume')!.click();
+    expect(h.posted).toContainEqual({ type: 'reconcileResume', sessionId: SID });
+    await h.host(
+      ev({ kind: 'mode', mode: { mode: 'reconcile', state: 'CrashLoopBackOff', step: 0, reconcile: { ...running, running: false, phase: 'CrashLoopBackOff', lastError: 'loop cap reached' } } }),
+    );
+    expect(h.q('reconcile-resume')).toBeNull();
+    expect(h.q('reconcile-error')!.textContent).toBe('loop cap reached');
+  });
+});
+
+describe('reconcile transcript groups', () => {
+  test("the loop's agents are labelled by loop, not by todo item", () => {
+    expect(groupLabel('coder:2', 3)).toBe('Loop 2 · coder · 3 tool calls');
+    expect(groupLabel('executor:1', 1)).toBe('Item 1 · executor · 1 tool call');
+  });
+});
