@@ -78,8 +78,9 @@ func (b browserTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessag
 	cfg := browser.Config{
 		ExecutablePath: cs.Browser.ExecutablePath,
 		AllowLocalhost: cs.Browser.AllowLocalhost,
-		// govibe.web.allowHosts joins here once web_fetch's settings are in
-		// the schema.
+		// The same allow list as web_fetch: a host the user permitted for
+		// one is reachable by the other, and nothing else internal is.
+		AllowHosts: cs.Web.AllowHosts,
 		ScreenshotDir: filepath.Join(e.opts.StateDir, "browser", child.ID),
 	}
 	res, err := browser.Run(ctx, cfg, task, browser.Model{Client: client, Sink: sink, SessionID: child.ID, MaxTokens: profile.MaxOutputTokens,
