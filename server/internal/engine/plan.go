@@ -55,7 +55,8 @@ func (e *Engine) Todo(ctx context.Context, sid string) *scheduler.Plan { return 
 // created is run by the plan runner.
 func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turnSink, run *agent.Run, out agent.Outcome) agent.Outcome {
 	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
-		if planrun.Created(out.Messages) {
+		// A resumed run's calls are in the history, not in out.
+		if planrun.Created(append(append([]llm.Message(nil), b.history...), out.Messages...)) {
 			if e.proposesOnly(ctx, t.sessionID) {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -40,15 +41,16 @@ type parkedTurn struct {
 }
 
 // resumableKinds are the questions whose tool can run again with the
-// recorded answer. A plan question belongs to the scheduler's hand-over
-// and is closed like any interrupted run.
+// recorded answer (an MCP call's too).
 var resumableKinds = map[string]bool{"edit": true, "shell": true, "tool": true}
 
 // resumable reports whether the question c about a call named tool can be
-// answered after a restart: edits, commands and ask_human's questions
-// (the tool runs again and takes the recorded reply), and MCP calls.
+// answered after a restart: edits, commands, MCP calls, ask_human's
+// questions and the plan reviewer's "use this plan anyway?" about
+// create_todo_list (the tool runs again and takes the recorded reply; the
+// plan review does not run again).
 func resumable(kind, tool string) bool {
-	return resumableKinds[kind] || (kind == "question" && tool == "ask_human")
+	return resumableKinds[kind] || (kind == "question" && (tool == "ask_human" || tool == scheduler.ToolCreateTodo))
 }
 
 // findParked reports the run m left waiting on one of the open questions,
@@ -229,6 +231,11 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 			// model's view matched the disk, so Original is what the
 			// model saw; a file changed since is then refused as stale.
 			e.tracker(sid).RecordRead(p.confirm.Path, []byte(p.confirm.Original))
+		}
+		if p.confirm.Kind == "question" {
+			// The plan review asks outside the approver (ReviewPlan):
+			// it finds the recorded answer in the call's context.
+			ctx = withResumedAnswer(ctx, p.confirm.ToolCallID, a)
 		}
 		out = run.Resume(ctx, b.history, p.calls, e.meterSink(sink))
 		out = e.afterFreeRun(ctx, t, b, sink, run, out)

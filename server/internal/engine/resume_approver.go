@@ -74,3 +74,28 @@ func sameArgs(args, shown string) bool {
 	}
 	return args == shown
 }
+
+// resumedAnswerKey carries the answer a restored question got, for the
+// call it was about, to code that asks outside the approver (the plan
+// review of create_todo_list).
+type resumedAnswerKey struct{}
+
+type resumedAnswerVal struct {
+	callID string
+	ans    Answer
+}
+
+func withResumedAnswer(ctx context.Context, callID string, a Answer) context.Context {
+	return context.WithValue(ctx, resumedAnswerKey{}, resumedAnswerVal{callID: callID, ans: a})
+}
+
+// resumedAnswer is the recorded answer for the tool call running in ctx
+// (tools.CallID), if the question about it was answered after a restart.
+// Other calls of the resumed run ask as usual.
+func resumedAnswer(ctx context.Context) (Answer, bool) {
+	v, ok := ctx.Value(resumedAnswerKey{}).(resumedAnswerVal)
+	if !ok || v.callID == "" || v.callID != tools.CallID(ctx) {
+		return Answer{}, false
+	}
+	return v.ans, true
+}

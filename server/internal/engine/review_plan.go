@@ -44,6 +44,11 @@ type PlanReview struct {
 // goroutine: the tool call id in ctx (tools.CallID) ties the question to
 // the call.
 func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, plan any) (PlanReview, error) {
+	if ans, ok := resumedAnswer(ctx); ok {
+		// The review ran before a restart and left the user this plan's
+		// question, answered now: the answer decides, as it would have.
+		return planByUser(PlanReview{ByUser: true}, ans), nil
+	}
 	rs := e.reviewSettings(planReviewSettings)
 	if !rs.enabled {
 		return PlanReview{Accepted: true}, nil
@@ -99,19 +104,31 @@ func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, 
 		q += "\n" + fb
 	}
 	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: sessionID, TurnID: rt.turnID, ToolCallID: tools.CallID(ctx), Kind: "question",
-		Question: q + "\n\nPlan:\n" + planForPeople(plan, text), Options: []string{"Use this plan", "Reject it"}, Review: card})
+		Question: q + "\n\nPlan:\n" + planForPeople(plan, text), Options: []string{planUse, planReject}, Review: card})
 	if err != nil {
 		return PlanReview{}, err
 	}
-	if ans.Accept && ans.Answer != "Reject it" {
+	return planByUser(out, ans), nil
+}
+
+// planUse and planReject are the choices of the plan question.
+const (
+	planUse    = "Use this plan"
+	planReject = "Reject it"
+)
+
+// planByUser applies the user's answer to the plan question: anything
+// but "Reject it" or Cancel accepts it.
+func planByUser(out PlanReview, ans Answer) PlanReview {
+	if ans.Accept && ans.Answer != planReject {
 		out.Accepted = true
-		return out, nil
+		return out
 	}
 	out.Feedback = "The user rejected the plan."
-	if r := strings.TrimSpace(firstNonEmpty(ans.Reason, ans.Answer)); r != "" && r != "Reject it" {
+	if r := strings.TrimSpace(firstNonEmpty(ans.Reason, ans.Answer)); r != "" && r != planReject && r != ReasonDone {
 		out.Feedback += " The user's reason: " + r
 	}
-	return out, nil
+	return out
 }
 
 func (e *Engine) planState(ctx context.Context, sid string) planReviewState {
