@@ -88,6 +88,8 @@ const (
 	// EventSnapshots: the turn's before-snapshots were taken; MessageID
 	// is its user message and Snapshots replaces that message's list.
 	EventSnapshots = kinds.Snapshots
+	// EventNotification: show a VS Code notification (Notification).
+	EventNotification = kinds.Notification
 )
 
 // ChatEvent is one entry of a session's ordered event stream. Seq increases
@@ -117,6 +119,15 @@ type ChatEvent struct {
 	Mode *ModeState `json:"mode,omitempty"`
 	// Snapshots are the turn's before-snapshots (EventSnapshots).
 	Snapshots []TurnSnapshot `json:"snapshots,omitempty"`
+	// Notification is show_notification's message (EventNotification).
+	Notification *Notification `json:"notification,omitempty"`
+}
+
+// Notification is a message for the user outside the chat.
+type Notification struct {
+	// Severity is info, warning or error.
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
 }
 
 // ModeState is a working mode's record for its panel (Phases mode:

@@ -43,12 +43,13 @@ export const EventTitle = "title";
 export const EventMode = "mode";
 export const EventHook = "hook";
 export const EventSnapshots = "snapshots";
+export const EventNotification = "notification";
 
 /** What a chat/event carries. */
-export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode" | "hook" | "snapshots";
+export type EventKind = "turnStarted" | "textDelta" | "reasoningDelta" | "retry" | "toolCall" | "toolResult" | "notice" | "turnFinished" | "error" | "message" | "todo" | "review" | "compaction" | "usage" | "title" | "mode" | "hook" | "snapshots" | "notification";
 
 /** Every EventKind, in declaration order. */
-export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventHook, EventSnapshots];
+export const EVENT_KINDS: readonly EventKind[] = [EventTurnStarted, EventTextDelta, EventReasoningDelta, EventRetry, EventToolCall, EventToolResult, EventNotice, EventTurnFinished, EventError, EventMessage, EventTodo, EventReview, EventCompaction, EventUsage, EventTitle, EventMode, EventHook, EventSnapshots, EventNotification];
 
 export interface AllowRule {
 	rule: string;
@@ -99,6 +100,7 @@ export interface ChatEvent {
 	hook?: HookRun;
 	mode?: ModeState;
 	snapshots?: TurnSnapshot[];
+	notification?: Notification;
 }
 
 export interface ChatRunPlanParams {
@@ -423,6 +425,11 @@ export interface ModelsProbeResult {
 	cached: boolean;
 	reasoning: boolean;
 	toolsError?: string;
+}
+
+export interface Notification {
+	severity: string;
+	message: string;
 }
 
 export interface Part {

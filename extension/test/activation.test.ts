@@ -234,6 +234,19 @@ describe('activation', () => {
     }
   });
 
+  it('shows show_notification as a VS Code notification of its severity', async () => {
+    recorded.messages.length = 0;
+    onMessage({ type: 'send', text: 'notify warning The deploy finished.' });
+    onMessage({ type: 'send', text: 'notify error Tests fail.' });
+    onMessage({ type: 'send', text: 'notify info Done.' });
+    await waitFor(() => recorded.messages.length === 3, 'three notifications');
+    expect(recorded.messages).toEqual([
+      { level: 'warning', text: 'GoVibe: The deploy finished.' },
+      { level: 'error', text: 'GoVibe: Tests fail.' },
+      { level: 'info', text: 'GoVibe: Done.' },
+    ]);
+  });
+
   it('relays server/notice to the chat with its remedy', async () => {
     posted.length = 0;
     onMessage({ type: 'send', text: 'notice' });

@@ -33,10 +33,14 @@ const (
 	// Snapshots: a turn's before-snapshots were taken (one per root); the
 	// event's message is the turn's user message.
 	Snapshots Kind = "snapshots"
+	// Notification: show_notification asks the editor to show a message
+	// outside the chat (ChatEvent.notification). Live only: the tool's
+	// card is what the transcript keeps.
+	Notification Kind = "notification"
 )
 
 // All lists every kind, in the order the TypeScript union declares them.
 var All = []Kind{
 	TurnStarted, TextDelta, ReasoningDelta, Retry, ToolCall, ToolResult, Notice,
-	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode, Hook, Snapshots,
+	TurnFinished, Error, Message, Todo, Review, Compaction, Usage, Title, Mode, Hook, Snapshots, Notification,
 }

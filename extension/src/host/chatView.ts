@@ -11,6 +11,7 @@ import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
   ConfirmEdit,
   EventError,
+  EventNotification,
   EventTextDelta,
   EventUsage,
   EventTurnFinished,
@@ -29,6 +30,7 @@ import { answerCompletion, isCompletionMessage } from './chatCompletions';
 import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
 import { mcpAction } from './mcpView';
+import { showAgentNotification } from './notifications';
 import type { Proposals } from './proposals';
 import type { SnapshotsView } from './snapshots';
 
@@ -124,6 +126,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     if (e.kind === EventError && e.error && (!this.view || !this.view.visible)) {
       void this.offerRemedy(e.error.message, e.error.action);
     }
+    if (e.kind === EventNotification && e.notification) showAgentNotification(e.notification, !!this.view?.visible);
   }
 
   confirm(req: ConfirmRequest): void {

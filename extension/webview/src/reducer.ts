@@ -16,6 +16,7 @@ import {
   EventReasoningDelta,
   EventReview,
   EventRetry,
+  EventNotification,
   EventSnapshots,
   EventTextDelta,
   EventTitle,
@@ -185,6 +186,10 @@ export class EventReducer {
           const snapshots = ev.snapshots;
           this.update(ev.messageId, (m) => ({ ...m, snapshots }));
         }
+        break;
+      case EventNotification:
+        // Shown by the host as a VS Code notification; the tool's card
+        // (show_notification) is the transcript's record of it.
         break;
       default: {
         // A kind added to protocol/kinds without a case here fails to compile.

@@ -59,3 +59,37 @@ func TestExecAskHumanWithoutTTY(t *testing.T) {
 		t.Fatalf("the model got %q, want %q", got, tools.NoHumanText)
 	}
 }
+
+// TestExecPrintsNotifications: show_notification in a headless run is a
+// line on stderr in text mode (stdout keeps the run's output), a
+// "notification" line in stream-json and an entry of the json result.
+func TestExecPrintsNotifications(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"a.txt": "x\n"})
+	for _, mode := range []string{"text", "stream-json", "json"} {
+		t.Run(mode, func(t *testing.T) {
+			model := scripted.Start(t,
+				scripted.Reply{ToolCalls: []scripted.ToolCall{tc("n1", "show_notification", `{"message":"Deploy finished.","severity":"warning"}`)}},
+				scripted.Reply{Text: "All set."})
+			out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()},
+				"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--output", mode, "deploy")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			want := map[string]string{
+				"text":        "notification (warning): Deploy finished.",
+				"stream-json": `{"message":"Deploy finished.","severity":"warning","type":"notification"}`,
+				"json":        `"notifications":[{"message":"Deploy finished.","severity":"warning"}]`,
+			}[mode]
+			where := out
+			if mode == "text" {
+				where = errOut
+				if strings.Contains(out, "Deploy finished.") {
+					t.Fatalf("the notification went to stdout:\n%s", out)
+				}
+			}
+			if !strings.Contains(where, want) {
+				t.Fatalf("want %q in\n%s\nstderr:\n%s", want, where, errOut)
+			}
+		})
+	}
+}

@@ -34,6 +34,8 @@ type execPrinter struct {
 	turnUsage   *engine.UsageInfo
 	errors      []string
 	atLineStart bool
+	// notifications are show_notification's messages, for json output.
+	notifications []map[string]string
 }
 
 // segSep separates the text of consecutive rounds in json output.
@@ -153,6 +155,8 @@ func (p *execPrinter) event(ev engine.Event) {
 			fmt.Fprintln(p.w, p.tr("note: %s", info.Notice))
 			p.atLineStart = true
 		}
+	case engine.KindNotification:
+		p.notify(ev)
 	case engine.KindNotice:
 		switch p.mode {
 		case "stream-json":
@@ -162,6 +166,32 @@ func (p *execPrinter) event(ev engine.Event) {
 			fmt.Fprintf(p.w, "%s%s\n", prefix(ev), p.tr("note: %s", ev.Text))
 			p.atLineStart = true
 		}
+	}
+}
+
+// notify prints show_notification's message: a stream-json line, an
+// entry of the json result, and in text mode a line on stderr, where the
+// person sees it even when stdout goes to a file.
+func (p *execPrinter) notify(ev engine.Event) {
+	n, ok := ev.Payload.(engine.Notification)
+	if !ok {
+		return
+	}
+	switch p.mode {
+	case "stream-json":
+		printJSON(p.w, obj(ev, map[string]any{"type": "notification", "severity": n.Severity, "message": n.Message}))
+	case "json":
+		p.notifications = append(p.notifications, map[string]string{"severity": n.Severity, "message": n.Message})
+	case "text":
+		p.newline()
+		line := p.tr("notification: %s", n.Message)
+		switch n.Severity {
+		case "warning":
+			line = p.tr("notification (warning): %s", n.Message)
+		case "error":
+			line = p.tr("notification (error): %s", n.Message)
+		}
+		fmt.Fprintln(stderr, line)
 	}
 }
 
@@ -198,6 +228,9 @@ func (p *execPrinter) finish(st agent.Status) {
 		result["text"] = p.text.String()
 		if len(p.errors) > 0 {
 			result["errors"] = p.errors
+		}
+		if len(p.notifications) > 0 {
+			result["notifications"] = p.notifications
 		}
 		printJSON(p.w, result)
 	case "text":

@@ -80,7 +80,7 @@ func (b browserTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessag
 		AllowLocalhost: cs.Browser.AllowLocalhost,
 		// The same allow list as web_fetch: a host the user permitted for
 		// one is reachable by the other, and nothing else internal is.
-		AllowHosts: cs.Web.AllowHosts,
+		AllowHosts:    cs.Web.AllowHosts,
 		ScreenshotDir: filepath.Join(e.opts.StateDir, "browser", child.ID),
 	}
 	res, err := browser.Run(ctx, cfg, task, browser.Model{Client: client, Sink: sink, SessionID: child.ID, MaxTokens: profile.MaxOutputTokens,

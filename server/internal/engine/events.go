@@ -25,6 +25,9 @@ const (
 	// KindSnapshots announces a turn's before-snapshots; MessageID is the
 	// turn's user message and Payload a []TurnSnapshot.
 	KindSnapshots = "snapshots"
+	// KindNotification is show_notification's message for the user
+	// outside the chat; Payload is a Notification.
+	KindNotification = "notification"
 )
 
 // Event is one entry of a session's ordered stream.

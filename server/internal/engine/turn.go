@@ -67,6 +67,8 @@ type turn struct {
 	// mutated is set once the turn is about to change the workspace; only
 	// such a turn gets an "after turn" snapshot.
 	mutated atomic.Bool
+	// notifications counts show_notification calls (capped per turn).
+	notifications atomic.Int32
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.

@@ -57,6 +57,8 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Mode = &protocol.ModeState{Mode: string(modes.Reconcile), State: r.Phase, Reconcile: r}
 	case []engine.TurnSnapshot:
 		w.Snapshots = toTurnSnapshots(pl)
+	case engine.Notification:
+		w.Notification = &protocol.Notification{Severity: pl.Severity, Message: pl.Message}
 	}
 	if e.Kind == engine.KindTurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}

@@ -246,7 +246,7 @@ func TestShellCancelIsNotOK(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	reg := NewRegistry(Builtin()...)
-	want := []string{"read_file", "find_in_file", "grep_search", "list_files", "glob", "get_workspace_info", "get_file_info", "text_diff", "get_diagnostics", "web_fetch", "list_skills", "load_skill", "read_skill_file", "activate_skill", "validate_spec", "ask_human", "edit", "write_file", "delete_file", "create_directory", "run_shell_command"}
+	want := []string{"read_file", "find_in_file", "grep_search", "list_files", "glob", "get_workspace_info", "get_file_info", "text_diff", "get_diagnostics", "web_fetch", "list_skills", "load_skill", "read_skill_file", "activate_skill", "validate_spec", "ask_human", "show_notification", "edit", "write_file", "delete_file", "create_directory", "run_shell_command"}
 	if strings.Join(reg.Names(), ",") != strings.Join(want, ",") {
 		t.Fatalf("names %v", reg.Names())
 	}
@@ -282,7 +282,7 @@ func TestRegistry(t *testing.T) {
 			t.Fatalf("%s is not read-only", n)
 		}
 	}
-	if _, ok := ro.Get("edit"); ok || len(ro.Names()) != 16 { // ask_human changes nothing: read-only
+	if _, ok := ro.Get("edit"); ok || len(ro.Names()) != 17 { // ask_human and show_notification change nothing: read-only
 		t.Fatalf("read-only set %v", ro.Names())
 	}
 	sub := reg.Filter([]string{"edit", "grep_search", "unknown"}, false)

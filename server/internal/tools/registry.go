@@ -79,7 +79,7 @@ func Builtin() []Tool {
 	ts := []Tool{
 		ReadFile(), FindInFile(), GrepSearch(), ListFiles(), Glob(),
 		GetWorkspaceInfo(), GetFileInfo(), TextDiff(), GetDiagnostics(), WebFetch(),
-		ListSkills(), LoadSkill(), ReadSkillFile(), ActivateSkill(), ValidateSpec(), AskHuman(),
+		ListSkills(), LoadSkill(), ReadSkillFile(), ActivateSkill(), ValidateSpec(), AskHuman(), ShowNotification(),
 		Edit(), WriteFile(), DeleteFile(), CreateDirectory(), RunShellCommand(),
 	}
 	return ts

@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+//go:embed descriptions/show_notification.md
+var showNotificationDesc string
+
+type showNotificationArgs struct {
+	Message  string `json:"message" jsonschema:"required" jsonschema_description:"One or two plain sentences for the user."`
+	Severity string `json:"severity,omitempty" jsonschema:"enum=info,enum=warning,enum=error" jsonschema_description:"info (default), warning or error."`
+}
+
+// Notification limits: a notification is a toast, not a report, and a
+// prompt-injected page must not be able to flood the user's screen.
+const (
+	MaxNotificationChars   = 500
+	MaxNotificationsPerRun = 5
+)
+
+// Severities of show_notification.
+const (
+	SeverityInfo    = "info"
+	SeverityWarning = "warning"
+	SeverityError   = "error"
+)
+
+// Notifier is implemented by approvers that can put a notification in
+// front of the user (the editor, the terminal of a headless run).
+type Notifier interface {
+	Notify(ctx context.Context, severity, message string) error
+}
+
+// ErrTooManyNotifications is what a Notifier returns past its per-turn cap.
+var ErrTooManyNotifications = errors.New("too many notifications")
+
+// ShowNotification returns the show_notification tool. It changes nothing
+// in the workspace, so read-only agents may use it.
+func ShowNotification() Tool {
+	return &define[showNotificationArgs]{
+		name: "show_notification", desc: showNotificationDesc, readOnly: true,
+		defaults: func() showNotificationArgs { return showNotificationArgs{Severity: SeverityInfo} },
+		run:      runShowNotification,
+	}
+}
+
+func runShowNotification(ctx context.Context, env *Env, a showNotificationArgs) (Result, error) {
+	msg := strings.TrimSpace(a.Message)
+	if msg == "" {
+		return Fail("show_notification needs a non-empty message."), nil
+	}
+	if n := utf8.RuneCountInString(msg); n > MaxNotificationChars {
+		return Fail(fmt.Sprintf("show_notification: the message has %d characters, at most %d are allowed; shorten it and put details in your reply.", n, MaxNotificationChars)), nil
+	}
+	sev := strings.ToLower(strings.TrimSpace(a.Severity))
+	if sev == "" {
+		sev = SeverityInfo
+	}
+	if sev != SeverityInfo && sev != SeverityWarning && sev != SeverityError {
+		return Fail(fmt.Sprintf("show_notification: severity must be info, warning or error, not %q.", a.Severity)), nil
+	}
+	n, ok := env.Approver.(Notifier)
+	if !ok {
+		return Fail("show_notification: nobody can see notifications in this run; say it in your reply instead."), nil
+	}
+	err := n.Notify(ctx, sev, msg)
+	if errors.Is(err, ErrTooManyNotifications) {
+		return Fail(fmt.Sprintf("show_notification: this turn already showed %d notifications, the most allowed; say the rest in your reply.", MaxNotificationsPerRun)), nil
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{OK: true, Output: fmt.Sprintf("Shown to the user (%s): %s", sev, msg)}, nil
+}
