@@ -59,6 +59,14 @@ const (
 	selAutoApproved    = "[data-testid=auto-approved]"
 )
 
+// GoVibe webview: ask_human's question card.
+const (
+	selConfirmQuestion = "[data-testid=confirm-question]"
+	selConfirmOption   = "[data-testid=confirm-option]"
+	selConfirmAnswer   = "[data-testid=confirm-answer]"
+	selConfirmDone     = "[data-testid=confirm-done]"
+)
+
 // GoVibe webview: shell confirmation.
 const (
 	selConfirmCommand = "[data-testid=confirm-command]"

@@ -52,7 +52,10 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
             class="command-input"
             data-testid="confirm-answer"
             rows={1}
-            placeholder={l10n.t('Type your answer (Enter sends, Shift+Enter for a new line)')}
+            // A one-row box: a longer placeholder would wrap and be cut
+            // off, so the keys are in the tooltip.
+            placeholder={l10n.t('Type your answer')}
+            title={l10n.t('Enter sends, Shift+Enter adds a new line')}
             aria-label={l10n.t('Your answer')}
             value={answer}
             onKeyDown={(e) => {
