@@ -3,19 +3,20 @@
 // fresh snapshot). What each event does to the transcript is the
 // reducer's business (reducer.ts).
 import type { HostMessage, ModelStatus, ServerState } from '../../shared/webviewMessages';
-import type {
-  ChatEvent,
-  CommandInfo,
-  ConfirmRequest,
-  ContextUse,
-  ModeState,
-  FileCompletion,
-  MCPStatusResult,
-  SessionInfo,
-  SessionLoadResult,
-  SessionSearchHit,
-  SkillInfo,
-  TodoState,
+import {
+  type ChatEvent,
+  type CommandInfo,
+  type ConfirmRequest,
+  type ContextUse,
+  EventTurnFinished,
+  type FileCompletion,
+  type MCPStatusResult,
+  type ModeState,
+  type SessionInfo,
+  type SessionLoadResult,
+  type SessionSearchHit,
+  type SkillInfo,
+  type TodoState,
 } from '../../src/protocol.gen';
 import type { ViewMessage } from './model';
 import { EventReducer } from './reducer';
@@ -24,6 +25,14 @@ export interface ConfirmView {
   request: ConfirmRequest;
   /** Set once the user answered here; the card stays until confirmClosed. */
   resolved?: 'accept' | 'reject';
+  /**
+   * A question answered with a reply (Send or a choice, not Done or
+   * Cancel): the dialog stays, showing the reply, after the sidecar closed
+   * the question, until the agent asks its next question or the turn ends.
+   */
+  reply?: string;
+  /** The sidecar closed the question; the card only shows the exchange. */
+  closed?: boolean;
 }
 
 export interface HostNotice {
@@ -147,9 +156,14 @@ export class ChatStore {
       case 'confirm':
         if (msg.request.sessionId !== this.s.sessionId) return;
         if (this.s.confirms.some((c) => c.request.id === msg.request.id)) return;
-        return this.set({ confirms: [...this.s.confirms, { request: msg.request }] });
+        // The agent's next question takes the place of the answered one.
+        return this.set({ confirms: [...this.s.confirms.filter((c) => !c.closed), { request: msg.request }] });
       case 'confirmClosed':
-        return this.set({ confirms: this.s.confirms.filter((c) => c.request.id !== msg.closed.id) });
+        return this.set({
+          confirms: this.s.confirms.flatMap((c) =>
+            c.request.id !== msg.closed.id ? [c] : c.reply !== undefined && msg.closed.reason === 'resolved' ? [{ ...c, closed: true }] : [],
+          ),
+        });
       case 'sessions': {
         const cur = msg.sessions.find((x) => x.id === this.s.sessionId);
         return this.set({ sessions: msg.sessions, session: cur ?? this.s.session });
@@ -194,6 +208,11 @@ export class ChatStore {
     this.set({
       confirms: this.s.confirms.map((c) => (c.request.id === id ? { ...c, resolved: decision } : c)),
     });
+  }
+
+  /** The user replied to a question (Send or a choice): its dialog stays after it closes. */
+  markReplied(id: string, reply: string): void {
+    this.set({ confirms: this.s.confirms.map((c) => (c.request.id === id ? { ...c, reply } : c)) });
   }
 
   /** The user sent a message: the transcript follows the new turn again. */
@@ -294,7 +313,11 @@ export class ChatStore {
   }
 
   private applyEvent(ev: ChatEvent): void {
-    const patch = this.reducer.reduce(this.s, ev);
+    const patch: Partial<ChatState> = this.reducer.reduce(this.s, ev);
+    // A question dialog kept open after a reply ends with its turn.
+    if (ev.kind === EventTurnFinished && this.s.confirms.some((c) => c.closed)) {
+      patch.confirms = this.s.confirms.filter((c) => !c.closed);
+    }
     if (Object.keys(patch).length) this.set(patch);
   }
 }

@@ -38,7 +38,8 @@ describe('a question from the agent', () => {
     options[1].click();
     await flush();
     expect(resolves()).toEqual([{ type: 'resolve', id: 'q1', decision: 'accept', answer: 'SQLite' }]);
-    expect(h.q('confirm-resolved')!.textContent).toContain('Accepted');
+    // The dialog stays with the reply (the agent may follow up).
+    expect(h.q('confirm-reply')!.textContent).toContain('You replied: SQLite');
   });
 
   test('the question text is sanitised', async () => {
@@ -152,5 +153,60 @@ describe('splitToolName', () => {
     expect(splitToolName('mcp__my_srv__a__b')).toEqual({ server: 'my_srv', tool: 'a__b' });
     expect(splitToolName('web_fetch')).toEqual({ tool: 'web_fetch' });
     expect(splitToolName('')).toEqual({ tool: '' });
+  });
+});
+
+describe('the question dialog stays after a reply', () => {
+  const closed = (id: string) => h.host({ type: 'confirmClosed', closed: { id, reason: 'resolved' } });
+
+  test('Send keeps the card with the reply until the agent asks again', async () => {
+    await ask();
+    typeInto(h.q<HTMLTextAreaElement>('confirm-answer')!, 'Postgres 16');
+    await flush();
+    h.q('confirm-allow')!.click();
+    await flush();
+    await closed('q1');
+    const card = h.q('confirm-card')!;
+    expect(card.dataset.state).toBe('replied');
+    expect(h.q('confirm-reply')!.textContent).toContain('You replied: Postgres 16');
+    expect(h.q('confirm-answer')).toBeNull();
+    // The follow-up takes its place: one card, the new question, answerable.
+    await h.host({ type: 'confirm', request: req({ id: 'q2', kind: 'question', question: 'Which version?' }) });
+    expect(h.qa('confirm-card').length).toBe(1);
+    expect(h.q('confirm-question')!.textContent).toContain('Which version?');
+    expect(h.q('confirm-answer')).not.toBeNull();
+  });
+
+  test('a choice keeps it too, and the end of the turn closes it', async () => {
+    await ask();
+    h.qa('confirm-option')[0].click();
+    await flush();
+    await closed('q1');
+    expect(h.q('confirm-reply')!.textContent).toContain('You replied: Postgres');
+    await h.host({ type: 'event', event: { sessionId: SID, seq: 11, turnId: 't1', kind: 'turnFinished', status: 'done' } });
+    expect(h.q('confirm-card')).toBeNull();
+  });
+
+  test('Done and Cancel end the dialog when the question closes', async () => {
+    await ask();
+    typeInto(h.q<HTMLTextAreaElement>('confirm-answer')!, 'SQLite');
+    await flush();
+    h.q('confirm-done')!.click();
+    await flush();
+    await closed('q1');
+    expect(h.q('confirm-card')).toBeNull();
+    await h.host({ type: 'confirm', request: req({ id: 'q2', kind: 'question', question: 'Sure?' }) });
+    h.q('confirm-deny')!.click();
+    await flush();
+    await closed('q2');
+    expect(h.q('confirm-card')).toBeNull();
+  });
+
+  test('a question withdrawn (timeout, Stop) closes even after a reply was typed and sent', async () => {
+    await ask();
+    h.qa('confirm-option')[1].click();
+    await flush();
+    await h.host({ type: 'confirmClosed', closed: { id: 'q1', reason: 'cancelled' } });
+    expect(h.q('confirm-card')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
 // cards they show everything without an inner scrollbar.
 import * as l10n from '@vscode/l10n';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useServices } from '../context';
 import { prettyJson } from '../format';
 import type { ConfirmView } from '../store';
 import { AlwaysAllowButton, AlwaysAllowRules, Kbd, ReasonInput, Resolved, autoSize, useResolve, useShortcuts } from './confirmParts';
@@ -13,20 +14,32 @@ const REASON_DONE = 'done';
 
 export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
   const resolve = useResolve();
+  const { store } = useServices();
   const req = view.request;
   const [answer, setAnswer] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   // Sized to its placeholder at first, which wraps in a narrow sidebar.
   useLayoutEffect(() => autoSize(box.current), [view.resolved]);
   const text = answer.trim();
+  // Send and a choice reply and keep the dialog (the agent may ask a
+  // follow-up); Done and Cancel end it.
+  const reply = (r: string) => {
+    resolve(req.id, 'accept', { answer: r });
+    store.markReplied(req.id, r);
+  };
   const send = () => {
-    if (text) resolve(req.id, 'accept', { answer: text });
+    if (text) reply(text);
   };
   const done = () => resolve(req.id, 'accept', { answer: text, reason: REASON_DONE });
   const cancel = () => resolve(req.id, 'reject');
   useShortcuts(primary && !view.resolved, { KeyA: send, KeyR: cancel });
   return (
-    <div class={`confirm-card confirm-question${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="question">
+    <div
+      class={`confirm-card confirm-question${primary ? ' primary' : ''}`}
+      data-testid="confirm-card"
+      data-kind="question"
+      data-state={view.closed ? 'replied' : undefined}
+    >
       <div class="confirm-head">
         <span class="codicon codicon-question" />
         <span class="confirm-title">{l10n.t('The agent has a question')}</span>
@@ -34,14 +47,21 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
       <div class="question-text" data-testid="confirm-question">
         <Markdown text={req.question ?? ''} />
       </div>
-      {view.resolved ? (
+      {view.reply !== undefined ? (
+        <div class="question-reply" data-testid="confirm-reply">
+          <div>
+            <span class="codicon codicon-reply" /> {l10n.t('You replied: {0}', view.reply)}
+          </div>
+          <div class="question-waiting">{l10n.t('Waiting for the agent…')}</div>
+        </div>
+      ) : view.resolved ? (
         <Resolved decision={view.resolved} />
       ) : (
         <>
           {req.options && req.options.length > 0 && (
             <div class="question-options">
               {req.options.map((o) => (
-                <vscode-button key={o} secondary data-testid="confirm-option" onClick={() => resolve(req.id, 'accept', { answer: o })}>
+                <vscode-button key={o} secondary data-testid="confirm-option" onClick={() => reply(o)}>
                   {o}
                 </vscode-button>
               ))}
@@ -52,8 +72,7 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
             class="command-input"
             data-testid="confirm-answer"
             rows={1}
-            // A one-row box: a longer placeholder would wrap and be cut
-            // off, so the keys are in the tooltip.
+            // The keys are in the tooltip: the placeholder stays short.
             placeholder={l10n.t('Type your answer')}
             title={l10n.t('Enter sends, Shift+Enter adds a new line')}
             aria-label={l10n.t('Your answer')}
