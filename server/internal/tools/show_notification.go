@@ -13,8 +13,8 @@ import (
 var showNotificationDesc string
 
 type showNotificationArgs struct {
-	Message  string `json:"message" jsonschema:"required" jsonschema_description:"One or two plain sentences for the user."`
-	Severity string `json:"severity,omitempty" jsonschema:"enum=info,enum=warning,enum=error" jsonschema_description:"info (default), warning or error."`
+	Message  string `json:"message" jsonschema:"required" jsonschema_description:"What to tell the user."`
+	Severity string `json:"severity,omitempty" jsonschema:"enum=info,enum=warning,enum=error" jsonschema_description:"Default info."`
 }
 
 // Notification limits: a notification is a toast, not a report, and a
