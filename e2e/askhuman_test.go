@@ -19,6 +19,12 @@ func askCall(question string, options ...string) modelReply {
 	return modelReply{ToolCalls: []modelToolCall{toolCall("ask_human", args)}}
 }
 
+// slowly streams text before r's tool calls, a character every 60 ms.
+func slowly(text string, r modelReply) modelReply {
+	r.Text, r.ChunkSize, r.ChunkDelayMS = text, 1, 60
+	return r
+}
+
 // questionCard is the chat's pending ask_human card.
 func questionCard(wv playwright.FrameLocator) playwright.Locator {
 	return wv.Locator(selConfirmCard + "[data-kind=question]")
@@ -76,7 +82,8 @@ func TestScenarioAskHumanOptionThenTypedAnswer(t *testing.T) {
 		{Match: "Shown to the user", On: "tool", Reply: modelReply{Text: "The inventory database on postgres is ready."}},
 		{Match: "The user replied: inventory", On: "tool", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("show_notification",
 			map[string]any{"message": "Database inventory created on postgres.", "severity": "warning"})}}},
-		{Match: "The user replied: postgres", On: "tool", Reply: askCall("What should the database be called?")},
+		// Streamed slowly, so the answered dialog can be seen waiting.
+		{Match: "The user replied: postgres", On: "tool", Reply: slowly("Postgres it is; one more thing.", askCall("What should the database be called?"))},
 		{Match: "set up a database", On: "user", Reply: askCall("Which **database** should I use?", "sqlite", "postgres")},
 	}}})
 	wv := h.openGoVibe()
@@ -99,6 +106,12 @@ func TestScenarioAskHumanOptionThenTypedAnswer(t *testing.T) {
 	if err := card.Locator(selConfirmOption, playwright.LocatorLocatorOptions{HasText: "postgres"}).Click(); err != nil {
 		t.Fatalf("click the postgres option: %v", err)
 	}
+
+	// The dialog stays, showing the reply, while the agent works on it.
+	replied := wv.Locator(selConfirmCard + "[data-kind=question][data-state=replied]")
+	h.expectText(replied.Locator(selConfirmReply), "You replied: postgres")
+	h.expectInView(replied, "the answered question card")
+	h.shot("ask-human-replied")
 
 	// The follow-up question replaces the answered one; the answer is typed.
 	h.expectText(card.Locator(selConfirmQuestion), "What should the database be called?")

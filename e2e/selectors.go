@@ -65,6 +65,7 @@ const (
 	selConfirmOption   = "[data-testid=confirm-option]"
 	selConfirmAnswer   = "[data-testid=confirm-answer]"
 	selConfirmDone     = "[data-testid=confirm-done]"
+	selConfirmReply    = "[data-testid=confirm-reply]"
 )
 
 // GoVibe webview: shell confirmation.
