@@ -259,3 +259,48 @@ func dedupe(ss []string) []string {
 	}
 	return out
 }
+
+// Reloading the window while a question waits: the reload restarts the
+// extension host and the sidecar; the new sidecar shows the same question
+// again (the run was parked, not lost), and answering it reaches the
+// model as the original call's result, with no "missing tool result".
+func TestScenarioReloadMidQuestion(t *testing.T) {
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
+		{Match: "The user replied: Friday", On: "tool", Reply: modelReply{Text: "The release is on Friday."}},
+		{Match: "plan the release", On: "user", Reply: askCall("Which day should the release be?", "Thursday", "Friday")},
+	}}})
+	wv := h.openGoVibe()
+	h.sendChat(wv, "Please plan the release")
+	h.expectText(questionCard(wv).Locator(selConfirmQuestion), "Which day should the release be?")
+	before := h.oneSidecar()
+
+	h.runCommand("Developer: Reload Window")
+	if err := h.Expect.Locator(h.Page.Locator(selWorkbench)).ToBeVisible(); err != nil {
+		t.Fatalf("the workbench did not come back after the reload: %v", err)
+	}
+	wv = h.reopenedGoVibe()
+	h.oneSidecar(before.pid)
+
+	card := questionCard(wv)
+	h.expectText(card.Locator(selConfirmQuestion), "Which day should the release be?")
+	h.expectQuestionLayout(wv, card, 2)
+	h.shot("question-after-reload")
+	if err := card.Locator(selConfirmOption, playwright.LocatorLocatorOptions{HasText: "Friday"}).Click(); err != nil {
+		t.Fatalf("click Friday after the reload: %v", err)
+	}
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "The release is on Friday.")
+	if err := h.Expect.Locator(wv.Locator(selUserMessage)).ToHaveCount(1); err != nil {
+		t.Fatalf("the transcript changed: %v", err)
+	}
+	reqs := chatRequests(h.Model.recorded(t))
+	last := reqs[len(reqs)-1]
+	var results []string
+	for _, m := range last.Messages {
+		if m.Role == "tool" {
+			results = append(results, m.Content)
+		}
+	}
+	if len(results) != 1 || results[0] != "The user replied: Friday" {
+		t.Fatalf("the model's last request carries tool results %q", results)
+	}
+}
