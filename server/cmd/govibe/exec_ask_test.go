@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -91,5 +93,41 @@ func TestExecPrintsNotifications(t *testing.T) {
 				t.Fatalf("want %q in\n%s\nstderr:\n%s", want, where, errOut)
 			}
 		})
+	}
+}
+
+// TestExecAskHumanWithTTY: run under a real terminal (util-linux script
+// gives exec a pty as stdin), the question is printed and the line typed
+// (a choice's number) reaches the model as the reply.
+func TestExecAskHumanWithTTY(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("util-linux script is not installed")
+	}
+	ws := gitRepo(t, map[string]string{"a.txt": "x\n"})
+	model := scripted.Start(t, scripted.Reply{ToolCalls: []scripted.ToolCall{tc("q1", "ask_human", `{"question":"Which database?","options":["sqlite","postgres"]}`)}},
+		scripted.Reply{Text: "Postgres it is."})
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	line := strings.Join([]string{quote(govibeBin), "exec", "--workspace", quote(ws), "--state-dir", quote(t.TempDir()),
+		"--base-url", quote(model.URL()), "--model", "m", quote("set up storage")}, " ")
+	cmd := exec.Command(scriptBin, "-qec", line, "/dev/null")
+	cmd.Env = append(os.Environ(), "GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME="+t.TempDir(), "SHELL=/bin/sh")
+	cmd.Stdin = strings.NewReader("2\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Which database?") || !strings.Contains(string(out), "2) postgres") {
+		t.Fatalf("the question was not shown on the terminal:\n%s", out)
+	}
+	reqs := model.Requests()
+	got := ""
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == "tool" && m.ToolCallID == "q1" {
+			got = m.Content
+		}
+	}
+	if got != "The user replied: postgres" {
+		t.Fatalf("the model got %q\n%s", got, out)
 	}
 }
