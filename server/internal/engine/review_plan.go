@@ -24,8 +24,9 @@ type PlanReview struct {
 	// Card is the verdict shown in the UI (already published); nil when
 	// the review is disabled.
 	Card *ReviewCard
-	// Feedback is for the model when the plan was not accepted: what to
-	// fix, or why it was refused.
+	// Feedback is for the model: when the plan was not accepted, what to
+	// fix or why it was refused; when the user accepted it with a typed
+	// reply, that reply.
 	Feedback string
 	// Attempt is this review's number since the last accepted plan.
 	Attempt int
@@ -118,10 +119,14 @@ const (
 )
 
 // planByUser applies the user's answer to the plan question: anything
-// but "Reject it" or Cancel accepts it.
+// but "Reject it" or Cancel accepts it. A typed reply is not lost: the
+// model gets it with the created plan.
 func planByUser(out PlanReview, ans Answer) PlanReview {
 	if ans.Accept && ans.Answer != planReject {
 		out.Accepted = true
+		if note := strings.TrimSpace(ans.Answer); note != "" && note != planUse {
+			out.Feedback = "The user accepted the plan and added: " + note
+		}
 		return out
 	}
 	out.Feedback = "The user rejected the plan."

@@ -25,8 +25,9 @@ type Host interface {
 	// Running reports whether the session runs a turn now.
 	Running(sid string) bool
 	// ReviewPlan asks the plan reviewer (and, if it gives up, the user)
-	// about a new plan; feedback goes to the model when not accepted. The
-	// error is non-nil only when ctx ends.
+	// about a new plan; feedback goes to the model (why it was not
+	// accepted, or the user's note on an accepted plan). The error is
+	// non-nil only when ctx ends.
 	ReviewPlan(ctx context.Context, sid, request string, plan any) (accepted bool, feedback string, err error)
 	// Limits are govibe.scheduler.*.
 	Limits() scheduler.Limits

@@ -72,7 +72,9 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 		}
 		// A new plan from the main agent is checked by the independent
 		// plan reviewer before the scheduler takes over; a rejection goes
-		// back to the model to revise.
+		// back to the model to revise. An accepted plan may carry the
+		// user's note.
+		note := ""
 		if t.role == scheduler.RoleFree {
 			accepted, feedback, err := t.r.host.ReviewPlan(ctx, t.sid, t.request, a)
 			if err != nil {
@@ -81,6 +83,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 			if !accepted {
 				return tools.Fail("create_todo_list: the plan was not accepted. " + feedback), nil
 			}
+			note = feedback
 		}
 		_, err = t.r.Update(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 			q, m, err := p.Create(t.role, a)
@@ -91,6 +94,9 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 			return tools.Fail("create_todo_list: " + err.Error()), nil
 		}
 		t.created.Store(true)
+		if note != "" {
+			msg += "\n" + note
+		}
 		return tools.Result{OK: true, Output: msg}, nil
 	}
 	a, err := scheduler.ParseComplete(raw)
