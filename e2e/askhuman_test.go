@@ -209,11 +209,12 @@ func TestScenarioWebFetchAllowHosts(t *testing.T) {
 
 	h := newHarness(t, harnessOptions{Extension: true, Settings: map[string]any{"govibe.web.allowHosts": []string{"127.0.0.1"}},
 		ModelRules: modelRules{Rules: []modelRule{
+			// One fetch per round, so each rule sees its own result.
 			{Match: "untrusted_web_content", On: "tool", Reply: modelReply{Text: "The docs say: run make deploy."}},
+			{Match: "add it to govibe.web.allowHosts", On: "tool", Reply: modelReply{ToolCalls: []modelToolCall{
+				toolCall("web_fetch", map[string]any{"url": allowed})}}},
 			{Match: "internal docs", On: "user", Reply: modelReply{ToolCalls: []modelToolCall{
-				toolCall("web_fetch", map[string]any{"url": refused}),
-				toolCall("web_fetch", map[string]any{"url": allowed}),
-			}}},
+				toolCall("web_fetch", map[string]any{"url": refused})}}},
 		}}})
 	wv := h.openGoVibe()
 	h.sendChat(wv, "How do I deploy? Read the internal docs")
