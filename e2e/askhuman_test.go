@@ -41,14 +41,14 @@ func (h *harness) box(l playwright.Locator, what string) playwright.Rect {
 }
 
 // expectQuestionLayout checks the question card as a person meets it: the
-// whole card, its choices, answer box and buttons inside the visible view,
-// the card pinned above the chat input at (nearly) the view's width, and
-// nothing sticking out of it.
-func (h *harness) expectQuestionLayout(wv playwright.FrameLocator, card playwright.Locator, options int) {
+// shared confirmation checks (expectConfirmFits: pinned, full width, in
+// view with every button, no nested scrollbar, no overflow; it keeps the
+// screenshot shot), then the question's own parts by their boxes: each
+// choice and the answer box in view, the card above the chat input at
+// (nearly) the view's width, the answer box filling its card.
+func (h *harness) expectQuestionLayout(wv playwright.FrameLocator, card playwright.Locator, options int, shot string) {
 	h.t.Helper()
-	h.expectInView(card, "the question card")
-	h.expectButtonsInView(wv, "question card")
-	h.expectNoOverflow(wv, "question card")
+	h.expectConfirmFits(wv, card, shot)
 	opts := card.Locator(selConfirmOption)
 	if err := h.Expect.Locator(opts).ToHaveCount(options); err != nil {
 		h.t.Fatalf("want %d option buttons: %v", options, err)
@@ -95,8 +95,7 @@ func TestScenarioAskHumanOptionThenTypedAnswer(t *testing.T) {
 	if err := h.Expect.Locator(card.Locator(selConfirmQuestion + " strong")).ToHaveText("database"); err != nil {
 		t.Fatalf("the question's Markdown is not rendered: %v", err)
 	}
-	h.expectQuestionLayout(wv, card, 2)
-	h.shot("ask-human-options")
+	h.expectQuestionLayout(wv, card, 2, "ask-human-options")
 	// Send is disabled until something is typed; a choice answers at once.
 	// vscode-button reflects disabled as an attribute (Playwright's
 	// ToBeDisabled only knows native controls and aria-disabled).
@@ -115,7 +114,7 @@ func TestScenarioAskHumanOptionThenTypedAnswer(t *testing.T) {
 
 	// The follow-up question replaces the answered one; the answer is typed.
 	h.expectText(card.Locator(selConfirmQuestion), "What should the database be called?")
-	h.expectQuestionLayout(wv, card, 0)
+	h.expectQuestionLayout(wv, card, 0, "ask-human-follow-up")
 	answer := card.Locator(selConfirmAnswer)
 	if err := answer.Fill("inventory"); err != nil {
 		t.Fatalf("type the answer: %v", err)
@@ -159,7 +158,7 @@ func TestScenarioAskHumanDoneAndCancel(t *testing.T) {
 	h.sendChat(wv, "Please style the page")
 	card := questionCard(wv)
 	h.expectText(card.Locator(selConfirmQuestion), "Which colour?")
-	h.expectQuestionLayout(wv, card, 2)
+	h.expectQuestionLayout(wv, card, 2, "ask-human-colour")
 	if err := card.Locator(selConfirmAnswer).Fill("blue"); err != nil {
 		t.Fatal(err)
 	}
@@ -284,8 +283,7 @@ func TestScenarioReloadMidQuestion(t *testing.T) {
 
 	card := questionCard(wv)
 	h.expectText(card.Locator(selConfirmQuestion), "Which day should the release be?")
-	h.expectQuestionLayout(wv, card, 2)
-	h.shot("question-after-reload")
+	h.expectQuestionLayout(wv, card, 2, "question-after-reload")
 	if err := card.Locator(selConfirmOption, playwright.LocatorLocatorOptions{HasText: "Friday"}).Click(); err != nil {
 		t.Fatalf("click Friday after the reload: %v", err)
 	}
