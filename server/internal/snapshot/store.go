@@ -76,9 +76,9 @@ type Store struct {
 	storageStale bool
 	// trees caches recently written or read trees (objread.go).
 	trees map[plumbing.Hash][]object.TreeEntry
-	objs    *objectStore        // writes and existence checks
-	cache   *statCache
-	infos   map[string]Info // by ID; refreshed from refs by loadInfos
+	objs  *objectStore // writes and existence checks
+	cache *statCache
+	infos map[string]Info // by ID; refreshed from refs by loadInfos
 	// lastHashed counts the files the latest scan had to read, which shows
 	// (in tests and benchmarks) how well the stat cache works.
 	lastHashed int

@@ -12,10 +12,10 @@ import (
 func TestRankCandidatesIsBM25(t *testing.T) {
 	pad := strings.Repeat("filler ", 30)
 	cands := []candidate{
-		{partID: 5, text: "widget " + pad},              // once, long
-		{partID: 4, text: "widget"},                     // once, short
+		{partID: 5, text: "widget " + pad},               // once, long
+		{partID: 4, text: "widget"},                      // once, short
 		{partID: 3, text: "Widget widget WIDGET " + pad}, // three times, any case
-		{partID: 2, text: "widget " + pad},              // same as 5, older
+		{partID: 2, text: "widget " + pad},               // same as 5, older
 	}
 	rankCandidates(cands, []string{"widget"})
 	var got []int64
