@@ -364,11 +364,19 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		sink.ToolFinished(c, res, d, record(c, res))
 	}
 	var mu sync.Mutex
-	runOne := func(i int) {
-		c := calls[i]
+	started := func(c llm.ToolCall) {
 		sinkMu.Lock()
 		sink.ToolStarted(c)
 		sinkMu.Unlock()
+	}
+	// runOne runs calls[i]; announce says whether to report its start (a
+	// parallel batch reports every start first, in the model's order, so
+	// the cards appear together whatever the goroutines' scheduling).
+	runOne := func(i int, announce bool) {
+		c := calls[i]
+		if announce {
+			started(c)
+		}
 		start := time.Now()
 		res, susp := r.runOne(ctx, c)
 		if susp {
@@ -394,10 +402,13 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 			j++
 		}
 		if j > i+1 {
+			for k := i; k < j; k++ {
+				started(calls[k])
+			}
 			var wg sync.WaitGroup
 			for k := i; k < j; k++ {
 				wg.Add(1)
-				go func(k int) { defer wg.Done(); runOne(k) }(k)
+				go func(k int) { defer wg.Done(); runOne(k, false) }(k)
 			}
 			wg.Wait()
 			i = j
@@ -422,7 +433,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 							finish(calls[k], tools.Fail("interrupted: not executed ("+stopReason(ctx)+")"), 0)
 							continue
 						}
-						runOne(k)
+						runOne(k, true)
 					}
 				}(g)
 			}
@@ -430,7 +441,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 			i = end
 			continue
 		}
-		runOne(i)
+		runOne(i, true)
 		i++
 	}
 	return suspended
