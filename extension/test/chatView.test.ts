@@ -156,4 +156,43 @@ describe('ChatView start-up', () => {
     await flush();
     expect(calls.indexOf('chat/send')).toBeGreaterThan(calls.indexOf('chat/setMode'));
   });
+
+  it('does not show a request the stopping server cut short, but shows other failures', async () => {
+    const { ChatView } = await import('../src/host/chatView');
+    const { ResponseError, ErrorCodes } = await import('vscode-jsonrpc/node');
+    let fail: unknown;
+    const logs: string[] = [];
+    const view = new ChatView({
+      extensionUri: Uri.file('/nonexistent') as any,
+      request: (async (method: string) => {
+        if (method === 'chat/send') throw fail;
+        return { sessions: [] };
+      }) as any,
+      proposals: {} as any,
+      snapshots: {} as any,
+      editor: {} as any,
+      locale: () => 'en',
+      log: (l: string) => logs.push(l),
+      state: { get: () => 's1', update: async () => undefined, keys: () => [] } as any,
+    });
+    const posted: Posted[] = [];
+    let onMessage: (m: unknown) => void = () => undefined;
+    view.resolveWebviewView({
+      visible: true,
+      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async (m: Posted) => void posted.push(m) },
+      onDidChangeVisibility: () => undefined,
+      onDidDispose: () => undefined,
+    } as any);
+    onMessage({ type: 'ready' });
+    await flush();
+    fail = new ResponseError(ErrorCodes.PendingResponseRejected, 'Pending response rejected since connection got disposed');
+    onMessage({ type: 'send', text: 'hi', sessionId: 's1' });
+    await flush();
+    expect(posted.filter((m) => m.type === 'notice')).toEqual([]);
+    expect(logs.some((l) => l.includes('Pending response rejected'))).toBe(true);
+    fail = new Error('the session is gone');
+    onMessage({ type: 'send', text: 'hi', sessionId: 's1' });
+    await flush();
+    expect(posted.filter((m) => m.type === 'notice').map((m) => m.text)).toEqual(['the session is gone']);
+  });
 });

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ErrorCodes } from 'vscode-jsonrpc/node';
 import type { HostMessage, ModelStatus, ServerState, WebviewMessage } from '../../shared/webviewMessages';
 import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
@@ -99,7 +100,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       lang: this.deps.locale(),
     });
     view.webview.onDidReceiveMessage((m: WebviewMessage) => {
-      this.onMessage(m).catch((err) => this.notice('error', errorText(err)));
+      this.onMessage(m).catch((err) => this.failed(err));
     });
     view.onDidChangeVisibility(() => {
       if (!view.visible) this.buffer.hold();
@@ -173,6 +174,21 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     // Start-up warnings (an ignored workspace setting) usually arrive before
     // the chat is opened: keep a few for when it is.
     else if (this.unshown.length < 20) this.unshown.push({ level, text, action });
+  }
+
+  /**
+   * A request that failed. One cut short because the server stopped is
+   * not shown: the sidecar manager already says the server stopped and is
+   * restarting, and a second banner with jsonrpc's "Pending response
+   * rejected" told the user nothing.
+   */
+  private failed(err: unknown): void {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    if (code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive) {
+      this.deps.log(`request ended with the server: ${errorText(err)}`);
+      return;
+    }
+    this.notice('error', errorText(err));
   }
 
   private unshown: { level: 'info' | 'warning' | 'error'; text: string; action?: string }[] = [];
@@ -386,7 +402,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     } catch (err) {
       if (ticket !== this.loading) return;
       this.post({ ...this.emptySnapshot(), session: null, sessions: [] }, true);
-      this.notice('error', errorText(err));
+      this.failed(err);
     }
   }
 
