@@ -317,6 +317,44 @@ describe('SidecarManager on in-memory streams', () => {
     expect(servers).toHaveLength(6);
   });
 
+  it('a request made while a crashed server waits out its backoff is answered by the restarted one', async () => {
+    const servers: MemoryServer[] = [];
+    const { m, notices } = manager({
+      launch: () => {
+        const s = new MemoryServer((c) => c.onRequest('session/list', () => ({ sessions: [{ id: `s${servers.length}` }] })));
+        servers.push(s);
+        return s.process();
+      },
+      backoff: () => 200,
+    });
+    await m.start('test');
+    servers[0].exit({ code: null, signal: 'SIGKILL' });
+    await waitFor(() => notices.some((n) => n.restart));
+    expect(m.state.state).toBe('starting');
+    // Issued during the 200 ms backoff, before any new process exists.
+    const pending = m.request('session/list', {});
+    expect(servers).toHaveLength(1);
+    await expect(pending).resolves.toEqual({ sessions: [{ id: 's2' }] });
+    expect(servers).toHaveLength(2);
+    expect(notices.filter((n) => n.level === 'error')).toEqual([]);
+  });
+
+  it('a request made after the server gave up fails with the reason', async () => {
+    const servers: MemoryServer[] = [];
+    const { m } = manager({
+      launch: () => {
+        const s = new MemoryServer();
+        servers.push(s);
+        return s.process();
+      },
+      maxCrashes: 0,
+    });
+    await m.start('test');
+    servers[0].exit({ code: 3, signal: null });
+    await waitFor(() => m.state.state === 'error');
+    await expect(m.request('session/list', {})).rejects.toThrow(/will not be restarted automatically/);
+  });
+
   it('restart serialises stop and start, resets the budget and records why', async () => {
     const servers: MemoryServer[] = [];
     const { m } = manager({

@@ -46,6 +46,9 @@ export interface SidecarProcess {
   kill(): void;
 }
 
+/** How long a request waits for a pending crash restart (backoff plus handshake). */
+const RESTART_WAIT_MS = 60_000;
+
 export type ManagerState = 'stopped' | 'starting' | 'ready' | 'error';
 
 export interface StateChange {
@@ -187,6 +190,13 @@ export class SidecarManager {
 
   private async readyConnection(): Promise<MessageConnection> {
     if (this.starting) await this.starting.catch(() => undefined);
+    // After a crash the restart waits out its backoff with no `starting`
+    // promise yet. A request made then (a view refreshing, the user sending)
+    // waits for that restart instead of failing with "not running": the
+    // server is coming back, and the crash notice already said so.
+    if (this.wanted && this.current.state === 'starting' && !this.running?.ready) {
+      await this.leftStarting(RESTART_WAIT_MS);
+    }
     const r = this.running;
     if (!r || !r.ready) {
       throw new Error(
@@ -196,6 +206,21 @@ export class SidecarManager {
       );
     }
     return r.conn;
+  }
+
+  /** Resolves once the state is no longer 'starting', or after `ms`. */
+  private leftStarting(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const sub = this.stateEmitter.event((s) => {
+        if (s.state !== 'starting') done();
+      });
+    });
   }
 
   private setState(state: ManagerState, detail?: string): void {
