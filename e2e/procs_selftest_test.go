@@ -34,8 +34,21 @@ func TestStopGroupReportsAndKillsEscapedProcess(t *testing.T) {
 	if err := startGroup(cmd, mark); err != nil {
 		t.Fatal(err)
 	}
-	if !waitUntil(10*time.Second, func() bool { return len(markedProcesses(mark)) == 3 }) {
-		t.Fatalf("want sh and two sleeps running, found %v", markedProcesses(mark))
+	// Three marked processes are not enough: the forked child shows up
+	// before it has called setsid and exec'd sleep, and if the group is
+	// killed in that window nothing escapes. Wait for the escape itself.
+	detached := func() bool {
+		procs := markedProcesses(mark)
+		out := 0
+		for _, p := range procs {
+			if p.cmdline == "sleep 300" && pgidOf(p.pid) != cmd.Process.Pid {
+				out++
+			}
+		}
+		return len(procs) == 3 && out == 1
+	}
+	if !waitUntil(10*time.Second, detached) {
+		t.Fatalf("want sh, a sleep in the group and a sleep in its own session, found %v", markedProcesses(mark))
 	}
 	escaped := stopGroup(cmd, mark, 200*time.Millisecond, 5*time.Second)
 	if len(escaped) != 1 || escaped[0].cmdline != "sleep 300" {
