@@ -197,12 +197,7 @@ func execCmd(args []string) int {
 	// The run's end is the turnFinished event: it arrives in order after
 	// everything the turn streamed, so the printer has seen it all.
 	finished := make(chan agent.Status, 1)
-	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		if ev.SessionID != sid {
-			return
-		}
+	handle := func(ev engine.Event) {
 		out.event(ev)
 		if ev.Kind == engine.KindTurnFinished {
 			select {
@@ -210,7 +205,34 @@ func execCmd(args []string) int {
 			default:
 			}
 		}
+	}
+	// Events wait until the init line is out: it names the tools of the
+	// turn Send started (a custom command's allowedTools, its model),
+	// known once Send has matched the command.
+	var early []engine.Event
+	ready := false
+	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ev.SessionID != sid {
+			return
+		}
+		if !ready {
+			early = append(early, ev)
+			return
+		}
+		handle(ev)
 	})
+	initLine := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		model, tools := eng.OfferedTools(ctx, sid)
+		out.init(sid, model, tools)
+		for _, ev := range early {
+			handle(ev)
+		}
+		early, ready = nil, true
+	}
 	sess := *sessionID
 	if sess == "" {
 		s, err := eng.CreateSession(ctx, "")
@@ -229,8 +251,9 @@ func execCmd(args []string) int {
 	mu.Lock()
 	sid = sess
 	mu.Unlock()
-	out.init(sess, typed.Model, eng.OfferedTools(ctx, sess))
-	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: sess, Text: prompt}); err != nil {
+	_, _, err = eng.Send(ctx, engine.SendParams{SessionID: sess, Text: prompt})
+	initLine()
+	if err != nil {
 		out.fail(err)
 		unsub()
 		return exitError

@@ -49,7 +49,7 @@ type compactionHost struct{ e *Engine }
 func (h compactionHost) Policy() compact.Policy { return h.e.compactPolicy(h.e.profile()) }
 
 func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
-	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.sessionProfile(ctx, sid))
+	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.turnProfile(ctx, h.e.liveTurn(sid)))
 }
 
 func (h compactionHost) Client() (llm.Client, error) {
@@ -103,9 +103,14 @@ func defsOf(ts []tools.Tool) []llm.ToolDef {
 }
 
 // freeToolDefs are the definitions a free-phase run of the session offers
-// (its tools minus those its role blocks), in the run's order.
+// (its tools minus those its role and its running turn's command block),
+// in the run's order.
 func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
-	ts, blocked := e.roleTools(ctx, &turn{sessionID: sid}, scheduler.RoleFree, TagFree, false)
+	return e.toolDefsOf(ctx, e.liveTurn(sid))
+}
+
+func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
+	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
 	offered := make([]tools.Tool, 0, len(ts))
 	for _, t := range ts {
 		if _, no := blocked[t.Name()]; !no {

@@ -57,6 +57,7 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
 		// A resumed run's calls are in the history, not in out.
 		if planrun.Created(append(append([]llm.Message(nil), b.history...), out.Messages...)) {
+			e.stampPlanLimits(ctx, t)
 			if e.proposesOnly(ctx, t.sessionID) {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}

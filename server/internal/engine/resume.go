@@ -175,6 +175,7 @@ func (e *Engine) resumeParked(p *parkedTurn, a Answer) {
 	sid := p.sessionID
 	ctx, cancel := context.WithCancel(e.baseCtx)
 	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, btw: p.btw, cancel: cancel, done: make(chan struct{})}
+	e.restoreTurnLimits(ctx, t)
 	e.mu.Lock()
 	if e.parked[sid] != p || e.running[sid] != nil {
 		e.mu.Unlock()

@@ -78,8 +78,9 @@ func (e *Engine) promptFor(p Profile, ts []tools.Tool, blocked map[string]string
 // freePrompt is the system prompt of the session's free runs, which a
 // compaction request must repeat byte for byte.
 func (e *Engine) freePrompt(ctx context.Context, sid string) string {
-	ts, blocked := e.roleTools(ctx, &turn{sessionID: sid}, scheduler.RoleFree, TagFree, false)
-	return e.promptFor(e.sessionProfile(ctx, sid), ts, blocked)
+	t := e.liveTurn(sid)
+	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	return e.promptFor(e.turnProfile(ctx, t), ts, blocked)
 }
 
 // agentProfile is the profile an agent of role runs on in session sid:

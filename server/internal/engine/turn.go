@@ -120,6 +120,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	if !t.btw && !t.reconcile {
 		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
+		if t.resume {
+			e.planLimits(ctx, t)
+		}
 	}
 	e.mu.Lock()
 	if e.running[p.SessionID] != nil {
@@ -138,6 +141,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		close(t.done)
 		return "", "", err
 	}
+	e.recordTurnLimits(ctx, t)
 	runCtx, cancel := context.WithCancel(e.baseCtx)
 	e.mu.Lock()
 	t.cancel = cancel

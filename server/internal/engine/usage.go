@@ -219,5 +219,5 @@ func (e *Engine) estimateTrack(ctx context.Context, sid string) int {
 	if err != nil {
 		return 0
 	}
-	return est.Request(e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.sessionProfile(ctx, sid)), nil) + track
+	return est.Request(e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.turnProfile(ctx, e.liveTurn(sid))), nil) + track
 }

@@ -89,6 +89,11 @@ type Plan struct {
 	Changes []string `json:"changes,omitempty"`
 	// Replaced is set when the running evaluator expanded the current item.
 	Replaced bool `json:"replaced,omitempty"`
+	// Model and AllowedTools are the limits of the custom command whose
+	// turn created the plan (its frontmatter's model and allowedTools):
+	// a resumed plan (after Stop or a restart) runs under them too.
+	Model        string   `json:"model,omitempty"`
+	AllowedTools []string `json:"allowedTools,omitempty"`
 }
 
 // New makes a plan in scheduling mode.
@@ -109,6 +114,7 @@ func (p *Plan) Clone() *Plan {
 	c := *p
 	c.Items = append([]Item(nil), p.Items...)
 	c.Changes = append([]string(nil), p.Changes...)
+	c.AllowedTools = append([]string(nil), p.AllowedTools...)
 	return &c
 }
 

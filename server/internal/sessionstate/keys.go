@@ -57,6 +57,10 @@ var (
 	// memory's L2 inventory does not list; the next context block names
 	// them once.
 	MemoryReminder = Key[[]string]{name: "memory.reminder"}
+	// TurnLimits are the model and allowed tools of the custom command
+	// that started the session's latest turn (absent when none did), so a
+	// run of that turn resumed by another process keeps them.
+	TurnLimits = Key[TurnLimitsState]{name: "turn.limits"}
 	// Usage is the session's accounting (engine/usage.go decodes it).
 	Usage = Key[json.RawMessage]{name: "usage"}
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
@@ -66,6 +70,13 @@ var (
 	// session's first message (which takes and removes it).
 	HookContext = Key[string]{name: "hooks.sessionContext"}
 )
+
+// TurnLimitsState is a custom command's frontmatter limits for one turn.
+type TurnLimitsState struct {
+	TurnID  string   `json:"turnId"`
+	Model   string   `json:"model,omitempty"`
+	Allowed []string `json:"allowed,omitempty"`
+}
 
 // TurnSnapshot is the snapshot of one root taken before a turn.
 type TurnSnapshot struct {
