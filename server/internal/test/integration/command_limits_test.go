@@ -151,7 +151,6 @@ func TestCommandLimitsSurviveAParkedRunAfterRestart(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	t.Log(ed2.Stderr())
 	expectLimits(t, "the parked command turn", reqs)
 	expectValid(t, model)
 }
