@@ -45,7 +45,8 @@ type File struct {
 func (f File) Key() string { return f.Root + "\x00" + f.Rel }
 
 // Load reads the root-level files of every root, the extra names the user
-// configured (govibe.contextFiles), and .github/instructions/*.instructions.md.
+// configured (govibe.contextFiles), .github/instructions/*.instructions.md,
+// and the one-line pointer to the root's project memory (MemoryPointer).
 // Missing files are skipped; unreadable ones are reported.
 func Load(roots, extra []string) (files []File, problems []error) {
 	for _, root := range roots {
@@ -87,6 +88,9 @@ func Load(roots, extra []string) (files []File, problems []error) {
 				continue
 			}
 			f.Content, f.ApplyTo = strings.TrimSpace(doc.Body), strings.TrimSpace(fm.ApplyTo)
+			files = append(files, f)
+		}
+		if f, ok := MemoryPointer(root); ok {
 			files = append(files, f)
 		}
 	}

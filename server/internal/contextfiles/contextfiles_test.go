@@ -97,3 +97,40 @@ func TestForTouchedAndChanges(t *testing.T) {
 		t.Fatalf("removed: %v", removed)
 	}
 }
+
+// TestMemoryPointer: one line naming the levels present, a hash that
+// follows which levels exist and not their contents, nothing without
+// memory, and a symlinked level is not counted.
+func TestMemoryPointer(t *testing.T) {
+	root := t.TempDir()
+	if _, ok := MemoryPointer(root); ok {
+		t.Fatal("a pointer without memory")
+	}
+	dir := filepath.Join(root, ".govibe", "memory")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "L1-purpose.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := MemoryPointer(root); ok {
+		t.Fatal("a symlinked level counted")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "L2-inventory.md"), []byte("- a.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, ok := MemoryPointer(root)
+	if !ok || f.Rel != ".govibe/memory/" || strings.Contains(f.Content, "\n") || !strings.Contains(f.Content, "(L2-inventory.md)") {
+		t.Fatalf("pointer %+v", f)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "L2-inventory.md"), []byte("- a.go\n- b.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := MemoryPointer(root); g.Hash != f.Hash {
+		t.Fatal("editing a level changed the pointer")
+	}
+	files, _ := Load([]string{root}, nil)
+	if len(files) != 1 || files[0].Rel != ".govibe/memory/" {
+		t.Fatalf("Load: %+v", files)
+	}
+}
