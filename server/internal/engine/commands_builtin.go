@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/govibe/govibe/server/internal/commands"
+	"github.com/govibe/govibe/server/internal/initscan"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -85,15 +86,16 @@ func (e *Engine) newCommand(ctx context.Context, p SendParams, _ string) (comman
 	return out, err
 }
 
-// initPrompt is what /init sends: the memory-bootstrap skill does the
-// exploring and the memory levels; AGENTS.md is asked for explicitly.
-const initPrompt = `Initialise this project for coding agents.
-1. Call load_skill("memory-bootstrap") and follow it: explore the project (list the files, read the README, then at most 10 further files chosen by how much they tell: build files, entry points, key modules; skip vendored, generated and build-output folders) and write the memory levels it describes.
-2. Write AGENTS.md at the workspace root (update it if it exists): a short overview, the build, run and test commands, and the conventions a contributor must follow.
-Every write goes through the normal diff confirmation.`
-
+// initCommand explores each root (initscan: the listing, the README, at
+// most ten further files picked by score) and sends the model that
+// survey with the task: read the picked files, then write AGENTS.md and
+// the memory levels of the memory-bootstrap skill, every write a diff.
 func (e *Engine) initCommand(_ context.Context, _ SendParams, _ string) (commandOutcome, error) {
-	return commandOutcome{text: initPrompt}, nil
+	surveys := make([]initscan.Survey, 0, len(e.opts.Roots))
+	for _, r := range e.opts.Roots {
+		surveys = append(surveys, initscan.Explore(r))
+	}
+	return commandOutcome{text: initscan.Prompt(surveys)}, nil
 }
 
 var specSteps = map[string]string{
