@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"sort"
-	"strings"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // A custom command's frontmatter may name the model its turn uses and the
@@ -17,28 +17,6 @@ import (
 // evaluators) get the model, and every tool the list does not name is
 // blocked, so it is neither offered nor run. The session's own model and
 // tool list come back with the next message.
-
-// claudeToolNames maps the tool names Claude Code and VS Code prompt files
-// use to GoVibe's, so their command files work as they are.
-var claudeToolNames = map[string][]string{
-	"read":         {"read_file"},
-	"write":        {"write_file"},
-	"edit":         {"edit"},
-	"multiedit":    {"edit"},
-	"bash":         {"run_shell_command"},
-	"grep":         {"grep_search"},
-	"glob":         {"glob"},
-	"ls":           {"list_files"},
-	"webfetch":     {"web_fetch"},
-	"fetch":        {"web_fetch"},
-	"codebase":     {"grep_search", "glob", "list_files", "read_file", "find_in_file"},
-	"search":       {"grep_search", "glob", "find_in_file"},
-	"problems":     {"get_diagnostics"},
-	"editfiles":    {"edit", "write_file"},
-	"runcommands":  {"run_shell_command"},
-	"todowrite":    {"create_todo_list"},
-	"notebookedit": {"edit"},
-}
 
 // allowedToolSet turns a command's list into tool names. A Claude-style
 // argument pattern (`Bash(git status:*)`) allows the tool: the command's
@@ -49,16 +27,12 @@ func allowedToolSet(list []string) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, raw := range list {
-		n := strings.TrimSpace(raw)
-		if i := strings.IndexByte(n, '('); i > 0 {
-			n = n[:i]
-		}
-		n = strings.TrimSpace(strings.TrimPrefix(n, "#"))
+		n := tools.BareToolName(raw)
 		if n == "" {
 			continue
 		}
 		out[n] = true
-		for _, m := range claudeToolNames[strings.ToLower(n)] {
+		for _, m := range tools.CompatNames(n) {
 			out[m] = true
 		}
 	}

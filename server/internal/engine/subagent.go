@@ -164,7 +164,11 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 func (s *subagentTool) allowed() ([]tools.Tool, *subagent.CompleteTask) {
 	reg := tools.NewRegistry(tools.Builtin()...)
 	var ts []tools.Tool
-	for _, n := range s.def.Tools {
+	names := s.def.Tools
+	if s.def.AllTools {
+		names = reg.Names()
+	}
+	for _, n := range names {
 		if t, ok := reg.Get(n); ok && (!s.investigate || t.ReadOnly()) {
 			ts = append(ts, t)
 		}

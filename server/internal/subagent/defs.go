@@ -18,12 +18,16 @@ type Def struct {
 	Description string
 	// Tools is the allow-list; the agent is offered these and nothing else.
 	Tools []string
+	// AllTools: a Claude Code agent without a tools line inherits every
+	// built-in tool.
+	AllTools bool
 	// Model optionally names another model (or profile) for this agent.
 	Model string
 	// Prompt is the body of the file: the agent's system prompt.
 	Prompt string
 	Path   string
 	Source string // project|user
+	Format string // FormatGoVibe, FormatClaude or FormatVSCode
 }
 
 // ToolName is the tool the calling agent sees.
@@ -47,11 +51,14 @@ func (p Problem) Error() string {
 type Dir struct {
 	Path   string
 	Source string
+	Format string // FormatGoVibe, FormatClaude or FormatVSCode
 }
 
-// Dirs are the places definitions load from: the user's ~/.govibe/agents
-// always, each workspace root's .govibe/agents only when the workspace is
-// trusted (a cloned repository must not get to define agents otherwise).
+// Dirs are the places definitions load from, later ones replacing earlier
+// ones of the same name: the user's ~/.govibe/agents always; each
+// workspace root's .claude/agents, .github/agents and .govibe/agents only
+// when the workspace is trusted (a cloned repository must not get to
+// define agents otherwise).
 func Dirs(home string, roots []string, trusted bool) []Dir {
 	var out []Dir
 	if home != "" {
@@ -59,7 +66,10 @@ func Dirs(home string, roots []string, trusted bool) []Dir {
 	}
 	if trusted {
 		for _, r := range roots {
-			out = append(out, Dir{Path: filepath.Join(r, ".govibe", "agents"), Source: "project"})
+			out = append(out,
+				Dir{Path: filepath.Join(r, ".claude", "agents"), Source: "project", Format: FormatClaude},
+				Dir{Path: filepath.Join(r, ".github", "agents"), Source: "project", Format: FormatVSCode},
+				Dir{Path: filepath.Join(r, ".govibe", "agents"), Source: "project"})
 		}
 	}
 	return out
@@ -92,16 +102,22 @@ func Load(dirs []Dir, known func(string) bool) ([]Def, []Problem) {
 			continue
 		}
 		for _, ent := range entries {
-			if ent.IsDir() || !strings.HasSuffix(ent.Name(), ".md") {
+			if ent.IsDir() || !compatFile(d.Format, ent.Name()) {
 				continue
 			}
 			path := filepath.Join(d.Path, ent.Name())
-			def, p := parseFile(path, known)
+			var def Def
+			var p *Problem
+			if d.Format == FormatGoVibe {
+				def, p = parseFile(path, known)
+			} else {
+				def, p = parseCompat(path, d.Format, known)
+			}
 			if p != nil {
 				problems = append(problems, *p)
 				continue
 			}
-			def.Source = d.Source
+			def.Source, def.Format = d.Source, d.Format
 			byName[def.Name] = def
 		}
 	}
