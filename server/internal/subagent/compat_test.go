@@ -32,14 +32,14 @@ func knownTool(n string) bool { return slices.Contains(builtinNames, n) }
 func TestCompatAgents(t *testing.T) {
 	root := t.TempDir()
 	writeAgents(t, root, map[string]string{
-		".claude/agents/code-reviewer.md":  "---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Bash(git diff:*)\nmodel: sonnet\n---\nYou review code.\n",
-		".claude/agents/helper.md":         "---\nname: helper\ndescription: Helps with anything\n---\nHelp.\n",
-		".claude/agents/bad.md":            "---\nname: bad\ndescription: [oops\n---\nx\n",
-		".claude/agents/notools.md":        "---\nname: notools\ndescription: Only foreign tools\ntools: mcp__x__y\n---\nx\n",
-		".github/agents/Planner.agent.md":  "---\ndescription: Plans work\ntools: ['codebase', 'fetch', 'githubRepo']\nmodel: GPT-4.1\nhandoffs:\n  - label: Implement\n    agent: agent\n---\nPlan only.\n",
-		".github/agents/README.md":         "not an agent\n",
-		".claude/agents/dup.md":            "---\nname: dup\ndescription: from claude\ntools: Read\n---\nclaude\n",
-		".govibe/agents/dup.md":            "---\nname: dup\ndescription: from govibe\ntools: [read_file]\n---\ngovibe\n",
+		".claude/agents/code-reviewer.md": "---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Bash(git diff:*)\nmodel: sonnet\n---\nYou review code.\n",
+		".claude/agents/helper.md":        "---\nname: helper\ndescription: Helps with anything\n---\nHelp.\n",
+		".claude/agents/bad.md":           "---\nname: bad\ndescription: [oops\n---\nx\n",
+		".claude/agents/notools.md":       "---\nname: notools\ndescription: Only foreign tools\ntools: mcp__x__y\n---\nx\n",
+		".github/agents/Planner.agent.md": "---\ndescription: Plans work\ntools: ['codebase', 'fetch', 'githubRepo']\nmodel: GPT-4.1\nhandoffs:\n  - label: Implement\n    agent: agent\n---\nPlan only.\n",
+		".github/agents/README.md":        "not an agent\n",
+		".claude/agents/dup.md":           "---\nname: dup\ndescription: from claude\ntools: Read\n---\nclaude\n",
+		".govibe/agents/dup.md":           "---\nname: dup\ndescription: from govibe\ntools: [read_file]\n---\ngovibe\n",
 	})
 	defs, problems := Load(Dirs("", []string{root}, true), knownTool)
 	byName := map[string]Def{}
