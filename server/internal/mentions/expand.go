@@ -49,6 +49,8 @@ func Expand(ctx context.Context, env *tools.Env, text string, src Sources) []Att
 			a.Content, a.Error = runTool(ctx, env, tools.ReadFile(), map[string]any{"filePath": m.Target})
 		case KindFolder:
 			a.Content, a.Error = folder(ctx, env, m.Target)
+		case KindSymbol:
+			a.Content, a.Error = symbolAttachment(ctx, env, m.Target)
 		case KindProblems:
 			a.Content, a.Error = runTool(ctx, env, tools.GetDiagnostics(), map[string]any{})
 		case KindGitChanges:

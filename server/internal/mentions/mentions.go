@@ -1,6 +1,6 @@
 // Package mentions expands the @mentions of a chat message before the
 // model is called: @path/to/file, @folder/, @problems, @git-changes, @url,
-// @terminal and @mcp:<server>:<uri>. Files and folders are read through
+// @terminal, @mcp:<server>:<uri> and @#Symbol. Files and folders are read through
 // the same tools the model uses (read_file and list_files), so the path
 // sandbox, .gitignore, binary refusal and Read deny rules apply to
 // mentions exactly as they apply to the agent.
@@ -22,6 +22,7 @@ const (
 	KindURL        Kind = "url"
 	KindTerminal   Kind = "terminal"
 	KindMCP        Kind = "mcp"
+	KindSymbol     Kind = "symbol"
 )
 
 // Mention is one @token of a message.
@@ -85,6 +86,8 @@ func Parse(text string) []Mention {
 			m.Kind = KindTerminal
 		case strings.HasPrefix(tok, "http://") || strings.HasPrefix(tok, "https://"):
 			m.Kind, m.Target = KindURL, tok
+		case strings.HasPrefix(tok, "#") && len(tok) > 1:
+			m.Kind, m.Target = KindSymbol, tok[1:]
 		case strings.HasPrefix(tok, "mcp:"):
 			m.Kind, m.Target = KindMCP, strings.TrimPrefix(tok, "mcp:")
 		case strings.HasSuffix(tok, "/") || strings.HasSuffix(tok, "\\"):

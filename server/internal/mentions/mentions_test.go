@@ -32,6 +32,8 @@ func TestParse(t *testing.T) {
 		"(@README.md) and @git-changes, @terminal": "file=README.md git-changes= terminal=",
 		"read @https://go.dev/doc/ now":            "url=https://go.dev/doc/",
 		"use @mcp:github:repo://x/y":               "mcp=github:repo://x/y",
+		"explain @#Engine.Send, and @#parse":       "symbol=Engine.Send symbol=parse",
+		"a lone @# sign":                           "",
 	}
 	for in, want := range cases {
 		if got := kinds(Parse(in)); got != want {
