@@ -31,7 +31,7 @@ type CommandsListResult struct {
 
 // Attachment is what one @mention of a user message attached.
 type Attachment struct {
-	// Kind is file|folder|problems|git-changes|url|terminal|mcp.
+	// Kind is file|folder|symbol|problems|git-changes|url|terminal|mcp.
 	Kind string `json:"kind"`
 	// Raw is the mention as typed, with its '@'.
 	Raw       string `json:"raw"`

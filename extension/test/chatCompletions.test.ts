@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { HostMessage } from '../shared/webviewMessages';
-import { answerCompletion, isCompletionMessage } from '../src/host/chatCompletions';
+import { answerCompletion, isCompletionMessage, symbolCompletions } from '../src/host/chatCompletions';
 
 function fakeRequest(answers: Record<string, (p: any) => any>) {
   const calls: Array<{ method: string; params: any }> = [];
@@ -38,4 +38,29 @@ test('a refused activation answers the current list with the reason', async () =
   });
   await answerCompletion({ type: 'setSkillActive', sessionId: 's1', name: 'nope', active: true }, request, (m) => posted.push(m));
   expect(posted).toEqual([{ type: 'skills', skills: [], error: 'skills/setActive: no skill named "nope"' }]);
+});
+
+test('a #query asks the editor’s symbol provider, never files/complete, and names each symbol as the sidecar reads it', async () => {
+  const posted: HostMessage[] = [];
+  const { request, calls } = fakeRequest({});
+  const search = async (q: string) => {
+    expect(q).toBe('Sen');
+    return [
+      { name: 'Send', container: 'Engine', path: 'server/engine.go' },
+      { name: 'Engine.Send', container: 'github.com/x/engine', path: 'server/engine.go' },
+      { name: 'send', container: 'src/app.ts', path: 'src/app.ts' },
+      { name: 'operator<<', path: 'a.cc' },
+    ];
+  };
+  await answerCompletion({ type: 'completeFiles', reqId: 3, query: '#Sen' }, request, (m) => posted.push(m), undefined, search);
+  expect(calls).toEqual([]);
+  expect(posted).toEqual([
+    { type: 'files', reqId: 3, partial: false, items: [{ path: '#Engine.Send', root: 'server/engine.go' }, { path: '#send', root: 'src/app.ts' }] },
+  ]);
+  // No provider (or one that fails) is an empty list, not an error.
+  await answerCompletion({ type: 'completeFiles', reqId: 4, query: '#x' }, request, (m) => posted.push(m), undefined, async () => {
+    throw new Error('no provider');
+  });
+  expect(posted[1]).toEqual({ type: 'files', reqId: 4, items: [], partial: false });
+  expect(await symbolCompletions('#', search)).toEqual([]);
 });

@@ -27,7 +27,7 @@ import {
   type SnapshotInfo,
 } from '../protocol.gen';
 import { TranscriptBuffer } from '../transcript';
-import { answerCompletion, isCompletionMessage } from './chatCompletions';
+import { answerCompletion, isCompletionMessage, type SymbolSearch } from './chatCompletions';
 import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
 import { mcpAction } from './mcpView';
@@ -223,7 +223,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   private async onMessage(m: WebviewMessage): Promise<void> {
     const r = this.deps.request;
-    if (isCompletionMessage(m)) return answerCompletion(m, r, (x) => this.post(x), this.sessionId);
+    if (isCompletionMessage(m)) return answerCompletion(m, r, (x) => this.post(x), this.sessionId, searchSymbols);
     switch (m.type) {
       case 'ready': {
         this.webviewReady = true;
@@ -467,3 +467,10 @@ function editorContext(): EditorContext | undefined {
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** @#symbol autocomplete: VS Code's workspace symbol provider (whatever
+ * language extensions supply it); the sidecar resolves the pick itself. */
+const searchSymbols: SymbolSearch = async (query) => {
+  const found = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query);
+  return (found ?? []).map((s) => ({ name: s.name, container: s.containerName || undefined, path: vscode.workspace.asRelativePath(s.location.uri) }));
+};

@@ -85,6 +85,11 @@ export function mentionItems(query: string, files: FileCompletion[], details?: K
     if (k.startsWith(q)) out.push({ insert: k, label: '@' + k, detail: details?.[k], icon: chipIcon(k), kind: k });
   }
   for (const f of files) {
+    if (f.path.startsWith('#')) {
+      // A symbol from the editor's workspace symbol provider.
+      out.push({ insert: f.path, label: '@' + f.path, detail: f.root, icon: chipIcon('symbol'), kind: 'symbol' });
+      continue;
+    }
     const folder = f.path.endsWith('/');
     out.push({
       insert: f.path,
@@ -130,6 +135,7 @@ export function parseMentions(text: string): MentionChip[] {
     if (tok === 'problems' || tok === 'git-changes' || tok === 'terminal') kind = tok;
     else if (/^https?:\/\//.test(tok)) kind = 'url';
     else if (tok.startsWith('mcp:')) kind = 'mcp';
+    else if (tok.length > 1 && tok.startsWith('#')) kind = 'symbol';
     else if (tok.endsWith('/') || tok.endsWith('\\')) kind = 'folder';
     else if (/[./\\]/.test(tok)) kind = 'file';
     else continue;
@@ -160,6 +166,8 @@ export function chipIcon(kind: string): string {
       return 'codicon-globe';
     case 'mcp':
       return 'codicon-plug';
+    case 'symbol':
+      return 'codicon-symbol-method';
     default:
       return 'codicon-file';
   }

@@ -56,6 +56,15 @@ test('chips follow the sidecar’s mention rules and removing one keeps the rest
   expect(removeMention('a @x.go b', parseMentions('a @x.go b')[0])).toBe('a b');
 });
 
+test('symbols: @#Name is a symbol chip; the editor’s symbols are offered with their file', () => {
+  expect(parseMentions('explain @#Engine.Send, not @# alone').map((c) => `${c.kind}:${c.raw}`)).toEqual(['symbol:@#Engine.Send']);
+  const items = mentionItems('#Sen', [{ path: '#Engine.Send', root: 'server/engine.go' }]);
+  expect(items).toEqual([{ insert: '#Engine.Send', label: '@#Engine.Send', detail: 'server/engine.go', icon: 'codicon-symbol-method', kind: 'symbol' }]);
+  const t = activeToken('see @#Sen', 9)!;
+  expect(t).toMatchObject({ kind: 'mention', query: '#Sen' });
+  expect(applyPick('see @#Sen', t, items[0]).text).toBe('see @#Engine.Send ');
+});
+
 describe('composer', () => {
   test('slash autocomplete: list, arrows, Enter picks, then Enter sends', async () => {
     const h = await start();
