@@ -73,7 +73,10 @@ func allowedList(t *turn) []string {
 func (e *Engine) recordTurnLimits(ctx context.Context, t *turn) {
 	var err error
 	if t.model == "" && t.allowed == nil {
-		err = sessionstate.Delete(ctx, e.Store, t.sessionID, sessionstate.TurnLimits)
+		// Most turns have no command: read before writing.
+		if _, ok, _ := sessionstate.Get(ctx, e.Store, t.sessionID, sessionstate.TurnLimits); ok {
+			err = sessionstate.Delete(ctx, e.Store, t.sessionID, sessionstate.TurnLimits)
+		}
 	} else {
 		err = sessionstate.Set(ctx, e.Store, t.sessionID, sessionstate.TurnLimits,
 			sessionstate.TurnLimitsState{TurnID: t.id, Model: t.model, Allowed: allowedList(t)})
