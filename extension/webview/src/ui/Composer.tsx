@@ -92,6 +92,16 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
 
   const syncCaret = () => setCaret(area.current?.selectionStart ?? -1);
 
+  // An example picked in the empty chat: in the input, ready to edit or send.
+  const prefill = st.prefill;
+  useEffect(() => {
+    const el = area.current;
+    if (!prefill || !el) return;
+    update(prefill.text);
+    el.focus();
+    el.setSelectionRange(prefill.text.length, prefill.text.length);
+  }, [prefill?.tick]);
+
   const pick = (i: number) => {
     const it = items[i];
     if (!tok || !it) return;
