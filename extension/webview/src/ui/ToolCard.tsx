@@ -114,7 +114,9 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       <summary>
         <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status)} />
         <span class="tool-name">{block.name}</span>
-        <span class="tool-summary">{summary}</span>
+        <span class="tool-summary" title={summary}>
+          {summary}
+        </span>
         {block.durationMs !== undefined && <span class="tool-duration">{formatDuration(block.durationMs)}</span>}
       </summary>
       {open && (
