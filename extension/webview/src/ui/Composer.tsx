@@ -211,13 +211,12 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
           class={`icon-btn edit-toggle${editEnabled ? ' on' : ''}`}
           data-testid="edit-toggle"
           aria-pressed={editEnabled}
-          disabled={!sessionId}
           title={editEnabled ? l10n.t('File edits allowed: click to make the agent read-only') : l10n.t('Read-only: click to let the agent edit files')}
           onClick={() => {
-            if (!sessionId) return;
             const next = !editEnabled;
             store.setEditEnabled(next);
-            bridge.post({ type: 'setEditEnabled', sessionId, enabled: next });
+            // A new chat has no session yet: the host creates it.
+            bridge.post({ type: 'setEditEnabled', ...(sessionId ? { sessionId } : {}), enabled: next });
           }}
         >
           {/* Codicons, not emoji: an emoji lock renders as an empty box where the font lacks it. */}
