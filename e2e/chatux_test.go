@@ -86,7 +86,7 @@ func TestScenarioChatFirstUse(t *testing.T) {
 	h.sendChat(wv, "/help")
 	notice := wv.Locator("[data-testid=notice]").Last()
 	h.expectVisible(notice, "the /help notice")
-	if err := notice.Evaluate("el => el.scrollIntoView({ block: 'start' })", nil); err != nil {
+	if _, err := notice.Evaluate("el => el.scrollIntoView({ block: 'start' })", nil); err != nil {
 		t.Fatal(err)
 	}
 	icon := h.box(notice.Locator(".codicon").First(), "the notice's icon")
