@@ -35,6 +35,10 @@ func TestScenarioChatFirstUse(t *testing.T) {
 		h.expectInView(examples.Nth(i), "an example prompt")
 	}
 	h.expectNoOverflow(wv, "the empty chat")
+	// The activity bar's hover label would cover the view in the screenshot.
+	if err := h.Page.Mouse().Move(900, 450); err != nil {
+		t.Fatal(err)
+	}
 	h.shot("first-open")
 	if err := examples.First().Click(); err != nil {
 		t.Fatal(err)
