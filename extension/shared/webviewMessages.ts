@@ -90,7 +90,8 @@ export type WebviewMessage =
     }
   | { type: 'openDiff'; confirmId?: string; path?: string; before?: string; after?: string }
   | { type: 'reviewAll'; confirmIds: string[] }
-  | { type: 'setEditEnabled'; sessionId: string; enabled: boolean }
+  /** Without a session (a new chat), the host creates one first. */
+  | { type: 'setEditEnabled'; sessionId?: string; enabled: boolean }
   | { type: 'newSession' }
   | { type: 'switchSession'; sessionId: string }
   | { type: 'renameSession'; sessionId: string; title: string }

@@ -157,6 +157,56 @@ describe('ChatView start-up', () => {
     expect(calls.indexOf('chat/send')).toBeGreaterThan(calls.indexOf('chat/setMode'));
   });
 
+  it('the edit toggle of a new chat creates the session, sets it, then shows it; a send waits', async () => {
+    const { ChatView } = await import('../src/host/chatView');
+    const calls: string[] = [];
+    const created = deferred<unknown>();
+    let made = false;
+    const request = (async (method: string, params: any) => {
+      calls.push(params?.enabled !== undefined ? `${method}:${params.sessionId}:${params.enabled}` : method);
+      if (method === 'session/create') return created.promise.then((v) => ((made = true), v));
+      // No session before the toggle: a new chat.
+      if (method === 'session/list') return { sessions: made ? [{ id: 'n1' }] : [] };
+      if (method === 'session/load') return { session: { id: 'n1' }, messages: [], lastSeq: 0, pending: [], editEnabled: false };
+      return { sessionId: 'n1', turnId: 't' };
+    }) as any;
+    const view = new ChatView({
+      extensionUri: Uri.file('/nonexistent') as any,
+      request,
+      proposals: {} as any,
+      snapshots: {} as any,
+      editor: {} as any,
+      locale: () => 'en',
+      log: () => undefined,
+      state: { get: () => undefined, update: async () => undefined, keys: () => [] } as any,
+    });
+    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
+    view.resolveWebviewView({
+      visible: true,
+      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async () => undefined },
+      onDidChangeVisibility: () => undefined,
+      onDidDispose: () => undefined,
+    } as any);
+    view.serverStateChanged('ready');
+    await flush();
+    calls.length = 0;
+    void onMessage({ type: 'setEditEnabled', enabled: false });
+    void onMessage({ type: 'send', text: 'fix it' });
+    await flush();
+    expect(calls.filter((c) => c === 'session/create')).toHaveLength(1);
+    expect(calls).not.toContain('chat/send');
+    created.resolve({ id: 'n1' });
+    await flush();
+    await flush();
+    await flush();
+    const set = calls.indexOf('chat/setEditEnabled:n1:false');
+    expect(set).toBeGreaterThan(calls.indexOf('session/create'));
+    expect(calls.indexOf('session/load')).toBeGreaterThan(set);
+    expect(calls.indexOf('chat/send')).toBeGreaterThan(set);
+    // One session: the send used the one the toggle created.
+    expect(calls.filter((c) => c === 'session/create')).toHaveLength(1);
+  });
+
   it('does not show a request the stopping server cut short, but shows other failures', async () => {
     const { ChatView } = await import('../src/host/chatView');
     const { ResponseError, ErrorCodes } = await import('vscode-jsonrpc/node');

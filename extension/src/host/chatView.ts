@@ -256,9 +256,25 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return this.openDiff(m);
       case 'reviewAll':
         return this.deps.proposals.reviewAll(m.confirmIds);
-      case 'setEditEnabled':
-        await r('chat/setEditEnabled', { sessionId: m.sessionId, enabled: m.enabled });
+      case 'setEditEnabled': {
+        const enabled = m.enabled;
+        const known = m.sessionId ?? this.sessionId;
+        // A new chat's toggle works too: the session is created, set, and
+        // then shown, so its snapshot already carries the choice. A send
+        // right after waits for this, as for a mode switch.
+        const run = async () => {
+          if (known) {
+            await r('chat/setEditEnabled', { sessionId: known, enabled });
+            return;
+          }
+          const sessionId = (await r('session/create', {})).id;
+          await r('chat/setEditEnabled', { sessionId, enabled });
+          await this.switchTo(sessionId);
+        };
+        this.modeSwitch = this.modeSwitch.catch(() => undefined).then(run);
+        await this.modeSwitch;
         return;
+      }
       case 'newSession':
         return this.newSession();
       case 'switchSession':

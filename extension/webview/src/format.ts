@@ -22,8 +22,12 @@ export function formatCost(c: number | undefined): string {
 
 const SUMMARY_KEYS = ['command', 'path', 'file', 'query', 'pattern', 'url', 'question', 'title'];
 
-/** One line saying what a tool call is about, from its JSON arguments. */
-export function summarizeArgs(args: string, max = 80): string {
+/**
+ * One line saying what a tool call is about, from its JSON arguments.
+ * clean turns the chosen value into display text before it is cut short
+ * (markdown stripped for a question), so no half markup is left.
+ */
+export function summarizeArgs(args: string, max = 80, clean?: (s: string) => string): string {
   let text = args.trim();
   try {
     const v = JSON.parse(args) as unknown;
@@ -31,6 +35,7 @@ export function summarizeArgs(args: string, max = 80): string {
       const o = v as Record<string, unknown>;
       const key = SUMMARY_KEYS.find((k) => typeof o[k] === 'string') ?? Object.keys(o).find((k) => typeof o[k] === 'string');
       text = key ? String(o[key]) : JSON.stringify(v);
+      if (key && clean) text = clean(text);
     }
   } catch {
     // Arguments still streaming or not JSON: show them as they are.

@@ -158,3 +158,18 @@ export function renderMarkdown(text: string): string {
 }
 
 export { escapeHtml };
+
+/** Elements after whose text a space keeps words apart in plainText. */
+const BLOCKS = 'p,li,h1,h2,h3,h4,h5,h6,pre,blockquote,tr,td,th,br,div,hr';
+
+/**
+ * Markdown as one line of plain text ("**Which** db?" → "Which db?"), for
+ * places where a rendered block cannot go (a card's one-line summary). It
+ * goes through the same parser and sanitiser as the chat, so what it shows
+ * is what the rendered text says; DOMParser loads nothing it parses.
+ */
+export function plainText(md: string): string {
+  const doc = new DOMParser().parseFromString(renderMarkdown(md), 'text/html');
+  for (const el of Array.from(doc.body.querySelectorAll(BLOCKS))) el.after(doc.createTextNode(' '));
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

@@ -62,6 +62,11 @@ export class EventReducer {
   private toolHome = new Map<string, string>();
   /** Results whose call has not been seen yet (older page not loaded). */
   private orphanResults = new Map<string, Part>();
+  /**
+   * A message that sub-agent rows were drawn after → the row carrying
+   * what it says next (see continueAfterGroups).
+   */
+  private tails = new Map<string, string>();
   /** The transcript being built by the current reduce call. */
   private ms: ViewMessage[] = [];
 
@@ -72,6 +77,7 @@ export class EventReducer {
   /** Starts over from a snapshot's page of wire messages. */
   reset(wire: Message[]): ViewMessage[] {
     this.orphanResults.clear();
+    this.tails.clear();
     const { messages, orphans } = foldMessages(wire);
     for (const o of orphans) this.orphanResults.set(o.toolCallId ?? '', o);
     this.reindex(messages);
@@ -118,7 +124,7 @@ export class EventReducer {
         break;
       }
       case EventRetry:
-        this.update(streamId(ev), (m) => ({ ...m, blocks: dropPartial(m.blocks) }));
+        this.update(this.tailOf(streamId(ev)), (m) => ({ ...m, blocks: dropPartial(m.blocks) }));
         break;
       case EventToolCall:
         this.toolCall(ev);
@@ -251,8 +257,9 @@ export class EventReducer {
 
   /** Applies fn to the message the streaming event targets, creating it first. */
   private upsertStreaming(ev: ChatEvent, fn: (m: ViewMessage) => ViewMessage): string {
-    const id = streamId(ev);
+    let id = this.tailOf(streamId(ev));
     if (this.index.has(id)) {
+      id = this.continueAfterGroups(id);
       this.update(id, fn);
       return id;
     }
@@ -273,8 +280,9 @@ export class EventReducer {
 
   /** Adds a block to the event's message, or as a row of its own. */
   private addBlock(ev: ChatEvent, block: Block): void {
-    if (ev.messageId && this.index.has(ev.messageId)) {
-      this.update(ev.messageId, (m) => ({ ...m, blocks: [...m.blocks, block] }));
+    const target = ev.messageId && this.tailOf(ev.messageId);
+    if (target && this.index.has(target)) {
+      this.update(this.continueAfterGroups(target), (m) => ({ ...m, blocks: [...m.blocks, block] }));
       return;
     }
     this.append({
@@ -292,6 +300,8 @@ export class EventReducer {
 
   private upsertWire(ev: ChatEvent): void {
     const { message, results } = fromWire(ev.message!);
+    // Older sidecars tagged only the event, not the message it carries.
+    if (!message.subAgentTag && ev.subAgentTag) message.subAgentTag = ev.subAgentTag;
     for (const r of results) {
       const id = r.toolCallId ?? '';
       const home = this.toolHome.get(id);
@@ -316,6 +326,42 @@ export class EventReducer {
     for (const b of message.blocks) if (b.kind === 'tool') this.toolHome.set(b.callId, message.id);
   }
 
+  /** The row that now receives what message id says (itself unless continued). */
+  private tailOf(id: string): string {
+    for (let next = this.tails.get(id); next; next = this.tails.get(id)) id = next;
+    return id;
+  }
+
+  /**
+   * The transcript shows things in the order they happened. A sub-agent
+   * (investigate, a custom agent, a reconcile loop's specifier or coder)
+   * streams into rows of its own, appended while the message that started
+   * it stays open; what that message says afterwards (the final answer,
+   * the turn's error) must come after those rows, not inside the message
+   * drawn above them. So new content for a message with sub-agent rows
+   * after it goes to a continuation row at the end (an empty message just
+   * moves there). Returns the id to write to.
+   */
+  private continueAfterGroups(id: string): string {
+    const i = this.index.get(id)!;
+    const m = this.ms[i];
+    let after = false;
+    for (let j = i + 1; j < this.ms.length && !after; j++) after = isSubAgentRow(this.ms[j], m);
+    if (!after) return id;
+    if (m.blocks.length === 0) {
+      const ms = this.ms.slice(0, i).concat(this.ms.slice(i + 1), [m]);
+      this.reindex(ms);
+      this.ms = ms;
+      return id;
+    }
+    const tail: ViewMessage = { ...m, id: `${m.id}~${this.ms.length}`, seq: -1, blocks: [], usage: undefined };
+    // The part above the sub-agents is finished: no "Thinking…" on it.
+    this.update(id, (x) => (x.status === 'pending' ? { ...x, status: 'done' } : x));
+    this.append(tail);
+    this.tails.set(id, tail.id);
+    return tail.id;
+  }
+
   private append(m: ViewMessage): void {
     this.index.set(m.id, this.ms.length);
     this.ms = [...this.ms, m];
@@ -337,6 +383,11 @@ export class EventReducer {
       for (const b of m.blocks) if (b.kind === 'tool') this.toolHome.set(b.callId, m.id);
     });
   }
+}
+
+/** A sub-agent's row (grouped in the view) that is not part of m's own agent. */
+function isSubAgentRow(r: ViewMessage, m: ViewMessage): boolean {
+  return !!r.subAgentTag && r.subAgentTag !== 'free' && r.subAgentTag !== m.subAgentTag && r.turnId === m.turnId;
 }
 
 function streamId(ev: ChatEvent): string {

@@ -69,6 +69,8 @@ export interface ChatState {
   focusTick: number;
   /** Bumped by each send, so the transcript scrolls to the new turn. */
   sendTick: number;
+  /** Text an example of the empty chat puts in the input (tick: each pick). */
+  prefill?: { text: string; tick: number };
   /** The active model and its key/endpoint status, from the host. */
   model?: ModelStatus;
   /** The workspace the session list belongs to. */
@@ -215,6 +217,11 @@ export class ChatStore {
     this.set({ confirms: this.s.confirms.map((c) => (c.request.id === id ? { ...c, reply } : c)) });
   }
 
+  /** Puts text in the chat input for the user to edit or send. */
+  prefill(text: string): void {
+    this.set({ prefill: { text, tick: (this.s.prefill?.tick ?? 0) + 1 } });
+  }
+
   /** The user sent a message: the transcript follows the new turn again. */
   markSent(): void {
     this.set({ sendTick: this.s.sendTick + 1 });
@@ -265,7 +272,8 @@ export class ChatStore {
         confirms: [],
         todo: undefined,
         context: undefined,
-        mode: undefined,
+        // A new chat starts in the default mode unless one is picked first.
+        mode: this.s.sessionId === undefined && this.s.mode ? this.s.mode : 'agent',
         modeState: undefined,
         interrupted: false,
       });

@@ -169,13 +169,14 @@ describe('composer', () => {
     expect(h.posted).toContainEqual({ type: 'send', text: 'next', sessionId: SID });
   });
 
-  test('without a session the edit toggle is disabled and posts nothing', async () => {
+  test('a new chat (no session yet) has a working edit toggle: the host creates the session', async () => {
     await h.host({ type: 'snapshot', session: null, sessions: [], l10n: undefined, locale: 'en', serverState: 'ready', editEnabled: true });
     const t = h.q<HTMLButtonElement>('edit-toggle')!;
-    expect(t.disabled).toBe(true);
+    expect(t.disabled).toBe(false);
     t.click();
     await flush();
-    expect(h.posted.some((p) => p.type === 'setEditEnabled')).toBe(false);
+    expect(h.posted).toContainEqual({ type: 'setEditEnabled', enabled: false });
+    expect(h.q('edit-toggle')!.querySelector('.codicon-lock')).not.toBeNull();
     expect(h.q('empty')).not.toBeNull();
   });
 

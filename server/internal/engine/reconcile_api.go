@@ -36,6 +36,13 @@ var (
 	ErrReconcileEnded = errors.New("the reconcile run has ended; approve the manifest again to start a new run")
 )
 
+// BadManifestError is a manifest the user approved (or edited) that does
+// not parse or validate; Err says why, in the words the model also gets.
+type BadManifestError struct{ Err error }
+
+func (e *BadManifestError) Error() string { return e.Err.Error() }
+func (e *BadManifestError) Unwrap() error { return e.Err }
+
 // ReconcileState is the session's run (ok false when it has none).
 func (e *Engine) ReconcileState(ctx context.Context, sid string) (ReconcileView, bool) {
 	st, ok, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.ReconcileRun)
@@ -123,7 +130,7 @@ func (e *Engine) ApproveManifest(ctx context.Context, sid, edited string) (strin
 	}
 	m, err := modes.ParseManifest(b)
 	if err != nil {
-		return "", "", err
+		return "", "", &BadManifestError{Err: err}
 	}
 	m.Metadata.Approved = true
 	m.Status = modes.ManifestStatus{Phase: modes.PhasePending}

@@ -197,6 +197,7 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 		return agent.Outcome{Status: agent.StatusError, Err: err}
 	}
 	rc.st = final
+	sink.Append(reconcileOutcome(final))
 	m := final.Manifest
 	switch m.Status.Phase {
 	case modes.PhaseReady:

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/modes"
 )
@@ -153,8 +154,12 @@ func TestReconcileRunReady(t *testing.T) {
 	if loops != 1 {
 		t.Errorf("%d loop snapshots, want 1", loops)
 	}
-	if len(x.track(sid)) > 5 { // the draft turn (4) and the loop turn's message
-		t.Errorf("the loop's agents leaked into the session's model track: %d messages", len(x.track(sid)))
+	// The draft turn (4), then the loop turn's message answered by the
+	// loop's outcome: the agents' own messages stay in their child
+	// sessions, and the next turn's model sees no unanswered prompt.
+	if tr := x.track(sid); len(tr) != 6 || tr[4].Role != llm.RoleUser || tr[5].Role != llm.RoleAssistant ||
+		!strings.Contains(tr[5].Content, `"greeter" ended Ready after 1 loop(s)`) {
+		t.Errorf("the session's model track after the loop: %+v", tr)
 	}
 	if _, _, err := x.e.ResumeReconcile(context.Background(), sid); !errors.Is(err, ErrReconcileEnded) {
 		t.Errorf("resume after Ready: %v", err)
@@ -247,6 +252,10 @@ func TestReconcileRunStopResumeAndRestart(t *testing.T) {
 	x.e.Wait(sid)
 	if v, _ := x.e.ReconcileState(ctx, sid); v.Running || v.Run.Step != modes.Coder || v.Run.Manifest.Status.Phase != modes.PhaseReconciling {
 		t.Fatalf("stopped state %+v", v)
+	}
+	// The stopped loop turn got no reply: its prompt left the model track.
+	if tr := x.track(sid); len(tr) != 4 || tr[3].Role != llm.RoleAssistant {
+		t.Fatalf("the model track after the stop: %+v", tr)
 	}
 	specifierCalls := len(s.reqs["main"])
 

@@ -359,6 +359,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	if err := b.writer.Finalize(fctx, st, &usage); err != nil {
 		e.log.Error("finalising the turn", zap.String("session", sid), zap.Error(err))
 	}
+	e.dropOrphanPrompt(fctx, t, b)
 	// Only a turn that changed something gets an "after turn" snapshot, and
 	// whatever its status: a stopped or failed turn's tools and shell
 	// commands may have made files, and a restore deletes only files a

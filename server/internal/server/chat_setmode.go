@@ -73,7 +73,7 @@ func (s *Server) ReconcileApprove(ctx context.Context, p *protocol.ReconcileAppr
 	}
 	sid, tid, err := eng.ApproveManifest(ctx, p.SessionID, p.Manifest)
 	if err != nil {
-		return nil, notFound(err)
+		return nil, reconcileError(eng, err)
 	}
 	return &protocol.ChatSendResult{SessionID: sid, TurnID: tid}, nil
 }
@@ -85,7 +85,7 @@ func (s *Server) ReconcileResume(ctx context.Context, p *protocol.ReconcileParam
 	}
 	sid, tid, err := eng.ResumeReconcile(ctx, p.SessionID)
 	if err != nil {
-		return nil, notFound(err)
+		return nil, reconcileError(eng, err)
 	}
 	return &protocol.ChatSendResult{SessionID: sid, TurnID: tid}, nil
 }

@@ -27,8 +27,10 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	}
 	if e.Kind == engine.KindMessage {
 		role := "user"
+		// The tag goes on the message too, as session/load has it: a plan
+		// step's prompt is grouped under its agent while it runs.
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
-			Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
+			SubAgentTag: e.SubAgentTag, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
 	switch pl := e.Payload.(type) {
 	case engine.UserExtras:
@@ -61,7 +63,8 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Notification = &protocol.Notification{Severity: pl.Severity, Message: pl.Message}
 	}
 	if e.Kind == engine.KindTurnStarted {
-		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending", Parts: []protocol.Part{}}
+		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending",
+			SubAgentTag: e.SubAgentTag, Parts: []protocol.Part{}}
 	}
 	return w
 }

@@ -73,3 +73,15 @@ func TestEveryEngineEventKindConverts(t *testing.T) {
 		}
 	}
 }
+
+// The user message and the pending reply a turn or plan step opens carry
+// its agent's tag, as session/load returns them, so the chat groups a
+// step's rows while it runs.
+func TestOpenedMessagesCarryTheirTag(t *testing.T) {
+	for _, k := range []string{engine.KindMessage, engine.KindTurnStarted} {
+		got := toChatEvent(engine.Event{Kind: k, SessionID: "s", TurnID: "t", MessageID: "m", SubAgentTag: "executor:2"})
+		if got.Message == nil || got.Message.SubAgentTag != "executor:2" {
+			t.Errorf("%s: message %+v, want the tag executor:2", k, got.Message)
+		}
+	}
+}

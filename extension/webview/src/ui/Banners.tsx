@@ -10,15 +10,17 @@ export function ServerBanner({ state, detail }: { state: ServerState; detail?: s
   if (state === 'starting') {
     return (
       <div class="banner banner-info" data-testid="server-banner">
-        <span class="codicon codicon-loading codicon-modifier-spin" /> {l10n.t('Starting the GoVibe server…')}
+        <span class="codicon codicon-loading codicon-modifier-spin" /> <span class="banner-text">{l10n.t('Starting the GoVibe server…')}</span>
       </div>
     );
   }
   return (
     <div class="banner banner-error" data-testid="server-banner" role="alert">
-      <span class="codicon codicon-error" />{' '}
-      {state === 'error' ? l10n.t('The GoVibe server stopped unexpectedly.') : l10n.t('The GoVibe server is not running.')}
-      {detail && <span class="muted"> {detail}</span>}
+      <span class="codicon codicon-error" />
+      <span class="banner-text">
+        {state === 'error' ? l10n.t('The GoVibe server stopped unexpectedly.') : l10n.t('The GoVibe server is not running.')}
+        {detail && <span class="muted"> {detail}</span>}
+      </span>
       <span class="banner-actions">
         <vscode-button onClick={() => bridge.post({ type: 'command', command: 'restartServer' })}>{l10n.t('Restart server')}</vscode-button>
         <vscode-button secondary onClick={() => bridge.post({ type: 'command', command: 'showLogs' })}>
@@ -37,7 +39,8 @@ export function NoticeBanners({ notices }: { notices: HostNotice[] }) {
         const msg = actionMessage(n.action);
         return (
           <div key={n.id} class={`banner banner-${n.level}`} data-testid="host-notice" role={n.level === 'error' ? 'alert' : 'status'}>
-            <span class={`codicon codicon-${n.level === 'warning' ? 'warning' : n.level === 'error' ? 'error' : 'info'}`} /> {n.text}
+            <span class={`codicon codicon-${n.level === 'warning' ? 'warning' : n.level === 'error' ? 'error' : 'info'}`} />
+            <span class="banner-text">{n.text}</span>
             <span class="banner-actions">
               {msg && n.action && (
                 <vscode-button
@@ -65,7 +68,7 @@ export function InterruptedBanner() {
   const { bridge } = useServices();
   return (
     <div class="banner banner-warning" data-testid="interrupted-banner">
-      <span class="codicon codicon-debug-pause" /> {l10n.t('The last run was interrupted before it finished.')}
+      <span class="codicon codicon-debug-pause" /> <span class="banner-text">{l10n.t('The last run was interrupted before it finished.')}</span>
       <span class="banner-actions">
         <vscode-button data-testid="continue" onClick={() => bridge.post({ type: 'command', command: 'continue' })}>
           {l10n.t('Continue')}

@@ -92,6 +92,16 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
 
   const syncCaret = () => setCaret(area.current?.selectionStart ?? -1);
 
+  // An example picked in the empty chat: in the input, ready to edit or send.
+  const prefill = st.prefill;
+  useEffect(() => {
+    const el = area.current;
+    if (!prefill || !el) return;
+    update(prefill.text);
+    el.focus();
+    el.setSelectionRange(prefill.text.length, prefill.text.length);
+  }, [prefill?.tick]);
+
   const pick = (i: number) => {
     const it = items[i];
     if (!tok || !it) return;
@@ -201,13 +211,12 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
           class={`icon-btn edit-toggle${editEnabled ? ' on' : ''}`}
           data-testid="edit-toggle"
           aria-pressed={editEnabled}
-          disabled={!sessionId}
           title={editEnabled ? l10n.t('File edits allowed: click to make the agent read-only') : l10n.t('Read-only: click to let the agent edit files')}
           onClick={() => {
-            if (!sessionId) return;
             const next = !editEnabled;
             store.setEditEnabled(next);
-            bridge.post({ type: 'setEditEnabled', sessionId, enabled: next });
+            // A new chat has no session yet: the host creates it.
+            bridge.post({ type: 'setEditEnabled', ...(sessionId ? { sessionId } : {}), enabled: next });
           }}
         >
           {/* Codicons, not emoji: an emoji lock renders as an empty box where the font lacks it. */}

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ModelStatus } from '../../../shared/webviewMessages';
 import type { ContextUse, SessionInfo } from '../../../src/protocol.gen';
 import { useServices } from '../context';
@@ -16,20 +16,26 @@ interface Props {
   mode?: string;
 }
 
-/** Two rows: the session (title, history, new chat), then the model and the context meter. */
+/**
+ * Two rows: the session (title, history, new chat), then how it works: the
+ * mode, the model and the context meter. The title has its row to itself
+ * but for two icons, so it is cut short only when it really is long.
+ */
 export function Header({ session, sessions, context, running, model, mode }: Props) {
   return (
     <>
       <header class="header">
-        <SessionRow session={session} sessions={sessions} mode={mode} running={running} />
-        <ModelBar model={model} context={context} sessionId={session?.id} running={running} />
+        <SessionRow session={session} sessions={sessions} />
+        <ModelBar model={model} context={context} sessionId={session?.id} running={running}>
+          <ModePicker sessionId={session?.id} mode={mode} running={running} />
+        </ModelBar>
       </header>
       <ModelProblem model={model} />
     </>
   );
 }
 
-function SessionRow({ session, sessions, mode, running }: { session?: SessionInfo; sessions: SessionInfo[]; mode?: string; running: boolean }) {
+function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: SessionInfo[] }) {
   const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
   const title = session?.title || l10n.t('New chat');
@@ -49,7 +55,6 @@ function SessionRow({ session, sessions, mode, running }: { session?: SessionInf
         </span>
         <span class={`codicon ${open ? 'codicon-chevron-up' : 'codicon-chevron-down'}`} />
       </button>
-      <ModePicker sessionId={session?.id} mode={mode} running={running} />
       <button
         type="button"
         class="icon-btn"

@@ -99,8 +99,8 @@ function BlockView({ block, msg, index, streaming, sessionId }: BlockProps) {
     case 'notice':
       return (
         <div class={`notice notice-${block.level}`} data-testid="notice">
-          <span class={`codicon ${block.level === 'error' ? 'codicon-error' : block.level === 'warn' ? 'codicon-warning' : 'codicon-info'}`} />{' '}
-          {block.text}
+          <span class={`codicon ${block.level === 'error' ? 'codicon-error' : block.level === 'warn' ? 'codicon-warning' : 'codicon-info'}`} />
+          <span class="notice-text">{block.text}</span>
         </div>
       );
     case 'hook':
@@ -164,7 +164,7 @@ export function ErrorView({ error, turnId, sessionId }: { error: ErrorInfo; turn
   };
   return (
     <div class="notice notice-error" data-testid="error" role="alert">
-      <span class="codicon codicon-error" /> <span class="error-text">{error.message || l10n.t('Something went wrong.')}</span>
+      <span class="codicon codicon-error" /> <span class="notice-text error-text">{error.message || l10n.t('Something went wrong.')}</span>
       <span class="error-actions">
         {msg && error.action && (
           <vscode-button data-testid="error-action" onClick={() => bridge.post(msg)}>
@@ -207,8 +207,8 @@ function TurnEnd({ status }: { status: string }) {
   if (status === 'max_turns') {
     return (
       <div class="notice notice-warn" data-testid="turn-end">
-        <span class="codicon codicon-warning" /> {l10n.t('Stopped after reaching the step limit for one request.')}
-        <vscode-button secondary onClick={() => bridge.post({ type: 'command', command: 'continue' })}>
+        <span class="codicon codicon-warning" /> <span class="notice-text">{l10n.t('Stopped after reaching the step limit for one request.')}</span>
+        <vscode-button class="notice-action" secondary onClick={() => bridge.post({ type: 'command', command: 'continue' })}>
           {l10n.t('Continue')}
         </vscode-button>
       </div>
@@ -216,7 +216,7 @@ function TurnEnd({ status }: { status: string }) {
   }
   return (
     <div class="notice notice-info" data-testid="turn-end">
-      <span class="codicon codicon-debug-stop" /> {l10n.t('Stopped at your request.')}
+      <span class="codicon codicon-debug-stop" /> <span class="notice-text">{l10n.t('Stopped at your request.')}</span>
     </div>
   );
 }
@@ -246,9 +246,11 @@ function HookNotice({ run }: { run: HookRun }) {
       data-result={run.result}
       title={run.note || undefined}
     >
-      <span class={`codicon ${blocked ? 'codicon-warning' : 'codicon-plug'}`} />{' '}
-      {l10n.t('Hook {0}: {1} — {2}', run.event, run.command, hookResult(run.result))}
-      {run.note && <span class="muted"> ({run.note})</span>}
+      <span class={`codicon ${blocked ? 'codicon-warning' : 'codicon-plug'}`} />
+      <span class="notice-text">
+        {l10n.t('Hook {0}: {1} — {2}', run.event, run.command, hookResult(run.result))}
+        {run.note && <span class="muted"> ({run.note})</span>}
+      </span>
     </div>
   );
 }

@@ -24,13 +24,16 @@ export function modeLabel(m: string): string {
  */
 export function ModePicker({ sessionId, mode, running }: { sessionId?: string; mode?: string; running: boolean }) {
   const { bridge, store } = useServices();
+  // Unknown until the session is loaded: showing "Agent" meanwhile would
+  // claim a mode the session may not have.
+  if (mode === undefined) return null;
   return (
     <select
       class="mode-picker"
       data-testid="mode-picker"
       title={l10n.t('Working mode')}
       aria-label={l10n.t('Working mode')}
-      value={mode ?? 'agent'}
+      value={mode}
       disabled={running}
       onChange={(e) => {
         const m = (e.target as HTMLSelectElement).value;

@@ -1,6 +1,7 @@
 // The header's second row: which model works (a picker, like VS Code's),
 // whether its key is set, and the context meter with its figures in view.
 import * as l10n from '@vscode/l10n';
+import type { ComponentChildren } from 'preact';
 import type { ModelStatus } from '../../../shared/webviewMessages';
 import type { ContextUse } from '../../../src/protocol.gen';
 import { actionLabel } from '../actions';
@@ -29,10 +30,24 @@ function keyTitle(m: ModelStatus): string {
   }
 }
 
-export function ModelBar({ model, context, sessionId, running }: { model?: ModelStatus; context?: ContextUse; sessionId?: string; running: boolean }) {
+export function ModelBar({
+  model,
+  context,
+  sessionId,
+  running,
+  children,
+}: {
+  model?: ModelStatus;
+  context?: ContextUse;
+  sessionId?: string;
+  running: boolean;
+  /** What comes before the model (the mode picker). */
+  children?: ComponentChildren;
+}) {
   const { bridge } = useServices();
   return (
     <div class="model-bar">
+      {children}
       <button
         type="button"
         class={`model-pick${model?.problem ? ' has-problem' : ''}`}
@@ -64,7 +79,7 @@ export function ModelProblem({ model }: { model?: ModelStatus }) {
   const action = model.problem.action;
   return (
     <div class="banner banner-warning" data-testid="model-problem" role="status">
-      <span class="codicon codicon-warning" /> {model.problem.text}
+      <span class="codicon codicon-warning" /> <span class="banner-text">{model.problem.text}</span>
       <span class="banner-actions">
         <vscode-button data-testid="model-problem-fix" onClick={() => bridge.post({ type: 'command', command: action })}>
           {actionLabel(action)}

@@ -59,7 +59,11 @@ export function SkillsPicker({ sessionId, skills, error, onToggle }: Props) {
           <span class="codicon codicon-close" />
         </button>
       </div>
-      {error && <div class="notice notice-error">{error}</div>}
+      {error && (
+        <div class="notice notice-error">
+          <span class="notice-text">{error}</span>
+        </div>
+      )}
       {!skills && <div class="muted">{l10n.t('Loading…')}</div>}
       {skills && skills.length === 0 && <div class="muted">{l10n.t('No skills found.')}</div>}
       <ul>

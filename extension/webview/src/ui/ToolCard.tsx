@@ -2,10 +2,18 @@ import * as l10n from '@vscode/l10n';
 import { useState } from 'preact/hooks';
 import { useServices } from '../context';
 import { formatDuration, prettyJson, summarizeArgs } from '../format';
+import { plainText } from '../markdown';
 import type { ToolBlock } from '../model';
 import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
 
 const OUTPUT_PREVIEW = 4000;
+
+/**
+ * Tools whose summarised argument is prose the model wrote in markdown (a
+ * question, a notification): shown as its plain text, as the chat renders
+ * it, never as raw `**markup**`. Commands and paths are shown verbatim.
+ */
+const PROSE_TOOLS = new Set(['ask_human', 'show_notification']);
 
 interface EditMeta {
   path: string;
@@ -84,7 +92,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const [chosen, setChosen] = useState<boolean | undefined>(bridge.ui.open[key]);
   const open = chosen ?? failed;
   const [full, setFull] = useState(false);
-  const summary = block.summary || summarizeArgs(block.args);
+  const summary = block.summary || summarizeArgs(block.args, 80, PROSE_TOOLS.has(block.name) ? plainText : undefined);
   const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
   const shots = screenshotsFromMeta(block.meta);
   // A refusal translated for people replaces the English text meant for the model.
@@ -106,7 +114,9 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       <summary>
         <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status)} />
         <span class="tool-name">{block.name}</span>
-        <span class="tool-summary">{summary}</span>
+        <span class="tool-summary" title={summary}>
+          {summary}
+        </span>
         {block.durationMs !== undefined && <span class="tool-duration">{formatDuration(block.durationMs)}</span>}
       </summary>
       {open && (

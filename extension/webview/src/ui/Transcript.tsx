@@ -3,6 +3,7 @@ import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import type { TodoState } from '../../../src/protocol.gen';
 import { useServices } from '../context';
 import { type ViewMessage, toolCount } from '../model';
+import { EmptyState } from './EmptyState';
 import { MessageView } from './MessageView';
 import { VirtualList } from './VirtualList';
 
@@ -125,14 +126,7 @@ export function Transcript(props: Props) {
     );
   };
 
-  if (props.messages.length === 0) {
-    return (
-      <div class="empty" data-testid="empty">
-        <span class="codicon codicon-sparkle" />
-        <p>{l10n.t('Ask GoVibe to explain, fix or build something in this workspace.')}</p>
-      </div>
-    );
-  }
+  if (props.messages.length === 0) return <EmptyState />;
   return (
     <>
       {props.loadingMore && <div class="loading-more">{l10n.t('Loading earlier messages…')}</div>}

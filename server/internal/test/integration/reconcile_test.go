@@ -62,7 +62,7 @@ echo "$p passed, $f failed"
 		if st.Mode != "reconcile" || st.Reconcile == nil || st.Reconcile.Name != "greeter" || st.Reconcile.Approved || st.Reconcile.MaxLoops != 10 {
 			t.Fatalf("drafted: %+v %+v", st, st.Reconcile)
 		}
-		if err := ed.Call("reconcile/approve", protocol.ReconcileApproveParams{SessionID: s.ID, Manifest: "{"}, &bad); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		if err := ed.Call("reconcile/approve", protocol.ReconcileApproveParams{SessionID: s.ID, Manifest: "{"}, &bad); err == nil || !strings.Contains(err.Error(), "The manifest cannot be used: manifest is not valid JSON") {
 			t.Fatalf("approve a broken edit: %v", err)
 		}
 		edited := strings.Replace(manifest, `"intent":"greet"`, `"intent":"greet the world"`, 1)
