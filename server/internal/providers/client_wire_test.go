@@ -11,6 +11,16 @@ import (
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
+// dialects is the stream shape each preset's server sends (scripted
+// dialect.go cites where each was read); the rest send OpenAI's shape.
+var dialects = map[string]scripted.Dialect{
+	"deepseek": scripted.DialectDeepSeek,
+	"ollama":   scripted.DialectOllama,
+	"llamacpp": scripted.DialectLlamaCpp,
+	"groq":     scripted.DialectGroq,
+	"mistral":  scripted.DialectMistral,
+}
+
 // TestChatClientFollowsEachPreset runs GoVibe's own chat client, built
 // from each preset, against the scripted server configured as that
 // provider: a tool-call round with reasoning and a cache hit, then the
@@ -23,12 +33,14 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 		t.Run(p.ID, func(t *testing.T) {
 			const key = "sk-test"
 			srv := scripted.Start(t)
-			cfg := scripted.Config{APIKey: key, UsageUnasked: !p.IncludeUsage}
+			cfg := scripted.Config{APIKey: key, UsageUnasked: !p.IncludeUsage, Dialect: dialects[p.ID]}
 			switch {
 			case p.ReasoningReplay == ReplayToolTurns:
 				cfg.Provider = p.ID // deepseek, moonshot
 			case p.Quirks == llm.ProviderOpenAI:
 				cfg.Provider = "openai"
+			case p.ID == "groq":
+				cfg.Provider = "groq" // a replayed reasoning_content is a 400
 			}
 			if !p.IncludeUsage {
 				cfg.RejectFields = append(cfg.RejectFields, "stream_options")

@@ -291,6 +291,14 @@ func checkProviderQuirks(provider string, msgs []Message) []string {
 			}
 		}
 		check(len(msgs))
+	case "groq":
+		// Groq's wording (agentjido/req_llm#772): a replayed
+		// reasoning_content is a 400, not ignored.
+		for i, m := range msgs {
+			if m.Role == "assistant" && m.ReasoningContent != nil {
+				out = append(out, fmt.Sprintf("'messages.%d' : for 'role:assistant' the following must be satisfied[('messages.%d' : property 'reasoning_content' is unsupported)]", i, i))
+			}
+		}
 	case "openai":
 		for i, m := range msgs {
 			if m.ReasoningContent != nil {
