@@ -45,6 +45,11 @@ type Config struct {
 	// Dialect shapes the stream as one provider sends it (dialect.go);
 	// empty is OpenAI's shape.
 	Dialect Dialect
+	// ModelsStatus and ModelsBody replace GET /models's answer (status 0
+	// is 200; an empty body is the one "scripted" model), e.g. a provider
+	// without a list (404) or one whose list carries windows.
+	ModelsStatus int
+	ModelsBody   string
 }
 
 type queued struct {
@@ -258,8 +263,18 @@ func (s *Server) WaitIdle(timeout time.Duration) error {
 }
 
 func (s *Server) serveModels(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	cfg := s.cfg
+	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"scripted","object":"model","owned_by":"govibe"}]}`))
+	if cfg.ModelsStatus != 0 {
+		w.WriteHeader(cfg.ModelsStatus)
+	}
+	body := cfg.ModelsBody
+	if body == "" {
+		body = `{"object":"list","data":[{"id":"scripted","object":"model","owned_by":"govibe"}]}`
+	}
+	_, _ = w.Write([]byte(body))
 }
 
 func (s *Server) serveRequests(w http.ResponseWriter, _ *http.Request) {
