@@ -150,6 +150,8 @@ func TestDetectFindsHostedPresetsOnly(t *testing.T) {
 		"https://gateway.example.com/deepseek/v1":           "",
 		"::not a url":                                       "",
 		"https://dashscope.aliyuncs.com/compatible-mode/v1": "qwen",
+		"https://api.together.ai/v1":                        "together",
+		"https://api.z.ai/api/paas/v4":                      "zhipu",
 	} {
 		p, ok := Detect(url)
 		if got := map[bool]string{true: p.ID}[ok]; got != want {
