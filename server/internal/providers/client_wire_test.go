@@ -41,6 +41,8 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 				cfg.Provider = "openai"
 			case p.ID == "groq":
 				cfg.Provider = "groq" // a replayed reasoning_content is a 400
+			case p.ToolCallExtra:
+				cfg.Provider = "gemini" // a call sent back without its signature is a 400
 			}
 			if !p.IncludeUsage {
 				cfg.RejectFields = append(cfg.RejectFields, "stream_options")
@@ -51,6 +53,10 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 			srv.SetConfig(cfg)
 			usage := &scripted.Usage{PromptTokens: 900, CompletionTokens: 20, CachedTokens: 640, CacheFields: wire[p.ID].cacheStyle}
 			first := scripted.Reply{ToolCalls: []scripted.ToolCall{{Name: "read_file", Arguments: `{"path":"a.go"}`}}, Usage: usage}
+			const signature = `{"google":{"thought_signature":"CrICAdHtim827fQ"}}`
+			if p.ToolCallExtra {
+				first.ToolCalls[0].Extra = signature
+			}
 			if p.ReasoningField != "" {
 				first.Reasoning, first.ReasoningField = "look at a.go first", p.ReasoningField
 			}
@@ -108,6 +114,11 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 						t.Errorf("request %d: header %s = %q, want %q", i, k, got, v)
 					}
 				}
+			}
+			if got := reqs[1].Messages[2].ToolCalls[0].Extra; p.ToolCallExtra && got != signature {
+				t.Errorf("the call came back with extra_content %q, want %q", got, signature)
+			} else if !p.ToolCallExtra && got != "" {
+				t.Errorf("extra_content sent to %s: %q", p.ID, got)
 			}
 			replayed := reqs[1].Messages[2].ReasoningContent
 			if wantReplay := p.ReasoningReplay == ReplayToolTurns; (replayed != nil) != wantReplay {

@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/llm"
@@ -114,5 +115,58 @@ func TestGroqRejectsAReplayedReasoning(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
+	}
+}
+
+// TestGeminiThoughtSignatureRoundTrip: the signature Gemini puts on a
+// function call is kept on the call (through the model track's JSON) and
+// sent back only on Gemini's wire; without it Gemini answers 400, and a
+// provider switched to mid-session never sees the field.
+func TestGeminiThoughtSignatureRoundTrip(t *testing.T) {
+	const sig = `{"google":{"thought_signature":"CrICAdHtim827fQ"}}`
+	srv := scripted.Start(t)
+	srv.SetConfig(scripted.Config{Provider: "gemini"})
+	srv.Enqueue(scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "call_1", Name: "read_file", Arguments: `{"path":"a.go"}`, Extra: sig}}},
+		scripted.Reply{Text: "done"}, scripted.Reply{Text: "never"}, scripted.Reply{Text: "deepseek"})
+	gemini, _ := Get("gemini")
+	prof := gemini.Profile("gemini-3-pro-preview", "k")
+	prof.BaseURL = srv.URL()
+	c, _ := llm.New(prof, llm.Options{MaxAttempts: 1})
+	ctx := context.Background()
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: "read a.go"}}
+	tools := []llm.ToolDef{{Name: "read_file", Parameters: json.RawMessage(`{"type":"object"}`)}}
+	r, err := c.Stream(ctx, llm.Request{Messages: msgs, Tools: tools}, nil)
+	if err != nil || len(r.ToolCalls) != 1 || r.ToolCalls[0].Extra != sig {
+		t.Fatalf("first reply: %+v %v", r, err)
+	}
+	// The model track is stored as JSON: the signature must survive it.
+	b, _ := json.Marshal(llm.Message{Role: llm.RoleAssistant, ToolCalls: r.ToolCalls})
+	var stored llm.Message
+	if err := json.Unmarshal(b, &stored); err != nil || stored.ToolCalls[0].Extra != sig {
+		t.Fatalf("stored: %s %v", b, err)
+	}
+	msgs = append(msgs, stored, llm.Message{Role: llm.RoleTool, ToolCallID: "call_1", Content: "package a"})
+	if _, err := c.Stream(ctx, llm.Request{Messages: msgs, Tools: tools}, nil); err != nil {
+		t.Fatalf("with the signature sent back: %v", err)
+	}
+	// Without Gemini's wire the call goes back bare, and Gemini refuses it.
+	bare := prof
+	bare.Wire.ToolCallExtra = false
+	cb, _ := llm.New(bare, llm.Options{MaxAttempts: 1})
+	if _, err := cb.Stream(ctx, llm.Request{Messages: msgs, Tools: tools}, nil); err == nil || !strings.Contains(err.Error(), "thought_signature") {
+		t.Fatalf("a bare call was accepted: %v", err)
+	}
+	// Switched to DeepSeek mid-session: the field is not sent there.
+	ds, _ := Get("deepseek")
+	dprof := ds.Profile("deepseek-chat", "k")
+	dprof.BaseURL = srv.URL()
+	srv.SetConfig(scripted.Config{})
+	cd, _ := llm.New(dprof, llm.Options{MaxAttempts: 1})
+	if _, err := cd.Stream(ctx, llm.Request{Messages: msgs, Tools: tools}, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if last := reqs[len(reqs)-1]; strings.Contains(string(last.Body), "extra_content") {
+		t.Fatalf("extra_content sent to DeepSeek: %s", last.Body)
 	}
 }

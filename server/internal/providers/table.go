@@ -190,9 +190,16 @@ var table = []Preset{
 		// v1beta/openai/, reasoning_effort mapped to a thinking budget;
 		// thoughts are not streamed as a field), ai.google.dev/gemini-api/
 		// docs/models (1,048,576-token window, 65,536 output).
+		// Gemini 3 puts a thought signature on each function call
+		// (tool_calls[].extra_content.google.thought_signature) and answers
+		// 400 "Function call is missing a thought_signature" when a call of
+		// the current turn comes back without it
+		// (ai.google.dev/gemini-api/docs/thought-signatures, reported on
+		// discuss.ai.google.dev "OpenAI API compatibility broken due to
+		// thought_signature"; crmne/ruby_llm#588 does the same round trip).
 		ID: "gemini", Name: "Gemini (OpenAI-compatible)", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 		KeyEnv: "GEMINI_API_KEY", Quirks: llm.ProviderGeneric,
-		ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		ReasoningReplay: ReplayNever, ReasoningEffort: true, ToolCallExtra: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "gemini-2.5-pro", ContextWindow: 1048576, MaxOutputTokens: 65536, Reasoning: true},

@@ -118,10 +118,14 @@ func buildDialectStream(d Dialect, id, model string, created int64, r Reply, usa
 			}}}), nil, nil)
 			continue
 		}
-		chunk(delta(map[string]any{"tool_calls": []any{map[string]any{
+		header := map[string]any{
 			"index": i, "id": callID, "type": "function",
 			"function": map[string]any{"name": tc.Name, "arguments": ""},
-		}}}), nil, nil)
+		}
+		if tc.Extra != "" {
+			header["extra_content"] = json.RawMessage(tc.Extra)
+		}
+		chunk(delta(map[string]any{"tool_calls": []any{header}}), nil, nil)
 		for _, s := range splitRunes(tc.Arguments, r.ChunkSize) {
 			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{
 				"index": i, "function": map[string]any{"arguments": s},

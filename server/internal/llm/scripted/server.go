@@ -20,7 +20,9 @@ const SessionHeader = "X-GoVibe-Session"
 type Config struct {
 	// Provider "deepseek" (or "moonshot") rejects assistant messages of
 	// tool-call turns that lack reasoning_content; "openai" and "groq"
-	// reject any reasoning_content. Empty checks neither.
+	// reject any reasoning_content; "gemini" rejects a function call of
+	// the current turn sent back without its thought signature. Empty
+	// checks none.
 	Provider string
 	// APIKey, when set, is required as the bearer token (401 otherwise).
 	APIKey string
