@@ -24,7 +24,9 @@ type ModelsEndpointParams struct {
 	APIKey  string `json:"apiKey,omitempty"`
 }
 
-// ModelInfo is one model the endpoint lists, with what the preset knows.
+// ModelInfo is one model the endpoint lists, with its window from the list
+// itself where the list says (Groq, OpenRouter, Together, vLLM) and what
+// the preset knows.
 type ModelInfo struct {
 	ID               string  `json:"id"`
 	ContextWindow    int     `json:"contextWindow,omitempty"`
@@ -36,6 +38,9 @@ type ModelInfo struct {
 
 type ModelsListResult struct {
 	Models []ModelInfo `json:"models"`
+	// FromPreset: the endpoint has no model list (or none that answered
+	// 404); these are the models the preset knows.
+	FromPreset bool `json:"fromPreset,omitempty"`
 }
 
 // ModelsProbeParams is ModelsEndpointParams plus the model (flat: the

@@ -405,6 +405,7 @@ export interface ModelsEndpointParams {
 
 export interface ModelsListResult {
 	models: ModelInfo[];
+	fromPreset?: boolean;
 }
 
 export interface ModelsPresetsResult {

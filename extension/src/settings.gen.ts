@@ -162,17 +162,17 @@ export interface SettingValues {
 	"model": string;
 	/** Model profiles. API keys belong in SecretStorage: use `GoVibe: Set API Key`. */
 	"models": ModelProfile[];
-	/** Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the main model (govibe.model). */
+	/** Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the session's model (govibe.model, or the one /model or the model picker chose). */
 	"roles.executor": string;
-	/** Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the main model (govibe.model). */
+	/** Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the session's model (govibe.model, or the one /model or the model picker chose). */
 	"roles.evaluator": string;
-	/** Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the main model (govibe.model). */
+	/** Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the session's model (govibe.model, or the one /model or the model picker chose). */
 	"roles.reviewer": string;
-	/** Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the main model (govibe.model). */
+	/** Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the session's model (govibe.model, or the one /model or the model picker chose). */
 	"roles.investigator": string;
-	/** Profile (from `#govibe.models#`) used for conversation compaction; empty uses the main model (govibe.model). */
+	/** Profile (from `#govibe.models#`) used for conversation compaction; empty uses the session's model (govibe.model, or the one /model or the model picker chose). */
 	"roles.compaction": string;
-	/** Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). */
+	/** Profile (from `#govibe.models#`) used for session titles; empty uses the session's model (govibe.model, or the one /model or the model picker chose). */
 	"roles.title": string;
 	/** Name new sessions with a model (`#govibe.roles.title#`, else the main model) instead of the first message's words. Setting `#govibe.roles.title#` turns this on. */
 	"titles.model": boolean;

@@ -3,6 +3,7 @@
 // does the HTTP (models/*), so proxies and error advice match chat.
 import * as vscode from 'vscode';
 import type { ClientRequests } from '../protocol.gen';
+import { ENTER_ID, checkModelId, modelItems } from '../addModelItems';
 import { SECTION, secretKey } from '../settings';
 
 type Request = <M extends keyof ClientRequests>(method: M, params: ClientRequests[M]['params']) => Promise<ClientRequests[M]['result']>;
@@ -33,16 +34,32 @@ export async function addModel(request: Request, secrets: vscode.SecretStorage):
     apiKey = key.trim();
   }
   const endpoint = { preset: p.id, baseUrl, apiKey };
-  const { models } = await request('models/list', endpoint);
-  const picked = await vscode.window.showQuickPick(
-    models.map((m) => ({
-      label: m.id,
-      description: m.contextWindow ? vscode.l10n.t('window {0}', `${Math.round(m.contextWindow / 1000)}k`) : '',
-      m,
-    })),
-    { title: vscode.l10n.t('Add Model: model') },
-  );
-  if (!picked) return undefined;
+  const { models, fromPreset } = await request('models/list', endpoint);
+  const items = modelItems(models, {
+    window: (size) => vscode.l10n.t('window {0}', size),
+    enter: vscode.l10n.t('Enter a model id…'),
+    enterDetail: vscode.l10n.t('a model the list does not show'),
+  });
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: fromPreset ? vscode.l10n.t('Add Model: model ({0} has no model list; these are the models GoVibe knows)', p.name) : vscode.l10n.t('Add Model: model'),
+  });
+  if (!chosen) return undefined;
+  let modelId = chosen.id;
+  if (modelId === ENTER_ID) {
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Model id for {0}', p.name),
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const why = checkModelId(v);
+        if (why === 'empty') return vscode.l10n.t('Enter the model id, as the provider names it.');
+        if (why === 'spaces') return vscode.l10n.t('A model id has no spaces.');
+        return undefined;
+      },
+    });
+    if (typed === undefined || checkModelId(typed)) return undefined;
+    modelId = typed.trim();
+  }
+  const picked = { m: models.find((m) => m.id === modelId) ?? { id: modelId } };
   const probe = await request('models/probe', { ...endpoint, model: picked.m.id });
   const yes = (b: boolean) => (b ? '✓' : '✗');
   const summary = vscode.l10n.t(

@@ -57,6 +57,20 @@ describe('header', () => {
     expect(h.q('session-title')!.title).toBe('Fix the parser');
   });
 
+  test('a model switch shows the new window at once, before the next turn', async () => {
+    const use = (windowTokens: number) => ({ usedTokens: 24000, windowTokens, sessionCost: 0, sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 } });
+    await h.host(snapshot({ context: use(32000) }));
+    expect(h.q('context-label')!.textContent).toBe('24k / 32k');
+    // session/setModel publishes the context alone: a usage event with no message or turn.
+    await h.host(ev({ kind: 'usage', turnId: '', context: use(200000) }));
+    expect(h.q('context-label')!.textContent).toBe('24k / 200k');
+    expect(h.q('context-bar')!.title).toContain('200');
+    // It adds nothing to the transcript and starts no turn.
+    expect(h.qa('message-event')).toHaveLength(0);
+    expect(h.qa('message-assistant')).toHaveLength(0);
+    expect(h.q('stop')).toBeNull();
+  });
+
   test('Retry on an error resends the same message', async () => {
     await h.host(snapshot({ messages: [message({ id: 'u1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'Please fix Add' }] })] }));
     await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'The model endpoint timed out.' } }));

@@ -85,17 +85,27 @@ func runModels(args []string, out, errw io.Writer) int {
 	defer cancel()
 	lang := i18n.Pick("", os.Getenv("LANG"))
 	if sub == "list" {
-		ids, err := ep.ListModels(ctx)
+		models, fromPreset, err := ep.Models(ctx)
 		if err != nil {
 			return reportProviderErr(errw, lang, err)
 		}
 		if *asJSON {
+			ids := make([]string, 0, len(models))
+			for _, m := range models {
+				ids = append(ids, m.ID)
+			}
 			return writeJSON(out, ids)
 		}
-		for _, id := range ids {
-			line := id
-			if m, ok := p.Model(id); ok {
-				line = fmt.Sprintf("%s\twindow %dk\t$%.3g/$%.3g per M", id, m.ContextWindow/1000, m.PriceInput, m.PriceOutput)
+		if fromPreset {
+			fmt.Fprintln(errw, i18n.T(lang, "%s has no model list; these are the models GoVibe knows for it.", p.Name))
+		}
+		for _, m := range models {
+			line := m.ID
+			if m.ContextWindow > 0 {
+				line += fmt.Sprintf("\twindow %dk", m.ContextWindow/1000)
+			}
+			if m.PriceInput > 0 || m.PriceOutput > 0 {
+				line += fmt.Sprintf("\t$%.3g/$%.3g per M", m.PriceInput, m.PriceOutput)
 			}
 			fmt.Fprintln(out, line)
 		}

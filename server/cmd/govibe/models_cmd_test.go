@@ -55,3 +55,23 @@ func TestModelsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsListWithoutAList: a provider without GET /models lists the
+// models GoVibe knows for it, says so on stderr, and shows no $0 price
+// for a model whose price is unknown.
+func TestModelsListWithoutAList(t *testing.T) {
+	srv := scripted.Start(t)
+	srv.SetConfig(scripted.Config{ModelsStatus: 404, ModelsBody: `{"error":{"message":"Not Found"}}`})
+	t.Setenv("TEST_KEY", "k")
+	var out, errb bytes.Buffer
+	if code := runModels([]string{"list", "--preset", "zhipu", "--base-url", srv.URL(), "--api-key-env", "TEST_KEY"}, &out, &errb); code != 0 {
+		t.Fatalf("list: %d %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "has no model list") {
+		t.Errorf("stderr = %q", errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "glm-4.6\twindow 200k") || strings.Contains(lines[0], "$") || !strings.Contains(lines[1], "$0.6/$2.2") {
+		t.Fatalf("list out = %q", out.String())
+	}
+}

@@ -63,14 +63,17 @@ type Info struct {
 
 // Host is what compaction needs from the engine.
 type Host interface {
-	// Policy is the active profile's compaction policy.
-	Policy() compact.Policy
+	// Policy is the compaction policy of the model the session's next
+	// request uses (its window and output cap); sid "" is the active
+	// profile's.
+	Policy(ctx context.Context, sid string) compact.Policy
 	// Prefix is what a free-phase request of the session starts with: the
 	// system prompt and tool definitions, byte for byte as the run sends
 	// them, so the summary request shares the provider's prefix cache.
 	Prefix(ctx context.Context, sid string) (system string, defs []llm.ToolDef)
-	// Client makes the summary request (metered like every request).
-	Client() (llm.Client, error)
+	// Client makes the session's summary request (metered like every
+	// request): the compaction role's profile, else the session's.
+	Client(ctx context.Context, sid string) (llm.Client, error)
 	// ContextEstimated tells the accounting that the session's context is
 	// now this local estimate, until the next request reports the real one.
 	ContextEstimated(sid string, tokens int64)
@@ -110,7 +113,7 @@ func New(h Host, t Tracks, log *zap.Logger) *Compactor {
 }
 
 // Policy is the active compaction policy.
-func (c *Compactor) Policy() compact.Policy { return c.host.Policy() }
+func (c *Compactor) Policy() compact.Policy { return c.host.Policy(context.Background(), "") }
 
 // Prefix is the request prefix compaction measures and reuses.
 func (c *Compactor) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {

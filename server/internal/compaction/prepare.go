@@ -36,7 +36,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 		return msgs
 	}
 	est := compact.Default()
-	pol := c.host.Policy()
+	pol := c.host.Policy(ctx, sid)
 	system, defs := c.host.Prefix(ctx, sid)
 	track := c.modelTrack(ctx, sid, msgs)
 	if !pol.ShouldCompact(est.Request(system, defs, track)) {

@@ -39,7 +39,7 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	info := Info{Trigger: trigger}
 	c.host.BeforeCompact(ctx, sid, turnID, trigger)
 	est := compact.Default()
-	pol := c.host.Policy()
+	pol := c.host.Policy(ctx, sid)
 	track, err := c.tracks.LLMMessages(ctx, sid)
 	if err != nil {
 		return info, err
@@ -85,7 +85,7 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	if err != nil {
 		return c.failed(ctx, sid, turnID, info, track, n, err)
 	}
-	client, err := c.host.Client()
+	client, err := c.host.Client(ctx, sid)
 	if err != nil {
 		return info, err
 	}
@@ -165,7 +165,7 @@ func (c *Compactor) shortenedOnly(ctx context.Context, sid, turnID string, info 
 // context to grow by keepTokens before trying again, so it never loops.
 func (c *Compactor) failed(ctx context.Context, sid, turnID string, info Info, track []llm.Message, n int, cause error) (Info, error) {
 	est := compact.Default()
-	pol := c.host.Policy()
+	pol := c.host.Policy(ctx, sid)
 	system, defs := c.host.Prefix(ctx, sid)
 	info.Failed, info.Reason = true, cause.Error()
 	old := track[:n]

@@ -55,17 +55,17 @@ type Settings struct {
 
 // RolesSettings holds the roles.* settings.
 type RolesSettings struct {
-	// Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the main model (govibe.model). (roles.executor)
+	// Profile (from `#govibe.models#`) used for executor sub-agents; empty uses the session's model (govibe.model, or the one /model or the model picker chose). (roles.executor)
 	Executor string
-	// Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the main model (govibe.model). (roles.evaluator)
+	// Profile (from `#govibe.models#`) used for evaluator sub-agents; empty uses the session's model (govibe.model, or the one /model or the model picker chose). (roles.evaluator)
 	Evaluator string
-	// Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the main model (govibe.model). (roles.reviewer)
+	// Profile (from `#govibe.models#`) used for edit, shell and plan reviews (a small, fast model is the common case); empty uses the session's model (govibe.model, or the one /model or the model picker chose). (roles.reviewer)
 	Reviewer string
-	// Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the main model (govibe.model). (roles.investigator)
+	// Profile (from `#govibe.models#`) used for investigator sub-agents; empty uses the session's model (govibe.model, or the one /model or the model picker chose). (roles.investigator)
 	Investigator string
-	// Profile (from `#govibe.models#`) used for conversation compaction; empty uses the main model (govibe.model). (roles.compaction)
+	// Profile (from `#govibe.models#`) used for conversation compaction; empty uses the session's model (govibe.model, or the one /model or the model picker chose). (roles.compaction)
 	Compaction string
-	// Profile (from `#govibe.models#`) used for session titles; empty uses the main model (govibe.model). (roles.title)
+	// Profile (from `#govibe.models#`) used for session titles; empty uses the session's model (govibe.model, or the one /model or the model picker chose). (roles.title)
 	Title string
 }
 

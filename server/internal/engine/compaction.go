@@ -46,14 +46,18 @@ type CompactionInfo struct {
 // compactionHost is the engine as compaction sees it.
 type compactionHost struct{ e *Engine }
 
-func (h compactionHost) Policy() compact.Policy { return h.e.compactPolicy(h.e.profile()) }
+// Policy follows the session's model (its /model or picker choice), so a
+// switch to a smaller window compacts against that window.
+func (h compactionHost) Policy(ctx context.Context, sid string) compact.Policy {
+	return h.e.compactPolicy(h.e.sessionProfile(ctx, sid))
+}
 
 func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
 	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.turnProfile(ctx, h.e.liveTurn(sid)))
 }
 
-func (h compactionHost) Client() (llm.Client, error) {
-	return h.e.client(h.e.roleProfile(RoleCompaction))
+func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, error) {
+	return h.e.client(h.e.roleProfileFor(ctx, sid, RoleCompaction))
 }
 
 func (h compactionHost) ContextEstimated(sid string, tokens int64) {

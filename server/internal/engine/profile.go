@@ -30,6 +30,7 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 	p.MaxOutputTokens = firstPositive(config.Typed(v).MaxOutputTokens, def.MaxOutputTokens)
 	p.Name = ""
 	presetID := ""
+	var entry config.Values // the govibe.models entry in use, if any
 	if models, ok := v["models"].([]any); ok {
 		for _, raw := range models {
 			m, ok := raw.(map[string]any)
@@ -41,6 +42,7 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 			if name != p.Model && mv.String("model") != p.Model {
 				continue
 			}
+			entry = mv
 			p.Name = name
 			p.BaseURL = firstNonEmpty(mv.String("baseUrl"), p.BaseURL)
 			p.Model = firstNonEmpty(mv.String("model"), p.Model)
@@ -70,8 +72,30 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 		p.APIKey = config.Typed(v).APIKey
 	}
 	p.Provider = ""
-	applyPreset(&p, presetID)
+	if pr, ok := applyPreset(&p, presetID); ok && entry != nil {
+		fillFromPreset(&p, pr, entry)
+	}
 	return p
+}
+
+// fillFromPreset gives a profile written by hand ({"preset": "zhipu",
+// "model": "glm-4.6"}) the window, output cap and prices its preset knows
+// for the model, where the entry sets none: govibe.contextWindow's default
+// is no figure for that model. What the entry sets always wins.
+func fillFromPreset(p *Profile, pr providers.Preset, entry config.Values) {
+	m, ok := pr.Model(p.Model)
+	if !ok {
+		return
+	}
+	if entry.Int("contextWindow") <= 0 {
+		p.ContextWindow = m.ContextWindow
+	}
+	if entry.Int("maxOutputTokens") <= 0 {
+		p.MaxOutputTokens = m.MaxOutputTokens
+	}
+	if entry.Float("priceInput") == 0 && entry.Float("priceCachedInput") == 0 && entry.Float("priceOutput") == 0 {
+		p.PriceInput, p.PriceCachedInput, p.PriceOutput = m.PriceInput, m.PriceCachedInput, m.PriceOutput
+	}
 }
 
 // applyPreset gives p its provider's wire conventions: the preset the
@@ -79,16 +103,17 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 // belongs to. Without one the client keeps its defaults (quirks detected
 // from the host). An unknown preset name is ignored, as the quirks still
 // work without it.
-func applyPreset(p *Profile, id string) {
+func applyPreset(p *Profile, id string) (providers.Preset, bool) {
 	pr, err := providers.Get(id)
 	if id == "" || err != nil {
 		var ok bool
 		if pr, ok = providers.Detect(p.BaseURL); !ok {
-			return
+			return providers.Preset{}, false
 		}
 	}
 	p.Wire = pr.Wire()
 	p.Provider = pr.Quirks
+	return pr, true
 }
 
 func firstPositive(xs ...int) int {

@@ -39,3 +39,30 @@ func TestResolveProfileAppliesThePresetWire(t *testing.T) {
 		t.Errorf("typo profile = %+v provider %q", p.Wire, p.Provider)
 	}
 }
+
+// TestHandWrittenProfileTakesThePresetsFigures: a profile naming a preset
+// and a model it knows gets that model's window, output cap and prices
+// when it sets none; figures the profile sets win; an unknown model keeps
+// the settings' defaults.
+func TestHandWrittenProfileTakesThePresetsFigures(t *testing.T) {
+	v := config.Values{
+		"model": "glm", "contextWindow": float64(64000),
+		"models": []any{
+			map[string]any{"name": "glm", "preset": "zhipu", "model": "glm-4.5"},
+			map[string]any{"name": "own", "preset": "zhipu", "model": "glm-4.5", "contextWindow": float64(32000), "priceOutput": float64(9)},
+			map[string]any{"name": "new", "preset": "zhipu", "model": "glm-9"},
+		},
+	}
+	p := resolveProfile(v, nil)
+	if p.ContextWindow != 128000 || p.MaxOutputTokens != 96000 || p.PriceInput != 0.6 || p.PriceCachedInput != 0.11 || p.PriceOutput != 2.2 {
+		t.Errorf("glm-4.5 from the preset: %+v", p.Profile)
+	}
+	p = resolveProfile(v.Merge(config.Values{"model": "own"}), nil)
+	if p.ContextWindow != 32000 || p.MaxOutputTokens != 96000 || p.PriceOutput != 9 || p.PriceInput != 0 {
+		t.Errorf("the profile's own figures: %+v", p.Profile)
+	}
+	p = resolveProfile(v.Merge(config.Values{"model": "new"}), nil)
+	if p.ContextWindow != 64000 {
+		t.Errorf("an unknown model's window = %d, want the setting's 64000", p.ContextWindow)
+	}
+}

@@ -56,11 +56,12 @@ func (e *Engine) reviewRunner(sid string, rs reviewSettings) (*review.Runner, st
 	e.mu.Lock()
 	v, keys := e.settings, e.apiKeys
 	e.mu.Unlock()
-	// The per-review setting wins; then the reviewer role; then main.
+	// The per-review setting wins; then the reviewer role; then main, the
+	// session's model (its /model or picker choice).
+	p := e.sessionProfile(context.Background(), sid)
 	if m := firstNonEmpty(rs.model, roleModel(v, RoleReviewer)); m != "" {
-		v = v.Merge(config.Values{"model": m})
+		p = resolveProfile(v.Merge(config.Values{"model": m}), keys)
 	}
-	p := resolveProfile(v, keys)
 	c, err := e.client(p)
 	if err != nil {
 		return nil, p.Model, err

@@ -231,3 +231,35 @@ func TestReviewerRoleRouting(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewerWithoutARoleFollowsTheSessionsModel: with no reviewer
+// role and no per-review model, a session switched to another model
+// (picker, /model) has its edits reviewed by that model too, not by
+// govibe.model.
+func TestReviewerWithoutARoleFollowsTheSessionsModel(t *testing.T) {
+	x := newRV(t, config.Values{"editReview.enabled": true,
+		"models": []any{map[string]any{"name": "strong", "model": "strong-model"}}}, true, "edits")
+	x.write("a.txt", "one\ntwo\nthree\n")
+	x.mainScript(tc("r", "read_file", `{"filePath":"a.txt"}`), tc("e1", "edit", editTwo))
+	s, err := x.e.CreateSession(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.e.SetSessionModel(context.Background(), s.ID, "strong"); err != nil {
+		t.Fatal(err)
+	}
+	sid, _, err := x.e.Send(context.Background(), SendParams{SessionID: s.ID, Text: "capitalise two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.finish(sid)
+	reqs := x.requests(string(review.KindEdit))
+	if len(reqs) != 1 || reqs[0].Model != "strong-model" {
+		t.Fatalf("reviewer requests went to %+v", reqs)
+	}
+	for _, m := range x.requests(mainKind) {
+		if m.Model != "strong-model" {
+			t.Fatalf("a main request went to %q", m.Model)
+		}
+	}
+}

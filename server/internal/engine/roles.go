@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/config"
@@ -50,7 +51,18 @@ func subagentRole(name string) string {
 	return RoleMain
 }
 
-// roleProfile resolves role's profile: its own when configured, else main.
+// roleProfileFor is role's profile for session sid: its own when
+// configured, else main, which is the session's profile (its /model or
+// picker choice), not only govibe.model.
+func (e *Engine) roleProfileFor(ctx context.Context, sid, role string) Profile {
+	if roleModel(e.Settings(), role) != "" {
+		return e.roleProfile(role)
+	}
+	return e.sessionProfile(ctx, sid)
+}
+
+// roleProfile resolves role's profile: its own when configured, else the
+// active one (govibe.model).
 func (e *Engine) roleProfile(role string) Profile {
 	e.mu.Lock()
 	v, keys := e.settings, e.apiKeys

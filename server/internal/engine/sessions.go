@@ -59,7 +59,18 @@ func (e *Engine) SetSessionModel(ctx context.Context, sid, name string) error {
 	if _, err := e.Store.GetSession(ctx, sid); err != nil {
 		return err
 	}
-	return sessionstate.Set(ctx, e.Store, sid, sessionstate.Model, name)
+	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.Model, name); err != nil {
+		return err
+	}
+	e.publishContext(ctx, sid)
+	return nil
+}
+
+// publishContext sends the header's context bar now, with the window of
+// the model the session's next request uses: after a switch the meter
+// must not keep the old model's window until the next turn.
+func (e *Engine) publishContext(ctx context.Context, sid string) {
+	e.Bus.Publish(Event{SessionID: sid, Kind: KindUsage, Payload: e.ContextUse(ctx, sid)})
 }
 
 // recordSessionModel keeps the session's model column on the model its

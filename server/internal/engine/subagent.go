@@ -103,7 +103,7 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 	// Progress is published on the parent session under the agent's tag
 	// (the UI shows it collapsed); everything is persisted in the child.
 	sink := &turnSink{e: e, t: &turn{id: env.TurnID, sessionID: parent}, w: w, msgID: ids.AssistantMessageID, tag: tag}
-	profile := e.roleProfile(subagentRole(s.def.Name))
+	profile := e.roleProfileFor(ctx, parent, subagentRole(s.def.Name))
 	if s.def.Model != "" {
 		e.mu.Lock()
 		v, keys := cloneValues(e.settings), e.apiKeys

@@ -71,7 +71,7 @@ func (e *Engine) modelTitle(sid, text string) {
 	if e.rootSession(sid) != sid {
 		return // hidden child sessions (sub-agents, reviewers) are never listed
 	}
-	profile := e.roleProfile(RoleTitle)
+	profile := e.roleProfileFor(context.Background(), sid, RoleTitle)
 	client, err := e.client(profile)
 	if err != nil {
 		e.log.Debug("title model", zap.Error(err))

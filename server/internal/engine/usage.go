@@ -192,9 +192,11 @@ func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsa
 
 // ContextUse reports the context in use: the provider's count from the
 // session's last request when it still describes the model track, else a
-// local estimate of the next request.
+// local estimate of the next request. The window is that of the model the
+// session's next request uses (its /model or picker choice), not the
+// active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
-	p := e.profile()
+	p := e.sessionProfile(ctx, sid)
 	st := e.loadUsage(ctx, sid)
 	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if st.ContextSource == "" {

@@ -8,6 +8,7 @@ var zhCNProviders = map[string]string{
 	"This model's window is %s; the request was %s: compact or pick a larger model.":                      "此模型的窗口为 %s;本次请求为 %s:请压缩对话,或选择窗口更大的模型。",
 	"The request does not fit this model's window: compact or pick a larger model. (%s)":                  "请求超出了此模型的窗口:请压缩对话,或选择窗口更大的模型。(%s)",
 	"The provider cannot be reached: check the base URL, that the server is running, and the proxy. (%s)": "无法连接服务商:请检查基础 URL、服务是否在运行,以及代理设置。(%s)",
+	"%s has no model list; these are the models GoVibe knows for it.":                                     "%s 没有模型列表;以下是 GoVibe 已知的该服务商模型。",
 }
 
 func init() {

@@ -71,6 +71,9 @@ func (a *accumulator) addToolCall(tc *chunkToolCall) {
 	if tc.ID != "" && call.ID == "" {
 		call.ID = tc.ID
 	}
+	if x := tc.ExtraContent; len(x) > 0 && string(x) != "null" && call.Extra == "" {
+		call.Extra = string(x)
+	}
 	// Names normally arrive whole in the first delta; some servers repeat
 	// them in every delta, a few split them.
 	if n := tc.Function.Name; n != "" && n != call.Name {

@@ -73,6 +73,9 @@ type chunkToolCall struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	// ExtraContent is Gemini's extra_content (the thought signature), kept
+	// raw to be sent back.
+	ExtraContent json.RawMessage `json:"extra_content"`
 }
 
 type chunkUsage struct {
@@ -175,6 +178,9 @@ func decodeToolCall(v gjson.Result, tc *chunkToolCall) {
 			tc.Index = jsonInt(v, tc.Index)
 		case "id":
 			tc.ID = jsonString(v, tc.ID)
+		case "extra_content":
+			// Raw, as encoding/json fills a RawMessage (null included).
+			tc.ExtraContent = json.RawMessage(v.Raw)
 		case "function":
 			eachField(v, func(k string, v gjson.Result) {
 				switch k {

@@ -218,8 +218,8 @@ func TestDecodeChunkAgreesWithEncodingJSON(t *testing.T) {
 		return []string{`0`, `1`, `2`, `42`}[rng.IntN(4)]
 	}
 	for i := 0; i < 3000; i++ {
-		tool := fmt.Sprintf(`{"index":%s,"id":%s,"type":"function","function":{"name":%s,"arguments":%s}}`,
-			val(false), val(true), val(true), val(true))
+		tool := fmt.Sprintf(`{"index":%s,"id":%s,"type":"function","function":{"name":%s,"arguments":%s},"extra_content":%s}`,
+			val(false), val(true), val(true), val(true), val(true))
 		delta := fmt.Sprintf(`{"role":"assistant","content":%s,"reasoning_content":%s,"reasoning":%s,"tool_calls":[%s]}`,
 			val(true), val(true), val(true), tool)
 		if rng.IntN(5) == 0 {

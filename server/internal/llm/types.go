@@ -22,6 +22,11 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"` // raw JSON text as the model produced it
+	// Extra is the provider's own data on the call, sent back with it
+	// where the wire says so (Gemini's extra_content with the thought
+	// signature its function calls require back: Wire.ToolCallExtra).
+	// Raw JSON text, so a ToolCall stays comparable.
+	Extra string `json:"extra,omitempty"`
 }
 
 // Message is one entry of the model-visible conversation (the llmMessages

@@ -13,7 +13,7 @@ import (
 // applying the profile's provider quirks.
 func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{Model: c.profile.Model}
-	msgs, err := convertMessages(req.Messages, c.replayRule(), c.replayField())
+	msgs, err := convertMessages(req.Messages, c.replayRule(), c.replayField(), c.profile.Wire.ToolCallExtra)
 	if err != nil {
 		return p, err
 	}
@@ -95,7 +95,7 @@ func reasoningTurns(msgs []Message) []bool {
 	return mark
 }
 
-func convertMessages(msgs []Message, replay, field string) ([]openai.ChatCompletionMessageParamUnion, error) {
+func convertMessages(msgs []Message, replay, field string, toolCallExtra bool) ([]openai.ChatCompletionMessageParamUnion, error) {
 	var keepReasoning []bool
 	if replay == ReplayToolTurns {
 		keepReasoning = reasoningTurns(msgs)
@@ -117,15 +117,17 @@ func convertMessages(msgs []Message, replay, field string) ([]openai.ChatComplet
 				a.Content.OfString = param.NewOpt(m.Content)
 			}
 			for _, tc := range m.ToolCalls {
-				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID: tc.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-							Name:      tc.Name,
-							Arguments: tc.Arguments,
-						},
+				fc := &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID: tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+						Name:      tc.Name,
+						Arguments: tc.Arguments,
 					},
-				})
+				}
+				if toolCallExtra && len(tc.Extra) > 0 {
+					fc.SetExtraFields(map[string]any{"extra_content": json.RawMessage(tc.Extra)})
+				}
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: fc})
 			}
 			if keepReasoning != nil && keepReasoning[i] {
 				a.SetExtraFields(map[string]any{field: m.ReasoningContent})

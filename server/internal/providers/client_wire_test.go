@@ -11,6 +11,16 @@ import (
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
+// dialects is the stream shape each preset's server sends (scripted
+// dialect.go cites where each was read); the rest send OpenAI's shape.
+var dialects = map[string]scripted.Dialect{
+	"deepseek": scripted.DialectDeepSeek,
+	"ollama":   scripted.DialectOllama,
+	"llamacpp": scripted.DialectLlamaCpp,
+	"groq":     scripted.DialectGroq,
+	"mistral":  scripted.DialectMistral,
+}
+
 // TestChatClientFollowsEachPreset runs GoVibe's own chat client, built
 // from each preset, against the scripted server configured as that
 // provider: a tool-call round with reasoning and a cache hit, then the
@@ -23,12 +33,16 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 		t.Run(p.ID, func(t *testing.T) {
 			const key = "sk-test"
 			srv := scripted.Start(t)
-			cfg := scripted.Config{APIKey: key, UsageUnasked: !p.IncludeUsage}
+			cfg := scripted.Config{APIKey: key, UsageUnasked: !p.IncludeUsage, Dialect: dialects[p.ID]}
 			switch {
 			case p.ReasoningReplay == ReplayToolTurns:
 				cfg.Provider = p.ID // deepseek, moonshot
 			case p.Quirks == llm.ProviderOpenAI:
 				cfg.Provider = "openai"
+			case p.ID == "groq":
+				cfg.Provider = "groq" // a replayed reasoning_content is a 400
+			case p.ToolCallExtra:
+				cfg.Provider = "gemini" // a call sent back without its signature is a 400
 			}
 			if !p.IncludeUsage {
 				cfg.RejectFields = append(cfg.RejectFields, "stream_options")
@@ -39,6 +53,10 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 			srv.SetConfig(cfg)
 			usage := &scripted.Usage{PromptTokens: 900, CompletionTokens: 20, CachedTokens: 640, CacheFields: wire[p.ID].cacheStyle}
 			first := scripted.Reply{ToolCalls: []scripted.ToolCall{{Name: "read_file", Arguments: `{"path":"a.go"}`}}, Usage: usage}
+			const signature = `{"google":{"thought_signature":"CrICAdHtim827fQ"}}`
+			if p.ToolCallExtra {
+				first.ToolCalls[0].Extra = signature
+			}
 			if p.ReasoningField != "" {
 				first.Reasoning, first.ReasoningField = "look at a.go first", p.ReasoningField
 			}
@@ -97,6 +115,11 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 					}
 				}
 			}
+			if got := reqs[1].Messages[2].ToolCalls[0].Extra; p.ToolCallExtra && got != signature {
+				t.Errorf("the call came back with extra_content %q, want %q", got, signature)
+			} else if !p.ToolCallExtra && got != "" {
+				t.Errorf("extra_content sent to %s: %q", p.ID, got)
+			}
 			replayed := reqs[1].Messages[2].ReasoningContent
 			if wantReplay := p.ReasoningReplay == ReplayToolTurns; (replayed != nil) != wantReplay {
 				t.Errorf("reasoning replayed = %v, want %v", replayed != nil, wantReplay)
@@ -138,6 +161,8 @@ func TestDetectFindsHostedPresetsOnly(t *testing.T) {
 		"https://gateway.example.com/deepseek/v1":           "",
 		"::not a url":                                       "",
 		"https://dashscope.aliyuncs.com/compatible-mode/v1": "qwen",
+		"https://api.together.ai/v1":                        "together",
+		"https://api.z.ai/api/paas/v4":                      "zhipu",
 	} {
 		p, ok := Detect(url)
 		if got := map[bool]string{true: p.ID}[ok]; got != want {

@@ -57,19 +57,26 @@ func (e Endpoint) newRequest(ctx context.Context, method, path string, body io.R
 
 // ListModels asks GET {base}/models and returns the model ids, sorted.
 func (e Endpoint) ListModels(ctx context.Context) ([]string, error) {
+	ids, _, err := e.listModels(ctx)
+	return ids, err
+}
+
+// listModels is ListModels with the list's body, for the details some
+// lists carry (list.go).
+func (e Endpoint) listModels(ctx context.Context) ([]string, []byte, error) {
 	path := firstNonEmpty(e.Preset.ModelsPath, "/models")
 	req, err := e.newRequest(ctx, http.MethodGet, path, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	resp, err := e.client().Do(req)
 	if err != nil {
-		return nil, &Error{Kind: KindUnreachable, Detail: err.Error()}
+		return nil, nil, &Error{Kind: KindUnreachable, Detail: err.Error()}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if resp.StatusCode != http.StatusOK {
-		return nil, Classify(resp.StatusCode, body)
+		return nil, nil, Classify(resp.StatusCode, body)
 	}
 	// OpenAI's shape is {"data":[{"id":…}]}; a few local servers answer a
 	// bare array, and Ollama's native API uses "models" with "name".
@@ -86,10 +93,10 @@ func (e Endpoint) ListModels(ctx context.Context) ([]string, error) {
 		}
 	}
 	if !gjson.ValidBytes(body) {
-		return nil, &Error{Kind: KindOther, Detail: "the models list is not JSON: " + snippet(body)}
+		return nil, nil, &Error{Kind: KindOther, Detail: "the models list is not JSON: " + snippet(body)}
 	}
 	sort.Strings(ids)
-	return ids, nil
+	return ids, body, nil
 }
 
 func firstNonEmpty(xs ...string) string {

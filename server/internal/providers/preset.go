@@ -65,6 +65,9 @@ type Preset struct {
 	ReasoningReplay string
 	// ReasoningEffort: the endpoint accepts "reasoning_effort".
 	ReasoningEffort bool
+	// ToolCallExtra: tool calls carry extra_content (Gemini's thought
+	// signature) that must come back with them.
+	ToolCallExtra bool
 	// Tools: the endpoint accepts "tools" (for models that support them).
 	Tools bool
 	// IncludeUsage: the endpoint accepts stream_options.include_usage. When
@@ -120,6 +123,7 @@ func (p Preset) Wire() llm.Wire {
 		CacheField:        p.CacheField,
 		NoStreamUsage:     !p.IncludeUsage,
 		NoReasoningEffort: !p.ReasoningEffort,
+		ToolCallExtra:     p.ToolCallExtra,
 	}
 	if len(p.Headers) > 0 {
 		w.Headers = make(map[string]string, len(p.Headers))

@@ -83,10 +83,17 @@ var table = []Preset{
 		DocsURL: "https://platform.moonshot.ai/docs",
 	},
 	{
-		// Source: alibabacloud.com/help/en/model-studio compatibility guide
-		// (compatible-mode/v1, intl and Beijing hosts; reasoning_content for
-		// thinking models; prompt_tokens_details.cached_tokens). Prices vary
-		// by tier and region, so none are filled in.
+		// Source: alibabacloud.com/help/en/model-studio/qwen-coder (intl
+		// base URL, Beijing dashscope.aliyuncs.com as the alternative) and
+		// /deep-thinking (enable_thinking, left to the model's default;
+		// stream_options.include_usage documented for the last chunk);
+		// help.aliyun.com/zh/model-studio/qwen-coder: qwen3-coder-plus
+		// 1,000,000 window, 65,536 output. Prices are tiered by input size
+		// and region, so none are filled in.
+		// Not verified here: qwen-plus's window (131,072 is the older
+		// snapshots' figure and the safe side; newer ones list more), the
+		// cache-hit field (prompt_tokens_details.cached_tokens assumed, as
+		// on OpenAI) and GET /models on compatible mode.
 		ID: "qwen", Name: "Qwen (DashScope compatible mode)", BaseURL: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
 		AltBaseURLs: []string{"https://dashscope.aliyuncs.com/compatible-mode/v1"},
 		KeyEnv:      "DASHSCOPE_API_KEY", Quirks: llm.ProviderGeneric,
@@ -94,16 +101,23 @@ var table = []Preset{
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "qwen-plus", ContextWindow: 131072, MaxOutputTokens: 16384},
-			{ID: "qwen3-coder-plus", ContextWindow: 1048576, MaxOutputTokens: 65536},
+			{ID: "qwen3-coder-plus", ContextWindow: 1000000, MaxOutputTokens: 65536},
 		},
 		DocsURL: "https://www.alibabacloud.com/help/en/model-studio/compatibility-of-openai-with-dashscope",
 	},
 	{
 		// Source: docs.z.ai/guides/develop/openai/introduction and
 		// open.bigmodel.cn (paas/v4 on both hosts; reasoning_content; numeric
-		// business error codes, see errors.go). GLM-4.6's 200K window (up
-		// from GLM-4.5's 128K) agrees with Vercel AI Gateway's 204.8K listing;
-		// the output caps are z.ai's own and unconfirmed elsewhere.
+		// business error codes, see errors.go). docs.z.ai/guides/llm/glm-4.5:
+		// 128K window, 96K output; docs.z.ai/guides/llm/glm-4.6: 200K window,
+		// 128K output (the same figures on zenmux.ai/z-ai/glm-4.6); "K" is
+		// read as thousands, the safe side of the window. Cache
+		// hits in prompt_tokens_details.cached_tokens (docs.wolffi.sh
+		// configuration/zai), billed at 1/5 (docs.z.ai/help/faq). GLM-4.5
+		// $0.60 / $0.11 / $2.20 (two public price tables agree); GLM-4.6's
+		// published prices disagree between tables, so none is filled in.
+		// GET /models: hexdocs.pm Agentic.LLM.Provider.Zai says z.ai has
+		// none; a failed list falls back to these models (ListModelsOrKnown).
 		ID: "zhipu", Name: "Zhipu GLM", BaseURL: "https://open.bigmodel.cn/api/paas/v4",
 		AltBaseURLs: []string{"https://api.z.ai/api/paas/v4"},
 		KeyEnv:      "ZHIPUAI_API_KEY", Quirks: llm.ProviderGeneric,
@@ -111,14 +125,22 @@ var table = []Preset{
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "glm-4.6", ContextWindow: 200000, MaxOutputTokens: 128000, Reasoning: true},
-			{ID: "glm-4.5", ContextWindow: 128000, MaxOutputTokens: 96000, Reasoning: true},
+			{ID: "glm-4.5", ContextWindow: 128000, MaxOutputTokens: 96000, PriceInput: 0.6, PriceCachedInput: 0.11, PriceOutput: 2.2, Reasoning: true},
 		},
 		DocsURL: "https://docs.z.ai/guides/develop/openai/introduction",
 	},
 	{
-		// Source: console.groq.com/docs/openai and docs/reasoning (reasoning
-		// field "reasoning" with reasoning_format=parsed, reasoning_effort
-		// for gpt-oss), groq.com/pricing.
+		// Source: console.groq.com/docs/reasoning (reasoning in its own
+		// "reasoning" field by default, include_reasoning=true; raw <think>
+		// is refused with tools, so "parsed" applies) and groq-python
+		// (types/chat/chat_completion_chunk.py: delta.reasoning, usage also
+		// in x_groq.usage on the last chunk, top-level usage with
+		// include_usage; types/completion_usage.py:
+		// prompt_tokens_details.cached_tokens). A reasoning_content replayed
+		// on an assistant message is a 400 (agentjido/req_llm#772), so never
+		// replay. Windows, output caps and prices: groq.com/pricing and
+		// console.groq.com/docs/models as of the first pass, not re-verified
+		// here; GET /models also reports context_window per model.
 		ID: "groq", Name: "Groq", BaseURL: "https://api.groq.com/openai/v1",
 		KeyEnv: "GROQ_API_KEY", Quirks: llm.ProviderGeneric,
 		CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
@@ -130,12 +152,20 @@ var table = []Preset{
 		DocsURL: "https://console.groq.com/docs/openai",
 	},
 	{
-		// Source: docs.together.ai/docs/openai-api-compatibility; reasoning
-		// models stream delta.reasoning. The catalogue is large and priced
-		// per model on together.ai/pricing, so none are listed.
+		// Source: docs.together.ai/docs/openai-api-compatibility and
+		// docs/inference/chat/reasoning (reasoning in the "reasoning" field,
+		// reasoning_effort for gpt-oss, hybrid models take
+		// reasoning.enabled). api.together.ai/v1 is the current host name
+		// (ragflow's TogetherAI provider), api.together.xyz/v1 still
+		// answers. The catalogue is large and priced per model on
+		// together.ai/pricing; GET /models carries context_length.
+		// Not verified: a cache-hit usage field (none assumed) and whether
+		// stream_options is honoured (every chunk carries "usage": null in
+		// llama-stack's recorded Together streams).
 		ID: "together", Name: "Together AI", BaseURL: "https://api.together.xyz/v1",
-		KeyEnv: "TOGETHER_API_KEY", Quirks: llm.ProviderGeneric,
-		ReasoningField: "reasoning", ReasoningReplay: ReplayNever,
+		AltBaseURLs: []string{"https://api.together.ai/v1"},
+		KeyEnv:      "TOGETHER_API_KEY", Quirks: llm.ProviderGeneric,
+		ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://docs.together.ai/docs/openai-api-compatibility",
 	},
@@ -160,9 +190,16 @@ var table = []Preset{
 		// v1beta/openai/, reasoning_effort mapped to a thinking budget;
 		// thoughts are not streamed as a field), ai.google.dev/gemini-api/
 		// docs/models (1,048,576-token window, 65,536 output).
+		// Gemini 3 puts a thought signature on each function call
+		// (tool_calls[].extra_content.google.thought_signature) and answers
+		// 400 "Function call is missing a thought_signature" when a call of
+		// the current turn comes back without it
+		// (ai.google.dev/gemini-api/docs/thought-signatures, reported on
+		// discuss.ai.google.dev "OpenAI API compatibility broken due to
+		// thought_signature"; crmne/ruby_llm#588 does the same round trip).
 		ID: "gemini", Name: "Gemini (OpenAI-compatible)", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 		KeyEnv: "GEMINI_API_KEY", Quirks: llm.ProviderGeneric,
-		ReasoningReplay: ReplayNever, ReasoningEffort: true,
+		ReasoningReplay: ReplayNever, ReasoningEffort: true, ToolCallExtra: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "gemini-2.5-pro", ContextWindow: 1048576, MaxOutputTokens: 65536, Reasoning: true},
@@ -172,9 +209,12 @@ var table = []Preset{
 	},
 	{
 		// Source: docs.ollama.com/api/openai-compatibility and ollama's
-		// openai/openai.go (delta.reasoning; reasoning_effort honoured, "none"
-		// turns thinking off: ollama/ollama#12004); since 0.32 usage comes
-		// only with stream_options.include_usage, as on OpenAI.
+		// openai/openai.go (ToChunk: delta.reasoning, every delta with role
+		// and content, each tool call whole in one chunk; Usage has no
+		// cached tokens; ChatCompletionRequest takes reasoning_effort, "none"
+		// turns thinking off: ollama/ollama#12004); usage comes only with
+		// stream_options.include_usage, as on OpenAI. Windows depend on the
+		// loaded model (num_ctx), so none are listed.
 		ID: "ollama", Name: "Ollama", BaseURL: "http://localhost:11434/v1", Local: true,
 		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
@@ -182,7 +222,13 @@ var table = []Preset{
 	},
 	{
 		// Source: lmstudio.ai/docs/app/api/endpoints/openai (port 1234;
-		// reasoning_content when "separate reasoning" is on).
+		// reasoning_content when "separate reasoning_content" is on) and
+		// lmstudio.ai/docs/app/api-changelog (0.3.18: stream_options.
+		// include_usage honoured, parallel tool calls split across chunks
+		// fixed; gpt-oss streams delta.reasoning, which the client reads as
+		// the fallback field). reasoning_effort on chat completions is not
+		// documented (only reasoning.effort on /v1/responses), so it is
+		// left out.
 		ID: "lmstudio", Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Local: true,
 		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
@@ -203,8 +249,13 @@ var table = []Preset{
 	},
 	{
 		ID: "llamacpp", Name: "llama.cpp server", BaseURL: "http://localhost:8080/v1", Local: true,
-		// Source: llama.cpp tools/server/README.md. Tools need --jinja;
-		// reasoning_content appears with --reasoning-format deepseek.
+		// Source: llama.cpp tools/server/README.md (tools need --jinja),
+		// common/chat.cpp common_chat_msg_diff_to_json_oaicompat
+		// (reasoning_content deltas; a tool call's header then argument
+		// pieces) and tools/server/server-task.cpp (usage in a choices:[]
+		// chunk only with stream_options.include_usage since PR #16052,
+		// before that unasked on the finish chunk; no cached-token count in
+		// usage, only timings.cache_n). Windows come from the server's -c.
 		Quirks: llm.ProviderGeneric, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		DocsURL: "https://github.com/ggml-org/llama.cpp/tree/master/tools/server",

@@ -40,18 +40,14 @@ func (s *Server) ModelsList(ctx context.Context, p *protocol.ModelsEndpointParam
 	if err != nil {
 		return nil, err
 	}
-	ids, err := ep.ListModels(ctx)
+	models, fromPreset, err := ep.Models(ctx)
 	if err != nil {
 		return nil, s.providerErr(err)
 	}
-	out := &protocol.ModelsListResult{Models: []protocol.ModelInfo{}}
-	for _, id := range ids {
-		mi := protocol.ModelInfo{ID: id}
-		if m, ok := ep.Preset.Model(id); ok {
-			mi.ContextWindow, mi.MaxOutputTokens = m.ContextWindow, m.MaxOutputTokens
-			mi.PriceInput, mi.PriceCachedInput, mi.PriceOutput = m.PriceInput, m.PriceCachedInput, m.PriceOutput
-		}
-		out.Models = append(out.Models, mi)
+	out := &protocol.ModelsListResult{Models: []protocol.ModelInfo{}, FromPreset: fromPreset}
+	for _, m := range models {
+		out.Models = append(out.Models, protocol.ModelInfo{ID: m.ID, ContextWindow: m.ContextWindow, MaxOutputTokens: m.MaxOutputTokens,
+			PriceInput: m.PriceInput, PriceCachedInput: m.PriceCachedInput, PriceOutput: m.PriceOutput})
 	}
 	return out, nil
 }

@@ -108,10 +108,14 @@ func buildStream(id, model string, created int64, r Reply, usage *Usage) streamP
 		p.chunks = append(p.chunks, text.render(`{"content":`, s))
 	}
 	for i, tc := range r.ToolCalls {
-		add(map[string]any{"tool_calls": []any{map[string]any{
+		header := map[string]any{
 			"index": i, "id": tc.ID, "type": "function",
 			"function": map[string]any{"name": tc.Name, "arguments": ""},
-		}}}, nil)
+		}
+		if tc.Extra != "" {
+			header["extra_content"] = json.RawMessage(tc.Extra)
+		}
+		add(map[string]any{"tool_calls": []any{header}}, nil)
 		for _, s := range splitRunes(tc.Arguments, r.ChunkSize) {
 			add(map[string]any{"tool_calls": []any{map[string]any{
 				"index": i, "function": map[string]any{"arguments": s},

@@ -138,6 +138,7 @@ type wireMessage struct {
 			Name      string `json:"name"`
 			Arguments string `json:"arguments"`
 		} `json:"function"`
+		ExtraContent json.RawMessage `json:"extra_content"`
 	} `json:"tool_calls"`
 }
 
@@ -166,7 +167,7 @@ func (r *RecordedRequest) parseBody(body []byte) error {
 		m := Message{Role: wm.Role, ReasoningContent: wm.ReasoningContent, ToolCallID: wm.ToolCallID, Name: wm.Name}
 		m.Content = flattenContent(wm.Content)
 		for _, tc := range wm.ToolCalls {
-			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments, Extra: string(tc.ExtraContent)})
 		}
 		r.Messages = append(r.Messages, m)
 		var v any
@@ -291,6 +292,39 @@ func checkProviderQuirks(provider string, msgs []Message) []string {
 			}
 		}
 		check(len(msgs))
+	case "gemini":
+		// Gemini 3 through the compatible endpoint: every function call of
+		// the current turn (after the last user message) must come back
+		// with its thought signature (ai.google.dev/gemini-api/docs/
+		// thought-signatures; the wording is the 400 users report on
+		// discuss.ai.google.dev "OpenAI API compatibility broken due to
+		// thought_signature").
+		start := 0
+		for i, m := range msgs {
+			if m.Role == "user" {
+				start = i + 1
+			}
+		}
+		for i := start; i < len(msgs); i++ {
+			for j, tc := range msgs[i].ToolCalls {
+				var x struct {
+					Google struct {
+						ThoughtSignature string `json:"thought_signature"`
+					} `json:"google"`
+				}
+				if json.Unmarshal([]byte(tc.Extra), &x) != nil || x.Google.ThoughtSignature == "" {
+					out = append(out, fmt.Sprintf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d.", tc.Name, j+1))
+				}
+			}
+		}
+	case "groq":
+		// Groq's wording (agentjido/req_llm#772): a replayed
+		// reasoning_content is a 400, not ignored.
+		for i, m := range msgs {
+			if m.Role == "assistant" && m.ReasoningContent != nil {
+				out = append(out, fmt.Sprintf("'messages.%d' : for 'role:assistant' the following must be satisfied[('messages.%d' : property 'reasoning_content' is unsupported)]", i, i))
+			}
+		}
 	case "openai":
 		for i, m := range msgs {
 			if m.ReasoningContent != nil {

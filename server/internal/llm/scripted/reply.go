@@ -20,6 +20,9 @@ type ToolCall struct {
 	// JSON, as weaker models sometimes produce; without it such a script
 	// is refused as a mistake.
 	Malformed bool `json:"malformed,omitempty"`
+	// Extra is sent as the call's extra_content (raw JSON), as Gemini
+	// sends a thought signature: {"google":{"thought_signature":"…"}}.
+	Extra string `json:"extra,omitempty"`
 }
 
 // Cache-field styles for Usage.CacheFields.
@@ -157,6 +160,9 @@ func (r Reply) Validate() error {
 		}
 		if tc.Arguments != "" && !tc.Malformed && !json.Valid([]byte(tc.Arguments)) {
 			return fmt.Errorf("tool_calls[%d] (%s): arguments are not valid JSON: %s", i, tc.Name, tc.Arguments)
+		}
+		if tc.Extra != "" && !json.Valid([]byte(tc.Extra)) {
+			return fmt.Errorf("tool_calls[%d] (%s): extra is not valid JSON: %s", i, tc.Name, tc.Extra)
 		}
 	}
 	for i, f := range r.Faults {

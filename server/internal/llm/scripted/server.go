@@ -19,8 +19,10 @@ const SessionHeader = "X-GoVibe-Session"
 // Config enables provider-like validation.
 type Config struct {
 	// Provider "deepseek" (or "moonshot") rejects assistant messages of
-	// tool-call turns that lack reasoning_content; "openai" rejects any reasoning_content. Empty
-	// checks neither.
+	// tool-call turns that lack reasoning_content; "openai" and "groq"
+	// reject any reasoning_content; "gemini" rejects a function call of
+	// the current turn sent back without its thought signature. Empty
+	// checks none.
 	Provider string
 	// APIKey, when set, is required as the bearer token (401 otherwise).
 	APIKey string
@@ -42,6 +44,14 @@ type Config struct {
 	// fields with the 422 a strict server gives ("extra_forbidden", as
 	// Mistral's validation does for fields it does not know).
 	RejectFields []string
+	// Dialect shapes the stream as one provider sends it (dialect.go);
+	// empty is OpenAI's shape.
+	Dialect Dialect
+	// ModelsStatus and ModelsBody replace GET /models's answer (status 0
+	// is 200; an empty body is the one "scripted" model), e.g. a provider
+	// without a list (404) or one whose list carries windows.
+	ModelsStatus int
+	ModelsBody   string
 }
 
 type queued struct {
@@ -255,8 +265,18 @@ func (s *Server) WaitIdle(timeout time.Duration) error {
 }
 
 func (s *Server) serveModels(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	cfg := s.cfg
+	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"scripted","object":"model","owned_by":"govibe"}]}`))
+	if cfg.ModelsStatus != 0 {
+		w.WriteHeader(cfg.ModelsStatus)
+	}
+	body := cfg.ModelsBody
+	if body == "" {
+		body = `{"object":"list","data":[{"id":"scripted","object":"model","owned_by":"govibe"}]}`
+	}
+	_, _ = w.Write([]byte(body))
 }
 
 func (s *Server) serveRequests(w http.ResponseWriter, _ *http.Request) {
@@ -390,7 +410,7 @@ func (s *Server) serveCompletion(w http.ResponseWriter, r *http.Request) {
 	}
 	usage := s.usageFor(rec, reply)
 	if rec.Stream {
-		s.serveStream(w, r, rec, reply, fault, usage, rec.IncludeUsage || cfg.UsageUnasked)
+		s.serveStream(w, r, rec, reply, fault, usage, rec.IncludeUsage || cfg.UsageUnasked, cfg.Dialect)
 		return
 	}
 	s.serveJSON(w, r, rec, reply, fault, usage)
@@ -517,12 +537,12 @@ func (s *Server) wait(ctx context.Context, d time.Duration) (gone bool) {
 	}
 }
 
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rec *RecordedRequest, reply Reply, fault Fault, usage Usage, sendUsage bool) {
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rec *RecordedRequest, reply Reply, fault Fault, usage Usage, sendUsage bool, d Dialect) {
 	var u *Usage
 	if sendUsage {
 		u = &usage
 	}
-	plan := buildStream(completionID(rec.Seq), rec.Model, rec.Time.Unix(), reply, u)
+	plan := buildDialectStream(d, completionID(rec.Seq), rec.Model, rec.Time.Unix(), reply, u, rec.IncludeUsage)
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")

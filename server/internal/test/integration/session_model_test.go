@@ -7,6 +7,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
 
 // TestSessionSetModel: the header's picker switches the open session from
@@ -42,5 +43,62 @@ func TestSessionSetModel(t *testing.T) {
 	}
 	if err := ed.Call("session/setModel", protocol.SessionSetModelParams{SessionID: "nope", Model: "fast"}, nil); err == nil {
 		t.Fatal("an unknown session was accepted")
+	}
+}
+
+// TestModelSwitchUpdatesTheContextWindowAtOnce: the header's meter shows
+// the new model's window as soon as the model is switched (picker or
+// /model), not from the next turn; session/load agrees.
+func TestModelSwitchUpdatesTheContextWindowAtOnce(t *testing.T) {
+	model := scripted.Start(t)
+	model.SetHandler(func(*scripted.RecordedRequest) scripted.Reply { return scripted.Reply{Text: "ok"} })
+	ed := connect(t, "", model, map[string]any{"model": "small", "models": []any{
+		map[string]any{"name": "small", "model": "small-model", "contextWindow": 32000},
+		map[string]any{"name": "large", "model": "large-model", "contextWindow": 200000},
+	}})
+	r := send(t, ed, "", "hello")
+	fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 10*time.Second)
+	if fin.Context == nil || fin.Context.WindowTokens != 32000 {
+		t.Fatalf("first turn's context = %+v, want the small model's 32000", fin.Context)
+	}
+	used := fin.Context.UsedTokens
+	windowEvent := func(want int64) *protocol.ChatEvent {
+		var got *protocol.ChatEvent
+		ed.Await("the context window after the switch", 10*time.Second, func(ed *fakeeditor.Editor) bool {
+			evs := ed.Events(r.SessionID)
+			for i := len(evs) - 1; i >= 0; i-- {
+				if evs[i].Context != nil {
+					if evs[i].Context.WindowTokens == want {
+						got = &evs[i]
+						return true
+					}
+					return false
+				}
+			}
+			return false
+		})
+		return got
+	}
+	if err := ed.Call("session/setModel", protocol.SessionSetModelParams{SessionID: r.SessionID, Model: "large"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ev := windowEvent(200000)
+	if ev.Context.UsedTokens != used {
+		t.Errorf("the switch changed the tokens in use: %d, was %d", ev.Context.UsedTokens, used)
+	}
+	var load protocol.SessionLoadResult
+	if err := ed.Call("session/load", protocol.SessionLoadParams{SessionID: r.SessionID}, &load); err != nil {
+		t.Fatal(err)
+	}
+	if load.Context == nil || load.Context.WindowTokens != 200000 {
+		t.Fatalf("session/load context after the switch = %+v", load.Context)
+	}
+	// /model back to the small one: its answer carries the small window.
+	r2 := send(t, ed, r.SessionID, "/model small")
+	if fin := ed.AwaitTurnFinished(r.SessionID, r2.TurnID, 10*time.Second); fin.Context == nil || fin.Context.WindowTokens != 32000 {
+		t.Fatalf("/model small answered with context %+v", fin.Context)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("switching models made %d model requests, want only the first turn's", n)
 	}
 }
