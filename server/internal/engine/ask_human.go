@@ -20,8 +20,9 @@ const DefaultAskHumanTimeout = 30 * time.Minute
 //     → "… and is done with this topic: …"
 //   - Cancel: Accept=false                          → "The user cancelled …"
 //
-// Each answer ends this call (the dialog closes); the model may ask again,
-// which opens a new one, so the conversation continues question by question.
+// Each answer ends this call. After Send the dialog stays open and the
+// model's next ask_human of the turn is asked in it (broker_dialog.go);
+// Done and Cancel close it.
 const ReasonDone = "done"
 
 // AskHuman parks the question on the Broker (persisted, so a reload or a
@@ -36,8 +37,10 @@ func (a *approver) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.H
 	timeout := a.e.askHumanTimeout()
 	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errAskTimeout)
 	defer cancel()
-	ans, err := a.e.Broker.Ask(wctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
-		Kind: "question", Question: q.Question, Options: q.Options})
+	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
+		Kind: "question", Question: q.Question, Options: q.Options}
+	a.e.Broker.continueDialog(&c)
+	ans, err := a.e.Broker.Ask(wctx, c)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errAskTimeout) {
 			return tools.HumanReply{TimedOut: true, Timeout: timeout.String()}, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/google/uuid"
@@ -34,6 +35,10 @@ type Confirm struct {
 	Review       *ReviewCard    `json:"review,omitempty"`
 	Question     string         `json:"question,omitempty"`
 	Options      []string       `json:"options,omitempty"`
+	// DialogID and Thread place an ask_human question in its dialog:
+	// the earlier exchanges, oldest first (broker_dialog.go).
+	DialogID string             `json:"dialogId,omitempty"`
+	Thread   []QuestionExchange `json:"thread,omitempty"`
 	// Server and Tool name an MCP call (kind tool); Command holds the
 	// namespaced name and Question its JSON arguments.
 	Server string `json:"server,omitempty"`
@@ -92,6 +97,7 @@ type Broker struct {
 	mu      sync.Mutex
 	pending map[string]*waiting
 	order   []string // ids in the order they were asked
+	dialogs []OpenDialog
 }
 
 type waiting struct {
@@ -164,13 +170,26 @@ func (b *Broker) Resolve(id string, a Answer) error {
 		st = store.ConfirmApproved
 	}
 	b.persist(id, st, resp)
+	if keepsDialog(w.c, a) {
+		// Kept and announced before the answer is delivered, so the
+		// agent's follow-up finds the dialog and the client hears of the
+		// reply before the follow-up question.
+		b.keepDialog(w.c, strings.TrimSpace(a.Answer))
+		b.onClosed(id, closedReplied)
+		b.deliver(w, a)
+		return nil
+	}
+	b.deliver(w, a)
+	b.onClosed(id, "resolved")
+	return nil
+}
+
+func (b *Broker) deliver(w *waiting, a Answer) {
 	if w.onAnswer != nil {
 		w.onAnswer(a)
 	} else {
 		w.ch <- a
 	}
-	b.onClosed(id, "resolved")
-	return nil
 }
 
 // Restore re-registers a question a previous process persisted and left

@@ -205,6 +205,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 	if err != nil {
 		e.log.Error("reopening the parked turn", zap.String("session", sid), zap.Error(err))
 		e.releaseTurn(t)
+		e.Broker.EndDialogs(sid, t.id)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: p.messageID, Status: string(agent.StatusError)})
 		return
 	}
