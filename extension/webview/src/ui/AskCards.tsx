@@ -21,8 +21,8 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
   // Sized to its placeholder at first, which wraps in a narrow sidebar.
   useLayoutEffect(() => autoSize(box.current), [view.resolved]);
   const text = answer.trim();
-  // Send and a choice reply and keep the dialog (the agent may ask a
-  // follow-up); Done and Cancel end it.
+  // Send and a choice reply; the sidecar keeps the dialog open for the
+  // agent's follow-up (confirm/closed "replied"). Done and Cancel end it.
   const reply = (r: string) => {
     resolve(req.id, 'accept', { answer: r });
     store.markReplied(req.id, r);
@@ -44,6 +44,18 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
         <span class="codicon codicon-question" />
         <span class="confirm-title">{l10n.t('The agent has a question')}</span>
       </div>
+      {req.thread && req.thread.length > 0 && (
+        <div class="question-thread" data-testid="confirm-thread">
+          {req.thread.map((x, i) => (
+            <div key={i} class="question-exchange">
+              <Markdown text={x.question} />
+              <div>
+                <span class="codicon codicon-reply" /> {x.reply}
+              </div>
+            </div>
+          ))}
+        </div>
+      )}
       <div class="question-text" data-testid="confirm-question">
         <Markdown text={req.question ?? ''} />
       </div>
