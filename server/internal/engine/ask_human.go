@@ -28,26 +28,31 @@ const ReasonDone = "done"
 // AskHuman parks the question on the Broker (persisted, so a reload or a
 // restart shows it again) or, headless, asks the terminal.
 func (a *approver) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
-	if a.e.opts.Headless {
-		if a.e.opts.AskTerminal == nil {
-			return tools.HumanReply{}, tools.ErrNoHuman
-		}
-		return a.e.opts.AskTerminal(ctx, q)
+	if a.e.opts.Headless && a.e.opts.AskTerminal == nil {
+		return tools.HumanReply{}, tools.ErrNoHuman
 	}
+	// The timeout holds for the terminal too: an unattended TTY must not
+	// keep a headless run waiting forever.
 	timeout := a.e.askHumanTimeout()
 	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errAskTimeout)
 	defer cancel()
-	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
-		Kind: "question", Question: q.Question, Options: q.Options}
-	a.e.Broker.continueDialog(&c)
-	ans, err := a.e.Broker.Ask(wctx, c)
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errAskTimeout) {
-			return tools.HumanReply{TimedOut: true, Timeout: timeout.String()}, nil
+	var r tools.HumanReply
+	var err error
+	if a.e.opts.Headless {
+		r, err = a.e.opts.AskTerminal(wctx, q)
+	} else {
+		c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
+			Kind: "question", Question: q.Question, Options: q.Options}
+		a.e.Broker.continueDialog(&c)
+		var ans Answer
+		if ans, err = a.e.Broker.Ask(wctx, c); err == nil {
+			r = replyOf(ans)
 		}
-		return tools.HumanReply{}, err
 	}
-	return replyOf(ans), nil
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(wctx), errAskTimeout) {
+		return tools.HumanReply{TimedOut: true, Timeout: timeout.String()}, nil
+	}
+	return r, err
 }
 
 var errAskTimeout = errors.New("ask_human timed out")
