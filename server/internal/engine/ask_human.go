@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -57,6 +59,39 @@ func (a *approver) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.H
 
 var errAskTimeout = errors.New("ask_human timed out")
 
+// reasonTimedOut marks the answer a restored question gets when its
+// timeout runs out (never sent by a client: Expire makes it).
+const reasonTimedOut = "\x00timeout"
+
+// expireRestoredAsk keeps the askHuman.timeoutMs of an ask_human question
+// restored after a restart, counted from when it was first asked: when it
+// runs out the run resumes and the model is told nobody answered, as it
+// would have been without the restart.
+func (e *Engine) expireRestoredAsk(p *parkedTurn) {
+	if p.confirm.Kind != "question" || !slices.ContainsFunc(p.calls, func(c llm.ToolCall) bool {
+		return c.ID == p.confirm.ToolCallID && c.Name == "ask_human"
+	}) {
+		return
+	}
+	asked := p.asked
+	if asked.IsZero() {
+		asked = time.Now()
+	}
+	left := time.Until(asked.Add(e.askHumanTimeout()))
+	time.AfterFunc(max(left, 0), func() {
+		if e.baseCtx.Err() == nil {
+			e.Broker.Expire(p.confirm.ID, Answer{Reason: reasonTimedOut})
+		}
+	})
+}
+
+func (e *Engine) replyOf(ans Answer) tools.HumanReply {
+	if ans.Reason == reasonTimedOut {
+		return tools.HumanReply{TimedOut: true, Timeout: e.askHumanTimeout().String()}
+	}
+	return replyOf(ans)
+}
+
 func replyOf(ans Answer) tools.HumanReply {
 	if !ans.Accept {
 		return tools.HumanReply{Cancelled: true}
@@ -70,7 +105,7 @@ func (r *resumedApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (
 	if r.c.Kind != "question" || q.ToolCallID != r.c.ToolCallID {
 		return r.approver.AskHuman(ctx, q)
 	}
-	return replyOf(r.ans), nil
+	return r.e.replyOf(r.ans), nil
 }
 
 func (e *Engine) askHumanTimeout() time.Duration {

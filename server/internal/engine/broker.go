@@ -203,6 +203,22 @@ func (b *Broker) Restore(c Confirm, onAnswer func(Answer)) {
 	b.onRequested(c)
 }
 
+// Expire closes a restored question whose time ran out (recorded as
+// cancelled, shown as withdrawn) and hands a to its onAnswer, so the
+// resumed run tells the model. False when it is no longer pending.
+func (b *Broker) Expire(id string, a Answer) bool {
+	b.mu.Lock()
+	w := b.pending[id]
+	b.mu.Unlock()
+	if w == nil || w.onAnswer == nil || !b.remove(id) {
+		return false
+	}
+	b.persist(id, store.ConfirmCancelled, nil)
+	b.onClosed(id, "cancelled")
+	w.onAnswer(a)
+	return true
+}
+
 // Withdraw closes a pending question without an answer (recorded as
 // cancelled). It reports false when the question is no longer pending,
 // e.g. because Resolve took it first.
