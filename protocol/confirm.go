@@ -123,7 +123,8 @@ const (
 	// ClosedCancelled: withdrawn (Stop, a timeout, the turn ended).
 	ClosedCancelled = "cancelled"
 	// ClosedReplied: a question answered with Send; its dialog stays
-	// open, waiting for the agent's follow-up.
+	// open, waiting for the agent's follow-up. confirm/resolve on that
+	// question's id then closes the dialog (the user is done with it).
 	ClosedReplied = "replied"
 	// ClosedEnded: the open dialog of an already replied question closed
 	// without a follow-up (its turn ended).

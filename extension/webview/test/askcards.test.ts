@@ -185,6 +185,19 @@ describe('the question dialog stays after a reply', () => {
     expect(h.q('confirm-answer')).not.toBeNull();
   });
 
+  test('Close ends a dialog waiting for the agent', async () => {
+    await ask();
+    h.qa('confirm-option')[1].click();
+    await flush();
+    expect(h.q('confirm-close-dialog')).toBeNull(); // not before the sidecar kept it
+    await closed('q1', 'replied');
+    h.q('confirm-close-dialog')!.click();
+    await flush();
+    expect(resolves().at(-1)).toEqual({ type: 'resolve', id: 'q1', decision: 'accept', reason: 'done' });
+    await closed('q1');
+    expect(h.q('confirm-card')).toBeNull();
+  });
+
   test('a dialog the sidecar ends ("ended") closes', async () => {
     await ask();
     h.qa('confirm-option')[0].click();

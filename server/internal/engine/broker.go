@@ -162,6 +162,9 @@ func (b *Broker) Resolve(id string, a Answer) error {
 	w := b.pending[id]
 	b.mu.Unlock()
 	if w == nil || !b.remove(id) {
+		if b.closeDialog(id) {
+			return nil
+		}
 		return ErrNoSuchConfirm
 	}
 	resp, _ := json.Marshal(a)

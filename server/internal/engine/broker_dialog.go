@@ -11,7 +11,8 @@ import (
 // but not the dialog: it stays open, waiting for the agent, and the
 // agent's next question in the same turn is asked in it, with the earlier
 // exchanges as its thread. Done, Cancel, a timeout, Stop or the end of the
-// turn close it. The client is told with confirm/closed reasons:
+// turn close it, and so does the user while it waits (confirm/resolve on
+// its last question). The client is told with confirm/closed reasons:
 //   - "replied": the question got its reply and its dialog stays open;
 //   - "ended":   the open dialog of that (already replied) question closed
 //     without a follow-up, because its turn ended.
@@ -60,6 +61,21 @@ func (b *Broker) keepDialog(c Confirm, reply string) {
 	b.mu.Lock()
 	b.dialogs = append(b.dialogs, OpenDialog{Question: c, Reply: reply})
 	b.mu.Unlock()
+}
+
+// closeDialog ends the open dialog whose last question is id: the user
+// closed it (Done or Cancel) while it waited for the agent. The agent's
+// next question, if any, opens a new dialog.
+func (b *Broker) closeDialog(id string) bool {
+	b.mu.Lock()
+	n := len(b.dialogs)
+	b.dialogs = slices.DeleteFunc(b.dialogs, func(d OpenDialog) bool { return d.Question.ID == id })
+	found := len(b.dialogs) < n
+	b.mu.Unlock()
+	if found {
+		b.onClosed(id, "resolved")
+	}
+	return found
 }
 
 // EndDialogs closes the dialogs a turn left open (its run ended, so no

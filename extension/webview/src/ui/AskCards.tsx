@@ -65,6 +65,20 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
             <span class="codicon codicon-reply" /> {l10n.t('You replied: {0}', view.reply)}
           </div>
           <div class="question-waiting">{l10n.t('Waiting for the agent…')}</div>
+          {view.closed && (
+            // The sidecar keeps the dialog open for a follow-up; the user
+            // may end it now (the agent's next question opens a new one).
+            <div class="confirm-actions">
+              <vscode-button
+                secondary
+                data-testid="confirm-close-dialog"
+                title={l10n.t('End this conversation with the agent')}
+                onClick={() => resolve(req.id, 'accept', { reason: REASON_DONE })}
+              >
+                {l10n.t('Close')}
+              </vscode-button>
+            </div>
+          )}
         </div>
       ) : view.resolved ? (
         <Resolved decision={view.resolved} />

@@ -150,3 +150,41 @@ func TestAskHumanDialogEndsWithStop(t *testing.T) {
 	awaitClosed(t, ed, q1.ID, "ended")
 	expectSettled(t, ed, r.SessionID)
 }
+
+// TestAskHumanDialogClosedWhileWaiting: the user closes the open dialog
+// while the agent works (confirm/resolve on its replied question): it is
+// gone from session/load, and the agent's next question opens a new one.
+func TestAskHumanDialogClosedWhileWaiting(t *testing.T) {
+	gate := make(chan struct{})
+	model := dialogModel(t, gate)
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: t.TempDir(), StateDir: t.TempDir(),
+		Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m"}})
+	r := send(t, ed, "", "set up storage")
+	q1 := awaitConfirm(t, ed, 1)
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Answer: "postgres"})
+	awaitClosed(t, ed, q1.ID, "replied")
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Reason: "done"})
+	awaitClosed(t, ed, q1.ID, "resolved")
+	var load protocol.SessionLoadResult
+	if err := ed.Call("session/load", protocol.SessionLoadParams{SessionID: r.SessionID}, &load); err != nil {
+		t.Fatal(err)
+	}
+	if len(load.Dialogs) != 0 {
+		t.Fatalf("a closed dialog is still listed: %+v", load.Dialogs)
+	}
+	// Closing it twice is an error: nothing is open any more.
+	if err := ed.Call("confirm/resolve", protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Reason: "done"}, nil); err == nil {
+		t.Fatal("a second close succeeded")
+	}
+	close(gate)
+	q2 := awaitConfirm(t, ed, 2)
+	if q2.DialogID == "" || q2.DialogID == q1.DialogID || len(q2.Thread) != 0 {
+		t.Fatalf("the follow-up after a close must open a new dialog: %+v (first %+v)", q2, q1)
+	}
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: q2.ID, Decision: "reject"})
+	if fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second); fin.Status != "done" {
+		t.Fatalf("turn ended %s\n%s", fin.Status, ed.Stderr())
+	}
+	expectValid(t, model)
+	expectSettled(t, ed, r.SessionID)
+}
