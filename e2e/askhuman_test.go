@@ -112,8 +112,10 @@ func TestScenarioAskHumanOptionThenTypedAnswer(t *testing.T) {
 	h.expectInView(replied, "the answered question card")
 	h.shot("ask-human-replied")
 
-	// The follow-up question replaces the answered one; the answer is typed.
+	// The follow-up question replaces the answered one in the same dialog,
+	// with the earlier exchange above it; the answer is typed.
 	h.expectText(card.Locator(selConfirmQuestion), "What should the database be called?")
+	h.expectText(card.Locator(selConfirmThread), "postgres")
 	h.expectQuestionLayout(wv, card, 0, "ask-human-follow-up")
 	answer := card.Locator(selConfirmAnswer)
 	if err := answer.Fill("inventory"); err != nil {

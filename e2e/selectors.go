@@ -66,6 +66,7 @@ const (
 	selConfirmAnswer   = "[data-testid=confirm-answer]"
 	selConfirmDone     = "[data-testid=confirm-done]"
 	selConfirmReply    = "[data-testid=confirm-reply]"
+	selConfirmThread   = "[data-testid=confirm-thread]"
 )
 
 // GoVibe webview: shell confirmation.

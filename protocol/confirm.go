@@ -34,6 +34,13 @@ type ConfirmRequest struct {
 	// Question (ask_human)
 	Question string   `json:"question,omitempty"`
 	Options  []string `json:"options,omitempty"`
+	// DialogID names the ask_human dialog the question is asked in: after
+	// Send the dialog stays open (confirm/closed reason "replied") and the
+	// agent's next question of the turn comes with the same DialogID and
+	// the earlier exchanges in Thread, oldest first. Empty for other
+	// questions (the plan reviewer's), which close on any answer.
+	DialogID string             `json:"dialogId,omitempty"`
+	Thread   []QuestionExchange `json:"thread,omitempty"`
 	// Tool (an MCP call): Server and Tool name it (Tool as the server
 	// calls it); Command carries the namespaced name mcp__server__tool and
 	// Question its JSON arguments.
@@ -95,8 +102,39 @@ type PermissionsRevokeParams struct {
 	Rule string `json:"rule"`
 }
 
+// QuestionExchange is one answered question of an ask_human dialog.
+type QuestionExchange struct {
+	Question string `json:"question"`
+	Reply    string `json:"reply"`
+}
+
+// OpenDialog is an ask_human dialog the user replied in (Send) that waits
+// for the agent's follow-up: Question is its last question, already
+// answered with Reply. session/load lists them so a reload shows them.
+type OpenDialog struct {
+	Question ConfirmRequest `json:"question"`
+	Reply    string         `json:"reply"`
+}
+
+// Reasons of confirm/closed.
+const (
+	// ClosedResolved: answered; nothing of it stays open.
+	ClosedResolved = "resolved"
+	// ClosedCancelled: withdrawn (Stop, a timeout, the turn ended).
+	ClosedCancelled = "cancelled"
+	// ClosedReplied: a question answered with Send; its dialog stays
+	// open, waiting for the agent's follow-up. confirm/resolve on that
+	// question's id then closes the dialog (the user is done with it).
+	ClosedReplied = "replied"
+	// ClosedEnded: the open dialog of an already replied question closed
+	// without a follow-up (its turn ended).
+	ClosedEnded = "ended"
+)
+
 // ConfirmClosed tells the client a request is no longer answerable
-// (resolved elsewhere, or the turn was cancelled), so it closes its diff.
+// (resolved elsewhere, or the turn was cancelled), so it closes its diff;
+// for a question, Reason says whether its dialog stays (see the Closed*
+// reasons).
 type ConfirmClosed struct {
 	ID     string `json:"id"`
 	Reason string `json:"reason"`

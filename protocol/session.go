@@ -82,10 +82,12 @@ type SessionLoadResult struct {
 	// RunningTurnID is set when a turn is still running.
 	RunningTurnID string `json:"runningTurnId,omitempty"`
 	// Pending confirmations that are still answerable.
-	Pending     []ConfirmRequest `json:"pending"`
-	Todo        *TodoState       `json:"todo,omitempty"`
-	Context     *ContextUse      `json:"context,omitempty"`
-	EditEnabled bool             `json:"editEnabled"`
+	Pending []ConfirmRequest `json:"pending"`
+	// Dialogs are ask_human dialogs replied in and waiting for the agent.
+	Dialogs     []OpenDialog `json:"dialogs,omitempty"`
+	Todo        *TodoState   `json:"todo,omitempty"`
+	Context     *ContextUse  `json:"context,omitempty"`
+	EditEnabled bool         `json:"editEnabled"`
 	// Mode is the session's working mode (agent when never set).
 	Mode string `json:"mode"`
 	// ModeState is the mode's record for its panel (mode/get's answer).

@@ -7,6 +7,10 @@ export const ConfirmQuestion = "question";
 export const ConfirmTool = "tool";
 export const DecisionAccept = "accept";
 export const DecisionReject = "reject";
+export const ClosedResolved = "resolved";
+export const ClosedCancelled = "cancelled";
+export const ClosedReplied = "replied";
+export const ClosedEnded = "ended";
 export const CodeParseError = -32700;
 export const CodeInvalidRequest = -32600;
 export const CodeMethodNotFound = -32601;
@@ -184,6 +188,8 @@ export interface ConfirmRequest {
 	review?: ReviewCard;
 	question?: string;
 	options?: string[];
+	dialogId?: string;
+	thread?: QuestionExchange[];
 	server?: string;
 	tool?: string;
 	allowRules?: string[];
@@ -433,6 +439,11 @@ export interface Notification {
 	message: string;
 }
 
+export interface OpenDialog {
+	question: ConfirmRequest;
+	reply: string;
+}
+
 export interface Part {
 	type: string;
 	text?: string;
@@ -462,6 +473,11 @@ export interface PlanItemEdit {
 	title: string;
 	description?: string;
 	acceptance?: string;
+}
+
+export interface QuestionExchange {
+	question: string;
+	reply: string;
 }
 
 export interface ReconcileApproveParams {
@@ -579,6 +595,7 @@ export interface SessionLoadResult {
 	lastSeq: number;
 	runningTurnId?: string;
 	pending: ConfirmRequest[];
+	dialogs?: OpenDialog[];
 	todo?: TodoState;
 	context?: ContextUse;
 	editEnabled: boolean;

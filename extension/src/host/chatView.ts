@@ -413,7 +413,9 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       if (ticket !== this.loading) return;
       await this.deps.state.update(SESSION_KEY, sessionId);
       this.post({ ...this.emptySnapshot(), session: load, sessions, editEnabled: load?.editEnabled ?? true }, true);
-      this.buffer.opened(sessionId, load?.lastSeq ?? 0, load?.pending ?? []);
+      // An open ask_human dialog's question is on screen too: its "ended"
+      // may arrive while the snapshot was on its way.
+      this.buffer.opened(sessionId, load?.lastSeq ?? 0, [...(load?.pending ?? []), ...(load?.dialogs ?? []).map((d) => d.question)]);
       for (const p of load?.pending ?? []) if (p.kind === ConfirmEdit) void this.deps.proposals.requested(p);
     } catch (err) {
       if (ticket !== this.loading) return;

@@ -8,6 +8,7 @@ import {
   type CommandInfo,
   type ConfirmRequest,
   type ContextUse,
+  ClosedReplied,
   EventTurnFinished,
   type FileCompletion,
   type MCPStatusResult,
@@ -27,8 +28,9 @@ export interface ConfirmView {
   resolved?: 'accept' | 'reject';
   /**
    * A question answered with a reply (Send or a choice, not Done or
-   * Cancel): the dialog stays, showing the reply, after the sidecar closed
-   * the question, until the agent asks its next question or the turn ends.
+   * Cancel). When the sidecar closes it as "replied" its dialog stays,
+   * showing the reply, until the agent's follow-up (same dialogId) takes
+   * its place or the sidecar ends the dialog ("ended").
    */
   reply?: string;
   /** The sidecar closed the question; the card only shows the exchange. */
@@ -161,9 +163,11 @@ export class ChatStore {
         // The agent's next question takes the place of the answered one.
         return this.set({ confirms: [...this.s.confirms.filter((c) => !c.closed), { request: msg.request }] });
       case 'confirmClosed':
+        // The sidecar decides whether the dialog stays: only "replied"
+        // keeps the card; "ended", "resolved" and "cancelled" remove it.
         return this.set({
           confirms: this.s.confirms.flatMap((c) =>
-            c.request.id !== msg.closed.id ? [c] : c.reply !== undefined && msg.closed.reason === 'resolved' ? [{ ...c, closed: true }] : [],
+            c.request.id !== msg.closed.id ? [c] : msg.closed.reason === ClosedReplied ? [{ ...c, reply: c.reply ?? '', closed: true }] : [],
           ),
         });
       case 'sessions': {
@@ -289,7 +293,11 @@ export class ChatStore {
       hasMore: r.hasMore,
       running: !!r.runningTurnId,
       runningTurnId: r.runningTurnId,
-      confirms: (r.pending ?? []).map((request) => ({ request })),
+      // Dialogs the user replied in that wait for the agent come back too.
+      confirms: [
+        ...(r.dialogs ?? []).map((d) => ({ request: d.question, reply: d.reply, closed: true })),
+        ...(r.pending ?? []).map((request) => ({ request })),
+      ],
       todo: r.todo,
       context: r.context,
       mode: r.mode || 'agent',

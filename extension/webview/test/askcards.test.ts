@@ -157,7 +157,9 @@ describe('splitToolName', () => {
 });
 
 describe('the question dialog stays after a reply', () => {
-  const closed = (id: string) => h.host({ type: 'confirmClosed', closed: { id, reason: 'resolved' } });
+  // The sidecar says whether the dialog stays: "replied" after Send or a
+  // choice, "resolved" after Done or Cancel.
+  const closed = (id: string, reason = 'resolved') => h.host({ type: 'confirmClosed', closed: { id, reason } });
 
   test('Send keeps the card with the reply until the agent asks again', async () => {
     await ask();
@@ -165,23 +167,71 @@ describe('the question dialog stays after a reply', () => {
     await flush();
     h.q('confirm-allow')!.click();
     await flush();
-    await closed('q1');
+    await closed('q1', 'replied');
     const card = h.q('confirm-card')!;
     expect(card.dataset.state).toBe('replied');
     expect(h.q('confirm-reply')!.textContent).toContain('You replied: Postgres 16');
     expect(h.q('confirm-answer')).toBeNull();
-    // The follow-up takes its place: one card, the new question, answerable.
-    await h.host({ type: 'confirm', request: req({ id: 'q2', kind: 'question', question: 'Which version?' }) });
+    // The follow-up takes its place: one card, the new question, answerable,
+    // with the dialog's earlier exchange above it.
+    await h.host({
+      type: 'confirm',
+      request: req({ id: 'q2', kind: 'question', question: 'Which version?', dialogId: 'd1', thread: [{ question: 'Which **database**?', reply: 'Postgres 16' }] }),
+    });
     expect(h.qa('confirm-card').length).toBe(1);
     expect(h.q('confirm-question')!.textContent).toContain('Which version?');
+    expect(h.q('confirm-thread')!.textContent).toContain('database');
+    expect(h.q('confirm-thread')!.textContent).toContain('Postgres 16');
     expect(h.q('confirm-answer')).not.toBeNull();
+  });
+
+  test('Close ends a dialog waiting for the agent', async () => {
+    await ask();
+    h.qa('confirm-option')[1].click();
+    await flush();
+    expect(h.q('confirm-close-dialog')).toBeNull(); // not before the sidecar kept it
+    await closed('q1', 'replied');
+    h.q('confirm-close-dialog')!.click();
+    await flush();
+    expect(resolves().at(-1)).toEqual({ type: 'resolve', id: 'q1', decision: 'accept', reason: 'done' });
+    await closed('q1');
+    expect(h.q('confirm-card')).toBeNull();
+  });
+
+  test('a dialog the sidecar ends ("ended") closes', async () => {
+    await ask();
+    h.qa('confirm-option')[0].click();
+    await flush();
+    await closed('q1', 'replied');
+    expect(h.q('confirm-card')!.dataset.state).toBe('replied');
+    await closed('q1', 'ended');
+    expect(h.q('confirm-card')).toBeNull();
+  });
+
+  test('a reply the sidecar closes as "resolved" (the plan question) does not keep the card', async () => {
+    await ask();
+    h.qa('confirm-option')[0].click();
+    await flush();
+    await closed('q1');
+    expect(h.q('confirm-card')).toBeNull();
+  });
+
+  test('a reload shows an open dialog waiting for the agent', async () => {
+    await h.host(
+      snapshot({
+        dialogs: [{ question: req({ id: 'q1', kind: 'question', question: 'Which database?', dialogId: 'd1' }), reply: 'Postgres' }],
+      }),
+    );
+    expect(h.q('confirm-card')!.dataset.state).toBe('replied');
+    expect(h.q('confirm-reply')!.textContent).toContain('You replied: Postgres');
+    expect(h.q('confirm-answer')).toBeNull();
   });
 
   test('a choice keeps it too, and the end of the turn closes it', async () => {
     await ask();
     h.qa('confirm-option')[0].click();
     await flush();
-    await closed('q1');
+    await closed('q1', 'replied');
     expect(h.q('confirm-reply')!.textContent).toContain('You replied: Postgres');
     await h.host({ type: 'event', event: { sessionId: SID, seq: 11, turnId: 't1', kind: 'turnFinished', status: 'done' } });
     expect(h.q('confirm-card')).toBeNull();

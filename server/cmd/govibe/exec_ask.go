@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mattn/go-isatty"
 
@@ -24,6 +25,17 @@ type terminalAsker struct {
 	in  *bufio.Reader
 	out io.Writer
 	tr  func(string, ...any) string
+	// lines is fed by one reader goroutine, started on the first question:
+	// a question that timed out leaves its read pending, and a second
+	// reader on the same bufio.Reader would race with it.
+	once  sync.Once
+	lines chan termLine
+}
+
+type termLine struct {
+	s   string
+	err error
+	at  time.Time // when it was read: a line typed before a question was shown does not answer it
 }
 
 // stdinAsker returns the asker for this process, or nil when stdin is not
@@ -42,22 +54,40 @@ func newTerminalAsker(in io.Reader, out io.Writer, tr func(string, ...any) strin
 func (t *terminalAsker) ask(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	// Lines read from here on answer this question (the first question
+	// starts the reader, so input typed ahead of it still counts).
+	shown := time.Now()
+	t.once.Do(func() {
+		t.lines = make(chan termLine)
+		go func() {
+			for {
+				s, err := t.in.ReadString('\n')
+				t.lines <- termLine{s, err, time.Now()}
+				if err != nil {
+					close(t.lines)
+					return
+				}
+			}
+		}()
+	})
 	fmt.Fprintf(t.out, "\n%s\n%s\n", t.tr("The agent asks:"), q.Question)
 	for i, o := range q.Options {
 		fmt.Fprintf(t.out, "  %d) %s\n", i+1, o)
 	}
 	fmt.Fprintf(t.out, "%s\n> ", t.tr("Type a reply (or a choice's number), \"/done REPLY\" to end the topic, an empty line to cancel."))
-	type line struct {
-		s   string
-		err error
-	}
-	ch := make(chan line, 1)
-	go func() { s, err := t.in.ReadString('\n'); ch <- line{s, err} }()
-	var l line
-	select {
-	case l = <-ch:
-	case <-ctx.Done():
-		return tools.HumanReply{}, ctx.Err()
+	var l termLine
+	for l.at.IsZero() {
+		select {
+		case got, ok := <-t.lines:
+			if !ok {
+				l.at = shown // EOF earlier: cancelled
+			} else if !got.at.Before(shown) || got.err != nil {
+				l = got
+			}
+		case <-ctx.Done():
+			fmt.Fprintf(t.out, "\n%s\n", t.tr("No answer in time; the agent goes on without one."))
+			return tools.HumanReply{}, ctx.Err()
+		}
 	}
 	s := strings.TrimSpace(l.s)
 	if s == "" {

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -130,4 +134,64 @@ func TestExecAskHumanWithTTY(t *testing.T) {
 	if got != "The user replied: postgres" {
 		t.Fatalf("the model got %q\n%s", got, out)
 	}
+}
+
+// A question that times out leaves no second reader behind: the next
+// question gets the next line, and a line typed while no question was
+// shown answers nothing.
+func TestTerminalAskerAfterATimeout(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuilder
+	a := newTerminalAsker(pr, &out, plainTr)
+	q := tools.HumanQuestion{Question: "Which database?"}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := a.ask(ctx, q); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the deadline, got %v", err)
+	}
+	if !strings.Contains(out.String(), "No answer in time") {
+		t.Fatalf("the timeout is not said: %q", out.String())
+	}
+	// Typed between questions: read (by the one reader), then ignored.
+	if _, err := io.WriteString(pw, "stale\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // the late line must be older than the next question
+	got := make(chan tools.HumanReply, 1)
+	go func() {
+		r, err := a.ask(context.Background(), q)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- r
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(out.String(), "Which database?") < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := io.WriteString(pw, "postgres\n"); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-got; r != (tools.HumanReply{Reply: "postgres"}) {
+		t.Fatalf("second question got %+v", r)
+	}
+}
+
+// syncBuilder is a strings.Builder safe for the asker and the test.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -81,6 +81,8 @@ func TestBlockedRequests(t *testing.T) {
 		call("navigate", `{"url":"`+s.url+`/links"}`),
 		call("navigate", `{"url":"`+forbidden+`/typed"}`),
 		call("click", `{"selector":"#meta"}`),
+		call("navigate", `{"url":"`+s.url+`/links"}`),
+		call("click", `{"selector":"#mapped"}`),
 		call("done", `{"status":"failure","summary":"Blocked."}`),
 	)
 	res, err := Run(context.Background(), Config{DriverDir: drv, AllowHosts: []string{"127.0.0.1"}, TempDir: tmp},
@@ -91,18 +93,18 @@ func TestBlockedRequests(t *testing.T) {
 	if hits.Load() != 0 {
 		t.Fatalf("the forbidden server was reached %d times", hits.Load())
 	}
-	if res.Status != "failure" || len(res.Steps) != 8 {
+	if res.Status != "failure" || len(res.Steps) != 10 {
 		t.Fatalf("result %s", res.JSON())
 	}
 	// A refused navigation is a failed step, and the page it leaves is
 	// Chromium's error page.
-	notes := map[int]string{0: "pixel.png", 1: "/secret", 3: "/after-redirect", 5: "/typed", 6: "169.254.169.254"}
+	notes := map[int]string{0: "pixel.png", 1: "/secret", 3: "/after-redirect", 5: "/typed", 6: "169.254.169.254", 8: "/mapped"}
 	for i, frag := range notes {
 		st := res.Steps[i]
 		if !strings.Contains(st.Target+st.Note, frag) || !strings.Contains(st.Note, "loopback") && !strings.Contains(st.Note, "link-local") {
 			t.Errorf("step %d (%s) note lacks the refusal of %s: %q", i, st.Action, frag, st.Note)
 		}
-		if st.OK != (i == 0) {
+		if st.OK != (i == 0 || i == 7) {
 			t.Errorf("step %d (%s) ok=%v: %+v", i, st.Action, st.OK, st)
 		}
 	}

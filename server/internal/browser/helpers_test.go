@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -62,12 +63,20 @@ func newSite(t *testing.T, forbidden string) site {
 <img src="%[1]s/pixel.png" alt="pixel">
 <a id="direct" href="%[1]s/secret">internal</a>
 <a id="meta" href="http://169.254.169.254/latest/meta-data/">metadata</a>
-<a id="hop" href="/hop">redirect</a></body></html>`, forbidden)
+<a id="hop" href="/hop">redirect</a>
+<a id="mapped" href="%[2]s/mapped">IPv4-mapped IPv6</a></body></html>`, forbidden, mappedV6(forbidden))
 	})
 	mux.HandleFunc("/hop", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, forbidden+"/after-redirect", http.StatusFound)
 	})
 	return site{url: serve(t, mux)}
+}
+
+// mappedV6 spells a loopback URL's host as IPv4-mapped IPv6
+// ([::ffff:127.0.0.1]), which must be refused like 127.0.0.1.
+func mappedV6(u string) string {
+	i := strings.LastIndex(u, ":")
+	return "http://[::ffff:127.0.0.1]" + u[i:]
 }
 
 // counter is a server that must never be reached.

@@ -9,7 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-const toolDescription = `Summarise the earlier part of this conversation into a dense state snapshot, freeing context. The newest messages stay verbatim; files are not touched. Use it when the conversation has grown long and older details are no longer needed word for word, e.g. before starting a new large piece of work. Only available in the main conversation, not inside executor, evaluator or other sub-agent runs.`
+const toolDescription = `Summarise the earlier part of this conversation into a dense state snapshot to free context; the newest messages stay verbatim and files are untouched. Use it when the conversation is long and older details are no longer needed word for word, e.g. before a new large piece of work. Main conversation only.`
 
 var toolSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 

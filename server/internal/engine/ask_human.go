@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -20,34 +22,75 @@ const DefaultAskHumanTimeout = 30 * time.Minute
 //     → "… and is done with this topic: …"
 //   - Cancel: Accept=false                          → "The user cancelled …"
 //
-// Each answer ends this call (the dialog closes); the model may ask again,
-// which opens a new one, so the conversation continues question by question.
+// Each answer ends this call. After Send the dialog stays open and the
+// model's next ask_human of the turn is asked in it (broker_dialog.go);
+// Done and Cancel close it.
 const ReasonDone = "done"
 
 // AskHuman parks the question on the Broker (persisted, so a reload or a
 // restart shows it again) or, headless, asks the terminal.
 func (a *approver) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
-	if a.e.opts.Headless {
-		if a.e.opts.AskTerminal == nil {
-			return tools.HumanReply{}, tools.ErrNoHuman
-		}
-		return a.e.opts.AskTerminal(ctx, q)
+	if a.e.opts.Headless && a.e.opts.AskTerminal == nil {
+		return tools.HumanReply{}, tools.ErrNoHuman
 	}
+	// The timeout holds for the terminal too: an unattended TTY must not
+	// keep a headless run waiting forever.
 	timeout := a.e.askHumanTimeout()
 	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errAskTimeout)
 	defer cancel()
-	ans, err := a.e.Broker.Ask(wctx, Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
-		Kind: "question", Question: q.Question, Options: q.Options})
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errAskTimeout) {
-			return tools.HumanReply{TimedOut: true, Timeout: timeout.String()}, nil
+	var r tools.HumanReply
+	var err error
+	if a.e.opts.Headless {
+		r, err = a.e.opts.AskTerminal(wctx, q)
+	} else {
+		c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
+			Kind: "question", Question: q.Question, Options: q.Options}
+		a.e.Broker.continueDialog(&c)
+		var ans Answer
+		if ans, err = a.e.Broker.Ask(wctx, c); err == nil {
+			r = replyOf(ans)
 		}
-		return tools.HumanReply{}, err
 	}
-	return replyOf(ans), nil
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(wctx), errAskTimeout) {
+		return tools.HumanReply{TimedOut: true, Timeout: timeout.String()}, nil
+	}
+	return r, err
 }
 
 var errAskTimeout = errors.New("ask_human timed out")
+
+// reasonTimedOut marks the answer a restored question gets when its
+// timeout runs out (never sent by a client: Expire makes it).
+const reasonTimedOut = "\x00timeout"
+
+// expireRestoredAsk keeps the askHuman.timeoutMs of an ask_human question
+// restored after a restart, counted from when it was first asked: when it
+// runs out the run resumes and the model is told nobody answered, as it
+// would have been without the restart.
+func (e *Engine) expireRestoredAsk(p *parkedTurn) {
+	if p.confirm.Kind != "question" || !slices.ContainsFunc(p.calls, func(c llm.ToolCall) bool {
+		return c.ID == p.confirm.ToolCallID && c.Name == "ask_human"
+	}) {
+		return
+	}
+	asked := p.asked
+	if asked.IsZero() {
+		asked = time.Now()
+	}
+	left := time.Until(asked.Add(e.askHumanTimeout()))
+	time.AfterFunc(max(left, 0), func() {
+		if e.baseCtx.Err() == nil {
+			e.Broker.Expire(p.confirm.ID, Answer{Reason: reasonTimedOut})
+		}
+	})
+}
+
+func (e *Engine) replyOf(ans Answer) tools.HumanReply {
+	if ans.Reason == reasonTimedOut {
+		return tools.HumanReply{TimedOut: true, Timeout: e.askHumanTimeout().String()}
+	}
+	return replyOf(ans)
+}
 
 func replyOf(ans Answer) tools.HumanReply {
 	if !ans.Accept {
@@ -62,7 +105,7 @@ func (r *resumedApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (
 	if r.c.Kind != "question" || q.ToolCallID != r.c.ToolCallID {
 		return r.approver.AskHuman(ctx, q)
 	}
-	return replyOf(r.ans), nil
+	return r.e.replyOf(r.ans), nil
 }
 
 func (e *Engine) askHumanTimeout() time.Duration {

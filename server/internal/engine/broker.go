@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/google/uuid"
@@ -34,6 +35,10 @@ type Confirm struct {
 	Review       *ReviewCard    `json:"review,omitempty"`
 	Question     string         `json:"question,omitempty"`
 	Options      []string       `json:"options,omitempty"`
+	// DialogID and Thread place an ask_human question in its dialog:
+	// the earlier exchanges, oldest first (broker_dialog.go).
+	DialogID string             `json:"dialogId,omitempty"`
+	Thread   []QuestionExchange `json:"thread,omitempty"`
 	// Server and Tool name an MCP call (kind tool); Command holds the
 	// namespaced name and Question its JSON arguments.
 	Server string `json:"server,omitempty"`
@@ -92,6 +97,7 @@ type Broker struct {
 	mu      sync.Mutex
 	pending map[string]*waiting
 	order   []string // ids in the order they were asked
+	dialogs []OpenDialog
 }
 
 type waiting struct {
@@ -156,6 +162,9 @@ func (b *Broker) Resolve(id string, a Answer) error {
 	w := b.pending[id]
 	b.mu.Unlock()
 	if w == nil || !b.remove(id) {
+		if b.closeDialog(id) {
+			return nil
+		}
 		return ErrNoSuchConfirm
 	}
 	resp, _ := json.Marshal(a)
@@ -164,13 +173,26 @@ func (b *Broker) Resolve(id string, a Answer) error {
 		st = store.ConfirmApproved
 	}
 	b.persist(id, st, resp)
+	if keepsDialog(w.c, a) {
+		// Kept and announced before the answer is delivered, so the
+		// agent's follow-up finds the dialog and the client hears of the
+		// reply before the follow-up question.
+		b.keepDialog(w.c, strings.TrimSpace(a.Answer))
+		b.onClosed(id, closedReplied)
+		b.deliver(w, a)
+		return nil
+	}
+	b.deliver(w, a)
+	b.onClosed(id, "resolved")
+	return nil
+}
+
+func (b *Broker) deliver(w *waiting, a Answer) {
 	if w.onAnswer != nil {
 		w.onAnswer(a)
 	} else {
 		w.ch <- a
 	}
-	b.onClosed(id, "resolved")
-	return nil
 }
 
 // Restore re-registers a question a previous process persisted and left
@@ -182,6 +204,22 @@ func (b *Broker) Restore(c Confirm, onAnswer func(Answer)) {
 	b.order = append(b.order, c.ID)
 	b.mu.Unlock()
 	b.onRequested(c)
+}
+
+// Expire closes a restored question whose time ran out (recorded as
+// cancelled, shown as withdrawn) and hands a to its onAnswer, so the
+// resumed run tells the model. False when it is no longer pending.
+func (b *Broker) Expire(id string, a Answer) bool {
+	b.mu.Lock()
+	w := b.pending[id]
+	b.mu.Unlock()
+	if w == nil || w.onAnswer == nil || !b.remove(id) {
+		return false
+	}
+	b.persist(id, store.ConfirmCancelled, nil)
+	b.onClosed(id, "cancelled")
+	w.onAnswer(a)
+	return true
 }
 
 // Withdraw closes a pending question without an answer (recorded as

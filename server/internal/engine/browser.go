@@ -26,7 +26,7 @@ import (
 // the user turns on for their own dev server.
 type browserTool struct{ e *Engine }
 
-const browserDesc = `Delegate a task in a real web browser (headless Chromium) to a browser sub-agent: open pages, fill and submit forms, click, read text, take screenshots. Use it to check a web app you built (its dev server needs govibe.browser.allowLocalhost) or for pages that need JavaScript; for reading documentation prefer web_fetch. Give the task with everything the sub-agent needs (what to do, what to check or extract). You receive a JSON result {status, summary, steps[{action, target, ok, note}], finalUrl, title, extracted, screenshots}. Requests to private or internal addresses are refused.`
+const browserDesc = `Delegate a task to a browser sub-agent in headless Chromium: open pages, fill forms, click, read text, take screenshots. For checking a web app you built (a dev server needs govibe.browser.allowLocalhost) or pages that need JavaScript; read documentation with web_fetch. Give it everything it needs (what to do, check or extract). Returns JSON {status, summary, steps[{action, target, ok, note}], finalUrl, title, extracted, screenshots}. Private and internal addresses are refused.`
 
 func (b browserTool) Name() string        { return "browser_sub_agent" }
 func (b browserTool) Description() string { return browserDesc }

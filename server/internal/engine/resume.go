@@ -38,6 +38,9 @@ type parkedTurn struct {
 	// (snapshot labels, reviewers' context).
 	userText string
 	number   int
+	// asked is when the question was first asked: an ask_human question's
+	// timeout runs on from there across restarts.
+	asked time.Time
 }
 
 // resumableKinds are the questions whose tool can run again with the
@@ -101,7 +104,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 		c.TurnID = uuid.NewString()
 	}
 	p := &parkedTurn{sessionID: m.SessionID, turnID: c.TurnID, messageID: m.ID, messageSeq: msg.Seq, confirm: c,
-		calls: calls, btw: msg.BTWBranch != "", number: e.currentTurnNumber(ctx, m.SessionID)}
+		calls: calls, btw: msg.BTWBranch != "", number: e.currentTurnNumber(ctx, m.SessionID), asked: conf.Created}
 	if u, err := e.Store.GetMessage(ctx, msg.ReplyTo); err == nil {
 		for _, part := range u.Parts {
 			if part.Kind == store.PartText {
@@ -167,6 +170,7 @@ func (e *Engine) park(p *parkedTurn) {
 	delete(e.interrupted, p.sessionID)
 	e.mu.Unlock()
 	e.Broker.Restore(p.confirm, func(a Answer) { e.resumeParked(p, a) })
+	e.expireRestoredAsk(p)
 }
 
 // resumeParked starts the resumed run with the user's answer. It is called
@@ -205,6 +209,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 	if err != nil {
 		e.log.Error("reopening the parked turn", zap.String("session", sid), zap.Error(err))
 		e.releaseTurn(t)
+		e.Broker.EndDialogs(sid, t.id)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: p.messageID, Status: string(agent.StatusError)})
 		return
 	}

@@ -25,8 +25,8 @@ type PlanReview struct {
 	// the review is disabled.
 	Card *ReviewCard
 	// Feedback is for the model: when the plan was not accepted, what to
-	// fix or why it was refused; when the user accepted it with a typed
-	// reply, that reply.
+	// fix, why it was refused, or the user's typed reply to the plan
+	// question (which never accepts the plan).
 	Feedback string
 	// Attempt is this review's number since the last accepted plan.
 	Attempt int
@@ -118,20 +118,24 @@ const (
 	planReject = "Reject it"
 )
 
-// planByUser applies the user's answer to the plan question: anything
-// but "Reject it" or Cancel accepts it. A typed reply is not lost: the
-// model gets it with the created plan.
+// planByUser applies the user's answer to the plan question. Only the
+// choice "Use this plan" accepts it: a typed reply is the user's answer
+// (feedback on the plan, a question back), never an approval, so the
+// model gets it as the reason the plan was not taken and revises. "Reject
+// it", Cancel, and Done with nothing typed refuse it.
 func planByUser(out PlanReview, ans Answer) PlanReview {
-	if ans.Accept && ans.Answer != planReject {
+	note := strings.TrimSpace(ans.Answer)
+	switch {
+	case ans.Accept && note == planUse:
 		out.Accepted = true
-		if note := strings.TrimSpace(ans.Answer); note != "" && note != planUse {
-			out.Feedback = "The user accepted the plan and added: " + note
+	case ans.Accept && note != "" && note != planReject:
+		out.Feedback = "The user did not accept the plan as it is and replied: " + note +
+			"\nTake the reply into account: revise the plan and call create_todo_list again, or answer the user."
+	default:
+		out.Feedback = "The user rejected the plan."
+		if r := strings.TrimSpace(firstNonEmpty(ans.Reason, note)); r != "" && r != planReject && r != ReasonDone {
+			out.Feedback += " The user's reason: " + r
 		}
-		return out
-	}
-	out.Feedback = "The user rejected the plan."
-	if r := strings.TrimSpace(firstNonEmpty(ans.Reason, ans.Answer)); r != "" && r != planReject && r != ReasonDone {
-		out.Feedback += " The user's reason: " + r
 	}
 	return out
 }

@@ -372,6 +372,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		e.noteMemoryGaps(fctx, t)
 	}
 	tu := e.finishTurnUsage(fctx, sid, t.number, before)
+	e.Broker.EndDialogs(sid, t.id)
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.
 	e.releaseTurn(t)

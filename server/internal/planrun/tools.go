@@ -13,7 +13,7 @@ import (
 )
 
 const (
-	createTodoDesc   = `Plan a large task as a todo list before doing it. After this call the scheduler takes over: each item is carried out by an executor agent and checked by an evaluator agent, one at a time, in order. Give a goal and items ({title, description, acceptance} or bare titles). acceptance says how to check the item (for example, a test command that must pass). With expandIndex (1-based), the items replace that one item of the current plan.`
+	createTodoDesc   = `Plan a large task as a todo list before doing it. The scheduler then takes over: an executor agent carries out each item in order and an evaluator agent checks it. Items are {title, description, acceptance} (how to check it, e.g. a test command that must pass) or bare titles. With expandIndex (1-based), the items replace that item of the current plan.`
 	completeTodoDesc = `Mark the todo item in progress as done after checking its acceptance criteria. Give its 1-based index or its title, and a summary of what you verified. Only the item in progress can be completed.`
 )
 

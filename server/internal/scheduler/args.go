@@ -113,8 +113,8 @@ func ParseComplete(raw json.RawMessage) (CompleteArgs, error) {
 var (
 	CreateSchema = json.RawMessage(`{"type":"object","properties":{` +
 		`"goal":{"type":"string","description":"What the whole plan achieves, in one sentence."},` +
-		`"items":{"type":"array","minItems":1,"description":"The steps, in order. Each is {title, description, acceptance} or a bare title string.","items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"title":{"type":"string"},"description":{"type":"string"},"acceptance":{"type":"string","description":"How an evaluator can check the step is done (e.g. a test command that must pass)."}},"required":["title"],"additionalProperties":false}]}},` +
-		`"expandIndex":{"type":"integer","minimum":1,"description":"1-based index of an existing item to replace with items (expand a step into several)."}` +
+		`"items":{"type":"array","minItems":1,"description":"The steps, in order.","items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"title":{"type":"string"},"description":{"type":"string"},"acceptance":{"type":"string","description":"How to check the step is done."}},"required":["title"],"additionalProperties":false}]}},` +
+		`"expandIndex":{"type":"integer","minimum":1,"description":"1-based index of the item to split into items."}` +
 		`},"required":["goal","items"],"additionalProperties":false}`)
 	CompleteSchema = json.RawMessage(`{"type":"object","properties":{` +
 		`"index":{"type":"integer","minimum":1,"description":"1-based index of the item."},` +

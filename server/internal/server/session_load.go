@@ -49,5 +49,8 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 	for _, c := range l.Pending {
 		out.Pending = append(out.Pending, toConfirmRequest(c))
 	}
+	for _, d := range eng.Broker.Dialogs(p.SessionID) {
+		out.Dialogs = append(out.Dialogs, protocol.OpenDialog{Question: toConfirmRequest(d.Question), Reply: d.Reply})
+	}
 	return out, nil
 }

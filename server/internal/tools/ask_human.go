@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -14,6 +16,12 @@ type askHumanArgs struct {
 	Question string   `json:"question" jsonschema:"required" jsonschema_description:"The question for the user, self-contained."`
 	Options  []string `json:"options,omitempty" jsonschema_description:"Optional choices shown as buttons."`
 }
+
+// Bounds of ask_human's choices (each one is a button).
+const (
+	MaxHumanOptions = 10
+	maxOptionChars  = 200
+)
 
 // HumanQuestion is an ask_human call as the asker sees it.
 type HumanQuestion struct {
@@ -61,8 +69,17 @@ func runAskHuman(ctx context.Context, env *Env, a askHumanArgs) (Result, error) 
 	}
 	var opts []string
 	for _, o := range a.Options {
-		if o = strings.TrimSpace(o); o != "" {
+		if o = strings.TrimSpace(o); o != "" && !slices.Contains(opts, o) {
 			opts = append(opts, o)
+		}
+	}
+	// Choices are buttons: a long list is a form, not a question.
+	if len(opts) > MaxHumanOptions {
+		return Result{Output: fmt.Sprintf("ask_human takes at most %d options (got %d); ask a narrower question or let the user type.", MaxHumanOptions, len(opts))}, nil
+	}
+	for _, o := range opts {
+		if len([]rune(o)) > maxOptionChars {
+			return Result{Output: fmt.Sprintf("Each ask_human option is a short label of at most %d characters; put details in the question.", maxOptionChars)}, nil
 		}
 	}
 	asker, ok := env.Approver.(HumanAsker)

@@ -82,13 +82,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 	if err := f.Policy.CheckURL(u); err != nil {
 		return nil, err
 	}
-	timeout := req.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	if timeout > MaxTimeout {
-		timeout = MaxTimeout
-	}
+	timeout := effectiveTimeout(req.Timeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := f.wait(ctx); err != nil {
@@ -170,6 +164,17 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 		out.ContentType = mt
 	}
 	return out, nil
+}
+
+// effectiveTimeout is the model's timeout within bounds.
+func effectiveTimeout(d time.Duration) time.Duration {
+	switch {
+	case d <= 0:
+		return DefaultTimeout
+	case d > MaxTimeout:
+		return MaxTimeout
+	}
+	return d
 }
 
 func (f *Fetcher) wait(ctx context.Context) error {

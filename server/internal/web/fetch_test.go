@@ -3,9 +3,12 @@ package web
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -144,5 +147,60 @@ func TestRateLimited(t *testing.T) {
 	}
 	if _, err := f.Fetch(ctx, Request{URL: u}); err == nil || !strings.Contains(err.Error(), "too many") {
 		t.Fatalf("want rate-limited, got %v", err)
+	}
+}
+
+// At most MaxRedirects redirects are followed, each re-checked; a cookie or
+// an Authorization header set for the first host does not follow a
+// redirect to another host.
+func TestRedirectLimitAndCredentialsStayWithTheirHost(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]http.Header{}
+	port := loopbackServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Host+r.URL.Path] = r.Header.Clone()
+		mu.Unlock()
+		if n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop/")); err == nil && n > 0 {
+			http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
+			return
+		}
+		if r.URL.Path == "/away" {
+			http.Redirect(w, r, "http://other.test:"+strings.Split(r.Host, ":")[1]+"/landing", http.StatusFound)
+			return
+		}
+		w.Write([]byte("arrived"))
+	})
+	f := &Fetcher{Policy: Policy{AllowHosts: []string{"local.test", "other.test"}},
+		Lookup: stubLookup(map[string][]string{"local.test": {"127.0.0.1"}, "other.test": {"127.0.0.1"}})}
+	base := "http://local.test:" + port
+	r, err := f.Fetch(context.Background(), Request{URL: fmt.Sprintf("%s/hop/%d", base, MaxRedirects)})
+	if err != nil || string(r.Body) != "arrived" || r.Redirects != MaxRedirects {
+		t.Fatalf("%d redirects: %v %+v", MaxRedirects, err, r)
+	}
+	if _, err := f.Fetch(context.Background(), Request{URL: fmt.Sprintf("%s/hop/%d", base, MaxRedirects+1)}); err == nil || !strings.Contains(err.Error(), "redirects") {
+		t.Fatalf("%d redirects: want stopped, got %v", MaxRedirects+1, err)
+	}
+	r, err = f.Fetch(context.Background(), Request{URL: base + "/away", Cookie: "session=s3cret", Headers: map[string]string{"Authorization": "Bearer t0ken"}})
+	if err != nil || string(r.Body) != "arrived" {
+		t.Fatalf("cross-host redirect: %v %+v", err, r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	first, landed := seen["local.test:"+port+"/away"], seen["other.test:"+port+"/landing"]
+	if first.Get("Cookie") != "session=s3cret" || first.Get("Authorization") != "Bearer t0ken" {
+		t.Fatalf("the first host did not get its credentials: %v", first)
+	}
+	if landed == nil || landed.Get("Cookie") != "" || landed.Get("Authorization") != "" {
+		t.Fatalf("credentials followed the redirect to another host: %v", landed)
+	}
+}
+
+// The model's timeout is capped at MaxTimeout; zero or less is the default.
+func TestTimeoutBounds(t *testing.T) {
+	for in, want := range map[time.Duration]time.Duration{0: DefaultTimeout, -time.Second: DefaultTimeout,
+		time.Second: time.Second, 10 * time.Minute: MaxTimeout} {
+		if got := effectiveTimeout(in); got != want {
+			t.Errorf("timeout %s: got %s, want %s", in, got, want)
+		}
 	}
 }

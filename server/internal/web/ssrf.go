@@ -29,9 +29,13 @@ var blocked = mustPrefixes(
 )
 
 // embedsV4 are IPv6 ranges that carry an IPv4 address in their low 32 bits
-// (NAT64, and the deprecated IPv4-compatible form); the embedded address is
-// checked as well.
-var embedsV4 = mustPrefixes("64:ff9b::/96", "64:ff9b:1::/48", "::/96")
+// (NAT64, SIIT's IPv4-translated ::ffff:0:a.b.c.d, and the deprecated
+// IPv4-compatible form); the embedded address is checked as well.
+var embedsV4 = mustPrefixes("64:ff9b::/96", "64:ff9b:1::/48", "::/96", "::ffff:0:0:0/96")
+
+// sixToFour (2002::/16) carries an IPv4 address in bits 16-47: a relay
+// would deliver 2002:7f00:1:: to 127.0.0.1's network.
+var sixToFour = netip.MustParsePrefix("2002::/16")
 
 func mustPrefixes(ss ...string) []netip.Prefix {
 	out := make([]netip.Prefix, len(ss))
@@ -85,6 +89,12 @@ func (p Policy) CheckAddr(a netip.Addr) error {
 				if err := p.CheckAddr(v4); err != nil {
 					return fmt.Errorf("%w (embedded in %s)", err, a)
 				}
+			}
+		}
+		if sixToFour.Contains(a) {
+			b := a.As16()
+			if err := p.CheckAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})); err != nil {
+				return fmt.Errorf("%w (embedded in the 6to4 address %s)", err, a)
 			}
 		}
 	}

@@ -22,6 +22,10 @@ func TestCheckURLRefusesInternalLiterals(t *testing.T) {
 		"http://2130706433/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0x7f000001/",
 		"http://017700000001/", "http://[64:ff9b::7f00:1]/", "http://[::]/", "http://127.0.0.1.:8080/",
 		"http://3232235777/", "http://0xa9fea9fe/",
+		// IPv4 carried in IPv6: mapped (both spellings), SIIT, 6to4, NAT64.
+		"http://[::ffff:a9fe:a9fe]/", "http://[::ffff:10.0.0.1]/", "http://[::ffff:0:7f00:1]/",
+		"http://[2002:7f00:1::]/", "http://[2002:a9fe:a9fe::1]/", "http://[64:ff9b::a00:1]/",
+		"http://[0:0:0:0:0:ffff:127.0.0.1]/",
 	}
 	for _, s := range refused {
 		u, err := url.Parse(s)
@@ -32,7 +36,8 @@ func TestCheckURLRefusesInternalLiterals(t *testing.T) {
 			t.Errorf("%s: want a blocked-address refusal, got %v", s, err)
 		}
 	}
-	for _, s := range []string{"http://93.184.216.34/", "https://example.com/x", "http://[2606:4700::1111]/", "http://8.8.8.8:53/"} {
+	for _, s := range []string{"http://93.184.216.34/", "https://example.com/x", "http://[2606:4700::1111]/", "http://8.8.8.8:53/",
+		"http://[2002:5db8:d822::1]/", "http://[::ffff:93.184.216.34]/"} {
 		u, _ := url.Parse(s)
 		if err := p.CheckURL(u); err != nil {
 			t.Errorf("%s: want allowed, got %v", s, err)

@@ -21,8 +21,8 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
   // Sized to its placeholder at first, which wraps in a narrow sidebar.
   useLayoutEffect(() => autoSize(box.current), [view.resolved]);
   const text = answer.trim();
-  // Send and a choice reply and keep the dialog (the agent may ask a
-  // follow-up); Done and Cancel end it.
+  // Send and a choice reply; the sidecar keeps the dialog open for the
+  // agent's follow-up (confirm/closed "replied"). Done and Cancel end it.
   const reply = (r: string) => {
     resolve(req.id, 'accept', { answer: r });
     store.markReplied(req.id, r);
@@ -44,6 +44,18 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
         <span class="codicon codicon-question" />
         <span class="confirm-title">{l10n.t('The agent has a question')}</span>
       </div>
+      {req.thread && req.thread.length > 0 && (
+        <div class="question-thread" data-testid="confirm-thread">
+          {req.thread.map((x, i) => (
+            <div key={i} class="question-exchange">
+              <Markdown text={x.question} />
+              <div>
+                <span class="codicon codicon-reply" /> {x.reply}
+              </div>
+            </div>
+          ))}
+        </div>
+      )}
       <div class="question-text" data-testid="confirm-question">
         <Markdown text={req.question ?? ''} />
       </div>
@@ -53,6 +65,20 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
             <span class="codicon codicon-reply" /> {l10n.t('You replied: {0}', view.reply)}
           </div>
           <div class="question-waiting">{l10n.t('Waiting for the agent…')}</div>
+          {view.closed && (
+            // The sidecar keeps the dialog open for a follow-up; the user
+            // may end it now (the agent's next question opens a new one).
+            <div class="confirm-actions">
+              <vscode-button
+                secondary
+                data-testid="confirm-close-dialog"
+                title={l10n.t('End this conversation with the agent')}
+                onClick={() => resolve(req.id, 'accept', { reason: REASON_DONE })}
+              >
+                {l10n.t('Close')}
+              </vscode-button>
+            </div>
+          )}
         </div>
       ) : view.resolved ? (
         <Resolved decision={view.resolved} />

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/compact"
@@ -24,6 +25,7 @@ import (
 
 func main() {
 	budget := flag.Int("budget", 5000, "token budget of the hello request with a small AGENTS.md")
+	perTool := flag.Bool("per-tool", false, "also print each tool definition's tokens, largest first")
 	flag.Parse()
 	smallAgents := strings.Repeat("Run `make test` before committing. Use gofmt.\n", 4)
 	small, err := measure(smallAgents, "")
@@ -40,6 +42,9 @@ func main() {
 		m    figures
 	}{{"small AGENTS.md", small}, {"large AGENTS.md (~30 KB)", large}} {
 		fmt.Printf("%-28s %8d %8d %8d %8d %6d\n", r.name, r.m.system, r.m.tools, r.m.user, r.m.total(), r.m.count)
+	}
+	if *perTool {
+		printPerTool(small.defs)
 	}
 	fmt.Printf("budget: %d tokens for the small-AGENTS.md request: %d (%.0f%%)\n", *budget, small.total(), 100*float64(small.total())/float64(*budget))
 	if small.total() > *budget {
@@ -73,6 +78,7 @@ type figures struct {
 	// prompt is the system prompt with the run's temporary directory
 	// replaced by a placeholder; toolsJSON the tool definitions.
 	prompt, toolsJSON string
+	defs              []scripted.Tool
 }
 
 func (f figures) total() int { return f.system + f.tools + f.user }
@@ -138,7 +144,26 @@ func measure(agents, toolProfile string) (figures, error) {
 	tools2, _ := json.Marshal(reqs[1].Tools)
 	stable := r.Messages[0].Content == reqs[1].Messages[0].Content && string(toolsJSON) == string(tools2)
 	return figures{system: est.Text(r.Messages[0].Content), tools: est.Text(string(toolsJSON)), user: est.Text(r.LastUserMessage()), count: len(r.Tools), stable: stable,
-		prompt: strings.ReplaceAll(r.Messages[0].Content, tmp, "<tmp>"), toolsJSON: strings.ReplaceAll(string(toolsJSON), tmp, "<tmp>")}, nil
+		prompt: strings.ReplaceAll(r.Messages[0].Content, tmp, "<tmp>"), toolsJSON: strings.ReplaceAll(string(toolsJSON), tmp, "<tmp>"), defs: r.Tools}, nil
+}
+
+// printPerTool shows where the tool tokens go, so a description that grew
+// is easy to spot.
+func printPerTool(defs []scripted.Tool) {
+	est := compact.Default()
+	type row struct {
+		name string
+		n    int
+	}
+	var rows []row
+	for _, d := range defs {
+		b, _ := json.Marshal(d)
+		rows = append(rows, row{d.Name, est.Text(string(b))})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].n > rows[j].n })
+	for _, r := range rows {
+		fmt.Printf("  %-26s %6d\n", r.name, r.n)
+	}
 }
 
 func fail(err error) {

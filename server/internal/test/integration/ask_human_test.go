@@ -89,3 +89,22 @@ func TestAskHumanResumedAfterRestart(t *testing.T) {
 		})
 	}
 }
+
+// TestAskHumanTimeoutSurvivesRestart: a question restored after a restart
+// still times out (counted from when it was first asked), and the resumed
+// run tells the model nobody answered; nothing is left waiting.
+func TestAskHumanTimeoutSurvivesRestart(t *testing.T) {
+	p := parkThenStop(t, stoppers[0], map[string]string{"a.txt": aText}, askDB, scripted.Reply{Text: "I'll pick sqlite."})
+	p.settings["askHuman.timeoutMs"] = 6000
+	ed, load := p.restart(t)
+	c := p.expectRestored(t, ed, load)
+	if fin := ed.AwaitTurnFinished(p.sid, p.turn, 30*time.Second); fin.Status != "done" {
+		t.Fatalf("resumed turn ended %s\n%s", fin.Status, ed.Stderr())
+	}
+	if got := toolResultFor(t, p.model, "q1"); got != "No answer within 6s; decide yourself or stop and explain." {
+		t.Fatalf("the model got %q", got)
+	}
+	awaitClosed(t, ed, c.ID, "cancelled")
+	expectValid(t, p.model)
+	expectSettled(t, ed, p.sid)
+}

@@ -55,8 +55,9 @@ func lastToolOf(r *scripted.RecordedRequest, id string) string {
 // sidecar stops while the question waits (killed, or its stdin closed by
 // a window reload, or a clean exit). The next process shows the same
 // question; "Use this plan" hands the plan to the scheduler, whose item
-// runs, a typed reply does too and reaches the model with the plan, and
-// "Reject it" reaches the model as the create_todo_list result. The reviewer is not
+// runs; a typed reply is the user's answer, not an approval: the plan is
+// not taken and the reply reaches the model as the create_todo_list
+// result, as "Reject it" does. The reviewer is not
 // asked again, and no call is left without its result.
 func TestPlanQuestionResumedAfterRestart(t *testing.T) {
 	cases := []struct {
@@ -66,8 +67,8 @@ func TestPlanQuestionResumedAfterRestart(t *testing.T) {
 	}{
 		{"use-after-sigkill", stoppers[0], "Use this plan"},
 		{"reject-after-reload", stoppers[1], "Reject it"},
-		// A typed reply accepts the plan and reaches the model with it.
-		{"typed-after-exit", stoppers[2], "Go ahead, keep the API stable"},
+		// A typed reply is feedback: the plan is not used.
+		{"typed-after-exit", stoppers[2], "Add a test first, then fix"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,15 +114,20 @@ func TestPlanQuestionResumedAfterRestart(t *testing.T) {
 					result = got
 				}
 			}
-			if c.answer != "Reject it" {
+			switch c.answer {
+			case "Use this plan":
 				if strings.HasPrefix(result, "Error:") || settled.Todo == nil || len(settled.Todo.Items) != 1 || settled.Todo.Items[0].Status != "done" {
 					t.Fatalf("the accepted plan did not run: p1 result %q, todo %+v", result, settled.Todo)
 				}
-				if typed := c.answer != "Use this plan"; typed != strings.Contains(result, "The user accepted the plan and added: "+c.answer) {
-					t.Fatalf("p1 result %q for the answer %q", result, c.answer)
+			case "Reject it":
+				if !strings.Contains(result, "The user rejected the plan.") || settled.Todo != nil && len(settled.Todo.Items) > 0 {
+					t.Fatalf("rejected plan: p1 result %q, todo %+v", result, settled.Todo)
 				}
-			} else if !strings.Contains(result, "The user rejected the plan.") || settled.Todo != nil && len(settled.Todo.Items) > 0 {
-				t.Fatalf("rejected plan: p1 result %q, todo %+v", result, settled.Todo)
+			default:
+				if !strings.Contains(result, "The user did not accept the plan as it is and replied: "+c.answer) ||
+					settled.Todo != nil && len(settled.Todo.Items) > 0 {
+					t.Fatalf("a typed reply must reach the model without accepting: p1 result %q, todo %+v", result, settled.Todo)
+				}
 			}
 			expectValid(t, model)
 		})

@@ -156,8 +156,8 @@ func expectSettled(t *testing.T, ed *fakeeditor.Editor, sid string) protocol.Ses
 	if err := ed.Call("session/load", protocol.SessionLoadParams{SessionID: sid}, &load); err != nil {
 		t.Fatal(err)
 	}
-	if len(load.Pending) != 0 || load.RunningTurnID != "" {
-		t.Fatalf("after the turn: pending %+v running %q", load.Pending, load.RunningTurnID)
+	if len(load.Pending) != 0 || load.RunningTurnID != "" || len(load.Dialogs) != 0 {
+		t.Fatalf("after the turn: pending %+v running %q open dialogs %+v", load.Pending, load.RunningTurnID, load.Dialogs)
 	}
 	for _, m := range load.Messages {
 		if m.Status == "pending" {
