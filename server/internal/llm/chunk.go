@@ -92,7 +92,8 @@ type chunkUsage struct {
 	CachedTokens int64 `json:"cached_tokens"`
 }
 
-// decodeChunk decodes one SSE event's data into a fresh c. It reads the
+// decodeChunk decodes one SSE event's data into an empty c (fresh, or with
+// its choices emptied and usage nil, as consume reuses it). It reads the
 // event with gjson (which openai-go's own stream reader also uses) rather
 // than encoding/json's reflection, which cost more per one-character delta
 // than everything else on the delta's way to the editor, and it decodes

@@ -183,12 +183,16 @@ func (c *OpenAIClient) finalError(attempts int, out outcome) error {
 // consume feeds the stream's chunks to acc until [DONE], the end of the
 // body, or a broken or failed event.
 func (c *OpenAIClient) consume(dec ssestream.Decoder, acc *accumulator, onEvent func(Event)) error {
+	// One chunk serves every event: decodeChunk appends fresh choices to
+	// its emptied slice and acc copies what it keeps, so reusing it saves
+	// an allocation per delta.
+	var chunk streamChunk
 	for dec.Next() {
 		data := dec.Event().Data
 		if bytes.HasPrefix(data, doneData) {
 			return nil
 		}
-		var chunk streamChunk
+		chunk.Choices, chunk.Usage = chunk.Choices[:0], nil
 		if err := decodeChunk(data, &chunk); err != nil {
 			return err
 		}

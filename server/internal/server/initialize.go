@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/wire"
 )
 
 func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
@@ -129,10 +130,19 @@ func (s *Server) open(opts engine.Options, warns []config.Warning) {
 	// first turn needs them before its request; build them now, while the
 	// user is still typing, instead of inside that turn.
 	go compact.Default().Text("warm-up")
-	// Events reach the client from one goroutine, in seq order per session.
-	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
+	// Events reach the client from one goroutine, in seq order per session;
+	// each run of queued events goes out in one write (see wire.Batch).
+	batch := &wire.Batch{}
+	batchCtx := wire.WithBatch(context.Background(), batch)
+	unsub := eng.Bus.SubscribeFlush(func(ev engine.Event) {
 		we := toChatEvent(ev)
-		s.notify(func(ctx context.Context) error { return s.client.ChatEvent(ctx, &we) })
+		if err := s.client.ChatEvent(batchCtx, &we); err != nil {
+			s.log.Debug("notification not delivered", zap.Error(err))
+		}
+	}, func() {
+		if err := batch.Flush(); err != nil {
+			s.log.Debug("notifications not delivered", zap.Error(err))
+		}
 	})
 	s.mu.Lock()
 	s.eng, s.unsub = eng, unsub

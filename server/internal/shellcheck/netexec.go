@@ -1,7 +1,6 @@
 package shellcheck
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,7 +12,7 @@ import (
 // netCode matches code that opens connections or serves, in the languages
 // interpreters on the command line are given: sockets, HTTP clients, raw
 // /dev/tcp paths, and network commands run from the code.
-var netCode = regexp.MustCompile(`(?i)socket|fsockopen|stream_socket|curl_exec|urlopen|urllib|requests\.(get|post|put)|http\.client|httplib|` +
+var netCode = newLitFilter(`(?i)socket|fsockopen|stream_socket|curl_exec|urlopen|urllib|requests\.(get|post|put)|http\.client|httplib|` +
 	`ftplib|smtplib|telnetlib|paramiko|open_connection|websocket|xmlrpc|net::http|http::tiny|lwp::|open-uri|uri\.open|` +
 	`net\.connect|net\.createconnection|require\(\s*['"](node:)?(net|http|https|dgram|tls)['"]\s*\)|from\s+['"](node:)?(net|http|https|dgram|tls)['"]|` +
 	`https?\.request|https?\.get\(|\bfetch\s*\(|xmlhttprequest|/dev/(tcp|udp)/|https?://|\b(nc|ncat|netcat|socat|telnet|curl|wget|ssh|scp)\s|` +

@@ -134,7 +134,7 @@ func (a *analyzer) absInfo(abs, orig string) pathInfo {
 
 func (a *analyzer) homeInfo(abs, rel string) pathInfo {
 	for _, s := range sensitiveHome {
-		if rel == s || strings.HasPrefix(rel, s+"/") || (strings.HasSuffix(s, "_") && strings.HasPrefix(rel, s)) {
+		if atOrBelow(rel, s) || (strings.HasSuffix(s, "_") && strings.HasPrefix(rel, s)) {
 			return pathInfo{kind: pkSensitive, abs: abs, why: abs + " is a shell startup or credential file"}
 		}
 	}
@@ -158,7 +158,7 @@ func (a *analyzer) insideInfo(rel, abs string) pathInfo {
 func (a *analyzer) isCredential(pi pathInfo) bool {
 	abs := pi.abs
 	for _, c := range credentialAbs {
-		if abs == c || strings.HasPrefix(abs, c+"/") {
+		if atOrBelow(abs, c) {
 			return true
 		}
 	}
@@ -176,7 +176,7 @@ func (a *analyzer) isCredential(pi pathInfo) bool {
 		return false
 	}
 	for _, c := range credentialHome {
-		if rel == c || strings.HasPrefix(rel, c+"/") {
+		if atOrBelow(rel, c) {
 			return true
 		}
 	}
@@ -191,14 +191,41 @@ func under(p, dir string) (string, bool) {
 	if p == dir {
 		return ".", true
 	}
-	prefix := dir
-	if !strings.HasSuffix(prefix, "/") {
-		prefix += "/"
+	// No dir+"/" concatenation: this runs for every path against every
+	// secret example, and the copies were a tenth of the analysis.
+	if !strings.HasPrefix(p, dir) {
+		return "", false
 	}
-	if strings.HasPrefix(p, prefix) {
-		return p[len(prefix):], true
+	if strings.HasSuffix(dir, "/") {
+		return p[len(dir):], true
+	}
+	if len(p) > len(dir) && p[len(dir)] == '/' {
+		return p[len(dir)+1:], true
 	}
 	return "", false
+}
+
+// atOrBelow reports whether p is dir or inside it (p == dir or p has the
+// prefix dir+"/"), without building dir+"/".
+func atOrBelow(p, dir string) bool {
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
+}
+
+// hasSegments reports whether seg appears in p as whole path segments,
+// i.e. strings.Contains(p+"/", "/"+seg+"/"), without building either.
+func hasSegments(p, seg string) bool {
+	for from := 0; ; {
+		i := strings.Index(p[from:], seg)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(seg)
+		if i > 0 && p[i-1] == '/' && (end == len(p) || p[end] == '/') {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // writeSeverity is the class of writing to a path and why.

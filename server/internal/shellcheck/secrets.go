@@ -65,7 +65,7 @@ func (a *analyzer) secretWhy(p string) string {
 		return p + " is the machine's memory"
 	}
 	for _, c := range credentialSystem {
-		if p == c || strings.HasPrefix(p, c+"/") {
+		if atOrBelow(p, c) {
 			return p + " holds credentials"
 		}
 	}
@@ -78,7 +78,7 @@ func (a *analyzer) secretWhy(p string) string {
 		}
 	}
 	for _, c := range credentialNames {
-		if strings.Contains(p+"/", "/"+c+"/") {
+		if hasSegments(p, c) {
 			return p + " holds credentials"
 		}
 	}

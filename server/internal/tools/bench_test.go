@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +68,17 @@ func TestBenchRuns(t *testing.T) {
 	f, err := Bench(context.Background(), io.Discard, BenchOptions{GrepRoot: root, GrepPattern: "todo", Runs: 1})
 	if err != nil || f.RipgrepDirect == 0 || f.Edit100k == 0 || f.Read256K == 0 || f.ReadFileBytes != 8000*128 {
 		t.Fatalf("%+v %v", f, err)
+	}
+}
+
+// Past the tool's collection cap rg direct and the tool do different
+// work, so Bench refuses to judge rather than print a flattering ratio.
+func TestBenchRefusesPatternPastCap(t *testing.T) {
+	requireRipgrep(t)
+	_, root := newEnv(t)
+	write(t, filepath.Join(root, "many.txt"), strings.Repeat("todo\n", grepCollectCap))
+	_, err := Bench(context.Background(), io.Discard, BenchOptions{GrepRoot: root, GrepPattern: "todo", Runs: 1})
+	if err == nil || !strings.Contains(err.Error(), "not do the same work") {
+		t.Fatalf("want a refusal, got %v", err)
 	}
 }

@@ -69,15 +69,22 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 			}
 			start = abs
 		}
-		walkFrom(root, start, walkOptions{hidden: true}, func(path string, d fs.DirEntry) bool {
+		opt := walkOptions{hidden: true, ctx: ctx}
+		if last := lastSegment(p); last != "" {
+			// A match's name matches the pattern's last segment; trying
+			// that first rejects most entries for the cost of matching a
+			// short name, before any path is built (10,000 files under
+			// pkg00/ for 25 matches).
+			opt.report = func(name string) bool {
+				ok, _ := doublestar.Match(last, name)
+				return ok
+			}
+		}
+		walkFrom(root, start, opt, func(path, rel string, d fs.DirEntry) bool {
 			if ctx.Err() != nil {
 				return false
 			}
-			rel, err := filepath.Rel(root, path)
-			if err != nil {
-				return true
-			}
-			if ok, _ := doublestar.Match(p, filepath.ToSlash(rel)); ok {
+			if ok, _ := doublestar.Match(p, rel); ok {
 				if env.readable(path) != nil {
 					withheld++
 					return true
@@ -130,4 +137,40 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 		fmt.Fprintf(&out, "[Stopped at %d matches before the walk finished, so there are more and newer files may be among them; narrow the pattern (a folder prefix such as src/**/*.go, or an extension) to see the rest.]\n", globMaxResults)
 	}
 	return Result{OK: true, Output: strings.TrimRight(out.String(), "\n") + withheldNote(withheld, "matching files")}, nil
+}
+
+// lastSegment returns the pattern's last path segment when every match's
+// last path component must match it on its own, else "": not when the
+// segment is or holds "**" (it spans segments), and not when a "/" sits
+// inside braces ({a,b/c}) or after an escape, where splitting on it would
+// be wrong.
+func lastSegment(pat string) string {
+	depth, cut := 0, -1
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			// A class is one character; a "/" in it is no separator.
+			if j := strings.IndexByte(pat[i:], ']'); j > 0 && strings.Contains(pat[i:i+j], "/") {
+				return ""
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case '/':
+			if depth > 0 {
+				return ""
+			}
+			cut = i
+		}
+	}
+	seg := pat[cut+1:]
+	if seg == "" || strings.Contains(seg, "**") || strings.Contains(seg, "\\") {
+		return ""
+	}
+	return seg
 }

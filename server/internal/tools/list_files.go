@@ -63,7 +63,7 @@ func listDir(env *Env, sb *sandbox.Sandbox, dir string, recursive bool, maxEntri
 	if base == "" {
 		base = dir
 	}
-	walkFrom(base, dir, walkOptions{hidden: true}, func(path string, d fs.DirEntry) bool {
+	walkFrom(base, dir, walkOptions{hidden: true}, func(path, _ string, d fs.DirEntry) bool {
 		if len(lines) == maxEntries {
 			more = true
 			return false

@@ -59,7 +59,7 @@ func suggest(sb *sandbox.Sandbox, abs string) []string {
 	}
 	budget := 20000
 	for _, root := range sb.Roots() {
-		walkTree(root, walkOptions{hidden: false}, func(p string, d fs.DirEntry) bool {
+		walkTree(root, walkOptions{hidden: false}, func(p, _ string, d fs.DirEntry) bool {
 			budget--
 			add(p)
 			return budget > 0

@@ -244,13 +244,16 @@ func (c *Conn) reply(req *jsonrpc2.Request, result any, rpcErr *jsonrpc2.Error) 
 
 // write sends one framed message, reporting jsonrpc2.ErrClosed once the
 // connection has ended, as jsonrpc2's own sends do.
-func (c *Conn) write(f *outgoing) error {
+func (c *Conn) write(f *outgoing) error { return c.writeRaw(f.bytes()) }
+
+// writeRaw writes whole framed messages (one, or a Batch's).
+func (c *Conn) writeRaw(frames []byte) error {
 	select {
 	case <-c.done:
 		return jsonrpc2.ErrClosed
 	default:
 	}
-	err := c.stream.writeFrame(f)
+	err := c.stream.writeFrames(frames)
 	if err != nil {
 		select {
 		case <-c.done:
@@ -312,11 +315,14 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 
 // Notify sends a server→client notification, encoding params once.
 // Concurrent calls are written whole, in the order they acquire the stream.
-func (c *Conn) Notify(_ context.Context, method string, params any) error {
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	f := getOutgoing()
 	defer f.release()
 	if err := f.notification(method, params); err != nil {
 		return fmt.Errorf("%s notification: %w", method, err)
+	}
+	if b := batchFrom(ctx); b != nil {
+		return b.add(c, f.bytes())
 	}
 	return c.write(f)
 }

@@ -70,8 +70,11 @@ func (s *stream) WriteObject(obj any) error {
 
 // writeFrame writes one whole framed message; concurrent frames never
 // interleave.
-func (s *stream) writeFrame(f *outgoing) error {
-	b := f.bytes()
+func (s *stream) writeFrame(f *outgoing) error { return s.writeFrames(f.bytes()) }
+
+// writeFrames writes whole framed messages in one write; concurrent
+// writes never interleave.
+func (s *stream) writeFrames(b []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.w.Write(b)

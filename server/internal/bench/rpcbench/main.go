@@ -10,6 +10,7 @@
 //	rpc.roundtrip_session_list    session/list on an empty store, vs the same bytes echoed by cat
 //	rpc.notify_textdelta          one-char model deltas → chat/event textDelta until turnFinished,
 //	                              vs the same count of framed chat/event notifications through cat
+//	rpc.notify_textdelta_cpu      the sidecar's CPU time for those streams (Linux /proc), per delta
 //	rpc.model_stream_alone        the scripted model's SSE stream read by a plain HTTP client
 //
 // Exit status, as storebench's: 0 every goal met, 1 a goal missed (its line
@@ -201,11 +202,17 @@ func coldStartFigures(fx *fixture, runs int, out *outcome) error {
 func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams int, out *outcome) error {
 	text := deltaText(deltas)
 	var ours, ref, alone []streamRun
+	var sidecarCPU time.Duration
+	cpuKnown := true
 	for i := 0; i < streams; i++ {
+		c0, ok0 := processCPU(sidecar.cmd.Process.Pid)
 		r, err := streamThroughSidecar(sidecar, model, text)
 		if err != nil {
 			return fmt.Errorf("stream %d: %w", i+1, err)
 		}
+		c1, ok1 := processCPU(sidecar.cmd.Process.Pid)
+		cpuKnown = cpuKnown && ok0 && ok1
+		sidecarCPU += c1 - c0
 		ours = append(ours, r)
 		if r, err = pushThroughPipe(echo, text); err != nil {
 			return fmt.Errorf("pipe reference %d: %w", i+1, err)
@@ -228,6 +235,16 @@ func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams
 		fmt.Sprintf("ref(cat pipe %d notifications)=%s/s", rf.events, rate(rf.events, rf.elapsed)),
 		"ratio="+ratio(float64(o.elapsed), float64(rf.elapsed)),
 		fmt.Sprintf("goal>=%d/s %s", goal, out.goal(deltaRate >= goal))))
+	// Informational: the sidecar's own CPU per delta, steadier than the
+	// wall-clock rate on a shared machine, and the rate it would allow on
+	// one otherwise idle CPU (no goal).
+	if cpuKnown && sidecarCPU > 0 {
+		per := sidecarCPU / time.Duration(deltas*streams)
+		fmt.Println(line("rpc.notify_textdelta_cpu",
+			fmt.Sprintf("sidecar_cpu_per_stream=%s", ms(sidecarCPU/time.Duration(streams))),
+			fmt.Sprintf("per_delta=%.2fus", float64(per.Nanoseconds())/1000),
+			"one_cpu_allows="+rate(deltas*streams, sidecarCPU)))
+	}
 	// Informational: where the timed window goes (no goal).
 	fmt.Println(line("rpc.notify_textdelta_phases",
 		"to_first_delta="+ms(o.firstDelta),

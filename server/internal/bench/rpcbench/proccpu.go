@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clockTick is the unit of utime and stime in /proc/PID/stat (USER_HZ,
+// 100 on every Linux the sidecar ships for).
+const clockTick = 10 * time.Millisecond
+
+// processCPU returns the CPU time (user + system) process pid has used,
+// and false where /proc is not available.
+func processCPU(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The command name may hold spaces; the fields start after its ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 > len(s) {
+		return 0, false
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(u+st) * clockTick, true
+}
