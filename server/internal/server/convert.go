@@ -73,7 +73,7 @@ func toConfirmRequest(c engine.Confirm) protocol.ConfirmRequest {
 	w := protocol.ConfirmRequest{ID: c.ID, SessionID: c.SessionID, TurnID: c.TurnID, ToolCallID: c.ToolCallID, Kind: c.Kind,
 		Path: c.Path, RelPath: c.RelPath, Original: c.Original, Proposed: c.Proposed, IsNew: c.IsNew, Delete: c.Delete,
 		AutoAcceptMs: c.AutoAcceptMs, Command: c.Command, Cwd: c.Cwd, Question: c.Question, Options: c.Options,
-		Server: c.Server, Tool: c.Tool, AllowRules: c.AllowRules}
+		Server: c.Server, Tool: c.Tool, URL: c.URL, Headers: c.Headers, AllowRules: c.AllowRules}
 	if c.Analysis != nil {
 		w.Analysis = &protocol.ShellAnalysis{Class: c.Analysis.Class, Reasons: c.Analysis.Reasons}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 )
 
 // CheckRequestURL is the whole policy for a URL whose connection someone
@@ -52,4 +53,12 @@ func (p Policy) CheckRequestURL(ctx context.Context, lookup LookupFunc, raw stri
 // answer cannot slip through. The browser sub-agent's proxy dials with it.
 func (f *Fetcher) Dial(ctx context.Context, network, hostport string) (net.Conn, error) {
 	return f.dial(ctx, network, hostport)
+}
+
+// Check applies the fetcher's policy to a URL before anyone is asked
+// about fetching it (CheckRequestURL with the fetcher's resolver), so a
+// confirmation is never shown for a fetch that would be refused anyway.
+// Fetch checks again, on the connection it dials.
+func (f *Fetcher) Check(ctx context.Context, raw string) error {
+	return f.Policy.CheckRequestURL(ctx, f.Lookup, strings.TrimSpace(raw))
 }
