@@ -5,6 +5,7 @@ export const ConfirmEdit = "edit";
 export const ConfirmShell = "shell";
 export const ConfirmQuestion = "question";
 export const ConfirmTool = "tool";
+export const ConfirmFetch = "fetch";
 export const DecisionAccept = "accept";
 export const DecisionReject = "reject";
 export const CodeParseError = -32700;
@@ -186,6 +187,8 @@ export interface ConfirmRequest {
 	options?: string[];
 	server?: string;
 	tool?: string;
+	url?: string;
+	headers?: string[];
 	allowRules?: string[];
 }
 
