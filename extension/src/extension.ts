@@ -96,7 +96,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // server/notice: start-up problems reported after initialize (a corrupt
       // database moved aside, ...). Named by string so this builds against
       // protocol versions with and without the generated constant.
-      conn.onNotification('server/notice', (n: { level?: string; message?: string; action?: string }) => {
+      conn.onNotification('server/notice', (n: { level?: string; message?: string; action?: string; withdraw?: boolean }) => {
+        if (n?.withdraw && n.action) {
+          chat?.withdrawNotices(n.action);
+          return;
+        }
         if (!n?.message) return;
         const level = n.level === 'error' ? 'error' : n.level === 'warning' || n.level === 'warn' ? 'warning' : 'info';
         chat?.notice(level, n.message, n.action);

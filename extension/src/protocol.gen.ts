@@ -526,6 +526,7 @@ export interface ServerNotice {
 	level: string;
 	message: string;
 	action?: string;
+	withdraw?: boolean;
 }
 
 export interface SessionCreateParams {

@@ -160,6 +160,19 @@ describe('the untrusted-workspace notice', () => {
   });
 });
 
+describe('withdrawn notices', () => {
+  test('trust granted elsewhere removes the untrusted-workspace notices and keeps the others', async () => {
+    await h.host({ type: 'notice', level: 'info', text: 'This workspace is not trusted: hooks (.govibe/hooks.json)', action: 'trustWorkspace' });
+    await h.host({ type: 'notice', level: 'warning', text: 'this workspace is not trusted: its GoVibe settings are ignored (model)', action: 'trustWorkspace' });
+    await h.host({ type: 'notice', level: 'warning', text: 'moved a corrupt database aside', action: 'showLogs' });
+    expect(h.qa('host-notice')).toHaveLength(3);
+    await h.host({ type: 'withdrawNotices', action: 'trustWorkspace' });
+    const left = h.qa('host-notice');
+    expect(left).toHaveLength(1);
+    expect(left[0].textContent).toContain('corrupt database');
+  });
+});
+
 describe('MCP inputs', () => {
   test('a server waiting for inputs offers to enter them', async () => {
     await h.host({ type: 'showMcp' });
