@@ -287,6 +287,18 @@ func (m *Manager) SetEnabled(name string, on bool) error {
 	return nil
 }
 
+// Connect starts one server now if it is idle (just enabled, or never
+// started); a connected one is left as it is. Its error is also in its
+// status.
+func (m *Manager) Connect(ctx context.Context, name string) error {
+	s, ok := m.servers[name]
+	if !ok {
+		return fmt.Errorf("no MCP server named %q", name)
+	}
+	_, err := m.ensure(ctx, s)
+	return err
+}
+
 // Restart closes a server and connects it again now.
 func (m *Manager) Restart(ctx context.Context, name string) error {
 	s, ok := m.servers[name]

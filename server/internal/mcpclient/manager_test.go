@@ -121,6 +121,24 @@ func TestFailedServerBacksOffAndOthersWork(t *testing.T) {
 	if err := m.SetEnabled("good", false); err != nil || m.Statuses()[0].State != StateDisabled {
 		t.Fatalf("disable: %v %+v", err, m.Statuses())
 	}
+	if got := toolNames(m.Tools(ctx)); strings.Contains(got, "mcp__good__") {
+		t.Fatalf("a disabled server's tools are offered: %s", got)
+	}
+	if err := m.Connect(ctx, "good"); err == nil {
+		t.Fatal("a disabled server connected without being enabled")
+	}
+	if err := m.SetEnabled("good", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Connect(ctx, "good"); err != nil || m.Statuses()[0].State != StateConnected {
+		t.Fatalf("enable and connect: %v %+v", err, m.Statuses())
+	}
+	if got := toolNames(m.Tools(ctx)); !strings.Contains(got, "mcp__good__echo") {
+		t.Fatalf("the re-enabled server's tools did not come back: %s", got)
+	}
+	if err := m.Connect(ctx, "nope"); err == nil {
+		t.Fatal("connecting an unknown server succeeded")
+	}
 }
 
 func TestStreamableHTTPServer(t *testing.T) {

@@ -6,6 +6,9 @@
 // With MCPECHO_REQUIRE_TOKEN set, the server refuses to start unless its
 // environment holds MCPECHO_TOKEN with that value: the e2e test of
 // .vscode/mcp.json inputs checks a prompted secret reaches the server.
+//
+// With MCPECHO_STARTS set to a file, each start appends its process id
+// there, so a test can tell a restart (a new process) from a reconnect.
 package main
 
 import (
@@ -29,6 +32,15 @@ func main() {
 	if want := os.Getenv("MCPECHO_REQUIRE_TOKEN"); want != "" && os.Getenv("MCPECHO_TOKEN") != want {
 		fmt.Fprintln(os.Stderr, "mcpecho: MCPECHO_TOKEN is missing or wrong")
 		os.Exit(4)
+	}
+	if f := os.Getenv("MCPECHO_STARTS"); f != "" {
+		w, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mcpecho:", err)
+			os.Exit(5)
+		}
+		fmt.Fprintln(w, os.Getpid())
+		w.Close()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcpecho", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
