@@ -258,6 +258,7 @@ describe('activation', () => {
     expect(posted.filter((m) => m.type === 'notice')).toHaveLength(1);
     await waitFor(() => posted.some((m) => m.type === 'mcp'), 'the refreshed MCP status');
     expect(posted.find((m) => m.type === 'mcp')?.status?.skipped).toEqual([]);
+    expect(records().some((c) => c.method === 'mcp/status' && c.params.connect === true)).toBe(true);
   });
 
   it('relays server/notice to the chat with its remedy', async () => {

@@ -186,7 +186,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.unshown = this.unshown.filter((n) => n.action !== action);
     if (!this.view || !this.webviewReady) return;
     this.post({ type: 'withdrawNotices', action });
-    if (action === 'trustWorkspace') void mcpAction(this.deps.request, undefined, 'status').then((m) => this.post(m));
+    if (action === 'trustWorkspace') void mcpAction(this.deps.request, undefined, 'connect').then((m) => this.post(m));
   }
 
   /**
