@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 )
@@ -258,6 +259,24 @@ func mcpStarts(path string) []string {
 	return strings.Fields(string(b))
 }
 
+// awaitStarts waits until n mcpecho processes have started: a process
+// start shows nowhere in the page while the server stays connected, so
+// the file the processes write is what is waited on (bounded).
+func awaitStarts(t *testing.T, path string, n int, what string) []string {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := mcpStarts(path)
+		if len(got) >= n || time.Now().After(deadline) {
+			if len(got) != n {
+				t.Fatalf("%s: %d MCP server starts (%v), want %d", what, len(got), got, n)
+			}
+			return got
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // offersTool says whether a chat request offered the tool.
 func offersTool(r recordedRequest, name string) bool {
 	for _, x := range r.Tools {
@@ -328,19 +347,17 @@ func TestScenarioMCPRestartAndEnableFromView(t *testing.T) {
 	}
 	state("connected", "after Enable")
 	h.expectText(row.Locator(selMCPCounts), "3 tools")
-	if got := mcpStarts(starts); len(got) != 2 {
-		t.Fatalf("after Enable: %d starts (%v)", len(got), got)
-	}
+	awaitStarts(t, starts, 2, "after Enable")
 
 	// Restart: the process is replaced.
 	if err := row.Locator("[data-testid=mcp-restart]").Click(); err != nil {
 		t.Fatal(err)
 	}
-	state("connected", "after Restart")
-	pids := mcpStarts(starts)
-	if len(pids) != 3 || pids[2] == pids[1] {
+	pids := awaitStarts(t, starts, 3, "after Restart")
+	if pids[2] == pids[1] {
 		t.Fatalf("after Restart: starts %v, want a third process", pids)
 	}
+	state("connected", "after Restart")
 	h.shot("mcp-restarted")
 
 	// The tools are back: offered, and a call reaches the server.
