@@ -9,12 +9,16 @@
 //
 // With MCPECHO_STARTS set to a file, each start appends its process id
 // there, so a test can tell a restart (a new process) from a reconnect.
+// MCPECHO_EXTRA_TOOLS=n adds n tools with long descriptions (extra_1 …),
+// enough to put the definitions over GoVibe's schema budget.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,6 +59,14 @@ func main() {
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed on purpose"}}}, nil, nil
 		})
+	n, _ := strconv.Atoi(os.Getenv("MCPECHO_EXTRA_TOOLS"))
+	for i := 1; i <= n; i++ {
+		desc := fmt.Sprintf("Extra tool number %d. ", i) + strings.Repeat("It does nothing useful and says so at length. ", 30)
+		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("extra_%d", i), Description: desc},
+			func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "extra: " + in.Text}}}, nil, nil
+			})
+	}
 	s.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greet someone", Arguments: []*mcp.PromptArgument{{Name: "name", Required: true}}},
 		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Say hello to " + req.Params.Arguments["name"]}}}}, nil
