@@ -145,7 +145,14 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*mcp.ClientSession, er
 	s.state = StateConnecting
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	sess, err := m.connect(cctx, s)
+	// The connection outlives this call: the legacy SSE transport reads its
+	// event stream under the context it connected with, so connecting
+	// under cctx closed the stream as soon as ensure returned (the tools
+	// were listed, every call then failed). It gets a context of its own,
+	// ended by cctx only while connecting, and by the session's end after.
+	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
+	stopWatch := context.AfterFunc(cctx, endLife)
+	sess, err := m.connect(life, s)
 	if err == nil {
 		var tools *mcp.ListToolsResult
 		tools, err = sess.ListTools(cctx, nil)
@@ -160,7 +167,13 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*mcp.ClientSession, er
 			sess.Close()
 		}
 	}
+	if err == nil && !stopWatch() {
+		// cctx ended in the meantime and took the connection with it.
+		sess.Close()
+		err = fmt.Errorf("connecting took longer than %s", s.cfg.Timeout)
+	}
 	if err != nil {
+		endLife()
 		if s.backoff == 0 {
 			s.backoff = time.Second
 		} else if s.backoff *= 2; s.backoff > m.opts.MaxBackoff {
@@ -176,6 +189,7 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*mcp.ClientSession, er
 	// use reconnects with backoff.
 	go func() {
 		_ = sess.Wait()
+		endLife()
 		s.mu.Lock()
 		if s.session == sess && s.state == StateConnected {
 			s.state, s.err, s.session = StateFailed, "the server exited", nil

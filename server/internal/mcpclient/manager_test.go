@@ -162,6 +162,39 @@ func TestStreamableHTTPServer(t *testing.T) {
 	}
 }
 
+// The legacy HTTP+SSE transport: a URL ending in /sse (or type "sse")
+// connects to a real SSE server, with its headers, and calls work.
+func TestLegacySSEServer(t *testing.T) {
+	h := mcp.NewSSEHandler(func(r *http.Request) *mcp.Server {
+		if r.Header.Get("X-Key") != "k1" {
+			return nil
+		}
+		return testServer()
+	}, nil)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	root := t.TempDir()
+	cfgFile := filepath.Join(root, ".mcp.json")
+	body, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"old": map[string]any{"url": srv.URL + "/sse", "headers": map[string]string{"X-Key": "k1"}}}})
+	if err := os.WriteFile(cfgFile, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgs, problems, _ := Load(Sources(t.TempDir(), []string{root}), true, nil)
+	if len(problems) != 0 || len(cfgs) != 1 || cfgs[0].Kind != KindSSE {
+		t.Fatalf("config: %+v %v", cfgs, problems)
+	}
+	cfgs[0].Timeout = 10 * time.Second
+	m := New(cfgs, Options{})
+	defer m.Close()
+	ctx := context.Background()
+	if got := toolNames(m.Tools(ctx)); !strings.Contains(got, "mcp__old__echo") {
+		t.Fatalf("tools over SSE: %s %+v", got, m.Statuses())
+	}
+	if r, err := m.Call(ctx, "old", "echo", json.RawMessage(`{"text":"over sse"}`)); err != nil || r.Text != "echo: over sse" {
+		t.Fatalf("sse call: %+v %v", r, err)
+	}
+}
+
 func TestLoadConfigFiles(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	write := func(p, s string) {
