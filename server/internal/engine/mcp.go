@@ -93,7 +93,7 @@ func (e *Engine) mcpTools(ctx context.Context) []tools.Tool {
 	m := e.mcpManager()
 	ts := m.Tools(ctx)
 	if e.overSchemaBudget(m) {
-		return tools.MCPSearch(ts, m)
+		return tools.MCPSearch(ts, m, e.hookWrap())
 	}
 	out := make([]tools.Tool, len(ts))
 	for i, t := range ts {

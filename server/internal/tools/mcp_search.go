@@ -17,6 +17,9 @@ import (
 // by name. A call goes through the same confirmation as a directly
 // offered MCP tool.
 
+// MCPCallName is the tool that calls an MCP tool by name.
+const MCPCallName = mcpCallName
+
 const (
 	mcpSearchName = "mcp_search_tools"
 	mcpCallName   = "mcp_call_tool"
@@ -34,8 +37,11 @@ type mcpCallArgs struct {
 	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema_description:"The tool's arguments: a JSON object following its input schema."`
 }
 
-// MCPSearch returns the two tools that stand in for ts.
-func MCPSearch(ts []mcpclient.Tool, m MCPCaller) []Tool {
+// MCPSearch returns the two tools that stand in for ts. wrap (may be nil)
+// is applied to the tool a call runs, so the caller's PreToolUse and
+// PostToolUse hooks see the MCP tool's own name, as they would if it had
+// been offered directly.
+func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 	byName := make(map[string]mcpclient.Tool, len(ts))
 	for _, t := range ts {
 		byName[t.Name] = t
@@ -65,7 +71,11 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller) []Tool {
 			if json.Unmarshal(args, &obj) != nil {
 				return Fail("arguments must be a JSON object following the tool's input schema."), nil
 			}
-			return MCPTool(t, m).Run(ctx, env, args)
+			tl := MCPTool(t, m)
+			if wrap != nil {
+				tl = wrap(tl)
+			}
+			return tl.Run(ctx, env, args)
 		},
 	}
 	return []Tool{search, call}

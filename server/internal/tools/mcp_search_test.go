@@ -22,7 +22,8 @@ func TestMCPSearchAndCall(t *testing.T) {
 	ts = append(ts, mcpclient.Tool{Name: "mcp__gh__create_issue", Server: "gh", Remote: "create_issue", Description: "Open a GitHub issue", Schema: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}}}`)},
 		mcpclient.Tool{Name: "mcp__gh__list", Server: "gh", Remote: "list", Description: "List every issue", Schema: json.RawMessage(`{}`)})
 	f := &fakeMCP{}
-	pair := MCPSearch(ts, f)
+	var wrapped []string
+	pair := MCPSearch(ts, f, func(tl Tool) Tool { wrapped = append(wrapped, tl.Name()); return tl })
 	search, callT := pair[0], pair[1]
 	if search.Name() != "mcp_search_tools" || !search.ReadOnly() || callT.Name() != "mcp_call_tool" || callT.ReadOnly() {
 		t.Fatalf("tools: %s %v, %s %v", search.Name(), search.ReadOnly(), callT.Name(), callT.ReadOnly())
@@ -60,6 +61,9 @@ func TestMCPSearchAndCall(t *testing.T) {
 	r = run(callT, env, `{"tool":"mcp__gh__create_issue","arguments":{"title":"x"}}`)
 	if !r.OK || f.calls != 1 || len(ap.seen) != 1 || ap.seen[0].Server != "gh" || ap.seen[0].Remote != "create_issue" || !strings.Contains(r.Output, `gh/create_issue {"title":"x"}`) {
 		t.Fatalf("call: %+v (asked %+v)", r, ap.seen)
+	}
+	if strings.Join(wrapped, ",") != "mcp__gh__create_issue" {
+		t.Fatalf("the called tool was not wrapped (hooks would not see it): %v", wrapped)
 	}
 	ap.allow = false
 	if r := run(callT, env, `{"tool":"mcp__gh__list"}`); r.OK || f.calls != 1 {

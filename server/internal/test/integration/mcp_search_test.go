@@ -13,13 +13,10 @@ import (
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
 
-// TestMCPOverBudgetOffersSearch: when the MCP tool definitions take more
-// than 15% of the context window, the user is warned and the model gets
-// mcp_search_tools and mcp_call_tool instead of every tool; a search
-// shows the tool's schema, and a call through mcp_call_tool is confirmed
-// on the usual MCP card and reaches the server.
-func TestMCPOverBudgetOffersSearch(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+// bulkyMCPWorkspace runs mcpecho as server "e" with 30 extra tools, whose
+// definitions are over the budget of a 32k window.
+func bulkyMCPWorkspace(t *testing.T) string {
+	t.Helper()
 	ws := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"e": map[string]any{
 		"command": mcpEcho, "env": map[string]string{"MCPECHO_EXTRA_TOOLS": "30"}}}})
@@ -29,6 +26,17 @@ func TestMCPOverBudgetOffersSearch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, ".govibe", "mcp.json"), cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return ws
+}
+
+// TestMCPOverBudgetOffersSearch: when the MCP tool definitions take more
+// than 15% of the context window, the user is warned and the model gets
+// mcp_search_tools and mcp_call_tool instead of every tool; a search
+// shows the tool's schema, and a call through mcp_call_tool is confirmed
+// on the usual MCP card and reaches the server.
+func TestMCPOverBudgetOffersSearch(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ws := bulkyMCPWorkspace(t)
 	model := scripted.Start(t,
 		scripted.Reply{ToolCalls: []scripted.ToolCall{call("q1", "mcp_search_tools", `{"query":"echo text"}`)}},
 		scripted.Reply{ToolCalls: []scripted.ToolCall{call("c1", "mcp_call_tool", `{"tool":"mcp__e__echo","arguments":{"text":"found you"}}`)}},
@@ -66,4 +74,24 @@ func TestMCPOverBudgetOffersSearch(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestMCPCallToolRunsTheToolsHooks: a PreToolUse hook for an MCP tool
+// blocks it when it is called through mcp_call_tool too (the hook sees
+// the tool's own name), before anyone is asked.
+func TestMCPCallToolRunsTheToolsHooks(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ws := bulkyMCPWorkspace(t)
+	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{call("c1", "mcp_call_tool", `{"tool":"mcp__e__echo","arguments":{"text":"x"}}`)}},
+		scripted.Reply{Text: "done"})
+	hook := map[string]any{"PreToolUse": []any{map[string]any{"matcher": "mcp__e__echo",
+		"hooks": []any{map[string]any{"type": "command", "command": "echo 'no echo today' >&2; exit 2"}}}}}
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: ws,
+		Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m", "contextWindow": 32000, "hooks": hook}})
+	r := send(t, ed, "", "echo")
+	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
+	if got := toolResultFor(t, model, "c1"); !strings.Contains(got, "no echo today") || confirms(ed) != 0 {
+		t.Fatalf("the hook did not block the call through mcp_call_tool: %q (%d questions)", got, confirms(ed))
+	}
 }
