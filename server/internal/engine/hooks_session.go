@@ -20,7 +20,9 @@ const maxStopContinues = 3
 // "startup") or one /clear emptied ("clear"). What they add (plain stdout
 // or additionalContext) waits in session state for the session's next
 // message, whose model text takes it.
-func (e *Engine) sessionStart(ctx context.Context, sid string) { e.sessionStartFrom(ctx, sid, "startup") }
+func (e *Engine) sessionStart(ctx context.Context, sid string) {
+	e.sessionStartFrom(ctx, sid, "startup")
+}
 
 func (e *Engine) sessionStartFrom(ctx context.Context, sid, source string) {
 	out := e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionStart, Source: source})

@@ -48,15 +48,15 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 	}
 	search := &define[mcpSearchArgs]{
 		name: mcpSearchName, readOnly: true,
-		desc: fmt.Sprintf("Finds tools of the connected MCP servers (%d tools; too many to list here) by words of their names and descriptions, and shows each match's input schema. Call a match with %s.", len(ts), mcpCallName),
+		desc:     fmt.Sprintf("Finds tools of the connected MCP servers (%d tools; too many to list here) by words of their names and descriptions, and shows each match's input schema. Call a match with %s.", len(ts), mcpCallName),
 		defaults: func() mcpSearchArgs { return mcpSearchArgs{Limit: searchDefault} },
 		run: func(_ context.Context, _ *Env, a mcpSearchArgs) (Result, error) {
 			return searchMCP(ts, a), nil
 		},
 	}
 	call := &define[mcpCallArgs]{
-		name: mcpCallName,
-		desc: "Calls an MCP tool found with " + mcpSearchName + ". The user confirms the call unless their allow rules cover the tool.",
+		name:     mcpCallName,
+		desc:     "Calls an MCP tool found with " + mcpSearchName + ". The user confirms the call unless their allow rules cover the tool.",
 		defaults: func() mcpCallArgs { return mcpCallArgs{} },
 		run: func(ctx context.Context, env *Env, a mcpCallArgs) (Result, error) {
 			t, ok := byName[strings.TrimSpace(a.Tool)]
