@@ -208,7 +208,10 @@ func TestScenarioWebFetchAllowHosts(t *testing.T) {
 	allowed := fmt.Sprintf("http://127.0.0.1:%d/docs", port)
 	refused := fmt.Sprintf("http://localhost:%d/docs", port)
 
-	h := newHarness(t, harnessOptions{Extension: true, Settings: map[string]any{"govibe.web.allowHosts": []string{"127.0.0.1"}},
+	// The user's allow rule lets the fetch run without its card (web_fetch
+	// asks otherwise); the refused address is refused before anyone is asked.
+	h := newHarness(t, harnessOptions{Extension: true, Settings: map[string]any{"govibe.web.allowHosts": []string{"127.0.0.1"},
+		"govibe.permissions.allow": []string{"WebFetch(domain:127.0.0.1)"}},
 		ModelRules: modelRules{Rules: []modelRule{
 			// One fetch per round, so each rule sees its own result.
 			{Match: "untrusted_web_content", On: "tool", Reply: modelReply{Text: "The docs say: run make deploy."}},

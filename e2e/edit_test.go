@@ -54,6 +54,9 @@ func (h *harness) proposeFix(wv playwright.FrameLocator) playwright.Locator {
 	card := wv.Locator(selConfirmCard + "[data-kind=edit]")
 	h.expectText(card, "calc.go")
 	h.expectConfirmFits(wv, card, "edit-confirmation")
+	// "Always allow" names the one file it would allow, inside the card.
+	h.expectText(card.Locator("[data-testid=confirm-always-rules]"), "calc.go)")
+	h.expectInside(card.Locator(selConfirmAlways), card, "the edit card's Always allow button")
 	// Nothing is written while the proposal waits.
 	h.expectFile("calc.go", workspaceFiles["calc.go"])
 	return card

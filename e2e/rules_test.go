@@ -52,6 +52,9 @@ type recordedRequest struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
 	} `json:"messages"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
 }
 
 // lastUserText is the text of the request's last user message.

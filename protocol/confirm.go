@@ -6,6 +6,7 @@ const (
 	ConfirmShell    = "shell"
 	ConfirmQuestion = "question"
 	ConfirmTool     = "tool"
+	ConfirmFetch    = "fetch"
 )
 
 // ConfirmRequest is sent as confirm/requested and repeated in session/load
@@ -46,8 +47,14 @@ type ConfirmRequest struct {
 	// Question its JSON arguments.
 	Server string `json:"server,omitempty"`
 	Tool   string `json:"tool,omitempty"`
+	// Fetch (web_fetch): URL is the address, Headers the names of the
+	// headers the request would send ("Cookie" for a cookie), never their
+	// values.
+	URL     string   `json:"url,omitempty"`
+	Headers []string `json:"headers,omitempty"`
 	// AllowRules are the user allow rules "Always allow" writes (shell:
-	// Bash(go test:*) per sub-command; tool: mcp__server__tool). Empty
+	// Bash(go test:*) per sub-command; tool: mcp__server__tool; edit:
+	// Edit(//abs/path) for the one file; fetch: WebFetch(domain:host)). Empty
 	// means the card offers no "Always allow".
 	AllowRules []string `json:"allowRules,omitempty"`
 }

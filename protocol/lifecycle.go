@@ -95,9 +95,13 @@ type Empty struct{}
 
 // ServerNotice is a user-visible message outside any session. Action names
 // a remedy the client can offer ("showLogs", "openSettings", or
-// "trustWorkspace" on the notice of what an untrusted workspace skipped).
+// "trustWorkspace" on the notices of what an untrusted workspace skipped).
+// With Withdraw set the notice carries no message: the notices with that
+// Action already shown are no longer true (trust was granted) and the
+// client removes them.
 type ServerNotice struct {
-	Level   string `json:"level"` // info|warning|error
-	Message string `json:"message"`
-	Action  string `json:"action,omitempty"`
+	Level    string `json:"level"` // info|warning|error
+	Message  string `json:"message"`
+	Action   string `json:"action,omitempty"`
+	Withdraw bool   `json:"withdraw,omitempty"`
 }

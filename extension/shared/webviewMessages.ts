@@ -39,6 +39,8 @@ export type HostMessage =
   | { type: 'sessions'; sessions: SessionInfo[] }
   | { type: 'serverState'; state: ServerState; detail?: string }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; action?: string }
+  // The notices carrying this action no longer hold (trust was granted).
+  | { type: 'withdrawNotices'; action: string }
   | { type: 'snapshotCreated'; snapshot: SnapshotInfo }
   // The active model, its key and endpoint status (header).
   | { type: 'model'; status: ModelStatus }

@@ -2,7 +2,7 @@
 // vscode-free modules (sidecar/, transcript, hunks, settings); this file and
 // host/ only adapt them.
 import { manageAllowRules } from './host/allowRules';
-import { type McpInputDeps, supplyMcpInputs } from './mcpInputs';
+import { type McpInputDeps, supplyMcpInputs, workspaceScope } from './mcpInputs';
 import { pickMode, runPlan } from './host/modePicker';
 import * as fs from 'node:fs';
 import { addModel } from './host/addModel';
@@ -96,7 +96,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // server/notice: start-up problems reported after initialize (a corrupt
       // database moved aside, ...). Named by string so this builds against
       // protocol versions with and without the generated constant.
-      conn.onNotification('server/notice', (n: { level?: string; message?: string; action?: string }) => {
+      conn.onNotification('server/notice', (n: { level?: string; message?: string; action?: string; withdraw?: boolean }) => {
+        if (n?.withdraw && n.action) {
+          chat?.withdrawNotices(n.action);
+          return;
+        }
         if (!n?.message) return;
         const level = n.level === 'error' ? 'error' : n.level === 'warning' || n.level === 'warn' ? 'warning' : 'info';
         chat?.notice(level, n.message, n.action);
@@ -116,10 +120,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const snapshots = new SnapshotsView(request, () => chat?.sessionId, locale);
   const mcpInputDeps: McpInputDeps = {
+    // Read at each use: adding a folder changes the workspace.
+    get scope() {
+      const ws = vscode.workspace;
+      return workspaceScope((ws.workspaceFolders ?? []).map((f) => f.uri.toString()), ws.workspaceFile?.toString());
+    },
     status: () => request('mcp/status', {}),
     setInputs: (values) => request('mcp/setInputs', { values }),
     get: async (key) => context.secrets.get(key),
     store: async (key, value) => context.secrets.store(key, value),
+    delete: async (key) => context.secrets.delete(key),
+    log: (line) => log.info(line),
     ask: async (i) =>
       vscode.window.showInputBox({
         title: vscode.l10n.t('MCP server input {0}', i.id),

@@ -5,6 +5,7 @@ export const ConfirmEdit = "edit";
 export const ConfirmShell = "shell";
 export const ConfirmQuestion = "question";
 export const ConfirmTool = "tool";
+export const ConfirmFetch = "fetch";
 export const DecisionAccept = "accept";
 export const DecisionReject = "reject";
 export const ClosedResolved = "resolved";
@@ -192,6 +193,8 @@ export interface ConfirmRequest {
 	thread?: QuestionExchange[];
 	server?: string;
 	tool?: string;
+	url?: string;
+	headers?: string[];
 	allowRules?: string[];
 }
 
@@ -539,6 +542,7 @@ export interface ServerNotice {
 	level: string;
 	message: string;
 	action?: string;
+	withdraw?: boolean;
 }
 
 export interface SessionCreateParams {

@@ -247,6 +247,20 @@ describe('activation', () => {
     ]);
   });
 
+  it('withdraws the untrusted-workspace notice when the sidecar says trust was granted, and refreshes the MCP view', async () => {
+    posted.length = 0;
+    onMessage({ type: 'send', text: 'untrusted' });
+    await waitFor(() => posted.some((m) => m.type === 'notice' && m.action === 'trustWorkspace'), 'the untrusted notice');
+    onMessage({ type: 'send', text: 'trusted' });
+    await waitFor(() => posted.some((m) => m.type === 'withdrawNotices'), 'the withdrawal');
+    expect(posted.filter((m) => m.type === 'withdrawNotices')).toEqual([{ type: 'withdrawNotices', action: 'trustWorkspace' }]);
+    // A withdrawal is no notice of its own.
+    expect(posted.filter((m) => m.type === 'notice')).toHaveLength(1);
+    await waitFor(() => posted.some((m) => m.type === 'mcp'), 'the refreshed MCP status');
+    expect(posted.find((m) => m.type === 'mcp')?.status?.skipped).toEqual([]);
+    expect(records().some((c) => c.method === 'mcp/status' && c.params.connect === true)).toBe(true);
+  });
+
   it('relays server/notice to the chat with its remedy', async () => {
     posted.length = 0;
     onMessage({ type: 'send', text: 'notice' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputKey, supplyMcpInputs, type McpInputDeps } from '../src/mcpInputs';
+import { inputKey, legacyInputKey, supplyMcpInputs, workspaceScope, type McpInputDeps } from '../src/mcpInputs';
 import type { MCPStatusResult } from '../src/protocol.gen';
 
 const waiting: MCPStatusResult = {
@@ -10,10 +10,16 @@ const waiting: MCPStatusResult = {
   skipped: [],
 };
 
-function deps(stored: Record<string, string>, answers: Record<string, string | undefined>) {
+const A = workspaceScope(['file:///home/me/project-a']);
+const B = workspaceScope(['file:///home/me/project-b']);
+
+/** One SecretStorage shared by every window, as VS Code's is. */
+function deps(stored: Record<string, string>, answers: Record<string, string | undefined>, scope = A) {
   const sent: Record<string, string>[] = [];
   const asked: string[] = [];
+  const logs: string[] = [];
   const d: McpInputDeps = {
+    scope,
     status: async () => waiting,
     setInputs: async (v) => {
       sent.push(v);
@@ -23,17 +29,21 @@ function deps(stored: Record<string, string>, answers: Record<string, string | u
     store: async (k, v) => {
       stored[k] = v;
     },
+    delete: async (k) => {
+      delete stored[k];
+    },
     ask: async (i) => {
       asked.push(i.id);
       return answers[i.id];
     },
+    log: (l) => logs.push(l),
   };
-  return { d, sent, asked, stored };
+  return { d, sent, asked, stored, logs };
 }
 
 describe('MCP inputs', () => {
   it('stored values are sent without asking; at start-up nothing is asked', async () => {
-    const { d, sent, asked } = deps({ [inputKey('tok')]: 'T' }, {});
+    const { d, sent, asked } = deps({ [inputKey(A, 'tok')]: 'T' }, {});
     await supplyMcpInputs(d, false);
     expect(asked).toEqual([]);
     expect(sent).toEqual([{ tok: 'T' }]);
@@ -43,7 +53,7 @@ describe('MCP inputs', () => {
     const { d, sent, asked, stored } = deps({}, { tok: 'secret', org: undefined });
     await supplyMcpInputs(d, true);
     expect(asked).toEqual(['tok', 'org']);
-    expect(stored).toEqual({ [inputKey('tok')]: 'secret' });
+    expect(stored).toEqual({ [inputKey(A, 'tok')]: 'secret' });
     expect(sent).toEqual([{ tok: 'secret' }]);
   });
 
@@ -52,5 +62,41 @@ describe('MCP inputs', () => {
     const st = await supplyMcpInputs(d, false);
     expect(sent).toEqual([]);
     expect(st).toBe(waiting);
+  });
+
+  it('two workspaces with the same input id never share its value', async () => {
+    const secrets: Record<string, string> = {};
+    const a = deps(secrets, { tok: 'token-of-a', org: 'org-a' }, A);
+    await supplyMcpInputs(a.d, true);
+    const b = deps(secrets, { tok: 'token-of-b', org: 'org-b' }, B);
+    await supplyMcpInputs(b.d, false);
+    expect(b.sent).toEqual([]); // nothing of A's reaches B's servers
+    await supplyMcpInputs(b.d, true);
+    expect(b.asked).toEqual(['tok', 'org']);
+    expect(b.sent).toEqual([{ tok: 'token-of-b', org: 'org-b' }]);
+    const again = deps(secrets, {}, A);
+    await supplyMcpInputs(again.d, false);
+    expect(again.sent).toEqual([{ tok: 'token-of-a', org: 'org-a' }]);
+  });
+
+  it('a value an earlier version stored for every workspace is not used but removed, and the input asked again', async () => {
+    const secrets: Record<string, string> = { [legacyInputKey('tok')]: 'whose-is-this' };
+    const start = deps(secrets, {}, A);
+    await supplyMcpInputs(start.d, false);
+    expect(start.sent).toEqual([]);
+    expect(secrets).toEqual({});
+    expect(start.logs.join('\n')).toContain('tok');
+    const ask = deps(secrets, { tok: 'fresh' }, A);
+    await supplyMcpInputs(ask.d, true);
+    expect(ask.asked).toContain('tok');
+    expect(ask.sent).toEqual([{ tok: 'fresh' }]);
+  });
+
+  it('names a workspace by its file, else by its folders in any order', () => {
+    expect(workspaceScope(['file:///x', 'file:///y'])).toBe(workspaceScope(['file:///y', 'file:///x']));
+    expect(workspaceScope(['file:///x'])).not.toBe(workspaceScope(['file:///y']));
+    expect(workspaceScope(['file:///x'], 'file:///w.code-workspace')).toBe(workspaceScope(['file:///z'], 'file:///w.code-workspace'));
+    expect(A).toMatch(/^[0-9a-f]{16}$/);
+    expect(inputKey(A, 'tok')).not.toContain('/home/');
   });
 });

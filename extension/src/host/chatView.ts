@@ -177,6 +177,19 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   /**
+   * Removes the notices carrying `action`, shown or still waiting for the
+   * chat: the sidecar withdrew them (trust granted wherever it was, the
+   * notice's button or VS Code's Manage Workspace Trust). An open MCP
+   * view is refreshed too, as it named the files trust had skipped.
+   */
+  withdrawNotices(action: string): void {
+    this.unshown = this.unshown.filter((n) => n.action !== action);
+    if (!this.view || !this.webviewReady) return;
+    this.post({ type: 'withdrawNotices', action });
+    if (action === 'trustWorkspace') void mcpAction(this.deps.request, undefined, 'connect').then((m) => this.post(m));
+  }
+
+  /**
    * A request that failed. One cut short because the server stopped is
    * not shown: the sidecar manager already says the server stopped and is
    * restarting, and a second banner with jsonrpc's "Pending response

@@ -180,6 +180,8 @@ export class ChatStore {
         return this.set({
           notices: [...this.s.notices, { id: ++this.noticeId, level: msg.level, text: msg.text, action: msg.action }],
         });
+      case 'withdrawNotices':
+        return this.set({ notices: this.s.notices.filter((n) => n.action !== msg.action) });
       case 'snapshotCreated':
         return;
       case 'focusInput':

@@ -52,6 +52,53 @@ describe('Always allow', () => {
     await flush();
     expect(resolves()).toEqual([{ type: 'resolve', id: 't1', decision: 'accept', alwaysAllow: true }]);
   });
+
+  test('an edit card offers its file’s rule, names it, and accepts with alwaysAllow', async () => {
+    const rule = 'Edit(//home/me/app/notes.txt)';
+    await h.host({ type: 'confirm', request: req({ id: 'e1', kind: 'edit', path: '/home/me/app/notes.txt', relPath: 'notes.txt', original: 'a\n', proposed: 'b\n', allowRules: [rule] }) });
+    expect(h.q('confirm-always-rules')!.textContent).toContain(rule);
+    h.q('confirm-always')!.click();
+    await flush();
+    expect(resolves()).toEqual([{ type: 'resolve', id: 'e1', decision: 'accept', alwaysAllow: true }]);
+  });
+
+  test('an edit card without rules (a protected file) has no Always allow', async () => {
+    await h.host({ type: 'confirm', request: req({ id: 'e2', kind: 'edit', path: '/w/.vscode/settings.json', relPath: '.vscode/settings.json', original: '', proposed: '{}' }) });
+    expect(h.q('confirm-allow')).not.toBeNull();
+    expect(h.q('confirm-always')).toBeNull();
+    expect(h.q('confirm-always-rules')).toBeNull();
+  });
+
+  test('a fetch card shows the whole URL and the header names, and offers the host’s rule', async () => {
+    const url = 'https://docs.example.com/guide?q=' + 'x'.repeat(300);
+    await h.host({
+      type: 'confirm',
+      request: req({ id: 'f1', kind: 'fetch', url, headers: ['Authorization', 'Cookie'], allowRules: ['WebFetch(domain:docs.example.com)'] }),
+    });
+    const card = h.q('confirm-card')!;
+    expect(card.dataset.kind).toBe('fetch');
+    expect(h.q('confirm-url')!.textContent).toBe(url);
+    expect(h.q('confirm-headers')!.textContent).toContain('Authorization, Cookie');
+    expect(h.q('confirm-always-rules')!.textContent).toContain('WebFetch(domain:docs.example.com)');
+    h.q('confirm-always')!.click();
+    await flush();
+    expect(resolves()).toEqual([{ type: 'resolve', id: 'f1', decision: 'accept', alwaysAllow: true }]);
+  });
+
+  test('a fetch card is denied with the reason, and Alt+A allows the next', async () => {
+    await h.host({ type: 'confirm', request: req({ id: 'f2', kind: 'fetch', url: 'https://a.example/x' }) });
+    expect(h.q('confirm-always')).toBeNull();
+    typeInto(h.q<HTMLInputElement>('confirm-reason')!, 'not this site');
+    await flush();
+    h.q('confirm-deny')!.click();
+    await flush();
+    expect(resolves()).toEqual([{ type: 'resolve', id: 'f2', decision: 'reject', reason: 'not this site' }]);
+    await h.host({ type: 'confirmClosed', closed: { id: 'f2', reason: 'resolved' } });
+    await h.host({ type: 'confirm', request: req({ id: 'f3', kind: 'fetch', url: 'https://b.example/y' }) });
+    window.dispatchEvent(new KeyboardEvent('keydown', { code: 'KeyA', altKey: true }));
+    await flush();
+    expect(resolves()).toContainEqual({ type: 'resolve', id: 'f3', decision: 'accept' });
+  });
 });
 
 const status: MCPStatusResult = {
@@ -110,6 +157,19 @@ describe('the untrusted-workspace notice', () => {
     await flush();
     expect(h.posted).toContainEqual({ type: 'command', command: 'trustWorkspace' });
     expect(h.q('host-notice')).toBeNull();
+  });
+});
+
+describe('withdrawn notices', () => {
+  test('trust granted elsewhere removes the untrusted-workspace notices and keeps the others', async () => {
+    await h.host({ type: 'notice', level: 'info', text: 'This workspace is not trusted: hooks (.govibe/hooks.json)', action: 'trustWorkspace' });
+    await h.host({ type: 'notice', level: 'warning', text: 'this workspace is not trusted: its GoVibe settings are ignored (model)', action: 'trustWorkspace' });
+    await h.host({ type: 'notice', level: 'warning', text: 'moved a corrupt database aside', action: 'showLogs' });
+    expect(h.qa('host-notice')).toHaveLength(3);
+    await h.host({ type: 'withdrawNotices', action: 'trustWorkspace' });
+    const left = h.qa('host-notice');
+    expect(left).toHaveLength(1);
+    expect(left[0].textContent).toContain('corrupt database');
   });
 });
 

@@ -16,6 +16,9 @@ type Warning struct {
 	Key    string
 	Format string
 	Args   []any
+	// Untrusted marks the warning that an untrusted workspace's settings
+	// were ignored: trusting the workspace is its remedy.
+	Untrusted bool
 }
 
 // In renders w in lang.
@@ -77,7 +80,9 @@ func ApplyWorkspace(user, ws Values, trusted bool) (Values, []Warning) {
 	}
 	sort.Strings(keys)
 	if !trusted {
-		return out, []Warning{tr("this workspace is not trusted: its GoVibe settings are ignored (%s)", strings.Join(keys, ", "))}
+		w := tr("this workspace is not trusted: its GoVibe settings are ignored (%s)", strings.Join(keys, ", "))
+		w.Untrusted = true
+		return out, []Warning{w}
 	}
 	ws, warns := Normalize(ws)
 	warns = append(warns, UnknownIn(ws, "the workspace settings")...)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -118,6 +119,21 @@ func shellStateCmd(name string) bool {
 		return true
 	}
 	return false
+}
+
+// editAllowRules proposes the rule for exactly this file, anchored to its
+// absolute path (Edit(//home/me/app/main.go)): a relative rule would
+// allow the same name in every other workspace. Nothing for a path the
+// pattern grammar would read as a wildcard, or a non-Unix path.
+func (e *Engine) editAllowRules(abs string) []string {
+	p := filepath.ToSlash(filepath.Clean(abs))
+	if e.opts.AllowRules.Path() == "" || !strings.HasPrefix(p, "/") || strings.ContainsAny(p, `*?[]{}\`) {
+		return nil
+	}
+	if r, err := allowrules.Validate("Edit(/" + p + ")"); err == nil {
+		return []string{r}
+	}
+	return nil
 }
 
 // mcpAllowRules proposes the tool's own rule (mcp__server__tool).

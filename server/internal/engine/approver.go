@@ -111,10 +111,16 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	if d := cs.AutoApprove.EditsDelayMs; d > 0 && !isProtected && len(needHuman) == 0 {
 		c.AutoAcceptMs = d
 	}
+	if perm.Verdict != permission.Ask && !isProtected {
+		// An ask rule or a protected path would still ask: a rule
+		// written for them would never apply.
+		c.AllowRules = a.e.editAllowRules(p.Path)
+	}
 	ans, err := a.e.Broker.Ask(ctx, c)
 	if err != nil {
 		return tools.EditDecision{}, err
 	}
+	a.e.rememberAllow(c, ans)
 	return a.decided(ctx, p, ans)
 }
 

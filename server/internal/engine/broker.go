@@ -21,7 +21,7 @@ type Confirm struct {
 	SessionID    string         `json:"sessionId"`
 	TurnID       string         `json:"turnId"`
 	ToolCallID   string         `json:"toolCallId"`
-	Kind         string         `json:"kind"` // edit|shell|question|tool
+	Kind         string         `json:"kind"` // edit|shell|question|tool|fetch
 	Path         string         `json:"path,omitempty"`
 	RelPath      string         `json:"relPath,omitempty"`
 	Original     string         `json:"original,omitempty"`
@@ -43,6 +43,9 @@ type Confirm struct {
 	// namespaced name and Question its JSON arguments.
 	Server string `json:"server,omitempty"`
 	Tool   string `json:"tool,omitempty"`
+	// URL and Headers (names only) describe a web fetch (kind fetch).
+	URL     string   `json:"url,omitempty"`
+	Headers []string `json:"headers,omitempty"`
 	// AllowRules are the user allow rules "Always allow" would write.
 	AllowRules []string `json:"allowRules,omitempty"`
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
@@ -12,6 +13,9 @@ import (
 // the context files are sent again with that message (as in a new
 // session), and a side conversation or a pending memory reminder ends.
 // "/new" instead leaves this session as it is and opens another one.
+// As in Claude Code, the model's session ends and a new one starts:
+// SessionEnd hooks run with reason "clear", then SessionStart hooks with
+// source "clear", whose context joins the next message.
 func (e *Engine) clearCommand(ctx context.Context, p SendParams, _ string) (commandOutcome, error) {
 	sid := p.SessionID
 	if sid == "" {
@@ -36,5 +40,7 @@ func (e *Engine) clearCommand(ctx context.Context, p SendParams, _ string) (comm
 			return commandOutcome{}, err
 		}
 	}
+	e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionEnd, Reason: "clear"})
+	e.sessionStartFrom(ctx, sid, "clear")
 	return e.answerLocally(ctx, sid, e.tr("Context cleared: the model no longer sees the earlier messages of this session (they stay here to read)."))
 }

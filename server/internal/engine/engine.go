@@ -63,6 +63,9 @@ type Options struct {
 	// info|warning|error; action names a remedy the client can offer
 	// ("trustWorkspace") or is empty.
 	OnNotice func(level, message, action string)
+	// OnNoticeWithdrawn says the notices carrying action no longer hold
+	// (the untrusted-workspace notice once trust is granted). May be nil.
+	OnNoticeWithdrawn func(action string)
 	// Terminal reads the active terminal's recent output for an @terminal
 	// mention (the editor's shell integration); nil when there is none.
 	Terminal func(ctx context.Context, maxChars int) (string, error)

@@ -108,16 +108,31 @@ func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	return res, nil
 }
 
-// withHooks wraps every tool when any hook is configured.
+// withHooks wraps every tool when any hook is configured. mcp_call_tool
+// is left bare: the MCP tool it runs is wrapped instead (hookWrap), so
+// hooks see that tool's own name, once.
 func (e *Engine) withHooks(ts []tools.Tool) []tools.Tool {
-	if r := e.hookRunner(); r.Config == nil || r.Config.Len() == 0 {
+	wrap := e.hookWrap()
+	if wrap == nil {
 		return ts
 	}
 	out := make([]tools.Tool, len(ts))
 	for i, t := range ts {
-		out[i] = hookedTool{Tool: t, e: e}
+		if t.Name() == tools.MCPCallName {
+			out[i] = t
+			continue
+		}
+		out[i] = wrap(t)
 	}
 	return out
+}
+
+// hookWrap wraps one tool in the hooks, or is nil when none is configured.
+func (e *Engine) hookWrap() func(tools.Tool) tools.Tool {
+	if r := e.hookRunner(); r.Config == nil || r.Config.Len() == 0 {
+		return nil
+	}
+	return func(t tools.Tool) tools.Tool { return hookedTool{Tool: t, e: e} }
 }
 
 // firePreCompact tells PreCompact hooks (manual for the user's /compact

@@ -127,3 +127,41 @@ func TestPreCompactFiresForAutomaticCompaction(t *testing.T) {
 		t.Fatalf("PreCompact input: %s", b)
 	}
 }
+
+// TestClearEndsAndStartsTheModelSession: /clear runs SessionEnd hooks
+// (reason clear) and SessionStart hooks (source clear), whose context
+// joins the next message the model reads, as a new session's would.
+func TestClearEndsAndStartsTheModelSession(t *testing.T) {
+	dir := t.TempDir()
+	ended := filepath.Join(dir, "ended.json")
+	x := enginetest.New(t, hookSetting(t, map[string]map[string]string{
+		"SessionStart": {"": "grep -o '\"source\":\"[a-z]*\"'\n"},
+		"SessionEnd":   {"": "cat >> " + ended + "\n"},
+	}, 0))
+	x.Model.Enqueue(scripted.Reply{Text: "one"}, scripted.Reply{Text: "two"})
+	s, err := x.E.CreateSession(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Turn(s.ID, "first")
+	if _, err := os.Stat(ended); err == nil {
+		t.Fatal("SessionEnd ran before /clear")
+	}
+	x.Turn(s.ID, "/clear")
+	x.Turn(s.ID, "after the clear")
+	b, err := os.ReadFile(ended)
+	if err != nil || !strings.Contains(string(b), `"hook_event_name":"SessionEnd"`) || !strings.Contains(string(b), `"reason":"clear"`) {
+		t.Fatalf("SessionEnd on /clear: %s %v", b, err)
+	}
+	reqs := x.Model.Requests()
+	if u := reqs[0].LastUserMessage(); !strings.Contains(u, `"source":"startup"`) {
+		t.Fatalf("first message lacks the startup context:\n%s", u)
+	}
+	last := reqs[len(reqs)-1]
+	if u := last.LastUserMessage(); !strings.Contains(u, `"source":"clear"`) || !strings.Contains(u, "after the clear") {
+		t.Fatalf("the message after /clear lacks the SessionStart context:\n%s", u)
+	}
+	if n := len(hookRuns(x, s.ID, hooks.SessionStart)); n != 2 {
+		t.Fatalf("%d SessionStart runs, want 2", n)
+	}
+}

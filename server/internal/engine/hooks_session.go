@@ -16,11 +16,16 @@ import (
 // work in one turn, so a hook that always blocks cannot loop forever.
 const maxStopContinues = 3
 
-// sessionStart runs SessionStart hooks for a new session. What they add
-// (plain stdout or additionalContext) waits in session state for the
-// session's first message, whose model text takes it.
+// sessionStart runs SessionStart hooks for a new session (source
+// "startup") or one /clear emptied ("clear"). What they add (plain stdout
+// or additionalContext) waits in session state for the session's next
+// message, whose model text takes it.
 func (e *Engine) sessionStart(ctx context.Context, sid string) {
-	out := e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionStart, Source: "startup"})
+	e.sessionStartFrom(ctx, sid, "startup")
+}
+
+func (e *Engine) sessionStartFrom(ctx context.Context, sid, source string) {
+	out := e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionStart, Source: source})
 	if c := strings.TrimSpace(out.AdditionalContext); c != "" {
 		if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.HookContext, c); err != nil {
 			e.log.Warn("keeping SessionStart hook context", zap.String("session", sid), zap.Error(err))

@@ -86,21 +86,25 @@ func (e *Engine) SetMCPInputs(values map[string]string) {
 // MCP is the manager for the status view and its actions.
 func (e *Engine) MCP() *mcpclient.Manager { return e.mcpManager() }
 
-// mcpTools lists the servers' tools (connecting them on first use).
+// mcpTools lists the servers' tools (connecting them on first use). When
+// their definitions are over the budget, two tools stand in for them:
+// mcp_search_tools and mcp_call_tool (tools.MCPSearch).
 func (e *Engine) mcpTools(ctx context.Context) []tools.Tool {
 	m := e.mcpManager()
 	ts := m.Tools(ctx)
+	if e.overSchemaBudget(m) {
+		return tools.MCPSearch(ts, m, e.hookWrap())
+	}
 	out := make([]tools.Tool, len(ts))
 	for i, t := range ts {
 		out[i] = tools.MCPTool(t, m)
 	}
-	e.checkSchemaBudget(m)
 	return out
 }
 
-// checkSchemaBudget warns once when the MCP tool schemas take more than
-// 15% of the model's context window.
-func (e *Engine) checkSchemaBudget(m *mcpclient.Manager) {
+// overSchemaBudget reports whether the MCP tool schemas take more than
+// 15% of the model's context window, and warns the user once per manager.
+func (e *Engine) overSchemaBudget(m *mcpclient.Manager) bool {
 	chars := 0
 	var per []string
 	for _, s := range m.Statuses() {
@@ -111,15 +115,16 @@ func (e *Engine) checkSchemaBudget(m *mcpclient.Manager) {
 	}
 	window := e.profile().ContextWindow
 	if window <= 0 || chars/4*100 <= window*15 {
-		return
+		return false
 	}
 	e.mcp.mu.Lock()
 	warned := e.mcp.warned
 	e.mcp.warned = true
 	e.mcp.mu.Unlock()
 	if !warned {
-		e.notice("warning", e.tr("MCP tool definitions take about %d tokens, more than 15%% of the %d-token context window (%s). Disable servers you do not need.", chars/4, window, strings.Join(per, ", ")))
+		e.notice("warning", e.tr("MCP tool definitions take about %d tokens, more than 15%% of the %d-token context window (%s), so the model finds them with a search tool instead of seeing them all. Disable servers you do not need.", chars/4, window, strings.Join(per, ", ")))
 	}
+	return true
 }
 
 // mcpResource reads an @mcp:server:uri mention.

@@ -45,7 +45,7 @@ type parkedTurn struct {
 
 // resumableKinds are the questions whose tool can run again with the
 // recorded answer (an MCP call's too).
-var resumableKinds = map[string]bool{"edit": true, "shell": true, "tool": true}
+var resumableKinds = map[string]bool{"edit": true, "shell": true, "tool": true, "fetch": true}
 
 // resumable reports whether the question c about a call named tool can be
 // answered after a restart: edits, commands, MCP calls, ask_human's

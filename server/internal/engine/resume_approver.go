@@ -30,6 +30,7 @@ func (r *resumedApprover) ConfirmEdit(ctx context.Context, p tools.EditProposal)
 	if p.Proposed != r.c.Proposed {
 		return tools.EditDecision{Note: "not applied: after GoVibe's restart this edit of " + p.RelPath + " no longer produces the proposal the user answered; re-read the file and propose the edit again."}, nil
 	}
+	r.e.rememberAllow(r.c, r.ans)
 	return r.decided(ctx, p, r.ans)
 }
 
@@ -64,6 +65,16 @@ func (r *resumedApprover) ConfirmTool(ctx context.Context, p tools.ToolProposal)
 	}
 	r.e.rememberAllow(r.c, r.ans)
 	return tools.ToolDecision{Allowed: r.ans.Accept, Reason: strings.TrimSpace(r.ans.Reason)}, nil
+}
+
+// ConfirmFetch answers the restored fetch when it is the same URL the
+// user saw; anything else asks again.
+func (r *resumedApprover) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
+	if r.c.Kind != "fetch" || p.ToolCallID != r.c.ToolCallID || p.URL != r.c.URL {
+		return r.approver.ConfirmFetch(ctx, p)
+	}
+	r.e.rememberAllow(r.c, r.ans)
+	return fetchDecided(r.ans), nil
 }
 
 // sameArgs compares the call's arguments with those shown on the card

@@ -36,6 +36,25 @@ func (e *Engine) SetTrusted(on bool) {
 	}
 	e.log.Info("workspace trust changed", zap.Bool("trusted", on))
 	e.reloadTrustGated()
+	if on {
+		// The untrusted-workspace notice no longer holds, wherever trust
+		// was granted (the notice's button, VS Code's trust editor).
+		if e.opts.OnNoticeWithdrawn != nil {
+			e.opts.OnNoticeWithdrawn(ActionTrustWorkspace)
+		}
+		go e.loadTrustGated()
+	}
+}
+
+// loadTrustGated loads what trust just let in, instead of waiting for its
+// first use: the hooks (their problems are reported now) and the MCP
+// servers, which start so the status view shows them connected.
+// Commands and skills were loaded by reportTrustGated.
+func (e *Engine) loadTrustGated() {
+	e.hookRunner()
+	if e.Trusted() && e.baseCtx.Err() == nil {
+		e.MCP().Start(e.baseCtx)
+	}
 }
 
 // reloadTrustGated drops every trust-gated catalog so the next use loads

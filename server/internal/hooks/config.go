@@ -187,6 +187,11 @@ func (c *Config) add(data []byte, source string) error {
 					errs = append(errs, fmt.Sprintf("%s: a hook has no command", name))
 					continue
 				}
+				if h.Timeout < 0 {
+					// A typo must not turn into the 60 s default silently.
+					errs = append(errs, fmt.Sprintf("%s: timeout %v is negative (seconds; leave it out for %s)", name, h.Timeout, DefaultTimeout))
+					continue
+				}
 				t := DefaultTimeout
 				if h.Timeout > 0 {
 					t = time.Duration(h.Timeout * float64(time.Second))

@@ -119,3 +119,16 @@ func TestLoadSourcesAndTrust(t *testing.T) {
 		}
 	}
 }
+
+// A hook without a timeout gets the 60 s default; one in seconds is
+// honoured; a negative one is a reported problem, not the default.
+func TestHookTimeouts(t *testing.T) {
+	c, problems, _ := Load(json.RawMessage(`{"Stop":[{"hooks":[{"command":"a"},{"command":"b","timeout":1.5},{"command":"c","timeout":-5}]}]}`), nil, true)
+	hs := c.For(Stop, "")
+	if len(hs) != 2 || hs[0].Timeout != DefaultTimeout || DefaultTimeout != 60*time.Second || hs[1].Timeout != 1500*time.Millisecond {
+		t.Fatalf("timeouts: %+v", hs)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0].Message, "timeout -5 is negative") {
+		t.Fatalf("problems: %v", problems)
+	}
+}

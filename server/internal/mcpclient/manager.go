@@ -145,7 +145,14 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*mcp.ClientSession, er
 	s.state = StateConnecting
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	sess, err := m.connect(cctx, s)
+	// The connection outlives this call: the legacy SSE transport reads its
+	// event stream under the context it connected with, so connecting
+	// under cctx closed the stream as soon as ensure returned (the tools
+	// were listed, every call then failed). It gets a context of its own,
+	// ended by cctx only while connecting, and by the session's end after.
+	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
+	stopWatch := context.AfterFunc(cctx, endLife)
+	sess, err := m.connect(life, s)
 	if err == nil {
 		var tools *mcp.ListToolsResult
 		tools, err = sess.ListTools(cctx, nil)
@@ -160,7 +167,13 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*mcp.ClientSession, er
 			sess.Close()
 		}
 	}
+	if err == nil && !stopWatch() {
+		// cctx ended in the meantime and took the connection with it.
+		sess.Close()
+		err = fmt.Errorf("connecting took longer than %s", s.cfg.Timeout)
+	}
 	if err != nil {
+		endLife()
 		if s.backoff == 0 {
 			s.backoff = time.Second
 		} else if s.backoff *= 2; s.backoff > m.opts.MaxBackoff {
@@ -176,6 +189,7 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*mcp.ClientSession, er
 	// use reconnects with backoff.
 	go func() {
 		_ = sess.Wait()
+		endLife()
 		s.mu.Lock()
 		if s.session == sess && s.state == StateConnected {
 			s.state, s.err, s.session = StateFailed, "the server exited", nil
@@ -285,6 +299,18 @@ func (m *Manager) SetEnabled(name string, on bool) error {
 		s.state, s.backoff, s.nextTry = StateIdle, 0, time.Time{}
 	}
 	return nil
+}
+
+// Connect starts one server now if it is idle (just enabled, or never
+// started); a connected one is left as it is. Its error is also in its
+// status.
+func (m *Manager) Connect(ctx context.Context, name string) error {
+	s, ok := m.servers[name]
+	if !ok {
+		return fmt.Errorf("no MCP server named %q", name)
+	}
+	_, err := m.ensure(ctx, s)
+	return err
 }
 
 // Restart closes a server and connects it again now.

@@ -121,6 +121,24 @@ func TestFailedServerBacksOffAndOthersWork(t *testing.T) {
 	if err := m.SetEnabled("good", false); err != nil || m.Statuses()[0].State != StateDisabled {
 		t.Fatalf("disable: %v %+v", err, m.Statuses())
 	}
+	if got := toolNames(m.Tools(ctx)); strings.Contains(got, "mcp__good__") {
+		t.Fatalf("a disabled server's tools are offered: %s", got)
+	}
+	if err := m.Connect(ctx, "good"); err == nil {
+		t.Fatal("a disabled server connected without being enabled")
+	}
+	if err := m.SetEnabled("good", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Connect(ctx, "good"); err != nil || m.Statuses()[0].State != StateConnected {
+		t.Fatalf("enable and connect: %v %+v", err, m.Statuses())
+	}
+	if got := toolNames(m.Tools(ctx)); !strings.Contains(got, "mcp__good__echo") {
+		t.Fatalf("the re-enabled server's tools did not come back: %s", got)
+	}
+	if err := m.Connect(ctx, "nope"); err == nil {
+		t.Fatal("connecting an unknown server succeeded")
+	}
 }
 
 func TestStreamableHTTPServer(t *testing.T) {
@@ -141,6 +159,39 @@ func TestStreamableHTTPServer(t *testing.T) {
 	}
 	if r, err := m.Call(ctx, "remote", "echo", json.RawMessage(`{"text":"over http"}`)); err != nil || r.Text != "echo: over http" {
 		t.Fatalf("http call: %+v %v", r, err)
+	}
+}
+
+// The legacy HTTP+SSE transport: a URL ending in /sse (or type "sse")
+// connects to a real SSE server, with its headers, and calls work.
+func TestLegacySSEServer(t *testing.T) {
+	h := mcp.NewSSEHandler(func(r *http.Request) *mcp.Server {
+		if r.Header.Get("X-Key") != "k1" {
+			return nil
+		}
+		return testServer()
+	}, nil)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	root := t.TempDir()
+	cfgFile := filepath.Join(root, ".mcp.json")
+	body, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"old": map[string]any{"url": srv.URL + "/sse", "headers": map[string]string{"X-Key": "k1"}}}})
+	if err := os.WriteFile(cfgFile, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgs, problems, _ := Load(Sources(t.TempDir(), []string{root}), true, nil)
+	if len(problems) != 0 || len(cfgs) != 1 || cfgs[0].Kind != KindSSE {
+		t.Fatalf("config: %+v %v", cfgs, problems)
+	}
+	cfgs[0].Timeout = 10 * time.Second
+	m := New(cfgs, Options{})
+	defer m.Close()
+	ctx := context.Background()
+	if got := toolNames(m.Tools(ctx)); !strings.Contains(got, "mcp__old__echo") {
+		t.Fatalf("tools over SSE: %s %+v", got, m.Statuses())
+	}
+	if r, err := m.Call(ctx, "old", "echo", json.RawMessage(`{"text":"over sse"}`)); err != nil || r.Text != "echo: over sse" {
+		t.Fatalf("sse call: %+v %v", r, err)
 	}
 }
 

@@ -73,6 +73,11 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: level, Message: message, Action: action})
 			})
 		},
+		OnNoticeWithdrawn: func(action string) {
+			s.notify(func(ctx context.Context) error {
+				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Action: action, Withdraw: true})
+			})
+		},
 		OnConfirm: func(c engine.Confirm) {
 			wc := toConfirmRequest(c)
 			s.notify(func(ctx context.Context) error { return s.client.ConfirmRequested(ctx, &wc) })
@@ -95,6 +100,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.started = true
 	s.lang = i18n.Pick(config.Typed(values).Language, p.Locale)
 	s.trusted = p.Trusted
+	s.settings = p.Settings
 	s.mu.Unlock()
 	// The session store opens in the background (a fresh database costs a
 	// few fsyncs); requests wait for it in s.engine.

@@ -40,6 +40,11 @@ func (s *Server) MCPSetEnabled(ctx context.Context, p *protocol.MCPSetEnabledPar
 	if err := eng.MCP().SetEnabled(p.Name, p.Enabled); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	}
+	if p.Enabled {
+		// Enabling in the status view means "use it": start it now, so
+		// the view shows it connected (or failed, with its stderr).
+		_ = eng.MCP().Connect(ctx, p.Name)
+	}
 	return mcpStatus(eng), nil
 }
 

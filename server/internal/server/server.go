@@ -43,6 +43,10 @@ type Server struct {
 	// settings warnings already shown.
 	trusted bool
 	warned  map[string]bool
+	// settings are the editor's last settings (initialize or
+	// settings/didChange), applied again under a new trust: an untrusted
+	// workspace's own settings count from the moment it is trusted.
+	settings protocol.Settings
 	// permProblems are the invalid permission rules last reported.
 	permProblems string
 	// inputSecrets are the MCP input values (mcp/setInputs), redacted from

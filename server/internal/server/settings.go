@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
 )
 
 // effectiveSettings turns the editor's snapshot into the values the engine
@@ -26,20 +27,27 @@ func (s *Server) settingsNotices(warns []config.Warning) {
 	if s.warned == nil {
 		s.warned = map[string]bool{}
 	}
-	var msgs []string
+	type notice struct{ msg, action string }
+	var out []notice
 	for _, w := range warns {
 		m := w.In(lang)
 		if !s.warned[m] {
 			s.warned[m] = true
-			msgs = append(msgs, m)
+			n := notice{msg: m, action: "openSettings"}
+			if w.Untrusted {
+				// Withdrawn with the untrusted-workspace notice once trust
+				// is granted; until then trusting is the remedy.
+				n.action = engine.ActionTrustWorkspace
+			}
+			out = append(out, n)
 		}
 	}
 	s.mu.Unlock()
-	for _, m := range msgs {
-		msg := m
-		s.log.Warn(msg)
+	for _, n := range out {
+		n := n
+		s.log.Warn(n.msg)
 		s.notify(func(ctx context.Context) error {
-			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "warning", Message: msg, Action: "openSettings"})
+			return s.client.ServerNotice(ctx, &protocol.ServerNotice{Level: "warning", Message: n.msg, Action: n.action})
 		})
 	}
 }

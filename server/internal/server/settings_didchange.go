@@ -13,6 +13,7 @@ func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidC
 	}
 	s.mu.Lock()
 	trusted := s.trusted
+	s.settings = p.Settings
 	s.mu.Unlock()
 	v, warns := effectiveSettings(p.Settings, trusted)
 	s.applyLogSettings(v, p.Settings.APIKeys)

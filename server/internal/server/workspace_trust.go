@@ -13,6 +13,21 @@ func (s *Server) WorkspaceDidChangeTrust(ctx context.Context, p *protocol.Worksp
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	changed := s.trusted != p.Trusted
+	s.trusted = p.Trusted
+	last := s.settings
+	s.mu.Unlock()
+	if changed {
+		// The workspace's settings were ignored (or applied) under the
+		// old trust; apply them under the new one before the project
+		// configuration reloads, so both follow the same trust.
+		v, warns := effectiveSettings(last, p.Trusted)
+		s.applyLogSettings(v, last.APIKeys)
+		eng.UpdateSettings(v, last.APIKeys)
+		s.settingsNotices(warns)
+		s.reportPermissionProblems(eng)
+	}
 	eng.SetTrusted(p.Trusted)
 	return nil
 }

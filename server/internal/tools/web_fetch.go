@@ -5,7 +5,9 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -61,6 +63,9 @@ func runWebFetch(ctx context.Context, env *Env, a webFetchArgs) (Result, error) 
 		return Fail("offset must be 0 or more."), nil
 	}
 	meta := WebFetchMeta{URL: a.URL}
+	if res, ok, err := confirmFetch(ctx, env, a, meta); !ok || err != nil {
+		return res, err
+	}
 	resp, err := env.Web.Fetch(ctx, web.Request{URL: a.URL, Headers: a.Headers, Cookie: a.Cookie, Timeout: time.Duration(a.TimeoutMs) * time.Millisecond})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -102,6 +107,43 @@ func runWebFetch(ctx context.Context, env *Env, a webFetchArgs) (Result, error) 
 	}
 	b.WriteString(untrustedNote)
 	return Result{OK: resp.Status < 400, Output: b.String(), Meta: meta}, nil
+}
+
+// confirmFetch refuses a URL the SSRF policy refuses before anyone is
+// asked, then asks the approver. ok is false when the fetch must not run;
+// res is then the tool's result.
+func confirmFetch(ctx context.Context, env *Env, a webFetchArgs, meta WebFetchMeta) (res Result, ok bool, err error) {
+	if err := env.Web.Check(ctx, a.URL); err != nil {
+		return Result{OK: false, Output: fmt.Sprintf("web_fetch %s failed: %v", clip(a.URL, 300), err), Meta: meta}, false, nil
+	}
+	fa, can := env.Approver.(FetchApprover)
+	if !can || env.Approver == nil {
+		return Result{OK: false, Output: "web_fetch needs the user's confirmation, which is not available here.", Meta: meta}, false, nil
+	}
+	u, _ := url.Parse(strings.TrimSpace(a.URL)) // Check parsed it
+	var headers []string
+	for k := range a.Headers {
+		headers = append(headers, k)
+	}
+	sort.Strings(headers)
+	if a.Cookie != "" {
+		headers = append(headers, "Cookie")
+	}
+	d, err := fa.ConfirmFetch(ctx, FetchProposal{URL: a.URL, Host: strings.ToLower(strings.TrimSuffix(u.Hostname(), ".")), Headers: headers, ToolCallID: CallID(ctx)})
+	if err != nil {
+		return Result{}, false, err
+	}
+	if !d.Allowed {
+		if d.ByUser {
+			msg := "The user declined fetching " + clip(a.URL, 300) + "."
+			if d.Reason != "" {
+				msg += " The user's reason: " + d.Reason
+			}
+			return Result{OK: false, Output: msg, Meta: Declined{Declined: true, Reason: d.Reason}}, false, nil
+		}
+		return Result{OK: false, Output: "not fetched: " + d.Reason, Display: d.Display, Meta: meta}, false, nil
+	}
+	return Result{}, true, nil
 }
 
 func clip(s string, n int) string {

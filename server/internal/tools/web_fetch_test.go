@@ -23,7 +23,26 @@ func webEnv(t *testing.T, h http.HandlerFunc) (*Env, string) {
 			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 		},
 	}
-	return &Env{Web: f}, "http://docs.test:" + port
+	return &Env{Web: f, Approver: &fetchApprover{allow: true}}, "http://docs.test:" + port
+}
+
+// fetchApprover answers web_fetch confirmations and records what it was
+// asked.
+type fetchApprover struct {
+	allow  bool
+	reason string
+	asked  []FetchProposal
+}
+
+func (a *fetchApprover) ConfirmEdit(context.Context, EditProposal) (EditDecision, error) {
+	return EditDecision{}, nil
+}
+func (a *fetchApprover) ConfirmShell(context.Context, ShellProposal) (ShellDecision, error) {
+	return ShellDecision{}, nil
+}
+func (a *fetchApprover) ConfirmFetch(_ context.Context, p FetchProposal) (FetchDecision, error) {
+	a.asked = append(a.asked, p)
+	return FetchDecision{Allowed: a.allow, Reason: a.reason, ByUser: !a.allow}, nil
 }
 
 func callWebFetch(t *testing.T, env *Env, args map[string]any) Result {
@@ -98,5 +117,47 @@ func TestWebFetchEscapesEveryClosingTag(t *testing.T) {
 	normal := strings.ToLower(strings.ReplaceAll(r.Output, " ", ""))
 	if strings.Count(normal, "</untrusted_web_content>") != 1 || !strings.HasSuffix(strings.TrimSuffix(r.Output, untrustedNote), "</untrusted_web_content>\n") {
 		t.Fatalf("the page closed the untrusted block itself:\n%s", r.Output)
+	}
+}
+
+// Every fetch is confirmed with its host and the names (never the values)
+// of what it sends; a refusal by the user reaches the model as a choice,
+// and nothing is fetched. A URL the policy refuses is refused before
+// anyone is asked.
+func TestWebFetchAsksTheApprover(t *testing.T) {
+	var hits int
+	env, base := webEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("hello"))
+	})
+	ap := env.Approver.(*fetchApprover)
+	ap.allow, ap.reason = false, "not that site"
+	r := callWebFetch(t, env, map[string]any{"url": base + "/x", "headers": map[string]string{"X-Token": "s3cret", "Accept-Language": "en"}, "cookie": "sid=1"})
+	if r.OK || !strings.Contains(r.Output, "declined") || !strings.Contains(r.Output, "not that site") || hits != 0 {
+		t.Fatalf("declined fetch: %+v (hits %d)", r, hits)
+	}
+	if d, ok := r.Meta.(Declined); !ok || !d.Declined {
+		t.Fatalf("a declined fetch is not marked as the user's choice: %#v", r.Meta)
+	}
+	if len(ap.asked) != 1 || ap.asked[0].Host != "docs.test" || strings.Join(ap.asked[0].Headers, ",") != "Accept-Language,X-Token,Cookie" {
+		t.Fatalf("proposal: %+v", ap.asked)
+	}
+	for _, p := range ap.asked {
+		if strings.Contains(strings.Join(p.Headers, ","), "s3cret") {
+			t.Fatal("a header value reached the proposal")
+		}
+	}
+	ap.allow = true
+	if r := callWebFetch(t, env, map[string]any{"url": base + "/x"}); !r.OK || hits != 1 {
+		t.Fatalf("allowed fetch: %+v (hits %d)", r, hits)
+	}
+	n := len(ap.asked)
+	if r := callWebFetch(t, env, map[string]any{"url": "http://169.254.169.254/latest/meta-data"}); r.OK || !strings.Contains(r.Output, "blocked") || len(ap.asked) != n {
+		t.Fatalf("a refused address was asked about or fetched: %+v (asked %d)", r, len(ap.asked)-n)
+	}
+	env.Approver = nil
+	if r := callWebFetch(t, env, map[string]any{"url": base + "/x"}); r.OK || !strings.Contains(r.Output, "confirmation") || hits != 1 {
+		t.Fatalf("without an approver: %+v", r)
 	}
 }

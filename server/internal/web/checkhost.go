@@ -2,9 +2,11 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 )
 
 // CheckRequestURL is the whole policy for a URL whose connection someone
@@ -40,11 +42,17 @@ func (p Policy) CheckRequestURL(ctx context.Context, lookup LookupFunc, raw stri
 	}
 	for _, a := range addrs {
 		if err := p.CheckAddr(a); err != nil {
-			return fmt.Errorf("%s resolves to a refused address: %w", host, err)
+			return refusedName{fmt.Errorf("%s resolves to a refused address: %w", host, err)}
 		}
 	}
 	return nil
 }
+
+// refusedName is a host name that resolved to a refused address (as
+// opposed to a refused literal address or URL).
+type refusedName struct{ error }
+
+func (r refusedName) Unwrap() error { return r.error }
 
 // Dial connects to hostport the way Fetch does: the host is resolved once,
 // every address must pass the policy (unless the host is allowed by
@@ -52,4 +60,18 @@ func (p Policy) CheckRequestURL(ctx context.Context, lookup LookupFunc, raw stri
 // answer cannot slip through. The browser sub-agent's proxy dials with it.
 func (f *Fetcher) Dial(ctx context.Context, network, hostport string) (net.Conn, error) {
 	return f.dial(ctx, network, hostport)
+}
+
+// Check applies the fetcher's policy to a URL before anyone is asked
+// about fetching it (CheckRequestURL with the fetcher's resolver), so a
+// confirmation is never shown for a fetch that would be refused anyway.
+// Its errors read as Fetch's own. Fetch checks again, on the connection
+// it dials.
+func (f *Fetcher) Check(ctx context.Context, raw string) error {
+	err := f.Policy.CheckRequestURL(ctx, f.Lookup, strings.TrimSpace(raw))
+	var named refusedName
+	if errors.As(err, &named) {
+		return fmt.Errorf("%w; if this host is yours, add it to govibe.web.allowHosts", err)
+	}
+	return err
 }

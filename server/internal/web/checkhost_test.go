@@ -49,3 +49,22 @@ func TestCheckRequestURL(t *testing.T) {
 		}
 	}
 }
+
+// Check refuses what Fetch refuses, in Fetch's words: a name resolving
+// to a loopback address names the allowHosts setting.
+func TestFetcherCheckSpeaksLikeFetch(t *testing.T) {
+	f := &Fetcher{Lookup: func(context.Context, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	}}
+	err := f.Check(context.Background(), "http://intranet.example/x")
+	if err == nil || !strings.Contains(err.Error(), "resolves to a refused address") || !strings.Contains(err.Error(), "govibe.web.allowHosts") || !errors.Is(err, ErrBlocked) {
+		t.Fatalf("named loopback: %v", err)
+	}
+	if err := f.Check(context.Background(), "ftp://x.example/"); err == nil || !strings.Contains(err.Error(), "only http and https") {
+		t.Fatalf("scheme: %v", err)
+	}
+	f.Policy.AllowHosts = []string{"intranet.example"}
+	if err := f.Check(context.Background(), "http://intranet.example/x"); err != nil {
+		t.Fatalf("allowed host: %v", err)
+	}
+}

@@ -1,5 +1,5 @@
 // The confirmations that are not about files or commands: a question from
-// ask_human, and an MCP tool call waiting for approval. Like the other
+// ask_human, an MCP tool call and a web fetch waiting for approval. Like the other
 // cards they show everything without an inner scrollbar.
 import * as l10n from '@vscode/l10n';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -168,6 +168,53 @@ export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boo
         <pre class="tool-args" data-testid="confirm-tool-args">
           {args}
         </pre>
+      )}
+      {view.resolved ? (
+        <Resolved decision={view.resolved} />
+      ) : (
+        <>
+          <ReasonInput reason={reason} setReason={setReason} onFocus={() => undefined} />
+          <div class="confirm-actions">
+            <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
+              {l10n.t('Allow')} <Kbd k="A" show={primary} />
+            </vscode-button>
+            <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />
+            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
+              {l10n.t('Deny')} <Kbd k="R" show={primary} />
+            </vscode-button>
+          </div>
+          <AlwaysAllowRules rules={req.allowRules} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A web_fetch waiting for approval: the whole URL (it can carry data out
+ * of the workspace, so it is shown in full, wrapped) and the names of the
+ * headers it would send; "Always allow" adds the host's rule.
+ */
+export function FetchConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
+  const resolve = useResolve();
+  const req = view.request;
+  const [reason, setReason] = useState('');
+  const allow = () => resolve(req.id, 'accept', { reason });
+  const deny = () => resolve(req.id, 'reject', { reason });
+  useShortcuts(primary && !view.resolved, { KeyA: allow, KeyR: deny });
+  return (
+    <div class={`confirm-card confirm-fetch${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="fetch">
+      <div class="confirm-head">
+        <span class="codicon codicon-globe" />
+        <span class="confirm-title">{l10n.t('Fetch this web page?')}</span>
+      </div>
+      <pre class="tool-args" data-testid="confirm-url">
+        {req.url ?? ''}
+      </pre>
+      {req.headers && req.headers.length > 0 && (
+        <div class="muted" data-testid="confirm-headers">
+          {l10n.t('Sends the headers: {0}', req.headers.join(', '))}
+        </div>
       )}
       {view.resolved ? (
         <Resolved decision={view.resolved} />

@@ -9,7 +9,7 @@ import { useServices } from '../context';
 import { diffStat } from '../diffstat';
 import { fileName } from '../format';
 import type { ConfirmView } from '../store';
-import { QuestionConfirm, ToolConfirm } from './AskCards';
+import { FetchConfirm, QuestionConfirm, ToolConfirm } from './AskCards';
 import { AlwaysAllowButton, AlwaysAllowRules, CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
 import { ReviewView } from './Review';
 
@@ -66,6 +66,8 @@ export function ConfirmArea({ confirms }: { confirms: ConfirmView[] }) {
               return <ShellConfirm key={c.request.id} view={c} primary={p} />;
             case 'tool':
               return <ToolConfirm key={c.request.id} view={c} primary={p} />;
+            case 'fetch':
+              return <FetchConfirm key={c.request.id} view={c} primary={p} />;
             default:
               return <QuestionConfirm key={c.request.id} view={c} primary={p} />;
           }
@@ -121,6 +123,7 @@ function EditConfirm({ view, compact, primary }: { view: ConfirmView; compact?: 
             <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={accept}>
               {l10n.t('Accept')} <Kbd k="A" show={primary} />
             </vscode-button>
+            <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />
             <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={reject}>
               {l10n.t('Reject')} <Kbd k="R" show={primary} />
             </vscode-button>
@@ -128,6 +131,7 @@ function EditConfirm({ view, compact, primary }: { view: ConfirmView; compact?: 
               {l10n.t('Open diff')}
             </vscode-button>
           </div>
+          <AlwaysAllowRules rules={req.allowRules} />
         </>
       )}
     </div>

@@ -6,12 +6,19 @@
 // With MCPECHO_REQUIRE_TOKEN set, the server refuses to start unless its
 // environment holds MCPECHO_TOKEN with that value: the e2e test of
 // .vscode/mcp.json inputs checks a prompted secret reaches the server.
+//
+// With MCPECHO_STARTS set to a file, each start appends its process id
+// there, so a test can tell a restart (a new process) from a reconnect.
+// MCPECHO_EXTRA_TOOLS=n adds n tools with long descriptions (extra_1 …),
+// enough to put the definitions over GoVibe's schema budget.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,6 +37,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mcpecho: MCPECHO_TOKEN is missing or wrong")
 		os.Exit(4)
 	}
+	if f := os.Getenv("MCPECHO_STARTS"); f != "" {
+		w, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mcpecho:", err)
+			os.Exit(5)
+		}
+		fmt.Fprintln(w, os.Getpid())
+		w.Close()
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcpecho", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
 		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
@@ -43,6 +59,14 @@ func main() {
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed on purpose"}}}, nil, nil
 		})
+	n, _ := strconv.Atoi(os.Getenv("MCPECHO_EXTRA_TOOLS"))
+	for i := 1; i <= n; i++ {
+		desc := fmt.Sprintf("Extra tool number %d. ", i) + strings.Repeat("It does nothing useful and says so at length. ", 30)
+		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("extra_%d", i), Description: desc},
+			func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "extra: " + in.Text}}}, nil, nil
+			})
+	}
 	s.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greet someone", Arguments: []*mcp.PromptArgument{{Name: "name", Required: true}}},
 		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Say hello to " + req.Params.Arguments["name"]}}}}, nil
