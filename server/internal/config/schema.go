@@ -60,7 +60,13 @@ type ModelField struct {
 	Enum       []string
 	Default    any
 	Min        *float64
-	EN, ZH     string
+	// Optional fields are pointers in ModelProfile: unset differs from
+	// zero (a temperature of 0 is a choice).
+	Optional bool
+	// Internal fields are read but not offered: not in package.json, its
+	// nls files or the TS types (the legacy plain-text key).
+	Internal bool
+	EN, ZH   string
 }
 
 func num(f float64) *float64 { return &f }
@@ -210,10 +216,11 @@ var ModelFields = []ModelField{
 	{Name: "priceOutput", Type: "number", Min: num(0), EN: "Price per million output tokens.", ZH: "每百万输出 token 的价格。"},
 	{Name: "reasoningEffort", Type: "string", Enum: []string{"", "low", "medium", "high"}, Default: "",
 		EN: "Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM); empty leaves the provider's default.", ZH: "推理强度，在服务商支持时作为 reasoning_effort 发送（OpenAI、OpenRouter、Groq、Together、Gemini、Ollama、vLLM）；留空则使用服务商默认值。"},
-	{Name: "temperature", Type: "number", Min: num(0), EN: "Sampling temperature; unset leaves the provider's default.", ZH: "采样温度；不设置则使用服务商默认值。"},
+	{Name: "temperature", Type: "number", Min: num(0), Optional: true, EN: "Sampling temperature; unset leaves the provider's default.", ZH: "采样温度；不设置则使用服务商默认值。"},
 	{Name: "toolProfile", Type: "string", Default: "full",
 		EN: "Tools this profile is offered: full, readonly (tools that only read), no-shell (everything but run_shell_command), or tool names separated by commas. Small local models do better with fewer tools.", ZH: "此配置可用的工具：full（全部）、readonly（只读工具）、no-shell（除 run_shell_command 外的全部），或以逗号分隔的工具名称。小型本地模型在工具较少时表现更好。"},
 	{Name: "preset", Type: "string", EN: "Provider preset this profile was made from (govibe models presets).", ZH: "此配置所基于的服务商预设（govibe models presets）。"},
+	{Name: "apiKey", Type: "string", Internal: true, EN: "Legacy plain-text API key of this profile; use SecretStorage.", ZH: "此配置的旧式明文 API 密钥；请改用安全存储。"},
 }
 
 // Legacies are renamed keys still honoured.

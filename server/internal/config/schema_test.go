@@ -81,3 +81,26 @@ func TestValidateNamesTheKeyAndWhatItWants(t *testing.T) {
 		t.Fatalf("unknown keys are warned about elsewhere: %v", err)
 	}
 }
+
+// A govibe.models entry reads typed: an unset temperature stays unset (0
+// is a choice), and the legacy per-profile apiKey is read though never
+// offered in package.json.
+func TestModelProfiles(t *testing.T) {
+	s := Typed(Values{"models": []any{
+		map[string]any{"name": "a", "model": "m", "contextWindow": float64(64000), "priceInput": 2.5, "temperature": float64(0), "apiKey": "sk-a"},
+		map[string]any{"name": "b", "model": "n"},
+		"not an object",
+	}})
+	ps := s.ModelProfiles()
+	if len(ps) != 2 || ps[0].Name != "a" || ps[0].ContextWindow != 64000 || ps[0].PriceInput != 2.5 || ps[0].APIKey != "sk-a" {
+		t.Fatalf("profiles %+v", ps)
+	}
+	if ps[0].Temperature == nil || *ps[0].Temperature != 0 || ps[1].Temperature != nil {
+		t.Fatalf("temperature: %v %v", ps[0].Temperature, ps[1].Temperature)
+	}
+	for _, f := range ModelFields {
+		if f.Name == "apiKey" && !f.Internal {
+			t.Fatal("the per-profile apiKey must not be offered in package.json")
+		}
+	}
+}

@@ -295,3 +295,70 @@ func Typed(v Values) Settings {
 	s.APIKey = v.String("apiKey")
 	return s
 }
+
+// ModelProfile is the typed view of one govibe.models entry: one field per
+// ModelFields entry. An absent field reads as Values does: the default of
+// the top-level setting of the same name (model, contextWindow,
+// maxOutputTokens, toolCalling), else empty; an absent Optional one is nil.
+type ModelProfile struct {
+	// Profile name. (name)
+	Name string
+	// API base URL. (baseUrl)
+	BaseURL string
+	// Model identifier sent to the API. (model)
+	Model string
+	// Context window in tokens. (contextWindow)
+	ContextWindow int
+	// Maximum output tokens per reply. (maxOutputTokens)
+	MaxOutputTokens int
+	// How tools are called: native function calling, a text protocol, or auto-detect. (toolCalling)
+	ToolCalling string
+	// Price per million input tokens. (priceInput)
+	PriceInput float64
+	// Price per million cached input tokens. (priceCachedInput)
+	PriceCachedInput float64
+	// Price per million output tokens. (priceOutput)
+	PriceOutput float64
+	// Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Gemini); empty leaves the provider's default. (reasoningEffort)
+	ReasoningEffort string
+	// Sampling temperature; unset leaves the provider's default. (temperature)
+	Temperature *float64
+	// Tools this profile is offered: full, readonly (tools that only read), no-shell (everything but run_shell_command), or tool names separated by commas. Small local models do better with fewer tools. (toolProfile)
+	ToolProfile string
+	// Provider preset this profile was made from (govibe models presets). (preset)
+	Preset string
+	// Legacy plain-text API key of this profile; use SecretStorage. (apiKey)
+	APIKey string
+}
+
+// ModelProfileOf reads one govibe.models entry.
+func ModelProfileOf(m map[string]any) ModelProfile {
+	v := Values(m)
+	var p ModelProfile
+	p.Name = v.String("name")
+	p.BaseURL = v.String("baseUrl")
+	p.Model = v.String("model")
+	p.ContextWindow = v.Int("contextWindow")
+	p.MaxOutputTokens = v.Int("maxOutputTokens")
+	p.ToolCalling = v.String("toolCalling")
+	p.PriceInput = v.Float("priceInput")
+	p.PriceCachedInput = v.Float("priceCachedInput")
+	p.PriceOutput = v.Float("priceOutput")
+	p.ReasoningEffort = v.String("reasoningEffort")
+	if x, ok := m["temperature"].(float64); ok {
+		p.Temperature = &x
+	}
+	p.ToolProfile = v.String("toolProfile")
+	p.Preset = v.String("preset")
+	p.APIKey = v.String("apiKey")
+	return p
+}
+
+// ModelProfiles are the govibe.models entries, typed.
+func (s Settings) ModelProfiles() []ModelProfile {
+	out := make([]ModelProfile, 0, len(s.Models))
+	for _, m := range s.Models {
+		out = append(out, ModelProfileOf(m))
+	}
+	return out
+}

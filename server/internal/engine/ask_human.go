@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -25,11 +26,16 @@ const DefaultAskHumanTimeout = 30 * time.Minute
 // Each answer ends this call. After Send the dialog stays open and the
 // model's next ask_human of the turn is asked in it (broker_dialog.go);
 // Done and Cancel close it.
-const ReasonDone = "done"
+const ReasonDone = approval.ReasonDone
 
 // AskHuman parks the question on the Broker (persisted, so a reload or a
 // restart shows it again) or, headless, asks the terminal.
-func (a *approver) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
+func (a *turnApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
+	if r := a.resumed; r != nil && r.Kind == "question" && q.ToolCallID == r.ToolCallID {
+		// A resumed run answers the restored question with the reply the
+		// user gave after the restart.
+		return a.e.replyOf(a.answer), nil
+	}
 	if a.e.opts.Headless && a.e.opts.AskTerminal == nil {
 		return tools.HumanReply{}, tools.ErrNoHuman
 	}
@@ -97,15 +103,6 @@ func replyOf(ans Answer) tools.HumanReply {
 		return tools.HumanReply{Cancelled: true}
 	}
 	return tools.HumanReply{Reply: strings.TrimSpace(ans.Answer), Done: ans.Reason == ReasonDone}
-}
-
-// AskHuman on a resumed run answers the restored question with the reply
-// the user gave after the restart.
-func (r *resumedApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
-	if r.c.Kind != "question" || q.ToolCallID != r.c.ToolCallID {
-		return r.approver.AskHuman(ctx, q)
-	}
-	return r.e.replyOf(r.ans), nil
 }
 
 func (e *Engine) askHumanTimeout() time.Duration {

@@ -11,79 +11,20 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
-// Confirm is a question parked for the user: an edit, a shell command or an
-// ask_human question.
-type Confirm struct {
-	ID           string         `json:"id"`
-	SessionID    string         `json:"sessionId"`
-	TurnID       string         `json:"turnId"`
-	ToolCallID   string         `json:"toolCallId"`
-	Kind         string         `json:"kind"` // edit|shell|question|tool|fetch
-	Path         string         `json:"path,omitempty"`
-	RelPath      string         `json:"relPath,omitempty"`
-	Original     string         `json:"original,omitempty"`
-	Proposed     string         `json:"proposed,omitempty"`
-	IsNew        bool           `json:"isNew,omitempty"`
-	Delete       bool           `json:"delete,omitempty"`
-	AutoAcceptMs int            `json:"autoAcceptMs,omitempty"`
-	Command      string         `json:"command,omitempty"`
-	Cwd          string         `json:"cwd,omitempty"`
-	Analysis     *ShellAnalysis `json:"analysis,omitempty"`
-	Review       *ReviewCard    `json:"review,omitempty"`
-	Question     string         `json:"question,omitempty"`
-	Options      []string       `json:"options,omitempty"`
-	// DialogID and Thread place an ask_human question in its dialog:
-	// the earlier exchanges, oldest first (broker_dialog.go).
-	DialogID string             `json:"dialogId,omitempty"`
-	Thread   []QuestionExchange `json:"thread,omitempty"`
-	// Server and Tool name an MCP call (kind tool); Command holds the
-	// namespaced name and Question its JSON arguments.
-	Server string `json:"server,omitempty"`
-	Tool   string `json:"tool,omitempty"`
-	// URL and Headers (names only) describe a web fetch (kind fetch).
-	URL     string   `json:"url,omitempty"`
-	Headers []string `json:"headers,omitempty"`
-	// AllowRules are the user allow rules "Always allow" would write.
-	AllowRules []string `json:"allowRules,omitempty"`
-}
-
-// ShellAnalysis is the static classification shown with a command.
-type ShellAnalysis struct {
-	Class   string   `json:"class"`
-	Reasons []string `json:"reasons"`
-}
-
-// ReviewCard is a reviewer's verdict as shown to the user.
-type ReviewCard struct {
-	Kind        string          `json:"kind"`
-	Approved    bool            `json:"approved"`
-	Problems    []ReviewProblem `json:"problems,omitempty"`
-	Suggestion  string          `json:"suggestion,omitempty"`
-	DurationMs  int64           `json:"durationMs"`
-	Unavailable string          `json:"unavailable,omitempty"`
-}
-
-type ReviewProblem struct {
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	Location string `json:"location,omitempty"`
-}
-
-// Answer is the user's decision.
-type Answer struct {
-	Accept        bool    `json:"accept"`
-	Reason        string  `json:"reason,omitempty"`
-	Content       *string `json:"content,omitempty"`
-	Applied       bool    `json:"applied,omitempty"`
-	RejectedHunks []int   `json:"rejectedHunks,omitempty"`
-	Command       string  `json:"command,omitempty"`
-	Answer        string  `json:"answer,omitempty"`
-	// AlwaysAllow writes the confirmation's AllowRules (accept only).
-	AlwaysAllow bool `json:"alwaysAllow,omitempty"`
-}
+// The approval flow (package approval) decides confirmations; the
+// Broker parks them. Both speak its types.
+type (
+	// Confirm is a question parked for the user.
+	Confirm = approval.Confirm
+	// ShellAnalysis is the static classification shown with a command.
+	ShellAnalysis = approval.ShellAnalysis
+	// Answer is the user's decision.
+	Answer = approval.Answer
+)
 
 // ErrNoSuchConfirm is returned when resolving something no longer pending.
 var ErrNoSuchConfirm = errors.New("no such pending confirmation (it was already answered, or its turn ended)")

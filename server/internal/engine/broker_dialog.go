@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
+	"github.com/govibe/govibe/server/internal/approval"
 )
 
 // An ask_human question is asked in a dialog. Send (an answer that is
@@ -22,10 +23,7 @@ const (
 )
 
 // QuestionExchange is one answered question of a dialog.
-type QuestionExchange struct {
-	Question string `json:"question"`
-	Reply    string `json:"reply"`
-}
+type QuestionExchange = approval.QuestionExchange
 
 // OpenDialog is a dialog waiting for the agent's follow-up: its last
 // question and the user's reply to it.

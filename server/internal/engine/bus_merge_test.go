@@ -79,15 +79,15 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	}
 	var shape []string
 	for _, e := range evs[singles:] {
-		shape = append(shape, e.SessionID+"/"+e.Kind+"/"+e.MessageID+"/"+e.Text)
+		shape = append(shape, e.SessionID+"/"+string(e.Kind)+"/"+e.MessageID+"/"+e.Text)
 	}
 	wantShape := []string{
-		"a/" + KindReasoningDelta + "/m1/r",
-		"a/" + KindTextDelta + "/m2/x",
-		"b/" + KindTextDelta + "/m2/y",
-		"a/" + KindToolCall + "/m2/",
-		"a/" + KindToolCall + "/m2/",
-		"a/" + KindTextDelta + "/m2/z",
+		"a/" + string(KindReasoningDelta) + "/m1/r",
+		"a/" + string(KindTextDelta) + "/m2/x",
+		"b/" + string(KindTextDelta) + "/m2/y",
+		"a/" + string(KindToolCall) + "/m2/",
+		"a/" + string(KindToolCall) + "/m2/",
+		"a/" + string(KindTextDelta) + "/m2/z",
 	}
 	if strings.Join(shape, " ") != strings.Join(wantShape, " ") {
 		t.Fatalf("after the merge:\n %v\nwant\n %v", shape, wantShape)

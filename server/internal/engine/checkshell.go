@@ -1,10 +1,6 @@
 package engine
 
 import (
-	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/shellcheck"
@@ -15,31 +11,18 @@ import (
 // classifies read-only, or a check (test runner, linter, type checker run
 // without options that write). The Phases mode's VERIFYING state and the
 // reconcile agents use it: there, files change only through the write
-// tools, whose path rules hold. Immutable, so safe for concurrent use.
-type checksOnlyShell struct {
-	tools.Tool
-	roots []string
-	who   string // "the VERIFYING phase", "the coder"
-}
-
-func (s checksOnlyShell) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
-	var a struct {
-		Command string `json:"command"`
-		Cwd     string `json:"cwd"`
-	}
-	_ = json.Unmarshal(raw, &a)
-	cwd := a.Cwd
-	if cwd != "" && len(s.roots) > 0 && !filepath.IsAbs(cwd) {
-		cwd = filepath.Join(s.roots[0], cwd)
-	}
-	home, _ := os.UserHomeDir()
-	an := shellcheck.Analyze(a.Command, shellcheck.Workspace{Roots: s.roots, Cwd: cwd, Home: home})
-	if !shellcheck.OnlyChecks(an) {
-		why := s.who + " may only run read-only commands or checks (tests, linters, git status); this one is " + an.Class.String()
+// tools, whose path rules hold. who names the agent in a refusal ("the
+// VERIFYING phase", "the coder").
+func checksOnlyShell(t tools.Tool, roots []string, who string) tools.Tool {
+	return tools.GuardedShell{Tool: t, Roots: roots, Allow: func(command string, ws shellcheck.Workspace) (bool, string) {
+		an := shellcheck.Analyze(command, ws)
+		if shellcheck.OnlyChecks(an) {
+			return true, ""
+		}
+		why := who + " may only run read-only commands or checks (tests, linters, git status); this one is " + an.Class.String()
 		if len(an.Reasons) > 0 {
 			why += " (" + strings.Join(an.Reasons, "; ") + ")"
 		}
-		return tools.Fail("run_shell_command refused: " + why + ". Nothing was run."), nil
-	}
-	return s.Tool.Run(ctx, env, raw)
+		return false, why
+	}}
 }

@@ -61,9 +61,7 @@ func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, err
 }
 
 func (h compactionHost) ContextEstimated(sid string, tokens int64) {
-	h.e.updateUsage(sid, func(st *usageState) {
-		st.ContextTokens, st.ContextSource = tokens, SourceEstimate
-	})
+	h.e.meter.SetContext(sid, tokens, SourceEstimate)
 }
 
 func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
@@ -194,7 +192,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			// The command's own requests are its usage, as a turn's are.
-			tu := e.finishTurnUsage(fctx, sid, 0, before)
+			tu := e.meter.FinishTurn(fctx, sid, 0, before)
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: status,
 				Usage: &UsageInfo{Usage: tu.Usage}, Payload: e.ContextUse(fctx, sid)})
 		}

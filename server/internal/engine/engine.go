@@ -14,23 +14,20 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/allowrules"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/planrun"
+	"github.com/govibe/govibe/server/internal/reviewers"
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/web"
 )
-
-// Editor applies accepted edits through the attached editor (its undo
-// stack and open buffers). Nil when headless.
-type Editor interface {
-	ApplyEdit(ctx context.Context, path, content, expected string, del bool) (applied bool, reason string, err error)
-}
 
 // Options configure New.
 type Options struct {
@@ -123,13 +120,15 @@ type Engine struct {
 	// mcp holds the MCP manager (mcp.go); it has its own lock.
 	mcp mcpState
 
-	// usageLocks serialise each session's usage read-modify-write
-	// (usage.go); reported remembers custom-agent problems already shown.
-	// compactor and plans own the per-session compaction and plan state.
-	usageLocks sessionLocks
-	reported   onceSet
-	compactor  *compaction.Compactor
-	plans      *planrun.Runner
+	// reported remembers custom-agent problems already shown. meter,
+	// compactor and plans own the per-session accounting, compaction and
+	// plan state.
+	reported  onceSet
+	meter     *usage.Meter
+	reviewers *reviewers.Reviewers
+	approvals *approval.Approvals
+	compactor *compaction.Compactor
+	plans     *planrun.Runner
 	// commands are the chat's slash commands (commands.go); immutable
 	// after New apart from the registry's own locking.
 	commands *commands.Registry[slashHandler]
@@ -212,6 +211,11 @@ func New(o Options) (*Engine, error) {
 	}
 	eng = e
 	e.commands = e.newCommands()
+	e.meter = usage.New(st, o.Logger.Named("usage"))
+	e.reviewers = reviewers.New(reviewHost{e}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
+		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, o.Logger.Named("review"))
+	e.approvals = approval.New(approvalHost{e}, st, e.reviewers, approval.Options{Roots: o.Roots, Headless: o.Headless,
+		Approve: o.Approve, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
 	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)

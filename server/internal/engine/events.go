@@ -1,33 +1,36 @@
 package engine
 
-import "github.com/govibe/govibe/server/internal/llm"
+import (
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/llm"
+)
 
-// Event kinds. They mirror the wire's chat/event kinds one to one; the
-// server package converts at the edge.
+// Event kinds: the shared vocabulary of package kinds (one declaration,
+// also the wire's and the webview's), under the names engine code uses.
 const (
-	KindTurnStarted    = "turnStarted"
-	KindTextDelta      = "textDelta"
-	KindReasoningDelta = "reasoningDelta"
-	KindRetry          = "retry"
-	KindToolCall       = "toolCall"
-	KindToolResult     = "toolResult"
-	KindNotice         = "notice"
-	KindTurnFinished   = "turnFinished"
-	KindError          = "error"
-	KindMessage        = "message"
-	KindTodo           = "todo"
-	KindReview         = "review"
-	KindCompaction     = "compaction"
-	KindUsage          = "usage"
-	KindTitle          = "title"
-	KindMode           = "mode"
-	KindHook           = "hook" // a lifecycle hook's run; Payload is a hooks.Run
+	KindTurnStarted    = kinds.TurnStarted
+	KindTextDelta      = kinds.TextDelta
+	KindReasoningDelta = kinds.ReasoningDelta
+	KindRetry          = kinds.Retry
+	KindToolCall       = kinds.ToolCall
+	KindToolResult     = kinds.ToolResult
+	KindNotice         = kinds.Notice
+	KindTurnFinished   = kinds.TurnFinished
+	KindError          = kinds.Error
+	KindMessage        = kinds.Message
+	KindTodo           = kinds.Todo
+	KindReview         = kinds.Review
+	KindCompaction     = kinds.Compaction
+	KindUsage          = kinds.Usage
+	KindTitle          = kinds.Title
+	KindMode           = kinds.Mode
+	KindHook           = kinds.Hook // a lifecycle hook's run; Payload is a hooks.Run
 	// KindSnapshots announces a turn's before-snapshots; MessageID is the
 	// turn's user message and Payload a []TurnSnapshot.
-	KindSnapshots = "snapshots"
+	KindSnapshots = kinds.Snapshots
 	// KindNotification is show_notification's message for the user
 	// outside the chat; Payload is a Notification.
-	KindNotification = "notification"
+	KindNotification = kinds.Notification
 )
 
 // Event is one entry of a session's ordered stream.
@@ -35,7 +38,7 @@ type Event struct {
 	SessionID   string
 	Seq         int64
 	TurnID      string
-	Kind        string
+	Kind        kinds.Kind
 	MessageID   string
 	SubAgentTag string
 	Text        string

@@ -31,7 +31,9 @@ func (e *Engine) hookRunner() *hooks.Runner {
 		e.log.Warn("hook configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
 		e.notice("warning", e.tr("Hooks not loaded: %s", p.Error()))
 	}
-	r = &hooks.Runner{Config: cfg, Cwd: e.opts.Roots[0], Shell: e.Settings().String("shell.path")}
+	// Hooks run in the shell runner's default shell: no setting chooses
+	// another (an undeclared "shell.path" was read here, always empty).
+	r = &hooks.Runner{Config: cfg, Cwd: e.opts.Roots[0]}
 	e.mu.Lock()
 	if e.hooks == nil {
 		e.hooks = r
@@ -150,10 +152,8 @@ func (e *Engine) firePreCompact(ctx context.Context, sid, turnID, trigger string
 // clients sent it flattened ("hooks.PreToolUse": [...]); both are read.
 func userHooks(v config.Values) json.RawMessage {
 	m := map[string]any{}
-	if x, ok := v["hooks"].(map[string]any); ok {
-		for k, val := range x {
-			m[k] = val
-		}
+	for k, val := range config.Typed(v).Hooks {
+		m[k] = val
 	}
 	for k, val := range v {
 		if ev, ok := strings.CutPrefix(k, "hooks."); ok {

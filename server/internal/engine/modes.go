@@ -159,7 +159,7 @@ func (e *Engine) phaseShell(ctx context.Context, sid string, ts []tools.Tool) []
 	}
 	for i, t := range ts {
 		if t.Name() == modes.ToolShell {
-			ts[i] = checksOnlyShell{Tool: t, roots: e.opts.Roots, who: "the " + ph.Name + " phase"}
+			ts[i] = checksOnlyShell(t, e.opts.Roots, "the "+ph.Name+" phase")
 		}
 	}
 	return ts

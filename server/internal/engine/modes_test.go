@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/modes"
 )
@@ -17,31 +19,31 @@ import (
 // and stops at the proposed plan instead of running it; the mode is the
 // session's and survives a restart.
 func TestPlanModeWhitelistAndProposal(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		calls(call("w1", "write_file", map[string]any{"path": "x.txt", "content": "no"})),
 		calls(call("p1", "create_todo_list", map[string]any{"goal": "fix it", "items": []string{"read main.go", "fix the bug"}})),
 	}}
-	x := newSubEnv(t, s, config.Values{}, false)
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, err := x.e.CreateSession(ctx, "")
+	sess, err := x.E.CreateSession(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.e.SetMode(ctx, sess.ID, "nonsense"); err == nil || !strings.Contains(err.Error(), "unknown mode") {
+	if err := x.E.SetMode(ctx, sess.ID, "nonsense"); err == nil || !strings.Contains(err.Error(), "unknown mode") {
 		t.Fatalf("bad mode accepted: %v", err)
 	}
-	if err := x.e.SetMode(ctx, "no-such-session", "plan"); err == nil {
+	if err := x.E.SetMode(ctx, "no-such-session", "plan"); err == nil {
 		t.Fatal("mode set on a missing session")
 	}
-	if err := x.e.SetMode(ctx, sess.ID, "plan"); err != nil {
+	if err := x.E.SetMode(ctx, sess.ID, "plan"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := x.e.RunPlan(ctx, sess.ID, nil); !errors.Is(err, ErrNoPlanToRun) {
+	if _, _, err := x.E.RunPlan(ctx, sess.ID, nil); !errors.Is(err, engine.ErrNoPlanToRun) {
 		t.Fatalf("RunPlan without a plan: %v", err)
 	}
-	x.turn(sess.ID, "plan the fix")
+	x.Turn(sess.ID, "plan the fix")
 
-	offered := s.offered["main"]
+	offered := s.Offered["main"]
 	for _, want := range []string{"read_file", "grep_search", "create_todo_list"} {
 		if !has(offered, want) {
 			t.Errorf("plan mode must offer %s: %v", want, offered)
@@ -52,24 +54,24 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 			t.Errorf("plan mode offered %s", no)
 		}
 	}
-	res := x.toolResults(sess.ID)
+	res := x.ToolResults(sess.ID)
 	if !strings.HasPrefix(res["w1"], "error") || !strings.Contains(res["w1"], "does not allow write_file") {
 		t.Errorf("write called anyway: %q", res["w1"])
 	}
-	if _, err := os.Stat(filepath.Join(x.dir, "x.txt")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(x.Dir, "x.txt")); !os.IsNotExist(err) {
 		t.Error("the refused write made its file")
 	}
-	p := x.e.Todo(ctx, sess.ID)
+	p := x.E.Todo(ctx, sess.ID)
 	if p == nil || !p.Unfinished() || len(p.Items) != 2 {
 		t.Fatalf("proposed plan: %+v", p)
 	}
-	if len(s.reqs["main"]) != 2 {
-		t.Fatalf("the plan must wait for Run plan, not run: %d model calls", len(s.reqs["main"]))
+	if len(s.Reqs["main"]) != 2 {
+		t.Fatalf("the plan must wait for Run plan, not run: %d model calls", len(s.Reqs["main"]))
 	}
 
-	x.close()
-	x.openTrusted(config.Values{}, false)
-	if m := x.e.Mode(ctx, sess.ID); m != modes.Plan {
+	x.Close()
+	x.OpenTrusted(config.Values{}, false)
+	if m := x.E.Mode(ctx, sess.ID); m != modes.Plan {
 		t.Fatalf("mode after restart: %s", m)
 	}
 }
@@ -80,7 +82,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 // outside PATCHING is refused, and the record lives in session state and
 // reaches the bus as mode events.
 func TestPhasesModeTransitions(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		text("I looked around."), // nudged
 		calls(call("r1", "list_files", map[string]any{})),
 		calls(call("r2", "list_files", map[string]any{})),
@@ -92,15 +94,15 @@ func TestPhasesModeTransitions(t *testing.T) {
 		calls(call("d2", "report_done", map[string]any{"text": "a.txt reads fixed"})),
 		text("Done."),
 	}}
-	x := newSubEnv(t, s, config.Values{}, false)
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	if err := x.e.SetMode(ctx, sess.ID, "phases"); err != nil {
+	sess, _ := x.E.CreateSession(ctx, "")
+	if err := x.E.SetMode(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
-	x.turn(sess.ID, "fix the bug")
+	x.Turn(sess.ID, "fix the bug")
 
-	reqs := s.reqs["main"]
+	reqs := s.Reqs["main"]
 	offered := func(i int) []string {
 		var out []string
 		for _, tl := range reqs[i].Tools {
@@ -126,24 +128,24 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if o := offered(8); !has(o, "run_shell_command") || has(o, "write_file") {
 		t.Errorf("VERIFYING offered %v", o)
 	}
-	res := x.toolResults(sess.ID)
+	res := x.ToolResults(sess.ID)
 	if !strings.HasPrefix(res["r1"], "ok") || !strings.Contains(res["r2"], "already made") {
 		t.Errorf("repeat: %q / %q", res["r1"], res["r2"])
 	}
 	if !strings.Contains(res["w0"], "does not allow write_file") || !strings.HasPrefix(res["w1"], "ok") {
 		t.Errorf("writes: early %q, patch %q", res["w0"], res["w1"])
 	}
-	p := x.e.PhaseProgress(ctx, sess.ID)
+	p := x.E.PhaseProgress(ctx, sess.ID)
 	if p.State != modes.Done || p.Findings != "the bug is in a.txt" || len(p.Plan) != 1 {
 		t.Fatalf("progress %+v", p)
 	}
 	progress := 0
-	for _, ev := range x.eventsOf(sess.ID, KindMode) {
+	for _, ev := range x.EventsOf(sess.ID, engine.KindMode) {
 		if _, ok := ev.Payload.(modes.Progress); ok {
 			progress++
 		}
 	}
-	if evs := x.eventsOf(sess.ID, KindMode); progress != 4 || len(evs) != 5 {
+	if evs := x.EventsOf(sess.ID, engine.KindMode); progress != 4 || len(evs) != 5 {
 		t.Errorf("%d mode events, want 4", len(evs))
 	}
 }
@@ -151,31 +153,31 @@ func TestPhasesModeTransitions(t *testing.T) {
 // A model that never reports gets a bounded number of nudges, then the
 // turn ends with the phase unchanged.
 func TestPhasesModeNudgesAreBounded(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{text("a"), text("b"), text("c"), text("d"), text("e"), text("f")}}
-	x := newSubEnv(t, s, config.Values{}, false)
+	s := &enginetest.Script{Main: []scripted.Reply{text("a"), text("b"), text("c"), text("d"), text("e"), text("f")}}
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	_ = x.e.SetMode(ctx, sess.ID, "phases")
-	x.turn(sess.ID, "fix")
-	if n := len(s.reqs["main"]); n != 4 {
+	sess, _ := x.E.CreateSession(ctx, "")
+	_ = x.E.SetMode(ctx, sess.ID, "phases")
+	x.Turn(sess.ID, "fix")
+	if n := len(s.Reqs["main"]); n != 4 {
 		t.Fatalf("%d model calls, want 1 + 3 nudges", n)
 	}
-	if st := x.e.PhaseProgress(ctx, sess.ID).State; st != modes.Exploring {
+	if st := x.E.PhaseProgress(ctx, sess.ID).State; st != modes.Exploring {
 		t.Fatalf("state %s", st)
 	}
 }
 
 // Phases mode offers only the current phase's tools.
 func TestPhasesModeOffersPhaseTools(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{text("I looked around.")}}
-	x := newSubEnv(t, s, config.Values{}, false)
+	s := &enginetest.Script{Main: []scripted.Reply{text("I looked around.")}}
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	if err := x.e.SetMode(ctx, sess.ID, "phases"); err != nil {
+	sess, _ := x.E.CreateSession(ctx, "")
+	if err := x.E.SetMode(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
-	x.turn(sess.ID, "fix the bug")
-	offered := s.offered["main"]
+	x.Turn(sess.ID, "fix the bug")
+	offered := s.Offered["main"]
 	if !has(offered, "read_file") || has(offered, "write_file") || has(offered, "run_shell_command") || has(offered, "create_todo_list") {
 		t.Fatalf("EXPLORING offered %v", offered)
 	}
@@ -185,29 +187,29 @@ func TestPhasesModeOffersPhaseTools(t *testing.T) {
 // file a write may touch is .govibe/manifests/<name>.json.
 func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 	manifest := `{"apiVersion":"vibe/v1","kind":"VibeManifest","metadata":{"name":"snake","approved":false},"spec":{"intent":"snake","constraints":{},"functionalSpec":{},"testCommand":"npx vitest run --reporter=json"},"status":{"phase":"Pending","currentLoop":0,"diff":0}}`
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		calls(call("w0", "write_file", map[string]any{"filePath": "src/App.tsx", "content": "x"})),
 		calls(call("w1", "write_file", map[string]any{"filePath": ".govibe/manifests/snake.json", "content": manifest})),
 		text("Saved the manifest; review and approve it."),
 	}}
-	x := newSubEnv(t, s, config.Values{}, false)
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	if _, _, err := x.e.Send(ctx, SendParams{SessionID: sess.ID, Text: "/reconcile"}); err == nil || !strings.Contains(err.Error(), "needs an intent") {
+	sess, _ := x.E.CreateSession(ctx, "")
+	if _, _, err := x.E.Send(ctx, engine.SendParams{SessionID: sess.ID, Text: "/reconcile"}); err == nil || !strings.Contains(err.Error(), "needs an intent") {
 		t.Fatalf("empty intent: %v", err)
 	}
-	x.turn(sess.ID, "/reconcile a snake game in React")
-	if m := x.e.Mode(ctx, sess.ID); m != modes.Reconcile {
+	x.Turn(sess.ID, "/reconcile a snake game in React")
+	if m := x.E.Mode(ctx, sess.ID); m != modes.Reconcile {
 		t.Fatalf("mode %s", m)
 	}
-	if !strings.Contains(s.reqs["main"][0].Messages[len(s.reqs["main"][0].Messages)-1].Content, "Vibe Manifest") {
+	if !strings.Contains(s.Reqs["main"][0].Messages[len(s.Reqs["main"][0].Messages)-1].Content, "Vibe Manifest") {
 		t.Error("the model was not asked for a manifest")
 	}
-	res := x.toolResults(sess.ID)
+	res := x.ToolResults(sess.ID)
 	if !strings.Contains(res["w0"], "only .govibe/manifests") || !strings.HasPrefix(res["w1"], "ok") {
 		t.Fatalf("writes: %q / %q", res["w0"], res["w1"])
 	}
-	b, err := os.ReadFile(filepath.Join(x.dir, ".govibe/manifests/snake.json"))
+	b, err := os.ReadFile(filepath.Join(x.Dir, ".govibe/manifests/snake.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 // that writes or deletes is refused before it runs, whatever the approval
 // mode says.
 func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		calls(call("f1", "report_findings", map[string]any{"text": "a.txt"})),
 		calls(call("p1", "report_plan", map[string]any{"steps": []string{"none"}})),
 		calls(call("d1", "report_done", map[string]any{"text": "nothing to patch"})),
@@ -229,15 +231,15 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 		calls(call("x3", "run_shell_command", map[string]any{"command": "cat a.txt"})),
 		calls(call("d2", "report_done", map[string]any{"text": "a.txt reads fine"})),
 	}}
-	x := newSubEnv(t, s, config.Values{}, false)
-	x.writeFile("a.txt", "fine\n")
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
+	x.WriteFile("a.txt", "fine\n")
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	if err := x.e.SetMode(ctx, sess.ID, "phases"); err != nil {
+	sess, _ := x.E.CreateSession(ctx, "")
+	if err := x.E.SetMode(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
-	x.turn(sess.ID, "check a.txt")
-	res := x.toolResults(sess.ID)
+	x.Turn(sess.ID, "check a.txt")
+	res := x.ToolResults(sess.ID)
 	for _, id := range []string{"x1", "x2"} {
 		if !strings.Contains(res[id], "may only run read-only commands") {
 			t.Errorf("%s: %q", id, res[id])
@@ -246,13 +248,13 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 	if !strings.HasPrefix(res["x3"], "ok") || !strings.Contains(res["x3"], "fine") {
 		t.Errorf("a read-only command must run: %q", res["x3"])
 	}
-	if _, err := os.Stat(filepath.Join(x.dir, "a.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(x.Dir, "a.txt")); err != nil {
 		t.Error("the refused rm ran")
 	}
-	if _, err := os.Stat(filepath.Join(x.dir, "b.txt")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(x.Dir, "b.txt")); !os.IsNotExist(err) {
 		t.Error("the refused redirect ran")
 	}
-	if st := x.e.PhaseProgress(ctx, sess.ID).State; st != modes.Done {
+	if st := x.E.PhaseProgress(ctx, sess.ID).State; st != modes.Done {
 		t.Fatalf("state %s", st)
 	}
 }
@@ -261,35 +263,35 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 // unchanged; a good one replaces the proposed items, and the scheduler
 // runs the edited list in Agent mode.
 func TestRunPlanWithEdits(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		calls(call("p1", "create_todo_list", map[string]any{"goal": "fix it", "items": []string{"read main.go", "fix the bug"}})),
 	}}
-	x := newSubEnv(t, s, config.Values{}, false)
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	_ = x.e.SetMode(ctx, sess.ID, "plan")
-	x.turn(sess.ID, "plan the fix")
-	for _, bad := range [][]PlanEdit{{}, {{Title: "ok"}, {Title: "  "}}} {
-		if _, _, err := x.e.RunPlan(ctx, sess.ID, bad); err == nil {
+	sess, _ := x.E.CreateSession(ctx, "")
+	_ = x.E.SetMode(ctx, sess.ID, "plan")
+	x.Turn(sess.ID, "plan the fix")
+	for _, bad := range [][]engine.PlanEdit{{}, {{Title: "ok"}, {Title: "  "}}} {
+		if _, _, err := x.E.RunPlan(ctx, sess.ID, bad); err == nil {
 			t.Fatalf("edit %v accepted", bad)
 		}
 	}
-	if p := x.e.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.e.Mode(ctx, sess.ID) != modes.Plan {
+	if p := x.E.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.E.Mode(ctx, sess.ID) != modes.Plan {
 		t.Fatalf("a refused edit changed the plan or the mode: %+v", p)
 	}
-	edits := []PlanEdit{{Title: "read util.go"}, {Title: "fix the bug", Acceptance: "tests pass"}, {Title: "add a test"}}
-	if _, _, err := x.e.RunPlan(ctx, sess.ID, edits); err != nil {
+	edits := []engine.PlanEdit{{Title: "read util.go"}, {Title: "fix the bug", Acceptance: "tests pass"}, {Title: "add a test"}}
+	if _, _, err := x.E.RunPlan(ctx, sess.ID, edits); err != nil {
 		t.Fatal(err)
 	}
-	x.e.Wait(sess.ID)
-	p := x.e.Todo(ctx, sess.ID)
+	x.E.Wait(sess.ID)
+	p := x.E.Todo(ctx, sess.ID)
 	if p == nil || len(p.Items) != 3 || p.Items[0].Title != "read util.go" || p.Items[1].Acceptance != "tests pass" {
 		t.Fatalf("edited plan %+v", p)
 	}
 	if p.Items[0].Agent == "" {
 		t.Errorf("the scheduler did not run the edited plan: %+v", p.Items[0])
 	}
-	if x.e.Mode(ctx, sess.ID) != modes.Agent {
+	if x.E.Mode(ctx, sess.ID) != modes.Agent {
 		t.Error("Run plan must switch to Agent mode")
 	}
 }

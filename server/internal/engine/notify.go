@@ -15,11 +15,32 @@ type Notification struct {
 	Message  string
 }
 
+// turnApprover is a turn's tools.Approver: the approval flow's decisions
+// (package approval; resumed ones after a restart) plus ask_human and
+// show_notification, which are the engine's (its Broker's dialogs, its
+// stream, its hooks).
+type turnApprover struct {
+	approvals
+	e *Engine
+	t *turn
+	// resumed, when set, is the question restored after a restart that
+	// this run resumes, and answer the user's answer to it (ask_human.go).
+	resumed *Confirm
+	answer  Answer
+}
+
+// approvals are what package approval decides for a turn.
+type approvals interface {
+	tools.Approver
+	tools.ToolApprover
+	tools.FetchApprover
+}
+
 // Notify publishes a show_notification on the session's stream, where the
 // editor shows it and a headless run prints it, and tells Notification
 // hooks. A turn shows at most tools.MaxNotificationsPerRun (a
 // prompt-injected page must not flood the screen).
-func (a *approver) Notify(ctx context.Context, severity, message string) error {
+func (a *turnApprover) Notify(ctx context.Context, severity, message string) error {
 	if a.t.notifications.Add(1) > tools.MaxNotificationsPerRun {
 		return tools.ErrTooManyNotifications
 	}

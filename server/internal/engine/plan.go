@@ -176,7 +176,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	if role == scheduler.RoleEvaluator {
 		for i, x := range ts {
 			if x.Name() == scheduler.ToolShell {
-				ts[i] = planrun.EvaluatorShell{Tool: x, Roots: e.opts.Roots}
+				ts[i] = planrun.EvaluatorShell(x, e.opts.Roots)
 			}
 		}
 	}

@@ -30,39 +30,29 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 	p.MaxOutputTokens = firstPositive(config.Typed(v).MaxOutputTokens, def.MaxOutputTokens)
 	p.Name = ""
 	presetID := ""
-	var entry config.Values // the govibe.models entry in use, if any
-	if models, ok := v["models"].([]any); ok {
-		for _, raw := range models {
-			m, ok := raw.(map[string]any)
-			if !ok {
-				continue
-			}
-			mv := config.Values(m)
-			name := mv.String("name")
-			if name != p.Model && mv.String("model") != p.Model {
-				continue
-			}
-			entry = mv
-			p.Name = name
-			p.BaseURL = firstNonEmpty(mv.String("baseUrl"), p.BaseURL)
-			p.Model = firstNonEmpty(mv.String("model"), p.Model)
-			p.ContextWindow = firstPositive(mv.Int("contextWindow"), p.ContextWindow)
-			p.MaxOutputTokens = firstPositive(mv.Int("maxOutputTokens"), p.MaxOutputTokens)
-			p.ToolCalling = mv.String("toolCalling")
-			p.ToolProfile = mv.String("toolProfile")
-			presetID = mv.String("preset")
-			p.PriceInput = mv.Float("priceInput")
-			p.PriceCachedInput = mv.Float("priceCachedInput")
-			p.PriceOutput = mv.Float("priceOutput")
-			p.ReasoningEffort = mv.String("reasoningEffort")
-			if t, ok := m["temperature"].(float64); ok {
-				p.Temperature = &t
-			}
-			if k := mv.String("apiKey"); k != "" {
-				p.APIKey = k
-			}
-			break
+	var entry *config.ModelProfile // the govibe.models entry in use, if any
+	for _, mp := range config.Typed(v).ModelProfiles() {
+		if mp.Name != p.Model && mp.Model != p.Model {
+			continue
 		}
+		entry = &mp
+		p.Name = mp.Name
+		p.BaseURL = firstNonEmpty(mp.BaseURL, p.BaseURL)
+		p.Model = firstNonEmpty(mp.Model, p.Model)
+		p.ContextWindow = firstPositive(mp.ContextWindow, p.ContextWindow)
+		p.MaxOutputTokens = firstPositive(mp.MaxOutputTokens, p.MaxOutputTokens)
+		p.ToolCalling = mp.ToolCalling
+		p.ToolProfile = mp.ToolProfile
+		presetID = mp.Preset
+		p.PriceInput = mp.PriceInput
+		p.PriceCachedInput = mp.PriceCachedInput
+		p.PriceOutput = mp.PriceOutput
+		p.ReasoningEffort = mp.ReasoningEffort
+		p.Temperature = mp.Temperature
+		if mp.APIKey != "" {
+			p.APIKey = mp.APIKey
+		}
+		break
 	}
 	if p.Name != "" && keys[p.Name] != "" {
 		p.APIKey = keys[p.Name]
@@ -82,18 +72,18 @@ func resolveProfile(v config.Values, keys map[string]string) Profile {
 // "model": "glm-4.6"}) the window, output cap and prices its preset knows
 // for the model, where the entry sets none: govibe.contextWindow's default
 // is no figure for that model. What the entry sets always wins.
-func fillFromPreset(p *Profile, pr providers.Preset, entry config.Values) {
+func fillFromPreset(p *Profile, pr providers.Preset, entry *config.ModelProfile) {
 	m, ok := pr.Model(p.Model)
 	if !ok {
 		return
 	}
-	if entry.Int("contextWindow") <= 0 {
+	if entry.ContextWindow <= 0 {
 		p.ContextWindow = m.ContextWindow
 	}
-	if entry.Int("maxOutputTokens") <= 0 {
+	if entry.MaxOutputTokens <= 0 {
 		p.MaxOutputTokens = m.MaxOutputTokens
 	}
-	if entry.Float("priceInput") == 0 && entry.Float("priceCachedInput") == 0 && entry.Float("priceOutput") == 0 {
+	if entry.PriceInput == 0 && entry.PriceCachedInput == 0 && entry.PriceOutput == 0 {
 		p.PriceInput, p.PriceCachedInput, p.PriceOutput = m.PriceInput, m.PriceCachedInput, m.PriceOutput
 	}
 }

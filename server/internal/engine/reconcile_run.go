@@ -109,7 +109,7 @@ func (e *Engine) reconcileTools(step modes.Step) ([]tools.Tool, map[string]strin
 		case t.Name() == modes.ToolShell:
 			// Files change through the write tools, where the path rule
 			// holds; the shell may only read and run checks (the tests).
-			ts[i] = checksOnlyShell{Tool: t, roots: e.opts.Roots, who: "the " + string(step)}
+			ts[i] = checksOnlyShell(t, e.opts.Roots, "the "+string(step))
 		}
 	}
 	return ts, modes.PhaseOf(modes.Reconcile, string(step)).Blocked(infos)

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/modes"
@@ -34,20 +36,20 @@ const reconcileManifest = `{"apiVersion":"vibe/v1","kind":"VibeManifest","metada
 
 // reconcileEnv is a workspace with the runner and app.txt, a session in
 // Reconcile mode whose drafted manifest is waiting for approval.
-func reconcileEnv(t *testing.T, s *subScript, settings config.Values) (*env, string) {
+func reconcileEnv(t *testing.T, s *enginetest.Script, settings config.Values) (*enginetest.Env, string) {
 	t.Helper()
 	draft := []scripted.Reply{
 		calls(call("m1", "write_file", map[string]any{"filePath": ".govibe/manifests/greeter.json", "content": reconcileManifest})),
 		text("Drafted; approve it to start."),
 	}
-	s.main = append(draft, s.main...)
-	x := newSubEnv(t, s, settings, false)
-	x.writeFile("run_tests.sh", runTests)
-	x.writeFile("app.txt", "hello\n")
+	s.Main = append(draft, s.Main...)
+	x := enginetest.NewScripted(t, s, settings, false)
+	x.WriteFile("run_tests.sh", runTests)
+	x.WriteFile("app.txt", "hello\n")
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	x.turn(sess.ID, "/reconcile a greeter")
-	v, ok := x.e.ReconcileState(ctx, sess.ID)
+	sess, _ := x.E.CreateSession(ctx, "")
+	x.Turn(sess.ID, "/reconcile a greeter")
+	v, ok := x.E.ReconcileState(ctx, sess.ID)
 	if !ok || v.Run.Manifest.Metadata.Name != "greeter" || v.Run.Manifest.Metadata.Approved {
 		t.Fatalf("drafted run: %+v %v", v, ok)
 	}
@@ -55,35 +57,21 @@ func reconcileEnv(t *testing.T, s *subScript, settings config.Values) (*env, str
 }
 
 // approve starts the loop and waits for its turn to end.
-func (x *env) approve(sid string) ReconcileView {
-	x.t.Helper()
-	if _, _, err := x.e.ApproveManifest(context.Background(), sid, ""); err != nil {
-		x.t.Fatal(err)
+func approve(x *enginetest.Env, sid string) engine.ReconcileView {
+	x.T.Helper()
+	if _, _, err := x.E.ApproveManifest(context.Background(), sid, ""); err != nil {
+		x.T.Fatal(err)
 	}
-	x.e.Wait(sid)
-	v, _ := x.e.ReconcileState(context.Background(), sid)
+	x.E.Wait(sid)
+	v, _ := x.E.ReconcileState(context.Background(), sid)
 	return v
-}
-
-// results maps tool-call ids to their results as published (the loop's
-// agents persist in hidden child sessions).
-func (x *env) results(sid string) map[string]string {
-	out := map[string]string{}
-	for _, ev := range x.eventsOf(sid, KindToolResult) {
-		ok := "ok"
-		if !ev.Tool.OK {
-			ok = "error"
-		}
-		out[ev.Tool.CallID] = ok + ": " + ev.Tool.Output
-	}
-	return out
 }
 
 // A specifier whose tests pass at once is sent back; the coder touching
 // a test (by a write tool or the shell) is refused; the loop ends Ready
 // with a snapshot per loop and the status written into the manifest file.
 func TestReconcileRunReady(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		// specifier 1: a test the current app already passes
 		calls(call("s1", "write_file", map[string]any{"filePath": "tests/hello.want", "content": "hello"})),
 		calls(call("s2", "write_file", map[string]any{"filePath": "app.txt", "content": "cheat"})),
@@ -99,22 +87,22 @@ func TestReconcileRunReady(t *testing.T) {
 		text("implemented"),
 	}}
 	x, sid := reconcileEnv(t, s, config.Values{})
-	v := x.approve(sid)
+	v := approve(x, sid)
 	m := v.Run.Manifest
 	if m.Status.Phase != modes.PhaseReady || fmt.Sprint(v.Run.Diffs) != "[0]" || v.Run.Baseline != 1 || v.Run.SpecRetries != 1 {
-		t.Fatalf("run %+v\nresults %v", v.Run, x.results(sid))
+		t.Fatalf("run %+v\nresults %v", v.Run, x.Published(sid))
 	}
-	res := x.results(sid)
+	res := x.Published(sid)
 	if !strings.Contains(res["s2"], "may only write test files") {
 		t.Errorf("specifier writing code: %q", res["s2"])
 	}
 	if !strings.Contains(res["c1"], "may not change tests") || !strings.Contains(res["c2"], "refused") {
 		t.Errorf("coder touching tests: %q / %q", res["c1"], res["c2"])
 	}
-	if b, _ := os.ReadFile(filepath.Join(x.dir, "tests/world.want")); string(b) != "world" {
+	if b, _ := os.ReadFile(filepath.Join(x.Dir, "tests/world.want")); string(b) != "world" {
 		t.Errorf("the coder changed the test: %q", b)
 	}
-	reqs := s.reqs["main"]
+	reqs := s.Reqs["main"]
 	var specPrompts []string
 	for _, r := range reqs[2:] {
 		if c := r.Messages[1].Content; strings.Contains(c, "You are the Specifier") && !contains(specPrompts, c) {
@@ -133,7 +121,7 @@ func TestReconcileRunReady(t *testing.T) {
 			t.Fatalf("a scoped agent offered %v", offered)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(x.dir, ".govibe/manifests/greeter.json"))
+	b, err := os.ReadFile(filepath.Join(x.Dir, ".govibe/manifests/greeter.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,13 +129,13 @@ func TestReconcileRunReady(t *testing.T) {
 	if err != nil || fm.Status.Phase != modes.PhaseReady || fm.Status.CurrentLoop != 1 || !fm.Metadata.Approved {
 		t.Fatalf("manifest file: %+v %v", fm.Status, err)
 	}
-	snaps, _, err := x.e.Snapshots(sid)
+	snaps, _, err := x.E.Snapshots(sid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	loops := 0
 	for _, sn := range snaps {
-		if sn.Reason == ReasonReconcileLoop {
+		if sn.Reason == engine.ReasonReconcileLoop {
 			loops++
 		}
 	}
@@ -157,11 +145,11 @@ func TestReconcileRunReady(t *testing.T) {
 	// The draft turn (4), then the loop turn's message answered by the
 	// loop's outcome: the agents' own messages stay in their child
 	// sessions, and the next turn's model sees no unanswered prompt.
-	if tr := x.track(sid); len(tr) != 6 || tr[4].Role != llm.RoleUser || tr[5].Role != llm.RoleAssistant ||
+	if tr := x.Track(sid); len(tr) != 6 || tr[4].Role != llm.RoleUser || tr[5].Role != llm.RoleAssistant ||
 		!strings.Contains(tr[5].Content, `"greeter" ended Ready after 1 loop(s)`) {
 		t.Errorf("the session's model track after the loop: %+v", tr)
 	}
-	if _, _, err := x.e.ResumeReconcile(context.Background(), sid); !errors.Is(err, ErrReconcileEnded) {
+	if _, _, err := x.E.ResumeReconcile(context.Background(), sid); !errors.Is(err, engine.ErrReconcileEnded) {
 		t.Errorf("resume after Ready: %v", err)
 	}
 }
@@ -177,28 +165,28 @@ func TestReconcileRunStagnationAndCap(t *testing.T) {
 		{config.Values{}, 5, "stagnation"},
 		{config.Values{"reconcile.maxTotalLoops": float64(3)}, 3, "loop cap"},
 	} {
-		s := &subScript{main: []scripted.Reply{
+		s := &enginetest.Script{Main: []scripted.Reply{
 			calls(call("s1", "write_file", map[string]any{"filePath": "tests/world.want", "content": "world"})),
 			text("tests written"),
 		}}
 		x, sid := reconcileEnv(t, s, c.settings)
-		v := x.approve(sid)
+		v := approve(x, sid)
 		m := v.Run.Manifest
 		if m.Status.Phase != modes.PhaseCrashLoop || len(v.Run.Diffs) != c.loops || !strings.Contains(m.Status.LastError, c.reason) {
 			t.Fatalf("%v: run %+v", c.settings, v.Run)
 		}
 		// drafting (2) + specifier (2) + one unscripted coder reply per loop
-		if n := len(s.reqs["main"]); n != 4+c.loops {
+		if n := len(s.Reqs["main"]); n != 4+c.loops {
 			t.Fatalf("%d model calls, want %d", n, 4+c.loops)
 		}
-		x.close()
+		x.Close()
 	}
 }
 
 // blockingScript holds the first coder requests until released, so the
 // run can be stopped, and the engine closed, mid-loop.
 type blockingScript struct {
-	*subScript
+	*enginetest.Script
 	mu      sync.Mutex
 	holds   int
 	reached chan int
@@ -219,14 +207,14 @@ func (b *blockingScript) handle(r *scripted.RecordedRequest) scripted.Reply {
 			return scripted.Reply{Text: "interrupted"}
 		}
 	}
-	return b.subScript.handle(r)
+	return b.Script.Handle(r)
 }
 
 // Stop ends a run mid-step and the resume control runs it on; a run
 // interrupted by a restart resumes at its saved step too. The coder runs
 // again, the specifier never does.
 func TestReconcileRunStopResumeAndRestart(t *testing.T) {
-	s := &subScript{main: []scripted.Reply{
+	s := &enginetest.Script{Main: []scripted.Reply{
 		calls(call("s1", "write_file", map[string]any{"filePath": "tests/world.want", "content": "world"})),
 		text("tests written"),
 		calls(call("c0", "read_file", map[string]any{"filePath": "app.txt"})),
@@ -234,56 +222,56 @@ func TestReconcileRunStopResumeAndRestart(t *testing.T) {
 		text("implemented"),
 	}}
 	x, sid := reconcileEnv(t, s, config.Values{})
-	b := &blockingScript{subScript: s, holds: 2, reached: make(chan int), release: make(chan struct{})}
-	x.model.SetHandler(b.handle)
+	b := &blockingScript{Script: s, holds: 2, reached: make(chan int), release: make(chan struct{})}
+	x.Model.SetHandler(b.handle)
 	ctx := context.Background()
-	if _, _, err := x.e.ApproveManifest(ctx, sid, ""); err != nil {
+	if _, _, err := x.E.ApproveManifest(ctx, sid, ""); err != nil {
 		t.Fatal(err)
 	}
 	<-b.reached
-	if v, _ := x.e.ReconcileState(ctx, sid); !v.Running || v.Run.Step != modes.Coder {
+	if v, _ := x.E.ReconcileState(ctx, sid); !v.Running || v.Run.Step != modes.Coder {
 		t.Fatalf("mid-run state %+v", v)
 	}
-	if _, _, err := x.e.ApproveManifest(ctx, sid, ""); !errors.Is(err, ErrBusy) {
+	if _, _, err := x.E.ApproveManifest(ctx, sid, ""); !errors.Is(err, engine.ErrBusy) {
 		t.Fatalf("approve while running: %v", err)
 	}
-	go x.e.Cancel(sid) // Stop
+	go x.E.Cancel(sid) // Stop
 	b.release <- struct{}{}
-	x.e.Wait(sid)
-	if v, _ := x.e.ReconcileState(ctx, sid); v.Running || v.Run.Step != modes.Coder || v.Run.Manifest.Status.Phase != modes.PhaseReconciling {
+	x.E.Wait(sid)
+	if v, _ := x.E.ReconcileState(ctx, sid); v.Running || v.Run.Step != modes.Coder || v.Run.Manifest.Status.Phase != modes.PhaseReconciling {
 		t.Fatalf("stopped state %+v", v)
 	}
 	// The stopped loop turn got no reply: its prompt left the model track.
-	if tr := x.track(sid); len(tr) != 4 || tr[3].Role != llm.RoleAssistant {
+	if tr := x.Track(sid); len(tr) != 4 || tr[3].Role != llm.RoleAssistant {
 		t.Fatalf("the model track after the stop: %+v", tr)
 	}
-	specifierCalls := len(s.reqs["main"])
+	specifierCalls := len(s.Reqs["main"])
 
 	// Resume, then the sidecar goes away while the coder works.
-	if _, _, err := x.e.Send(ctx, SendParams{SessionID: sid, Text: "continue"}); err != nil {
+	if _, _, err := x.E.Send(ctx, engine.SendParams{SessionID: sid, Text: "continue"}); err != nil {
 		t.Fatal(err)
 	}
 	<-b.reached
 	done := make(chan struct{})
-	go func() { x.close(); close(done) }()
+	go func() { x.Close(); close(done) }()
 	b.release <- struct{}{}
 	<-done
 
-	x.openTrusted(config.Values{}, false)
-	x.model.SetHandler(s.handle)
-	v, ok := x.e.ReconcileState(ctx, sid)
+	x.OpenTrusted(config.Values{}, false)
+	x.Model.SetHandler(s.Handle)
+	v, ok := x.E.ReconcileState(ctx, sid)
 	if !ok || v.Running || v.Run.Step != modes.Coder || v.Run.Baseline != 1 {
 		t.Fatalf("after restart %+v", v)
 	}
-	if _, _, err := x.e.ResumeReconcile(ctx, sid); err != nil {
+	if _, _, err := x.E.ResumeReconcile(ctx, sid); err != nil {
 		t.Fatal(err)
 	}
-	x.e.Wait(sid)
-	v, _ = x.e.ReconcileState(ctx, sid)
+	x.E.Wait(sid)
+	v, _ = x.E.ReconcileState(ctx, sid)
 	if v.Run.Manifest.Status.Phase != modes.PhaseReady || fmt.Sprint(v.Run.Diffs) != "[0]" {
 		t.Fatalf("resumed run %+v", v.Run)
 	}
-	for _, r := range s.reqs["main"][specifierCalls:] {
+	for _, r := range s.Reqs["main"][specifierCalls:] {
 		if strings.Contains(r.Messages[1].Content, "You are the Specifier") {
 			t.Fatal("the specifier ran again after the resume")
 		}
@@ -292,22 +280,22 @@ func TestReconcileRunStopResumeAndRestart(t *testing.T) {
 
 // Approving needs a drafted manifest, and an edited manifest must be valid.
 func TestReconcileApproveBadInput(t *testing.T) {
-	s := &subScript{}
-	x := newSubEnv(t, s, config.Values{}, false)
+	s := &enginetest.Script{}
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.e.CreateSession(ctx, "")
-	if _, _, err := x.e.ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, ErrNoManifest) {
+	sess, _ := x.E.CreateSession(ctx, "")
+	if _, _, err := x.E.ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, engine.ErrNoManifest) {
 		t.Fatalf("no manifest: %v", err)
 	}
-	if _, _, err := x.e.ResumeReconcile(ctx, sess.ID); !errors.Is(err, ErrNoReconcileRun) {
+	if _, _, err := x.E.ResumeReconcile(ctx, sess.ID); !errors.Is(err, engine.ErrNoReconcileRun) {
 		t.Fatalf("no run: %v", err)
 	}
-	x.close()
-	x2, sid := reconcileEnv(t, &subScript{}, config.Values{})
-	if _, _, err := x2.e.ApproveManifest(ctx, sid, `{"metadata":{"name":"greeter"}}`); err == nil || !strings.Contains(err.Error(), "testCommand") {
+	x.Close()
+	x2, sid := reconcileEnv(t, &enginetest.Script{}, config.Values{})
+	if _, _, err := x2.E.ApproveManifest(ctx, sid, `{"metadata":{"name":"greeter"}}`); err == nil || !strings.Contains(err.Error(), "testCommand") {
 		t.Fatalf("invalid edit: %v", err)
 	}
-	if v, _ := x2.e.ReconcileState(ctx, sid); v.Run.Manifest.Metadata.Approved {
+	if v, _ := x2.E.ReconcileState(ctx, sid); v.Run.Manifest.Metadata.Approved {
 		t.Fatal("an invalid edit approved the run")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
@@ -228,8 +229,11 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}
 	} else {
-		if base, ok := run.Env.Approver.(*approver); ok {
-			run.Env.Approver = &resumedApprover{approver: base, c: p.confirm, ans: a}
+		if ta, ok := run.Env.Approver.(*turnApprover); ok {
+			if base, ok := ta.approvals.(*approval.Approver); ok {
+				c := p.confirm
+				run.Env.Approver = &turnApprover{approvals: approval.Resume(base, c, a), e: ta.e, t: ta.t, resumed: &c, answer: a}
+			}
 		}
 		if p.confirm.Kind == "edit" && !p.confirm.IsNew {
 			// The tracker died with the previous process. The proposal
@@ -241,7 +245,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 		if p.confirm.Kind == "question" {
 			// The plan review asks outside the approver (ReviewPlan):
 			// it finds the recorded answer in the call's context.
-			ctx = withResumedAnswer(ctx, p.confirm.ToolCallID, a)
+			ctx = approval.WithResumedAnswer(ctx, p.confirm.ToolCallID, a)
 		}
 		out = run.Resume(ctx, b.history, p.calls, e.meterSink(sink))
 		out = e.afterFreeRun(ctx, t, b, sink, run, out)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/review"
-	"github.com/govibe/govibe/server/internal/scheduler"
 )
 
 type planItem struct {
@@ -54,7 +53,7 @@ func TestPlanReviewRejectReviseApprove(t *testing.T) {
 		}
 	}
 	// An approval resets the count for the next plan.
-	if st := x.e.planState(ctx, sid); st.Attempts != 0 {
+	if st := x.e.reviewers.PlanState(ctx, sid); st.Attempts != 0 {
 		t.Fatalf("state %+v", st)
 	}
 	if cards := x.reviewCards(sid); len(cards) != 2 || cards[0].Kind != "plan" {
@@ -87,7 +86,7 @@ func TestPlanReviewAfterMaxAttemptsTheUserDecides(t *testing.T) {
 	if c.Kind != "question" || !strings.Contains(c.Question, "rejected it 2 times") || c.Review == nil || c.Review.Approved {
 		t.Fatalf("question %+v", c)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true, Answer: planUse})
+	x.e.Broker.Resolve(c.ID, Answer{Accept: true, Answer: "Use this plan"})
 	r := <-done
 	if !r.Accepted || !r.ByUser || r.Attempt != 2 {
 		t.Fatalf("%+v", r)
@@ -122,50 +121,5 @@ func TestPlanReviewUnavailable(t *testing.T) {
 	x := newRV(t, nil, true, "")
 	if r, _ := x.e.ReviewPlan(context.Background(), newSession(t, x), "x", "1. x"); !r.Accepted || r.Card != nil {
 		t.Fatalf("%+v", r)
-	}
-}
-
-// The user's card lists the plan's goal and items, not the reviewer's JSON.
-func TestPlanForPeople(t *testing.T) {
-	a := scheduler.CreateArgs{Goal: "Fix Add", Items: []scheduler.Item{{Title: "Read calc.go"}, {Title: "Fix it", Description: "swap - for +"}}}
-	got := planForPeople(a, `{"Goal":"Fix Add"}`)
-	want := "**Fix Add**\n\n1. Read calc.go\n2. Fix it\n   swap - for +\n"
-	if got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	if got := planForPeople("1. a 2. b", "1. a 2. b"); got != "1. a 2. b" {
-		t.Fatalf("a text plan changed: %q", got)
-	}
-	if got := planForPeople(map[string]int{"x": 1}, `{"x":1}`); got != "```json\n{\"x\":1}\n```" {
-		t.Fatalf("other plans: %q", got)
-	}
-}
-
-// Only the choice "Use this plan" accepts: a typed reply (Send or Done) is
-// the user's answer and reaches the model as feedback, never as approval.
-func TestPlanByUser(t *testing.T) {
-	cases := []struct {
-		name     string
-		ans      Answer
-		accepted bool
-		feedback string
-	}{
-		{"use", Answer{Accept: true, Answer: planUse}, true, ""},
-		{"use with spaces", Answer{Accept: true, Answer: " " + planUse + "\n"}, true, ""},
-		{"typed", Answer{Accept: true, Answer: "split item 2 first"}, false, "did not accept the plan as it is and replied: split item 2 first"},
-		{"typed with done", Answer{Accept: true, Answer: "looks risky", Reason: ReasonDone}, false, "replied: looks risky"},
-		{"done with nothing typed", Answer{Accept: true, Reason: ReasonDone}, false, "The user rejected the plan."},
-		{"empty accept", Answer{Accept: true}, false, "The user rejected the plan."},
-		{"reject choice", Answer{Accept: true, Answer: planReject}, false, "The user rejected the plan."},
-		{"cancel", Answer{Accept: false}, false, "The user rejected the plan."},
-		{"cancel with reason", Answer{Accept: false, Reason: "too big"}, false, "The user's reason: too big"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := planByUser(PlanReview{ByUser: true}, c.ans)
-			if r.Accepted != c.accepted || !strings.Contains(r.Feedback, c.feedback) || c.accepted && r.Feedback != "" {
-				t.Fatalf("%+v gave %+v", c.ans, r)
-			}
-		})
 	}
 }

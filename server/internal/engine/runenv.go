@@ -35,7 +35,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	env := &tools.Env{
 		Roots:    e.opts.Roots,
 		Files:    e.tracker(t.sessionID),
-		Approver: &approver{e: e, t: t, beforeMutation: beforeMutation},
+		Approver: &turnApprover{approvals: e.approverOf(t, beforeMutation), e: e, t: t},
 		Settings: tools.Settings{
 			EditEnabled:     e.EditEnabled(ctx, t.sessionID),
 			ConfirmChanges:  true, // the approver applies auto-approve and headless policy
@@ -91,7 +91,7 @@ func (e *Engine) profile() Profile {
 func (e *Engine) client(p Profile) (llm.Client, error) {
 	v := e.Settings()
 	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: config.Typed(v).Proxy})
-	return e.metered(c, p.Profile), err
+	return e.meter.Client(c, p.Profile), err
 }
 
 func firstNonEmpty(xs ...string) string {

@@ -14,6 +14,7 @@ import (
 
 	builtinskills "github.com/govibe/govibe/skills"
 
+	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -159,11 +160,7 @@ func (e *Engine) readWorkspaceSkills() []string {
 // writeWorkspaceSkills replaces the file atomically; e.mu is held.
 func (e *Engine) writeWorkspaceSkills(list []string) error {
 	data, _ := json.Marshal(list)
-	tmp := e.workspaceSkillsFile() + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, e.workspaceSkillsFile())
+	return fsatomic.WriteFile(e.workspaceSkillsFile(), data, 0o600)
 }
 
 // home is the user's home directory (Options.Home in tests).

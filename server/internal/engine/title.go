@@ -68,7 +68,7 @@ func (e *Engine) modelTitles() bool {
 // usable. A user's rename always wins (the store ignores auto titles
 // then).
 func (e *Engine) modelTitle(sid, text string) {
-	if e.rootSession(sid) != sid {
+	if e.meter.Root(sid) != sid {
 		return // hidden child sessions (sub-agents, reviewers) are never listed
 	}
 	profile := e.roleProfileFor(context.Background(), sid, RoleTitle)

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/govibe/govibe/server/internal/config"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/config"
 
 	"github.com/google/uuid"
 	"go.uber.org/zap"
@@ -231,76 +232,6 @@ func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextStat
 	return st
 }
 
-// EditEnabled is the session's 🔓/🔒 toggle (default on).
-func (e *Engine) EditEnabled(ctx context.Context, sid string) bool {
-	on, ok, err := sessionstate.Get(ctx, e.Store, sid, sessionstate.EditEnabled)
-	if !ok && !errors.Is(err, sessionstate.ErrCorrupt) {
-		return true
-	}
-	return on
-}
-
-// SetEditEnabled flips the toggle.
-func (e *Engine) SetEditEnabled(ctx context.Context, sid string, on bool) error {
-	return sessionstate.Set(ctx, e.Store, sid, sessionstate.EditEnabled, on)
-}
-
-// Cancel stops a session's running turn and waits (briefly) until its
-// final state is persisted. Tools, streams and parked confirmations all
-// observe the cancelled context.
-func (e *Engine) Cancel(sessionID string) {
-	e.mu.Lock()
-	t := e.running[sessionID]
-	var cancel context.CancelFunc
-	if t != nil {
-		cancel = t.cancel
-	}
-	e.mu.Unlock()
-	if cancel == nil {
-		// A run restored after a restart waits on its question without
-		// a goroutine; stopping it closes the question.
-		_ = e.releaseParked(sessionID, "the user stopped the turn")
-		return
-	}
-	cancel()
-	select {
-	case <-t.done:
-	case <-time.After(900 * time.Millisecond):
-	}
-}
-
-// Running reports the running turn of a session.
-func (e *Engine) Running(sessionID string) string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if t := e.running[sessionID]; t != nil {
-		return t.id
-	}
-	return ""
-}
-
-// Wait blocks until the session's latest turn has ended and persisted, and
-// returns its status ("" when the session never ran a turn here).
-func (e *Engine) Wait(sessionID string) agent.Status {
-	e.mu.Lock()
-	t := e.last[sessionID]
-	e.mu.Unlock()
-	if t == nil {
-		return ""
-	}
-	<-t.done
-	return t.status
-}
-
-// releaseTurn frees the session's running slot if t still holds it.
-func (e *Engine) releaseTurn(t *turn) {
-	e.mu.Lock()
-	if e.running[t.sessionID] == t {
-		delete(e.running, t.sessionID)
-	}
-	e.mu.Unlock()
-}
-
 func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
@@ -371,7 +302,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		e.snaps.maybePrune()
 		e.noteMemoryGaps(fctx, t)
 	}
-	tu := e.finishTurnUsage(fctx, sid, t.number, before)
+	tu := e.meter.FinishTurn(fctx, sid, t.number, before)
 	e.Broker.EndDialogs(sid, t.id)
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.

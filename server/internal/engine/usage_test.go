@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
@@ -19,23 +21,23 @@ func pricedModels() config.Values {
 }
 
 func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testing.T) {
-	x := newEnv(t, pricedModels())
-	x.writeFile("a.txt", "alpha\n")
-	x.model.Enqueue(
+	x := enginetest.New(t, pricedModels())
+	x.WriteFile("a.txt", "alpha\n")
+	x.Model.Enqueue(
 		scripted.Reply{Text: "one", Usage: &scripted.Usage{PromptTokens: 1000, CompletionTokens: 200, CachedTokens: 600, CacheFields: scripted.CacheFieldsOpenAI}},
 		// A turn with a tool call makes two requests, DeepSeek-style fields.
 		scripted.Reply{Text: "reading", ToolCalls: []scripted.ToolCall{{Name: "read_file", Arguments: `{"filePath":"a.txt"}`}},
 			Usage: &scripted.Usage{PromptTokens: 1500, CompletionTokens: 100, CachedTokens: 1200, CacheFields: scripted.CacheFieldsDeepSeek}},
 		scripted.Reply{Text: "done", Usage: &scripted.Usage{PromptTokens: 1700, CompletionTokens: 50, CachedTokens: 1536, CacheFields: scripted.CacheFieldsDeepSeek}},
 	)
-	sid, _ := x.turn("", "first")
-	x.turn(sid, "second")
+	sid, _ := x.Turn("", "first")
+	x.Turn(sid, "second")
 	ctx := context.Background()
 
 	cost := func(prompt, cached, completion float64) float64 {
 		return ((prompt-cached)*2 + cached*0.5 + completion*8) / 1e6
 	}
-	s := x.e.SessionUsageOf(ctx, sid)
+	s := x.E.SessionUsageOf(ctx, sid)
 	if s.PromptTokens != 4200 || s.CachedTokens != 3336 || s.CompletionTokens != 350 || s.Requests != 3 {
 		t.Fatalf("session usage %+v", s)
 	}
@@ -43,41 +45,41 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	if math.Abs(s.Cost-wantCost) > 1e-12 {
 		t.Fatalf("session cost %v, want %v", s.Cost, wantCost)
 	}
-	t1, ok1 := x.e.TurnUsageOf(ctx, sid, 1)
-	t2, ok2 := x.e.TurnUsageOf(ctx, sid, 2)
+	t1, ok1 := x.E.TurnUsageOf(ctx, sid, 1)
+	t2, ok2 := x.E.TurnUsageOf(ctx, sid, 2)
 	if !ok1 || !ok2 || t1.PromptTokens != 1000 || t1.CachedTokens != 600 || t2.PromptTokens != 3200 || t2.CachedTokens != 2736 || t2.Requests != 2 {
 		t.Fatalf("turn usage %+v / %+v", t1, t2)
 	}
 	if math.Abs(t2.Cost-(cost(1500, 1200, 100)+cost(1700, 1536, 50))) > 1e-12 {
 		t.Fatalf("turn 2 cost %v", t2.Cost)
 	}
-	use := x.e.ContextUse(ctx, sid)
-	if use.UsedTokens != 1750 || use.Source != SourceProvider || use.WindowTokens != 64000 || use.Session.Requests != 3 {
+	use := x.E.ContextUse(ctx, sid)
+	if use.UsedTokens != 1750 || use.Source != engine.SourceProvider || use.WindowTokens != 64000 || use.Session.Requests != 3 {
 		t.Fatalf("context use %+v", use)
 	}
-	fins := x.eventsOf(sid, KindTurnFinished)
+	fins := x.EventsOf(sid, engine.KindTurnFinished)
 	if len(fins) != 2 || fins[1].Usage.PromptTokens != 3200 || math.Abs(fins[1].Usage.Cost-t2.Cost) > 1e-12 {
 		t.Fatalf("turnFinished usage %+v", fins)
 	}
-	if c, ok := fins[1].Payload.(ContextUse); !ok || c.UsedTokens != 1750 {
+	if c, ok := fins[1].Payload.(engine.ContextUse); !ok || c.UsedTokens != 1750 {
 		t.Fatalf("turnFinished context %+v", fins[1].Payload)
 	}
-	usages := x.eventsOf(sid, KindUsage)
+	usages := x.EventsOf(sid, engine.KindUsage)
 	if len(usages) != 3 {
 		t.Fatalf("%d usage events", len(usages))
 	}
-	if c, ok := usages[1].Payload.(ContextUse); !ok || c.UsedTokens != 1600 || usages[1].Usage.CachedTokens != 1200 {
+	if c, ok := usages[1].Payload.(engine.ContextUse); !ok || c.UsedTokens != 1600 || usages[1].Usage.CachedTokens != 1200 {
 		t.Fatalf("usage event %+v", usages[1])
 	}
 	// Accounting survives a restart.
-	x.reopen(pricedModels())
-	if again := x.e.SessionUsageOf(ctx, sid); again != s {
+	x.Reopen(pricedModels())
+	if again := x.E.SessionUsageOf(ctx, sid); again != s {
 		t.Fatalf("after restart %+v, want %+v", again, s)
 	}
 }
 
 func TestCostFromPrices(t *testing.T) {
-	p := Profile{Profile: llm.Profile{PriceInput: 0.27, PriceCachedInput: 0.07, PriceOutput: 1.10}}
+	p := engine.Profile{Profile: llm.Profile{PriceInput: 0.27, PriceCachedInput: 0.07, PriceOutput: 1.10}}
 	u := llm.Usage{PromptTokens: 2_000_000, CachedTokens: 1_500_000, CompletionTokens: 100_000}
 	want := 0.5*0.27 + 1.5*0.07 + 0.1*1.10
 	if got := p.Cost(u); math.Abs(got-want) > 1e-12 {
@@ -89,27 +91,27 @@ func TestCostFromPrices(t *testing.T) {
 		t.Fatalf("cost without cached price %v", got)
 	}
 	// Prices come from the model profile in settings.
-	x := newEnv(t, pricedModels())
-	prof := x.e.profile()
+	x := enginetest.New(t, pricedModels())
+	prof := engine.ProfileOf(x.E)
 	if prof.PriceInput != 2 || prof.PriceCachedInput != 0.5 || prof.PriceOutput != 8 {
 		t.Fatalf("profile prices %+v", prof.Profile)
 	}
 }
 
 func TestReloadShowsBothTracks(t *testing.T) {
-	x := newEnv(t, config.Values{"compact.keepTokens": float64(300)})
-	x.model.SetHandler(replyTo)
-	sid := fillSession(x, 6)
+	x := enginetest.New(t, config.Values{"compact.keepTokens": float64(300)})
+	x.Model.SetHandler(enginetest.ReplyTo)
+	sid := enginetest.FillSession(x, 6)
 	ctx := context.Background()
-	info, err := x.e.Compact(ctx, sid, "", TriggerButton)
+	info, err := x.E.Compact(ctx, sid, "", engine.TriggerButton)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}
-	x.turn(sid, "after the compaction")
-	track := x.track(sid)
+	x.Turn(sid, "after the compaction")
+	track := x.Track(sid)
 
-	x.reopen(config.Values{"compact.keepTokens": float64(300)})
-	l, err := x.e.Load(ctx, sid, 0, 500)
+	x.Reopen(config.Values{"compact.keepTokens": float64(300)})
+	l, err := x.E.Load(ctx, sid, 0, 500)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,15 +138,15 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	if divider.Seq <= l.Page.Messages[11].Seq || divider.Seq >= l.Page.Messages[len(l.Page.Messages)-2].Seq {
 		t.Fatalf("divider at seq %d is out of place", divider.Seq)
 	}
-	reloaded := x.track(sid)
+	reloaded := x.Track(sid)
 	if len(reloaded) != len(track) || !strings.HasPrefix(reloaded[0].Content, compact.SummaryPrefix) {
 		t.Fatalf("model track after reload: %d messages (want %d)", len(reloaded), len(track))
 	}
-	recs := x.e.Compactions(ctx, sid)
+	recs := x.E.Compactions(ctx, sid)
 	if len(recs) != 1 || recs[0].MessageID != divider.ID {
 		t.Fatalf("records %+v", recs)
 	}
-	if use := x.e.ContextUse(ctx, sid); use.UsedTokens <= 0 || use.Source != SourceProvider {
+	if use := x.E.ContextUse(ctx, sid); use.UsedTokens <= 0 || use.Source != engine.SourceProvider {
 		t.Fatalf("context use after reload %+v", use)
 	}
 }

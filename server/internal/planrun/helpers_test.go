@@ -2,10 +2,8 @@ package planrun_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -123,16 +121,14 @@ func (s *agentScript) check(t *testing.T) {
 	}
 }
 
-func call(id, name string, args any) scripted.ToolCall {
-	b, _ := json.Marshal(args)
-	return scripted.ToolCall{ID: id, Name: name, Arguments: string(b)}
-}
+// The scripted replies, as the engine's tests write them.
+var (
+	call  = enginetest.Call
+	calls = enginetest.Calls
+	text  = enginetest.Text
+	has   = enginetest.Has
+)
 
-func calls(cs ...scripted.ToolCall) scripted.Reply { return scripted.Reply{ToolCalls: cs} }
-
-func text(s string) scripted.Reply { return scripted.Reply{Text: s} }
-
-// newSchedEnv is an engine on a scripted model answering with script.
 func newSchedEnv(t *testing.T, s *agentScript, settings config.Values) *enginetest.Env {
 	t.Helper()
 	x := enginetest.New(t, settings)
@@ -158,26 +154,7 @@ func statuses(p *scheduler.Plan) string {
 }
 
 // toolResults maps tool-call ids to their results in the stored UI track.
-func toolResults(x *enginetest.Env, sid string) map[string]string {
-	x.T.Helper()
-	page, err := x.E.Store.LoadMessages(context.Background(), sid, 0, 10000)
-	if err != nil {
-		x.T.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, m := range page.Messages {
-		for _, p := range m.Parts {
-			if p.ToolResult != nil {
-				ok := "ok"
-				if !p.ToolResult.OK {
-					ok = "error"
-				}
-				out[p.ToolResult.ToolCallID] = ok + ": " + p.ToolResult.Output
-			}
-		}
-	}
-	return out
-}
+func toolResults(x *enginetest.Env, sid string) map[string]string { return x.ToolResults(sid) }
 
 func noViolations(x *enginetest.Env) {
 	x.T.Helper()
@@ -185,8 +162,6 @@ func noViolations(x *enginetest.Env) {
 		x.T.Fatalf("requests violated provider rules: %v", v)
 	}
 }
-
-func has(xs []string, s string) bool { return slices.Contains(xs, s) }
 
 func waitTodo(x *enginetest.Env, sid string, cond func(p *scheduler.Plan) bool) {
 	x.T.Helper()

@@ -9,7 +9,6 @@ package planrun
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"go.uber.org/zap"
 
@@ -51,9 +50,7 @@ type Runner struct {
 	host  Host
 	store Store
 	log   *zap.Logger
-
-	mu    sync.Mutex
-	locks map[string]*sync.Mutex
+	locks sessionstate.Locks
 }
 
 // New returns a runner.
@@ -61,18 +58,7 @@ func New(h Host, s Store, log *zap.Logger) *Runner {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Runner{host: h, store: s, log: log, locks: map[string]*sync.Mutex{}}
-}
-
-func (r *Runner) lock(sid string) *sync.Mutex {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	m := r.locks[sid]
-	if m == nil {
-		m = &sync.Mutex{}
-		r.locks[sid] = m
-	}
-	return m
+	return &Runner{host: h, store: s, log: log}
 }
 
 // Read returns the persisted plan, or nil when the session has none.
@@ -88,7 +74,7 @@ func (r *Runner) Read(ctx context.Context, sid string) (*scheduler.Plan, error) 
 // before returning; f returns the plan to store (nil deletes it). The
 // stored plan is published as a todo event when it changed.
 func (r *Runner) Update(ctx context.Context, sid, turnID, tag string, f func(p *scheduler.Plan) (*scheduler.Plan, error)) (*scheduler.Plan, error) {
-	m := r.lock(sid)
+	m := r.locks.Of(sid)
 	m.Lock()
 	defer m.Unlock()
 	cur, err := r.Read(ctx, sid)

@@ -3,12 +3,9 @@ package planrun
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 
 	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -115,26 +112,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 }
 
 // EvaluatorShell is run_shell_command limited to commands the shell
-// analysis classifies read-only. Stateless apart from its immutable
-// fields, so safe for concurrent use.
-type EvaluatorShell struct {
-	tools.Tool
-	Roots []string
-}
-
-func (s EvaluatorShell) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
-	var a struct {
-		Command string `json:"command"`
-		Cwd     string `json:"cwd"`
-	}
-	_ = json.Unmarshal(raw, &a)
-	cwd := a.Cwd
-	if cwd != "" && len(s.Roots) > 0 && !filepath.IsAbs(cwd) {
-		cwd = filepath.Join(s.Roots[0], cwd)
-	}
-	home, _ := os.UserHomeDir()
-	if ok, why := scheduler.EvaluatorMayRun(a.Command, shellcheck.Workspace{Roots: s.Roots, Cwd: cwd, Home: home}); !ok {
-		return tools.Fail("run_shell_command refused: " + why + ". Nothing was run."), nil
-	}
-	return s.Tool.Run(ctx, env, raw)
+// analysis classifies read-only or checks (scheduler.EvaluatorMayRun).
+func EvaluatorShell(t tools.Tool, roots []string) tools.Tool {
+	return tools.GuardedShell{Tool: t, Roots: roots, Allow: scheduler.EvaluatorMayRun}
 }

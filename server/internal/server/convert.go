@@ -13,7 +13,7 @@ import (
 )
 
 func toChatEvent(e engine.Event) protocol.ChatEvent {
-	w := protocol.ChatEvent{SessionID: e.SessionID, Seq: e.Seq, TurnID: e.TurnID, Kind: protocol.EventKind(e.Kind), MessageID: e.MessageID,
+	w := protocol.ChatEvent{SessionID: e.SessionID, Seq: e.Seq, TurnID: e.TurnID, Kind: e.Kind, MessageID: e.MessageID,
 		SubAgentTag: e.SubAgentTag, Text: e.Text, Status: e.Status}
 	if e.Usage != nil {
 		w.Usage = &protocol.Usage{PromptTokens: e.Usage.PromptTokens, CompletionTokens: e.Usage.CompletionTokens, CachedTokens: e.Usage.CachedTokens, Cost: e.Usage.Cost}

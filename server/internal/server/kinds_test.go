@@ -14,7 +14,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine"
 )
 
-func engineEvent(kind string) engine.Event { return engine.Event{SessionID: "s", Kind: kind} }
+func engineEvent(kind kinds.Kind) engine.Event { return engine.Event{SessionID: "s", Kind: kind} }
 
 // TestEngineEventKindsMatchTheProtocol keeps the engine's Kind* constants
 // (engine/events.go) and the wire vocabulary (protocol/kinds) the same set,
@@ -68,7 +68,7 @@ func TestEngineEventKindsMatchTheProtocol(t *testing.T) {
 
 func TestEveryEngineEventKindConverts(t *testing.T) {
 	for _, k := range kinds.All {
-		if got := toChatEvent(engineEvent(string(k))).Kind; got != k {
+		if got := toChatEvent(engineEvent(k)).Kind; got != k {
 			t.Errorf("%s converted to %s", k, got)
 		}
 	}
@@ -78,7 +78,7 @@ func TestEveryEngineEventKindConverts(t *testing.T) {
 // its agent's tag, as session/load returns them, so the chat groups a
 // step's rows while it runs.
 func TestOpenedMessagesCarryTheirTag(t *testing.T) {
-	for _, k := range []string{engine.KindMessage, engine.KindTurnStarted} {
+	for _, k := range []kinds.Kind{engine.KindMessage, engine.KindTurnStarted} {
 		got := toChatEvent(engine.Event{Kind: k, SessionID: "s", TurnID: "t", MessageID: "m", SubAgentTag: "executor:2"})
 		if got.Message == nil || got.Message.SubAgentTag != "executor:2" {
 			t.Errorf("%s: message %+v, want the tag executor:2", k, got.Message)

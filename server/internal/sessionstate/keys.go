@@ -61,7 +61,7 @@ var (
 	// that started the session's latest turn (absent when none did), so a
 	// run of that turn resumed by another process keeps them.
 	TurnLimits = Key[TurnLimitsState]{name: "turn.limits"}
-	// Usage is the session's accounting (engine/usage.go decodes it).
+	// Usage is the session's accounting (package usage decodes it).
 	Usage = Key[json.RawMessage]{name: "usage"}
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
 	// snapshot of each root holding the workspace as it was before it.
@@ -84,7 +84,7 @@ type TurnSnapshot struct {
 	ID   string `json:"id"`
 }
 
-// TurnUsage is what turn n consumed (engine/usage.go decodes it).
+// TurnUsage is what turn n consumed (package usage decodes it).
 func TurnUsage(n int) Key[json.RawMessage] {
 	return Key[json.RawMessage]{name: "usage/turn/" + strconv.Itoa(n)}
 }

@@ -1,6 +1,7 @@
-// Package enginetest runs an engine on a scripted model for the tests of
-// the capability packages (compaction, the plan runner) that exercise them
-// end to end through the engine. Only tests import it.
+// Package enginetest runs an engine on a scripted model for the tests that
+// exercise it end to end: the engine's own (package engine_test) and those
+// of the capability packages (compaction, the plan runner). Only tests
+// import it.
 package enginetest
 
 import (
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -47,12 +49,19 @@ func New(t *testing.T, settings config.Values) *Env {
 // Open opens the engine on the environment's directories.
 func (x *Env) Open(settings config.Values) {
 	x.T.Helper()
-	v := config.Values{"apiBaseUrl": x.Model.URL(), "model": "scripted-model", "maxOutputTokens": float64(2000)}
+	x.open(config.Values{"apiBaseUrl": x.Model.URL(), "model": "scripted-model", "maxOutputTokens": float64(2000)}, settings, false)
+}
+
+// open opens a headless engine approving everything, base overridden by
+// settings.
+func (x *Env) open(base, settings config.Values, trusted bool) {
+	x.T.Helper()
+	v := base
 	for k, val := range settings {
 		v[k] = val
 	}
 	e, err := engine.New(engine.Options{Roots: []string{x.Dir}, StateDir: x.State, Settings: v, APIKeys: map[string]string{"": "sk-test"},
-		Headless: true, Approve: "all", HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}})
+		Headless: true, Approve: "all", Trusted: trusted, HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}})
 	if err != nil {
 		x.T.Fatal(err)
 	}
@@ -85,7 +94,7 @@ func (x *Env) Reopen(settings config.Values) {
 }
 
 // EventsOf returns the session's events of kind received so far.
-func (x *Env) EventsOf(sid, kind string) []engine.Event {
+func (x *Env) EventsOf(sid string, kind kinds.Kind) []engine.Event {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []engine.Event

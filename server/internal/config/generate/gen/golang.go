@@ -121,9 +121,37 @@ func renderGo() ([]byte, error) {
 		fmt.Fprintf(&b, "\ts.%s = v.%s(%q)\n", strings.Join(sel, "."), acc, st.Key)
 	}
 	b.WriteString("\treturn s\n}\n")
+	renderModelProfile(&b)
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("gofmt settings_gen.go: %w\n%s", err, b.String())
 	}
 	return out, nil
+}
+
+// renderModelProfile writes the typed view of one govibe.models entry
+// (ModelFields) and its reader.
+func renderModelProfile(b *bytes.Buffer) {
+	b.WriteString("\n// ModelProfile is the typed view of one govibe.models entry: one field per\n" +
+		"// ModelFields entry. An absent field reads as Values does: the default of\n" +
+		"// the top-level setting of the same name (model, contextWindow,\n" +
+		"// maxOutputTokens, toolCalling), else empty; an absent Optional one is nil.\ntype ModelProfile struct {\n")
+	for _, f := range config.ModelFields {
+		typ, _ := goType(config.Setting{Type: f.Type})
+		if f.Optional {
+			typ = "*" + typ
+		}
+		fmt.Fprintf(b, "\t// %s (%s)\n\t%s %s\n", f.EN, f.Name, goName(f.Name), typ)
+	}
+	b.WriteString("}\n\n// ModelProfileOf reads one govibe.models entry.\nfunc ModelProfileOf(m map[string]any) ModelProfile {\n\tv := Values(m)\n\tvar p ModelProfile\n")
+	for _, f := range config.ModelFields {
+		typ, acc := goType(config.Setting{Type: f.Type})
+		if f.Optional {
+			fmt.Fprintf(b, "\tif x, ok := m[%q].(%s); ok {\n\t\tp.%s = &x\n\t}\n", f.Name, typ, goName(f.Name))
+			continue
+		}
+		fmt.Fprintf(b, "\tp.%s = v.%s(%q)\n", goName(f.Name), acc, f.Name)
+	}
+	b.WriteString("\treturn p\n}\n\n// ModelProfiles are the govibe.models entries, typed.\nfunc (s Settings) ModelProfiles() []ModelProfile {\n" +
+		"\tout := make([]ModelProfile, 0, len(s.Models))\n\tfor _, m := range s.Models {\n\t\tout = append(out, ModelProfileOf(m))\n\t}\n\treturn out\n}\n")
 }

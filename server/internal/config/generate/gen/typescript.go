@@ -61,6 +61,9 @@ func renderTS() []byte {
 	b.WriteString("] as const;\n\n")
 	b.WriteString("/** One entry of govibe.models. */\nexport interface ModelProfile {\n")
 	for _, f := range config.ModelFields {
+		if f.Internal {
+			continue
+		}
 		opt := "?"
 		if f.Name == "name" {
 			opt = ""

@@ -44,6 +44,9 @@ func configuration() obj {
 		case "model":
 			fields := obj{}
 			for _, f := range config.ModelFields {
+				if f.Internal {
+					continue
+				}
 				fo := obj{{"type", f.Type}}
 				if len(f.Enum) > 0 {
 					fo = append(fo, kv{"enum", f.Enum})
@@ -100,6 +103,9 @@ func nlsEntries(zh bool) obj {
 		out = append(out, kv{"config." + s.Key, pick(s.EN, s.ZH)})
 		if s.Items == "model" {
 			for _, f := range config.ModelFields {
+				if f.Internal {
+					continue
+				}
 				out = append(out, kv{"config.models." + f.Name, pick(f.EN, f.ZH)})
 			}
 		}

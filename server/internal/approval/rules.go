@@ -1,4 +1,4 @@
-package engine
+package approval
 
 import (
 	"errors"
@@ -7,13 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 )
 
 // workspace is the shell analysis' view of a command's surroundings.
-func (e *Engine) workspace(cwd string) shellcheck.Workspace {
+func (e *Approvals) workspace(cwd string) shellcheck.Workspace {
 	home, _ := os.UserHomeDir()
 	return shellcheck.Workspace{Roots: e.opts.Roots, Cwd: cwd, Home: home}
 }
@@ -25,9 +24,8 @@ func (e *Engine) workspace(cwd string) shellcheck.Workspace {
 // out of the policy and returned as the error: PermissionProblems reports
 // them to the user where they were written (a notice naming the setting
 // and the entry), instead of every command turning into a question.
-func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
-	v := e.Settings()
-	cs := config.Typed(v)
+func (e *Approvals) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, error) {
+	cs := e.host.Settings()
 	// Always-allow rules were validated when written; they are user rules.
 	allow := append(append([]string(nil), cs.Permissions.Allow...), e.alwaysAllowed()...)
 	user := permission.Settings{Allow: noMCPWildcards(allow), Ask: noMCPWildcards(cs.Permissions.Ask), Deny: noMCPWildcards(cs.Permissions.Deny)}
@@ -39,17 +37,17 @@ func (e *Engine) permissionPolicy(ws shellcheck.Workspace) (*permission.Policy, 
 // PermissionProblems lists the invalid permission rules, each naming the
 // setting and the entry to fix, in the user's language. The server shows
 // them as notices; govibe exec prints them as warnings.
-func (e *Engine) PermissionProblems() []string {
+func (e *Approvals) PermissionProblems() []string {
 	_, err := e.permissionPolicy(e.workspace(""))
 	var out []string
 	for _, p := range joined(err) {
 		var rp permission.RuleProblem
 		if errors.As(p, &rp) {
-			where := e.tr("your user settings")
+			where := e.host.Tr("your user settings")
 			if rp.Source == "workspace" {
-				where = e.tr("the workspace settings")
+				where = e.host.Tr("the workspace settings")
 			}
-			out = append(out, e.tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", rp.Setting(), rp.Index, rp.Rule, where, rp.Err))
+			out = append(out, e.host.Tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", rp.Setting(), rp.Index, rp.Rule, where, rp.Err))
 		}
 	}
 	return out
@@ -67,7 +65,7 @@ func joined(err error) []error {
 
 // evaluate applies the policy to one action. Invalid rules are not part
 // of it (they are reported by PermissionProblems).
-func (e *Engine) evaluate(ws shellcheck.Workspace, a permission.Action) (permission.Decision, string) {
+func (e *Approvals) evaluate(ws shellcheck.Workspace, a permission.Action) (permission.Decision, string) {
 	p, _ := e.permissionPolicy(ws)
 	d := p.Evaluate(a)
 	switch d.Verdict {
@@ -79,14 +77,14 @@ func (e *Engine) evaluate(ws shellcheck.Workspace, a permission.Action) (permiss
 	return d, ""
 }
 
-// readable is the tools' Read-rule check (tools.Env.Readable): a file or
+// Readable is the tools' Read-rule check (tools.Env.Readable): a file or
 // folder a deny rule names is not read; one an ask rule names is not read
 // either, since GoVibe has no confirmation for reads; the model is told
 // which rule stopped it, so it can ask the user instead.
-func (e *Engine) readable(abs string) error {
+func (e *Approvals) Readable(abs string) error {
 	p, _ := e.permissionPolicy(e.workspace(""))
 	d := p.Evaluate(permission.Action{Tool: permission.ToolRead, Path: abs})
-	return readRefusal(d, e.displayPath(abs))
+	return readRefusal(d, e.DisplayPath(abs))
 }
 
 func readRefusal(d permission.Decision, what string) error {
@@ -102,20 +100,20 @@ func readRefusal(d permission.Decision, what string) error {
 // shellReads applies the Read rules to what a command reads (its existing
 // operands and input redirections, from the shell analysis): the decision
 // and the model-visible reason.
-func (e *Engine) shellReads(ws shellcheck.Workspace, cmd string, an shellcheck.Analysis) (permission.Decision, string) {
+func (e *Approvals) shellReads(ws shellcheck.Workspace, cmd string, an shellcheck.Analysis) (permission.Decision, string) {
 	p, _ := e.permissionPolicy(ws)
 	d := p.EvaluateReads(permission.ReadPaths(cmd, an, ws))
 	switch d.Verdict {
 	case permission.Deny:
-		return d, "the user's permission rule " + d.Rule.String() + " denies reading " + e.displayPath(d.Command)
+		return d, "the user's permission rule " + d.Rule.String() + " denies reading " + e.DisplayPath(d.Command)
 	case permission.Ask:
-		return d, "the user's permission rule " + d.Rule.String() + " asks before reading " + e.displayPath(d.Command)
+		return d, "the user's permission rule " + d.Rule.String() + " asks before reading " + e.DisplayPath(d.Command)
 	}
 	return d, ""
 }
 
-// displayPath shows a path relative to its workspace root when inside one.
-func (e *Engine) displayPath(abs string) string {
+// DisplayPath shows a path relative to its workspace root when inside one.
+func (e *Approvals) DisplayPath(abs string) string {
 	for _, r := range e.opts.Roots {
 		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return filepath.ToSlash(rel)
@@ -128,7 +126,7 @@ func (e *Engine) displayPath(abs string) string {
 // command run without a human: every dangerous sub-command must be named
 // exactly (no wildcard) by a user-level allow rule. A broad rule such as
 // Bash(rm *) or Bash never speaks for a dangerous command.
-func (e *Engine) allowsDangerous(ws shellcheck.Workspace, an shellcheck.Analysis) bool {
+func (e *Approvals) allowsDangerous(ws shellcheck.Workspace, an shellcheck.Analysis) bool {
 	// Any invalid rule withholds the exemption: the user's intent for
 	// dangerous commands is unclear until the rules are fixed.
 	p, err := e.permissionPolicy(ws)
@@ -172,4 +170,10 @@ func noMCPWildcards(rules []string) []string {
 func isMCPWildcard(r string) bool {
 	r = strings.TrimSpace(r)
 	return strings.HasPrefix(r, "mcp__") && strings.HasSuffix(r, "*")
+}
+
+// Denies reports whether a permission rule denies the shell command.
+func (e *Approvals) Denies(ws shellcheck.Workspace, command string, an shellcheck.Analysis) bool {
+	d, _ := e.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: command, Analysis: &an})
+	return d.Verdict == permission.Deny
 }

@@ -1,4 +1,4 @@
-package engine
+package approval
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // rule (mcp__server__tool, mcp__server__* or mcp__server, from settings or
 // the always-allow file) permits, the headless policy answers for
 // --approve all, and otherwise the user is asked like for a shell command.
-func (a *approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
-	v := a.e.Settings()
+func (a *Approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
+	cs := a.x.host.Settings()
 	prefix := mcpclient.ToolName(p.Server, "")
 	serverRule := func(lists ...[]string) string {
 		for _, list := range lists {
@@ -26,10 +26,10 @@ func (a *approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools
 		}
 		return ""
 	}
-	if r := serverRule(v.Strings("permissions.deny"), v.Strings("permissions.workspace.deny")); r != "" {
+	if r := serverRule(cs.Permissions.Deny, cs.Permissions.Workspace.Deny); r != "" {
 		return tools.ToolDecision{Reason: "denied by your permission rule " + r}, nil
 	}
-	d, why := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: p.Tool})
+	d, why := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: p.Tool})
 	if d.Verdict == permission.Deny {
 		return tools.ToolDecision{Reason: why}, nil
 	}
@@ -37,11 +37,11 @@ func (a *approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools
 		return tools.ToolDecision{Allowed: true, Rule: d.Rule.String()}, nil
 	}
 	// Only the user's allow rules permit; a workspace's never do.
-	if r := serverRule(v.Strings("permissions.allow"), a.e.alwaysAllowed()); r != "" && d.Verdict != permission.Ask {
+	if r := serverRule(cs.Permissions.Allow, a.x.alwaysAllowed()); r != "" && d.Verdict != permission.Ask {
 		return tools.ToolDecision{Allowed: true, Rule: r}, nil
 	}
-	if a.e.opts.Headless {
-		if a.e.opts.Approve == "all" && d.Verdict != permission.Ask {
+	if a.x.opts.Headless {
+		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask {
 			return tools.ToolDecision{Allowed: true, Rule: "--approve all"}, nil
 		}
 		return tools.ToolDecision{Reason: "this headless run does not approve MCP tool calls (use --approve all or an allow rule " + p.Tool + ")"}, nil
@@ -50,19 +50,17 @@ func (a *approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools
 	if len(args) > 4000 {
 		args = args[:4000] + "…"
 	}
-	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "tool",
+	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "tool",
 		Command: p.Tool, Question: args, Server: p.Server, Tool: p.Remote}
 	if d.Verdict != permission.Ask {
 		// An ask rule would still ask: offering "Always allow" would
 		// write a rule that never applies.
-		c.AllowRules = a.e.mcpAllowRules(p.Tool)
+		c.AllowRules = a.x.mcpAllowRules(p.Tool)
 	}
-	ans, err := a.e.Broker.Ask(ctx, c)
+	ans, err := a.x.host.Ask(ctx, c)
 	if err != nil {
 		return tools.ToolDecision{}, err
 	}
-	a.e.rememberAllow(c, ans)
+	a.x.rememberAllow(c, ans)
 	return tools.ToolDecision{Allowed: ans.Accept, Reason: ans.Reason}, nil
 }
-
-var _ tools.ToolApprover = (*approver)(nil)

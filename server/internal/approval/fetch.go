@@ -1,4 +1,4 @@
-package engine
+package approval
 
 import (
 	"context"
@@ -15,33 +15,33 @@ import (
 // --approve all; the user is asked in the editor, with "Always allow" for
 // the host. A fetched URL can carry workspace data to any host, which is
 // why a read-only tool still asks.
-func (a *approver) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
-	d, why := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: permission.ToolWebFetch, URL: p.URL})
+func (a *Approver) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
+	d, why := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolWebFetch, URL: p.URL})
 	switch d.Verdict {
 	case permission.Deny:
-		return tools.FetchDecision{Reason: why + ".", Display: a.e.tr("Not fetched: your permission rule %s denies it.", d.Rule.String())}, nil
+		return tools.FetchDecision{Reason: why + ".", Display: a.x.host.Tr("Not fetched: your permission rule %s denies it.", d.Rule.String())}, nil
 	case permission.Allow:
 		return tools.FetchDecision{Allowed: true, Rule: d.Rule.String()}, nil
 	}
-	if a.e.opts.Headless {
-		if a.e.opts.Approve == "all" && d.Verdict != permission.Ask {
+	if a.x.opts.Headless {
+		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask {
 			return tools.FetchDecision{Allowed: true, Rule: "--approve all"}, nil
 		}
 		rule := fetchRule(p.Host)
 		return tools.FetchDecision{Reason: "this headless run does not approve web fetches (use --approve all or the allow rule " + rule + ").",
-			Display: a.e.tr("Not fetched: a headless run fetches only with --approve all or an allow rule such as %s.", rule)}, nil
+			Display: a.x.host.Tr("Not fetched: a headless run fetches only with --approve all or an allow rule such as %s.", rule)}, nil
 	}
-	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "fetch",
+	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "fetch",
 		URL: p.URL, Headers: p.Headers}
 	if d.Verdict != permission.Ask {
 		// An ask rule would still ask: a rule written now would never apply.
-		c.AllowRules = a.e.fetchAllowRules(p.Host)
+		c.AllowRules = a.x.fetchAllowRules(p.Host)
 	}
-	ans, err := a.e.Broker.Ask(ctx, c)
+	ans, err := a.x.host.Ask(ctx, c)
 	if err != nil {
 		return tools.FetchDecision{}, err
 	}
-	a.e.rememberAllow(c, ans)
+	a.x.rememberAllow(c, ans)
 	return fetchDecided(ans), nil
 }
 
@@ -57,7 +57,7 @@ func fetchRule(host string) string { return "WebFetch(domain:" + host + ")" }
 
 // fetchAllowRules proposes the host's rule; nothing for a host the rule
 // grammar cannot name (an IPv6 literal).
-func (e *Engine) fetchAllowRules(host string) []string {
+func (e *Approvals) fetchAllowRules(host string) []string {
 	if e.opts.AllowRules.Path() == "" || host == "" {
 		return nil
 	}
@@ -67,4 +67,7 @@ func (e *Engine) fetchAllowRules(host string) []string {
 	return nil
 }
 
-var _ tools.FetchApprover = (*approver)(nil)
+var (
+	_ tools.FetchApprover = (*Approver)(nil)
+	_ tools.FetchApprover = (*Resumed)(nil)
+)

@@ -1,20 +1,14 @@
-package engine
+package approval
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/reviewers"
 	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/tools"
 )
-
-// planReviewState carries the rejection count and the last problems
-// between create_todo_list calls of one session.
-type planReviewState = sessionstate.PlanReviewState
 
 // PlanReview is the outcome of ReviewPlan.
 type PlanReview struct {
@@ -23,7 +17,7 @@ type PlanReview struct {
 	Accepted bool
 	// Card is the verdict shown in the UI (already published); nil when
 	// the review is disabled.
-	Card *ReviewCard
+	Card *reviewers.Card
 	// Feedback is for the model: when the plan was not accepted, what to
 	// fix, why it was refused, or the user's typed reply to the plan
 	// question (which never accepts the plan).
@@ -44,54 +38,24 @@ type PlanReview struct {
 // plan is rendered as JSON unless it is a string. Call it from the tool's
 // goroutine: the tool call id in ctx (tools.CallID) ties the question to
 // the call.
-func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, plan any) (PlanReview, error) {
+func (e *Approvals) ReviewPlan(ctx context.Context, rt reviewers.Target, userRequest string, plan any) (PlanReview, error) {
 	if ans, ok := resumedAnswer(ctx); ok {
 		// The review ran before a restart and left the user this plan's
 		// question, answered now: the answer decides, as it would have.
 		return planByUser(PlanReview{ByUser: true}, ans), nil
 	}
-	rs := e.reviewSettings(planReviewSettings)
-	if !rs.enabled {
-		return PlanReview{Accepted: true}, nil
-	}
-	st := e.planState(ctx, sessionID)
-	attempt := st.Attempts + 1
-	text, ok := plan.(string)
-	if !ok {
-		b, err := json.MarshalIndent(plan, "", "  ")
-		if err != nil {
-			return PlanReview{}, fmt.Errorf("rendering the plan: %w", err)
-		}
-		text = string(b)
-	}
-	rt := e.turnTarget(sessionID, fmt.Sprintf("plan (attempt %d)", attempt))
-	in := review.PlanInput{Request: userRequest, Plan: text, Attempt: attempt, Previous: st.Previous}
-	card := e.runReview(ctx, rt, planReviewSettings, review.KindPlan, in.Prompt())
-	if err := ctx.Err(); err != nil {
+	sessionID := rt.SessionID
+	v, err := e.reviewers.Plan(ctx, rt, userRequest, plan)
+	if err != nil {
 		return PlanReview{}, err
 	}
-	out := PlanReview{Card: card, Attempt: attempt}
-	switch {
-	case card.Unavailable == "" && card.Approved:
-		e.setPlanState(ctx, sessionID, planReviewState{})
-		out.Accepted = true
-		return out, nil
-	case card.Unavailable == "" && attempt < rs.attempts:
-		e.setPlanState(ctx, sessionID, planReviewState{Attempts: attempt, Previous: fromProblems(card.Problems)})
-		out.Feedback = fmt.Sprintf("The plan reviewer rejected this plan (attempt %d of %d). Revise the plan and call create_todo_list again.\n%s",
-			attempt, rs.attempts, card.Feedback())
+	out := PlanReview{Accepted: v.Accepted, Card: v.Card, Feedback: v.Feedback, Attempt: v.Attempt}
+	if !v.GaveUp {
 		return out, nil
 	}
 	// The reviewer gave up or could not answer: a human decides.
-	e.setPlanState(ctx, sessionID, planReviewState{})
+	card, why := v.Card, v.Why
 	out.ByUser = true
-	why := "the reviewer was not available: " + card.Unavailable
-	if card.Unavailable == "" {
-		why = "the reviewer rejected it once"
-		if attempt > 1 {
-			why = fmt.Sprintf("the reviewer rejected it %d times", attempt)
-		}
-	}
 	if e.opts.Headless {
 		if e.opts.Approve == "all" {
 			out.Accepted = true
@@ -104,13 +68,17 @@ func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, 
 	if fb := card.Feedback(); card.Unavailable == "" && fb != "" {
 		q += "\n" + fb
 	}
-	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: sessionID, TurnID: rt.turnID, ToolCallID: tools.CallID(ctx), Kind: "question",
-		Question: q + "\n\nPlan:\n" + planForPeople(plan, text), Options: []string{planUse, planReject}, Review: card})
+	ans, err := e.host.Ask(ctx, Confirm{SessionID: sessionID, TurnID: rt.TurnID, ToolCallID: tools.CallID(ctx), Kind: "question",
+		Question: q + "\n\nPlan:\n" + planForPeople(plan, v.Text), Options: []string{planUse, planReject}, Review: card})
 	if err != nil {
 		return PlanReview{}, err
 	}
 	return planByUser(out, ans), nil
 }
+
+// ReasonDone is the Reason of an ask_human answer that ends the topic
+// (Done); on the plan question, Done with nothing typed refuses the plan.
+const ReasonDone = "done"
 
 // planUse and planReject are the choices of the plan question.
 const (
@@ -138,14 +106,6 @@ func planByUser(out PlanReview, ans Answer) PlanReview {
 		}
 	}
 	return out
-}
-
-func (e *Engine) planState(ctx context.Context, sid string) planReviewState {
-	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.PlanReview)
-}
-
-func (e *Engine) setPlanState(ctx context.Context, sid string, st planReviewState) {
-	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.PlanReview, st)
 }
 
 // planForPeople is the plan as the user's question card shows it: the goal

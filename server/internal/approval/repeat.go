@@ -1,4 +1,4 @@
-package engine
+package approval
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func runKey(cwd, command string) string { return cwd + "\x00" + command }
 
 // repeated reports whether command already ran repeatLimit times in cwd
 // with the workspace as it is now, and with no change in between.
-func (e *Engine) repeated(ctx context.Context, sid, cwd, command, fp string) bool {
+func (e *Approvals) repeated(ctx context.Context, sid, cwd, command, fp string) bool {
 	if fp == "" {
 		return false
 	}
@@ -88,14 +88,14 @@ func (e *Engine) repeated(ctx context.Context, sid, cwd, command, fp string) boo
 }
 
 // recordRun remembers an approved command with the workspace it runs over.
-func (e *Engine) recordRun(ctx context.Context, sid, cwd, command, fp string) {
+func (e *Approvals) recordRun(ctx context.Context, sid, cwd, command, fp string) {
 	runs := append(e.shellRuns(ctx, sid), shellRun{Key: runKey(cwd, command), FP: fp})
 	if len(runs) > maxRunsKept {
 		runs = runs[len(runs)-maxRunsKept:]
 	}
-	_ = sessionstate.Set(ctx, e.Store, sid, sessionstate.ShellRuns, runs)
+	_ = sessionstate.Set(ctx, e.store, sid, sessionstate.ShellRuns, runs)
 }
 
-func (e *Engine) shellRuns(ctx context.Context, sid string) []shellRun {
-	return sessionstate.Lookup(ctx, e.Store, sid, sessionstate.ShellRuns)
+func (e *Approvals) shellRuns(ctx context.Context, sid string) []shellRun {
+	return sessionstate.Lookup(ctx, e.store, sid, sessionstate.ShellRuns)
 }

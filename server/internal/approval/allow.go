@@ -1,4 +1,4 @@
-package engine
+package approval
 
 import (
 	"path/filepath"
@@ -18,31 +18,25 @@ import (
 // and nothing from a workspace is ever written there. The rules count as
 // user allow rules from the next call on.
 
-// AllowRules is the user's always-allow file (nil when none is
-// configured, as in tests that do not ask for one).
-func (e *Engine) AllowRules() *allowrules.File { return e.opts.AllowRules }
-
 // alwaysAllowed are the file's rules, which join govibe.permissions.allow.
-func (e *Engine) alwaysAllowed() []string {
+func (e *Approvals) alwaysAllowed() []string {
 	return e.opts.AllowRules.Rules()
 }
 
 // rememberAllow writes the card's rules when the user accepted with
 // "Always allow", and says so in the chat.
-func (e *Engine) rememberAllow(c Confirm, a Answer) {
+func (e *Approvals) rememberAllow(c Confirm, a Answer) {
 	if !a.Accept || !a.AlwaysAllow || len(c.AllowRules) == 0 {
 		return
 	}
 	added, err := e.opts.AllowRules.Add(c.AllowRules...)
 	if err != nil {
 		e.log.Warn("always allow", zap.Strings("rules", c.AllowRules), zap.Error(err))
-		e.Bus.Publish(Event{SessionID: c.SessionID, TurnID: c.TurnID, Kind: KindNotice, Status: "warn",
-			Text: e.tr("Could not save the always-allow rule: %v", err)})
+		e.host.Notice(c.SessionID, c.TurnID, "warn", e.host.Tr("Could not save the always-allow rule: %v", err))
 		return
 	}
 	e.log.Info("always allow", zap.Strings("rules", c.AllowRules), zap.Strings("added", added), zap.String("file", e.opts.AllowRules.Path()))
-	e.Bus.Publish(Event{SessionID: c.SessionID, TurnID: c.TurnID, Kind: KindNotice,
-		Text: e.tr("Always allowed from now on: %s. Revoke it with “GoVibe: Always-Allowed Rules” or govibe permissions revoke.", strings.Join(c.AllowRules, ", "))})
+	e.host.Notice(c.SessionID, c.TurnID, "", e.host.Tr("Always allowed from now on: %s. Revoke it with “GoVibe: Always-Allowed Rules” or govibe permissions revoke.", strings.Join(c.AllowRules, ", ")))
 }
 
 // plainWord is an argument that names a sub-command (test, run, build),
@@ -57,7 +51,7 @@ var runners = map[string]bool{"run": true, "exec": true, "run-script": true, "x"
 // a dangerous or flag-led changing command, its exact text. Nothing is
 // offered when a sub-command is computed at run time or writes files, as
 // no specific rule can cover those.
-func (e *Engine) shellAllowRules(an shellcheck.Analysis) []string {
+func (e *Approvals) shellAllowRules(an shellcheck.Analysis) []string {
 	if e.opts.AllowRules.Path() == "" || an.ParseError != "" {
 		return nil
 	}
@@ -125,7 +119,7 @@ func shellStateCmd(name string) bool {
 // absolute path (Edit(//home/me/app/main.go)): a relative rule would
 // allow the same name in every other workspace. Nothing for a path the
 // pattern grammar would read as a wildcard, or a non-Unix path.
-func (e *Engine) editAllowRules(abs string) []string {
+func (e *Approvals) editAllowRules(abs string) []string {
 	p := filepath.ToSlash(filepath.Clean(abs))
 	if e.opts.AllowRules.Path() == "" || !strings.HasPrefix(p, "/") || strings.ContainsAny(p, `*?[]{}\`) {
 		return nil
@@ -137,7 +131,7 @@ func (e *Engine) editAllowRules(abs string) []string {
 }
 
 // mcpAllowRules proposes the tool's own rule (mcp__server__tool).
-func (e *Engine) mcpAllowRules(tool string) []string {
+func (e *Approvals) mcpAllowRules(tool string) []string {
 	if e.opts.AllowRules.Path() == "" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package engine
+package reviewers
 
 import (
 	"context"
@@ -15,29 +15,28 @@ import (
 // shown whole; bigger files are represented by the diff's context alone.
 const maxReviewContext = 24 << 10
 
-// reviewEdit runs the static checks and, when they pass, the edit
-// reviewer. It returns the card (nil when the review is off) and, for a
-// rejection, the note that sends the problems back to the model.
-func (a *approver) reviewEdit(ctx context.Context, p tools.EditProposal) (*ReviewCard, string, error) {
-	e := a.e
-	if !e.reviewSettings(editReviewSettings).enabled {
+// Edit runs the static checks and, when they pass, the edit reviewer on
+// a proposal of the turn answering request. It returns the card (nil
+// when the review is off) and, for a rejection, the note that sends the
+// problems back to the model.
+func (r *Reviewers) Edit(ctx context.Context, t Target, request string, p tools.EditProposal) (*Card, string, error) {
+	if !r.Enabled(review.KindEdit) {
 		return nil, "", nil
 	}
 	start := time.Now()
 	st := review.CheckEdit(review.EditCheck{Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed,
-		IsNew: p.IsNew, Delete: p.Delete, Roots: e.opts.Roots})
-	rt := a.target("edit " + p.RelPath)
+		IsNew: p.IsNew, Delete: p.Delete, Roots: r.opts.Roots})
 	if review.Blocking(st.Problems) {
-		card := &ReviewCard{Kind: string(review.KindEdit), Problems: toProblems(st.Problems), DurationMs: time.Since(start).Milliseconds()}
-		e.publishReview(rt, card)
+		card := &Card{Kind: string(review.KindEdit), Problems: toProblems(st.Problems), DurationMs: time.Since(start).Milliseconds()}
+		r.host.PublishReview(t, card)
 		return card, rejectionNote(card), nil
 	}
-	in := review.EditInput{Request: a.t.text, Intent: a.intent(ctx, p.ToolCallID), Path: p.RelPath, IsNew: p.IsNew, Delete: p.Delete,
+	in := review.EditInput{Request: request, Intent: r.intent(ctx, t.SessionID, p.ToolCallID), Path: p.RelPath, IsNew: p.IsNew, Delete: p.Delete,
 		Diff: st.Diff, Findings: st.Problems}
 	if !p.IsNew && len(p.Original) <= maxReviewContext {
 		in.Context = p.Original
 	}
-	card := e.runReview(ctx, rt, editReviewSettings, review.KindEdit, in.Prompt())
+	card := r.Run(ctx, t, review.KindEdit, in.Prompt())
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
@@ -53,7 +52,7 @@ func (a *approver) reviewEdit(ctx context.Context, p tools.EditProposal) (*Revie
 	return card, "", nil
 }
 
-func hasProblem(ps []ReviewProblem, p ReviewProblem) bool {
+func hasProblem(ps []Problem, p Problem) bool {
 	for _, x := range ps {
 		if x.Message == p.Message {
 			return true
@@ -62,15 +61,15 @@ func hasProblem(ps []ReviewProblem, p ReviewProblem) bool {
 	return false
 }
 
-func rejectionNote(card *ReviewCard) string {
+func rejectionNote(card *Card) string {
 	return "The automatic edit review rejected this change, so it was not shown to the user and nothing was written. " +
 		"Fix these problems and propose the edit again:\n" + card.Feedback()
 }
 
 // intent is what the model said about the tool call under review: its
 // message text and the call's arguments, from the committed track.
-func (a *approver) intent(ctx context.Context, callID string) string {
-	track, err := a.e.Store.LLMMessages(ctx, a.t.sessionID)
+func (r *Reviewers) intent(ctx context.Context, sid, callID string) string {
+	track, err := r.store.LLMMessages(ctx, sid)
 	if err != nil {
 		return ""
 	}

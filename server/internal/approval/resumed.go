@@ -1,4 +1,4 @@
-package engine
+package approval
 
 import (
 	"context"
@@ -7,22 +7,27 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// resumedApprover answers the call a restored question was about with the
+// Resumed answers the call a restored question was about with the
 // answer the user gave after the restart, and asks as usual for every
 // other call. The permission rules and reviews already ran before the
 // question was first asked, so they are not run again; the staleness
 // checks are: a file that changed on disk, or a proposal that no longer
 // comes out the same, is refused instead of applied. Safe for concurrent
 // use (its fields are read-only).
-type resumedApprover struct {
-	*approver
+type Resumed struct {
+	*Approver
 	c   Confirm
 	ans Answer
 }
 
-func (r *resumedApprover) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
+// Resume is a's turn resumed after a restart with c answered by ans.
+func Resume(a *Approver, c Confirm, ans Answer) *Resumed {
+	return &Resumed{Approver: a, c: c, ans: ans}
+}
+
+func (r *Resumed) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
 	if r.c.Kind != "edit" || p.ToolCallID != r.c.ToolCallID {
-		return r.approver.ConfirmEdit(ctx, p)
+		return r.Approver.ConfirmEdit(ctx, p)
 	}
 	if p.Path != r.c.Path || p.IsNew != r.c.IsNew || p.Delete != r.c.Delete || p.Original != r.c.Original {
 		return tools.EditDecision{Note: "not applied: " + p.RelPath + " changed on disk while the proposal waited for the user across GoVibe's restart; re-read it and propose the edit again."}, nil
@@ -30,13 +35,13 @@ func (r *resumedApprover) ConfirmEdit(ctx context.Context, p tools.EditProposal)
 	if p.Proposed != r.c.Proposed {
 		return tools.EditDecision{Note: "not applied: after GoVibe's restart this edit of " + p.RelPath + " no longer produces the proposal the user answered; re-read the file and propose the edit again."}, nil
 	}
-	r.e.rememberAllow(r.c, r.ans)
+	r.x.rememberAllow(r.c, r.ans)
 	return r.decided(ctx, p, r.ans)
 }
 
-func (r *resumedApprover) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tools.ShellDecision, error) {
+func (r *Resumed) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tools.ShellDecision, error) {
 	if r.c.Kind != "shell" || p.ToolCallID != r.c.ToolCallID {
-		return r.approver.ConfirmShell(ctx, p)
+		return r.Approver.ConfirmShell(ctx, p)
 	}
 	if !r.ans.Accept {
 		return refuse(strings.TrimSpace(r.ans.Reason), "")
@@ -47,33 +52,33 @@ func (r *resumedApprover) ConfirmShell(ctx context.Context, p tools.ShellProposa
 	if edited := strings.TrimSpace(r.ans.Command); edited != "" && edited != strings.TrimSpace(cmd) {
 		cmd = r.ans.Command
 	} else {
-		r.e.rememberAllow(r.c, r.ans)
+		r.x.rememberAllow(r.c, r.ans)
 	}
-	r.e.recordRun(ctx, r.t.sessionID, p.Cwd, cmd, workspaceFingerprint(r.e.opts.Roots))
+	r.x.recordRun(ctx, r.t.SessionID, p.Cwd, cmd, workspaceFingerprint(r.x.opts.Roots))
 	return tools.ShellDecision{Allowed: true, Command: cmd}, nil
 }
 
 // ConfirmTool answers the restored MCP call with the recorded answer. The
 // call runs again only when it is the same tool with the same arguments
 // the user saw; anything else asks again.
-func (r *resumedApprover) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
+func (r *Resumed) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools.ToolDecision, error) {
 	if r.c.Kind != "tool" || p.ToolCallID != r.c.ToolCallID {
-		return r.approver.ConfirmTool(ctx, p)
+		return r.Approver.ConfirmTool(ctx, p)
 	}
 	if p.Tool != r.c.Command || !sameArgs(string(p.Arguments), r.c.Question) {
-		return r.approver.ConfirmTool(ctx, p)
+		return r.Approver.ConfirmTool(ctx, p)
 	}
-	r.e.rememberAllow(r.c, r.ans)
+	r.x.rememberAllow(r.c, r.ans)
 	return tools.ToolDecision{Allowed: r.ans.Accept, Reason: strings.TrimSpace(r.ans.Reason)}, nil
 }
 
 // ConfirmFetch answers the restored fetch when it is the same URL the
 // user saw; anything else asks again.
-func (r *resumedApprover) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
+func (r *Resumed) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
 	if r.c.Kind != "fetch" || p.ToolCallID != r.c.ToolCallID || p.URL != r.c.URL {
-		return r.approver.ConfirmFetch(ctx, p)
+		return r.Approver.ConfirmFetch(ctx, p)
 	}
-	r.e.rememberAllow(r.c, r.ans)
+	r.x.rememberAllow(r.c, r.ans)
 	return fetchDecided(r.ans), nil
 }
 
@@ -86,7 +91,7 @@ func sameArgs(args, shown string) bool {
 	return args == shown
 }
 
-// resumedAnswerKey carries the answer a restored question got, for the
+// resumedAnswerKey (WithResumedAnswer) carries the answer a restored question got, for the
 // call it was about, to code that asks outside the approver (the plan
 // review of create_todo_list).
 type resumedAnswerKey struct{}
@@ -96,7 +101,7 @@ type resumedAnswerVal struct {
 	ans    Answer
 }
 
-func withResumedAnswer(ctx context.Context, callID string, a Answer) context.Context {
+func WithResumedAnswer(ctx context.Context, callID string, a Answer) context.Context {
 	return context.WithValue(ctx, resumedAnswerKey{}, resumedAnswerVal{callID: callID, ans: a})
 }
 

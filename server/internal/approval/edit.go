@@ -1,9 +1,8 @@
-package engine
+package approval
 
 import (
 	"context"
 	"fmt"
-	"github.com/govibe/govibe/server/internal/config"
 	"os"
 	"path"
 	"sort"
@@ -14,15 +13,6 @@ import (
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/tools"
 )
-
-// approver decides confirmations for one turn: auto-approve settings,
-// the headless policy, or the user through the Broker. Safe for concurrent
-// use (it holds no mutable state of its own).
-type approver struct {
-	e              *Engine
-	t              *turn
-	beforeMutation func(context.Context)
-}
 
 // protected paths always ask, even under auto-approve: they configure
 // tools, CI or GoVibe itself.
@@ -46,16 +36,15 @@ func protected(rel string) bool {
 // rejection goes back to the model without bothering the user), then the
 // headless policy, auto-approve, or the user. An edit whose review was
 // unavailable is never applied without a human.
-func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
-	v := a.e.Settings()
-	cs := config.Typed(v)
+func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
+	cs := a.x.host.Settings()
 	isProtected := protected(p.RelPath)
-	perm, permWhy := a.e.evaluate(a.e.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
+	perm, permWhy := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
 	if perm.Verdict == permission.Deny {
 		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + ".",
-			Display: a.e.tr("Not applied: your permission rule %s denies changing %s.", perm.Rule.String(), p.RelPath)}, nil
+			Display: a.x.host.Tr("Not applied: your permission rule %s denies changing %s.", perm.Rule.String(), p.RelPath)}, nil
 	}
-	card, rejection, err := a.reviewEdit(ctx, p)
+	card, rejection, err := a.x.reviewers.Edit(ctx, a.target("edit "+p.RelPath), a.t.Request, p)
 	if err != nil {
 		return tools.EditDecision{}, err
 	}
@@ -70,21 +59,21 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 		needHuman = append(needHuman, "review unavailable: "+card.Unavailable)
 	}
 	ruleAllows := perm.Verdict == permission.Allow
-	if a.e.opts.Headless {
+	if a.x.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
 			return tools.EditDecision{Note: "not applied: " + strings.Join(needHuman, "; ") + ", and this headless run cannot ask the user.",
-				Display: a.e.tr("Not applied: this change of %s needs a person's approval, and a headless run cannot ask for it.", p.RelPath)}, nil
-		case isProtected && a.e.opts.Approve != "all":
+				Display: a.x.host.Tr("Not applied: this change of %s needs a person's approval, and a headless run cannot ask for it.", p.RelPath)}, nil
+		case isProtected && a.x.opts.Approve != "all":
 			return tools.EditDecision{Note: p.RelPath + " is a protected file; headless runs change it only with --approve all.",
-				Display: a.e.tr("Not applied: %s is a protected file; headless runs change it only with --approve all.", p.RelPath)}, nil
+				Display: a.x.host.Tr("Not applied: %s is a protected file; headless runs change it only with --approve all.", p.RelPath)}, nil
 		case ruleAllows:
 			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: editRuleApproval(perm)}, nil
-		case a.e.opts.Approve == "edits" || a.e.opts.Approve == "all":
-			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve " + a.e.opts.Approve}}, nil
+		case a.x.opts.Approve == "edits" || a.x.opts.Approve == "all":
+			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve " + a.x.opts.Approve}}, nil
 		default:
 			return tools.EditDecision{Note: "not applied: this headless run does not approve edits (use --approve edits).",
-				Display: a.e.tr("Not applied: this headless run does not approve edits (use --approve edits).")}, nil
+				Display: a.x.host.Tr("Not applied: this headless run does not approve edits (use --approve edits).")}, nil
 		}
 	}
 	if len(needHuman) == 0 {
@@ -106,7 +95,7 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 			return d, err
 		}
 	}
-	c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: p.ToolCallID, Kind: "edit",
+	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "edit",
 		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
 	if d := cs.AutoApprove.EditsDelayMs; d > 0 && !isProtected && len(needHuman) == 0 {
 		c.AutoAcceptMs = d
@@ -114,20 +103,20 @@ func (a *approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	if perm.Verdict != permission.Ask && !isProtected {
 		// An ask rule or a protected path would still ask: a rule
 		// written for them would never apply.
-		c.AllowRules = a.e.editAllowRules(p.Path)
+		c.AllowRules = a.x.editAllowRules(p.Path)
 	}
-	ans, err := a.e.Broker.Ask(ctx, c)
+	ans, err := a.x.host.Ask(ctx, c)
 	if err != nil {
 		return tools.EditDecision{}, err
 	}
-	a.e.rememberAllow(c, ans)
+	a.x.rememberAllow(c, ans)
 	return a.decided(ctx, p, ans)
 }
 
 // decided turns the user's answer to an edit proposal into the decision:
 // the reason of a rejection, the user's version or hunks of an
 // acceptance, and the write through the editor.
-func (a *approver) decided(ctx context.Context, p tools.EditProposal, ans Answer) (tools.EditDecision, error) {
+func (a *Approver) decided(ctx context.Context, p tools.EditProposal, ans Answer) (tools.EditDecision, error) {
 	if !ans.Accept {
 		note := ""
 		r := strings.TrimSpace(ans.Reason)
@@ -150,7 +139,7 @@ func (a *approver) decided(ctx context.Context, p tools.EditProposal, ans Answer
 // is computed from the file as it is on disk once the write completed, not
 // from what the answer claimed, so the two cannot disagree (a save hook
 // may have reformatted it; a client may have sent the wrong text).
-func (a *approver) written(p tools.EditProposal, content string, rejected []int) tools.EditDecision {
+func (a *Approver) written(p tools.EditProposal, content string, rejected []int) tools.EditDecision {
 	if !p.Delete {
 		if b, err := os.ReadFile(p.Path); err == nil {
 			content = string(b)
@@ -182,8 +171,8 @@ func writtenNote(proposed, written string, rejected []int, deleted bool) string 
 // so it joins VS Code's undo stack and respects open buffers. A dirty
 // buffer is never overwritten silently: the editor asks or refuses, and
 // the model is told which.
-func (a *approver) apply(ctx context.Context, p tools.EditProposal, content string, rejected []int) (tools.EditDecision, error) {
-	ed := a.e.opts.Editor
+func (a *Approver) apply(ctx context.Context, p tools.EditProposal, content string, rejected []int) (tools.EditDecision, error) {
+	ed := a.x.opts.Editor
 	if ed == nil {
 		// The tool writes content itself, atomically, and reports a failed
 		// write; what the model is told is exactly what it writes.
@@ -195,7 +184,7 @@ func (a *approver) apply(ctx context.Context, p tools.EditProposal, content stri
 	if cur, err := os.ReadFile(p.Path); (p.IsNew && err == nil) || (!p.IsNew && (err != nil || string(cur) != p.Original)) {
 		return tools.EditDecision{Note: "not applied: " + p.RelPath + " changed on disk while the proposal waited; re-read it and propose the edit again."}, nil
 	}
-	a.beforeMutation(ctx)
+	a.t.BeforeMutation(ctx)
 	// The editor answers once the edit is applied and saved; only then is
 	// the file read back for the model's note.
 	applied, reason, err := ed.ApplyEdit(ctx, p.Path, content, p.Original, p.Delete)

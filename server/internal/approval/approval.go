@@ -1,0 +1,125 @@
+// Package approval decides whether what the model asks to do may happen:
+// an edit, a shell command, an MCP tool call, and a plan the plan
+// reviewer gave up on. It applies the permission
+// rules, the reviewers (package reviewers), anti-repeat, auto-approve
+// settings and the headless policy, and asks the user otherwise through
+// Host.Ask (the engine's Broker). It reaches the engine only through Host
+// and the Turn it decides for.
+package approval
+
+import (
+	"context"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/allowrules"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/reviewers"
+	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Host is what the approval flow needs from the engine.
+type Host interface {
+	// Settings are the effective settings.
+	Settings() config.Settings
+	// Ask parks a confirmation for the user and waits for the answer or
+	// ctx's end.
+	Ask(ctx context.Context, c Confirm) (Answer, error)
+	// Tr translates a message for the user.
+	Tr(msg string, args ...any) string
+	// Notice shows a notice (already in the user's language) on a turn;
+	// level is "" or "warn".
+	Notice(sessionID, turnID, level, text string)
+}
+
+// Editor applies accepted edits through the attached editor (its undo
+// stack, its open buffers).
+type Editor interface {
+	ApplyEdit(ctx context.Context, path, content, expected string, del bool) (applied bool, reason string, err error)
+}
+
+// Options are fixed for an engine's life.
+type Options struct {
+	Roots []string
+	// Headless runs cannot ask: Approve (none|edits|all) answers.
+	Headless bool
+	Approve  string
+	// Editor, when set, writes accepted edits.
+	Editor Editor
+	// AllowRules is the user's always-allow file (nil when none).
+	AllowRules *allowrules.File
+	Log        *zap.Logger
+}
+
+// Approvals is one engine's approval flow. Safe for concurrent use: it
+// holds no mutable state; what it remembers (anti-repeat runs) is session
+// state, and always-allow rules are the allow-rules file's.
+type Approvals struct {
+	host      Host
+	store     sessionstate.KV
+	reviewers *reviewers.Reviewers
+	opts      Options
+	log       *zap.Logger
+}
+
+// New returns the approval flow of one engine.
+func New(h Host, st sessionstate.KV, rv *reviewers.Reviewers, o Options) *Approvals {
+	log := o.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Approvals{host: h, store: st, reviewers: rv, opts: o, log: log}
+}
+
+// Turn is the turn an Approver decides for.
+type Turn struct {
+	SessionID, ID string
+	// Request is the user's message (the reviewers read it).
+	Request string
+	// MessageID is the message the turn writes now ("" when none).
+	MessageID func() string
+	// BeforeMutation runs before an accepted edit is written by the
+	// editor (the turn's before-snapshot).
+	BeforeMutation func(context.Context)
+}
+
+// Approver decides the confirmations of one turn. Safe for concurrent use
+// (it holds no mutable state of its own).
+type Approver struct {
+	x *Approvals
+	t Turn
+}
+
+// For returns the approver of a turn.
+func (x *Approvals) For(t Turn) *Approver {
+	if t.MessageID == nil {
+		t.MessageID = func() string { return "" }
+	}
+	if t.BeforeMutation == nil {
+		t.BeforeMutation = func(context.Context) {}
+	}
+	return &Approver{x: x, t: t}
+}
+
+// target is where the approver's reviews belong: its turn, and the
+// message the turn is writing now.
+func (a *Approver) target(title string) reviewers.Target {
+	return reviewers.Target{SessionID: a.t.SessionID, TurnID: a.t.ID, MessageID: a.t.MessageID(), Title: title}
+}
+
+var (
+	_ tools.Approver     = (*Approver)(nil)
+	_ tools.ToolApprover = (*Approver)(nil)
+	_ tools.Approver     = (*Resumed)(nil)
+	_ tools.ToolApprover = (*Resumed)(nil)
+)
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

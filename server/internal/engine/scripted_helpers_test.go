@@ -1,0 +1,11 @@
+package engine_test
+
+import "github.com/govibe/govibe/server/internal/engine/enginetest"
+
+// Short names for the scripted replies the scenario tests are written in.
+var (
+	call  = enginetest.Call
+	calls = enginetest.Calls
+	text  = enginetest.Text
+	has   = enginetest.Has
+)

@@ -1,0 +1,49 @@
+package server
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDomainPackagesNeverImportProtocol keeps the wire contract at the
+// edge: under server/internal only this package, the framing (wire) and
+// the test and benchmark clients may import protocol. Domain packages
+// speak their own types (the event vocabulary, protocol/kinds, is a leaf
+// they may share); this package converts.
+func TestDomainPackagesNeverImportProtocol(t *testing.T) {
+	allowed := []string{"server", "wire", "test", "bench", "devtools"}
+	root := ".."
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		top := strings.Split(filepath.ToSlash(rel), "/")[0]
+		for _, a := range allowed {
+			if top == a {
+				return nil
+			}
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, im := range f.Imports {
+			if path, _ := strconv.Unquote(im.Path.Value); path == "github.com/govibe/govibe/protocol" {
+				t.Errorf("%s imports protocol: domain packages use their own types and server converts", filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
