@@ -319,7 +319,7 @@ type ModelProfile struct {
 	PriceCachedInput float64
 	// Price per million output tokens. (priceOutput)
 	PriceOutput float64
-	// Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Gemini); empty leaves the provider's default. (reasoningEffort)
+	// Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM); empty leaves the provider's default. (reasoningEffort)
 	ReasoningEffort string
 	// Sampling temperature; unset leaves the provider's default. (temperature)
 	Temperature *float64
