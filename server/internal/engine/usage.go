@@ -59,7 +59,7 @@ func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsa
 // session's next request uses (its /model or picker choice), not the
 // active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
-	p := e.profile()
+	p := e.sessionProfile(ctx, sid)
 	st := e.meter.Load(ctx, sid)
 	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if st.ContextSource == "" {
