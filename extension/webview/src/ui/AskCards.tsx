@@ -146,16 +146,11 @@ export function splitToolName(name: string): { server?: string; tool: string } {
  * arguments (JSON) in `question`.
  */
 export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
-  const resolve = useResolve();
   const req = view.request;
-  const [reason, setReason] = useState('');
   const split = splitToolName(req.command ?? '');
   const server = req.server || split.server;
   const tool = req.tool || split.tool;
   const args = req.question ? prettyJson(req.question) : '';
-  const allow = () => resolve(req.id, 'accept', { reason });
-  const deny = () => resolve(req.id, 'reject', { reason });
-  useShortcuts(primary && !view.resolved, { KeyA: allow, KeyR: deny });
   return (
     <div class={`confirm-card confirm-tool${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="tool">
       <div class="confirm-head">
@@ -169,23 +164,7 @@ export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boo
           {args}
         </pre>
       )}
-      {view.resolved ? (
-        <Resolved decision={view.resolved} />
-      ) : (
-        <>
-          <ReasonInput reason={reason} setReason={setReason} onFocus={() => undefined} />
-          <div class="confirm-actions">
-            <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
-              {l10n.t('Allow')} <Kbd k="A" show={primary} />
-            </vscode-button>
-            <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />
-            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
-              {l10n.t('Deny')} <Kbd k="R" show={primary} />
-            </vscode-button>
-          </div>
-          <AlwaysAllowRules rules={req.allowRules} />
-        </>
-      )}
+      <AllowDeny view={view} primary={primary} />
     </div>
   );
 }
@@ -196,12 +175,7 @@ export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boo
  * headers it would send; "Always allow" adds the host's rule.
  */
 export function FetchConfirm({ view, primary }: { view: ConfirmView; primary: boolean }) {
-  const resolve = useResolve();
   const req = view.request;
-  const [reason, setReason] = useState('');
-  const allow = () => resolve(req.id, 'accept', { reason });
-  const deny = () => resolve(req.id, 'reject', { reason });
-  useShortcuts(primary && !view.resolved, { KeyA: allow, KeyR: deny });
   return (
     <div class={`confirm-card confirm-fetch${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="fetch">
       <div class="confirm-head">
@@ -216,23 +190,38 @@ export function FetchConfirm({ view, primary }: { view: ConfirmView; primary: bo
           {l10n.t('Sends the headers: {0}', req.headers.join(', '))}
         </div>
       )}
-      {view.resolved ? (
-        <Resolved decision={view.resolved} />
-      ) : (
-        <>
-          <ReasonInput reason={reason} setReason={setReason} onFocus={() => undefined} />
-          <div class="confirm-actions">
-            <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
-              {l10n.t('Allow')} <Kbd k="A" show={primary} />
-            </vscode-button>
-            <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />
-            <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
-              {l10n.t('Deny')} <Kbd k="R" show={primary} />
-            </vscode-button>
-          </div>
-          <AlwaysAllowRules rules={req.allowRules} />
-        </>
-      )}
+      <AllowDeny view={view} primary={primary} />
     </div>
+  );
+}
+
+/**
+ * The answer block of a card whose only choices are Allow, Always allow
+ * and Deny (MCP tool calls, web fetches): a reason box, the buttons with
+ * their Alt shortcuts on the primary card, and the rules "Always allow"
+ * would add; the decision once it is made.
+ */
+function AllowDeny({ view, primary }: { view: ConfirmView; primary: boolean }) {
+  const resolve = useResolve();
+  const req = view.request;
+  const [reason, setReason] = useState('');
+  const allow = () => resolve(req.id, 'accept', { reason });
+  const deny = () => resolve(req.id, 'reject', { reason });
+  useShortcuts(primary && !view.resolved, { KeyA: allow, KeyR: deny });
+  if (view.resolved) return <Resolved decision={view.resolved} />;
+  return (
+    <>
+      <ReasonInput reason={reason} setReason={setReason} onFocus={() => undefined} />
+      <div class="confirm-actions">
+        <vscode-button data-testid="confirm-allow" title={primary ? 'Alt+A' : undefined} onClick={allow}>
+          {l10n.t('Allow')} <Kbd k="A" show={primary} />
+        </vscode-button>
+        <AlwaysAllowButton rules={req.allowRules} onClick={() => resolve(req.id, 'accept', { reason, alwaysAllow: true })} />
+        <vscode-button secondary data-testid="confirm-deny" title={primary ? 'Alt+R' : undefined} onClick={deny}>
+          {l10n.t('Deny')} <Kbd k="R" show={primary} />
+        </vscode-button>
+      </div>
+      <AlwaysAllowRules rules={req.allowRules} />
+    </>
   );
 }
