@@ -62,11 +62,11 @@ function SessionRow({
         onClick={() => setOpen(!open)}
         title={l10n.t('Chat history')}
       >
+        {/* The history icon is the menu's affordance (aria-expanded says whether it is open): no chevron, so the title keeps the room. */}
         <span class="codicon codicon-history" />
         <span class="session-title" data-testid="session-title" title={title}>
           {title}
         </span>
-        <span class={`codicon ${open ? 'codicon-chevron-up' : 'codicon-chevron-down'}`} />
       </button>
       <button
         type="button"
