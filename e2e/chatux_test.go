@@ -70,6 +70,47 @@ func TestScenarioChatFirstUse(t *testing.T) {
 	}
 	h.expectNoOverflow(wv, "the sub-agent turn")
 	h.shot("subagent-order")
+	// With the context meter shown, the header is still two rows.
+	h.expectVisible(wv.Locator("[data-testid=context-label]"), "the context meter's label")
+	h.expectNotClipped(wv.Locator("[data-testid=model-picker] .model-label"), "the model's name in the header")
+	h.expectCompactHeader(wv, "header-default-width")
+
+	// A reload (a new sidecar reading the store) brings the investigator's
+	// group back, folded, before the answer, with its tool calls counted.
+	h.runCommand("Developer: Reload Window")
+	if err := h.Expect.Locator(h.Page.Locator(selWorkbench)).ToBeVisible(); err != nil {
+		t.Fatalf("the workbench did not come back after the reload: %v", err)
+	}
+	wv = h.reopenedGoVibe()
+	h.awaitServerReady(wv)
+	group = wv.Locator("[data-testid=subagent-group]").First()
+	h.expectVisible(group, "the investigator's group after a reload")
+	h.expectText(group, "investigate")
+	h.expectText(group, "1 tool call")
+	if err := h.Expect.Locator(group).ToHaveAttribute("aria-expanded", "false"); err != nil {
+		t.Fatalf("the reloaded group is not folded: %v", err)
+	}
+	order, err = wv.Locator("body").Evaluate(`() => {
+	  const g = document.querySelector('[data-testid=subagent-group]');
+	  const a = [...document.querySelectorAll('[data-testid=message-assistant]')].find((m) => m.textContent.includes('The final answer'));
+	  return !!(g && a && (g.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING));
+	}`, nil)
+	if err != nil || order != true {
+		h.shot("reload-order-failure")
+		t.Fatalf("after a reload the sub-agent group is not drawn before the final answer (%v)", err)
+	}
+	// Opened, its task is a muted line, not something the user typed.
+	if err := group.Click(); err != nil {
+		t.Fatal(err)
+	}
+	h.expectText(wv.Locator("[data-testid=engine-line][data-origin=subagent-task]"), "Find what calc.go does")
+	users, _ := wv.Locator(selUserMessage).AllTextContents()
+	for _, u := range users {
+		if strings.Contains(u, "Find what calc.go does") {
+			t.Fatalf("the sub-agent's task shows as a user message: %q", u)
+		}
+	}
+	h.shot("subagent-after-reload")
 
 	// ask_human: the card's summary in the transcript is text, not markdown.
 	h.sendChat(wv, "Please set up a database")

@@ -52,6 +52,31 @@ func TestScenarioTodoPanelTicksOver(t *testing.T) {
 	step(1, "running", "item 2 never showed running")
 	step(1, "done", "item 2 never ticked over to done")
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "Both items are done.")
+	// The scheduler's closing prompt reaches the model as a user message;
+	// the chat shows it as a muted line, never as the user's words, live
+	// and after a reload.
+	noSchedulerBubbles := func(when string) {
+		t.Helper()
+		h.expectText(wv.Locator("[data-testid=engine-line][data-origin=plan-final]"), "Plan finished")
+		users, _ := wv.Locator(selUserMessage).AllTextContents()
+		for _, u := range users {
+			if strings.Contains(u, "[scheduler]") || strings.Contains(u, "[executor:") || strings.Contains(u, "[evaluator:") {
+				h.shot("scheduler-prompt-as-user")
+				t.Fatalf("%s: an engine prompt shows as a user message: %q", when, u)
+			}
+		}
+	}
+	noSchedulerBubbles("live")
+	h.shot("plan-finished-line")
+	h.runCommand("Developer: Reload Window")
+	if err := h.Expect.Locator(h.Page.Locator(selWorkbench)).ToBeVisible(); err != nil {
+		t.Fatalf("the workbench did not come back after the reload: %v", err)
+	}
+	wv = h.reopenedGoVibe()
+	h.awaitServerReady(wv)
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "Both items are done.")
+	noSchedulerBubbles("after a reload")
+	h.shot("plan-finished-after-reload")
 
 	var agents []string
 	for _, r := range chatRequests(h.Model.recorded(t)) {

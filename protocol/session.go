@@ -11,9 +11,16 @@ type Message struct {
 	SubAgentTag   string `json:"subAgentTag,omitempty"`
 	HiddenFromLLM bool   `json:"hiddenFromLlm,omitempty"`
 	BTW           bool   `json:"btw,omitempty"`
-	Parts         []Part `json:"parts"`
-	Usage         *Usage `json:"usage,omitempty"`
-	Created       int64  `json:"created"` // unix ms
+	// Origin, on a user message the engine wrote, says who: plan-step (a
+	// todo agent's prompt), plan-resume, plan-final (the scheduler's
+	// closing prompt), control (a button: Run plan, Resume, reconcile
+	// Approve), subagent-task (a sub-agent's task). Empty: the person
+	// typed it. The model reads both alike; the UI never shows an
+	// engine's message as the user's words.
+	Origin  string `json:"origin,omitempty"`
+	Parts   []Part `json:"parts"`
+	Usage   *Usage `json:"usage,omitempty"`
+	Created int64  `json:"created"` // unix ms
 	// ContextFiles (user messages; kept with the session) are the context
 	// files (AGENTS.md, ...) sent to the model with this message.
 	ContextFiles []string `json:"contextFiles,omitempty"`
@@ -95,6 +102,28 @@ type SessionLoadResult struct {
 	// Interrupted is set when the session's last run was cut off by a
 	// sidecar restart; the UI offers "Continue".
 	Interrupted bool `json:"interrupted"`
+	// SubAgents are the sub-agents (investigate, custom agents, the
+	// browser, reconcile's specifier and coder) that ran while a message
+	// of this page was open, oldest first. Their messages live in hidden
+	// child sessions; the UI shows each as a collapsed group after the
+	// call that started it, as it did live.
+	SubAgents []SubAgentRun `json:"subAgents,omitempty"`
+}
+
+// SubAgentRun is one sub-agent's work, read from its child session.
+type SubAgentRun struct {
+	SessionID string `json:"sessionId"`
+	// Tag groups its messages as live events did ("investigate",
+	// "agent:<name>", "browser_sub_agent", "coder:3").
+	Tag   string `json:"tag"`
+	Title string `json:"title"`
+	// AnchorMessageID is the page's message that was open when it ran;
+	// CallID the tool call there that started it ("" for a reconcile
+	// step, which follows the anchor).
+	AnchorMessageID string `json:"anchorMessageId"`
+	CallID          string `json:"callId,omitempty"`
+	// Messages are the child's newest messages (at most 200).
+	Messages []Message `json:"messages"`
 }
 
 type SessionCreateParams struct {

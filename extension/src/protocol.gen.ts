@@ -365,6 +365,7 @@ export interface Message {
 	subAgentTag?: string;
 	hiddenFromLlm?: boolean;
 	btw?: boolean;
+	origin?: string;
 	parts: Part[];
 	usage?: Usage;
 	created: number;
@@ -606,6 +607,7 @@ export interface SessionLoadResult {
 	mode: string;
 	modeState?: ModeState;
 	interrupted: boolean;
+	subAgents?: SubAgentRun[];
 }
 
 export interface SessionRenameParams {
@@ -748,6 +750,15 @@ export interface SnapshotRestoreTurnParams {
 export interface SnapshotRestoreTurnResult {
 	roots: RootRestore[];
 	notice?: string;
+}
+
+export interface SubAgentRun {
+	sessionId: string;
+	tag: string;
+	title: string;
+	anchorMessageId: string;
+	callId?: string;
+	messages: Message[];
 }
 
 export interface TerminalOutputParams {

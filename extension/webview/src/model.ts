@@ -51,6 +51,8 @@ export interface ViewMessage {
   /** On a user message: what its @mentions attached, and the context files sent with it. */
   attachments?: Attachment[];
   contextFiles?: string[];
+  /** On a user message the engine wrote: who (plan-final, control...); never shown as the user's words. */
+  origin?: string;
 }
 
 export function noticeLevel(s: string | undefined): NoticeLevel {
@@ -168,6 +170,7 @@ export function fromWire(m: Message): { message: ViewMessage; results: Part[] } 
       snapshots: m.snapshots,
       attachments: m.attachments,
       contextFiles: m.contextFiles,
+      origin: m.origin || undefined,
     },
     results,
   };

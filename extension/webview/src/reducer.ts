@@ -5,7 +5,7 @@
 // → position, tool call → message, results whose call is not loaded yet);
 // the store owns when events are applied (seq order, gaps), this module
 // owns what they do.
-import type { ChatEvent, ContextUse, Message, ModeState, Part, SessionInfo, TodoState } from '../../src/protocol.gen';
+import type { ChatEvent, ContextUse, Message, ModeState, Part, SessionInfo, SubAgentRun, TodoState } from '../../src/protocol.gen';
 import {
   EventCompaction,
   EventError,
@@ -28,6 +28,7 @@ import {
   EventUsage,
 } from '../../src/protocol.gen';
 import { type Block, type ToolBlock, type ViewMessage, foldMessages, fromWire, noticeLevel, withResult } from './model';
+import { spliceSubAgents } from './subagents';
 
 /** The part of the view state events change. */
 export interface TranscriptState {
@@ -74,19 +75,22 @@ export class EventReducer {
     return this.index.has(id);
   }
 
-  /** Starts over from a snapshot's page of wire messages. */
-  reset(wire: Message[]): ViewMessage[] {
+  /** Starts over from a snapshot's page of wire messages (and the sub-agents that ran in it). */
+  reset(wire: Message[], runs?: SubAgentRun[]): ViewMessage[] {
     this.orphanResults.clear();
     this.tails.clear();
-    const { messages, orphans } = foldMessages(wire);
-    for (const o of orphans) this.orphanResults.set(o.toolCallId ?? '', o);
+    const folded = foldMessages(wire);
+    for (const o of folded.orphans) this.orphanResults.set(o.toolCallId ?? '', o);
+    const messages = spliceSubAgents(folded.messages, runs, this.tails);
     this.reindex(messages);
     return messages;
   }
 
   /** Merges an older page in front of the transcript. */
-  prepend(current: ViewMessage[], wire: Message[]): ViewMessage[] {
-    const { messages: older, orphans } = foldMessages(wire.filter((m) => !this.index.has(m.id)));
+  prepend(current: ViewMessage[], wire: Message[], runs?: SubAgentRun[]): ViewMessage[] {
+    const folded = foldMessages(wire.filter((m) => !this.index.has(m.id)));
+    const orphans = folded.orphans;
+    const older = spliceSubAgents(folded.messages, runs, this.tails);
     const merged = [...older, ...current];
     // Results in the newer pages may belong to calls from this older page.
     const stillOrphan = new Map(this.orphanResults);

@@ -286,7 +286,7 @@ export class ChatStore {
       return;
     }
     this.lastSeq.set(r.session.id, r.lastSeq);
-    const messages = this.reducer.reset(r.messages ?? []);
+    const messages = this.reducer.reset(r.messages ?? [], r.subAgents);
     this.set({
       ...base,
       sessionId: r.session.id,
@@ -310,7 +310,7 @@ export class ChatStore {
 
   private page(sessionId: string, r: SessionLoadResult): void {
     if (sessionId !== this.s.sessionId) return;
-    const merged = this.reducer.prepend(this.s.messages, r.messages ?? []);
+    const merged = this.reducer.prepend(this.s.messages, r.messages ?? [], r.subAgents);
     this.set({ messages: merged, hasMore: r.hasMore, loadingMore: false });
   }
 

@@ -60,12 +60,13 @@ func (b browserTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessag
 	if len(title) > 80 {
 		title = title[:80] + "…"
 	}
-	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: env.SessionID, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model})
+	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: env.SessionID, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model,
+		ParentMessageID: e.openMessageID(env.SessionID), ParentCallID: tools.CallID(ctx)})
 	if err != nil {
 		return tools.Result{}, err
 	}
 	tag := b.Name()
-	ids, w, err := e.Store.BeginTurn(ctx, child.ID, task.Task, store.TurnOptions{SubAgentTag: tag})
+	ids, w, err := e.Store.BeginTurn(ctx, child.ID, task.Task, store.TurnOptions{SubAgentTag: tag, Origin: store.OriginSubagentTask})
 	if err != nil {
 		return tools.Result{}, err
 	}

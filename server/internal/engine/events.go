@@ -47,7 +47,10 @@ type Event struct {
 	Tool        *ToolInfo
 	Err         *ErrorInfo
 	MessageSeq  int64 // for KindMessage: the stored message's seq
-	Payload     any   // kind-specific extra data (todo state, review card)
+	// Origin (KindMessage): who wrote the user message, store.Origin*;
+	// "" is the person.
+	Origin  string
+	Payload any // kind-specific extra data (todo state, review card)
 }
 
 // UsageInfo is usage with cost.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/store"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/modes"
@@ -114,7 +115,7 @@ func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (st
 	if err := e.SetMode(ctx, sid, string(modes.Agent)); err != nil {
 		return "", "", err
 	}
-	return e.Send(ctx, SendParams{SessionID: sid, Text: "continue"})
+	return e.Send(ctx, SendParams{SessionID: sid, Text: "continue", origin: store.OriginControl})
 }
 
 func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []PlanEdit) error {

@@ -107,14 +107,15 @@ func (p *planTurn) CommitPrompt(ctx context.Context, m llm.Message) error {
 
 // OpenStep commits a step's first message (the item prompt, tagged) and
 // its pending assistant message, which becomes the turn's open message.
-func (p *planTurn) OpenStep(ctx context.Context, tag, prompt string) ([]llm.Message, error) {
-	e, t, sid := p.e, p.t, p.t.sessionID
+func (p *planTurn) OpenStep(ctx context.Context, step scheduler.Step, prompt string) ([]llm.Message, error) {
+	e, t, sid, tag := p.e, p.t, p.t.sessionID, step.Tag()
 	pm := llm.Message{Role: llm.RoleUser, Content: prompt}
-	ids, w, err := e.Store.BeginTurn(ctx, sid, prompt, store.TurnOptions{SubAgentTag: tag, LLM: []llm.Message{pm}})
+	origin := stepOrigin(step)
+	ids, w, err := e.Store.BeginTurn(ctx, sid, prompt, store.TurnOptions{SubAgentTag: tag, Origin: origin, LLM: []llm.Message{pm}})
 	if err != nil {
 		return nil, err
 	}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: tag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: prompt})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: tag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: prompt, Origin: origin})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: tag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
 	e.mu.Lock()
 	t.writer = w
@@ -128,6 +129,19 @@ func (p *planTurn) OpenStep(ctx context.Context, tag, prompt string) ([]llm.Mess
 		track = fixed
 	}
 	return track, nil
+}
+
+// stepOrigin marks a step's prompt as the scheduler's: the model reads it
+// as a user message, the transcript must not show it as the user's.
+func stepOrigin(s scheduler.Step) string {
+	switch {
+	case s.Kind == scheduler.StepFinal:
+		return store.OriginPlanFinal
+	case s.Resume:
+		return store.OriginPlanResume
+	default:
+		return store.OriginPlanStep
+	}
 }
 
 // RunAgent runs one agent of the plan with the tools of its role.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/store"
 	"os"
 	"path/filepath"
 
@@ -162,7 +163,7 @@ func (e *Engine) ResumeReconcile(ctx context.Context, sid string) (string, strin
 }
 
 func (e *Engine) startReconcile(ctx context.Context, sid, text string) (string, string, error) {
-	return e.Send(ctx, SendParams{SessionID: sid, Text: text, reconcile: true})
+	return e.Send(ctx, SendParams{SessionID: sid, Text: text, reconcile: true, origin: store.OriginControl})
 }
 
 // ErrNoWorkspace is a reconcile control without a workspace folder: the

@@ -48,11 +48,11 @@ func (r *reconcileTurn) RunAgent(ctx context.Context, step modes.Step, prompt st
 	r.agent, r.last = tag, step
 	r.publish()
 	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: sid, Kind: store.KindSubagent, Hidden: true,
-		Title: "reconcile " + tag, Model: e.profile().Model})
+		Title: "reconcile " + tag, Model: e.profile().Model, ParentMessageID: e.openMessageID(sid)})
 	if err != nil {
 		return err
 	}
-	ids, w, err := e.Store.BeginTurn(ctx, child.ID, prompt, store.TurnOptions{SubAgentTag: tag})
+	ids, w, err := e.Store.BeginTurn(ctx, child.ID, prompt, store.TurnOptions{SubAgentTag: tag, Origin: store.OriginSubagentTask})
 	if err != nil {
 		return err
 	}

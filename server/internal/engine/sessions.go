@@ -113,6 +113,8 @@ type Loaded struct {
 	Interrupted   bool
 	// Todo is the session's todo plan, nil when it has none.
 	Todo *scheduler.Plan
+	// SubAgents ran while a message of Page was open (subagent_load.go).
+	SubAgents []SubAgentRun
 }
 
 // Load returns a page of the UI track, newest first when beforeSeq is 0.
@@ -135,10 +137,14 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	if err != nil {
 		return Loaded{}, err
 	}
+	subs, err := e.subAgentRuns(ctx, sid, page.Messages)
+	if err != nil {
+		return Loaded{}, err
+	}
 	e.mu.Lock()
 	interrupted := e.interrupted[sid]
 	e.mu.Unlock()
-	return Loaded{
+	return Loaded{SubAgents: subs,
 		Session: SessionSummary{Session: s, Running: e.Running(sid) != ""}, Page: page, LastSeq: last,
 		RunningTurnID: e.Running(sid), Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
 		Interrupted: interrupted, Todo: e.Todo(ctx, sid),

@@ -86,7 +86,8 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 	if len(title) > 80 {
 		title = title[:80] + "…"
 	}
-	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: parent, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model})
+	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: parent, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model,
+		ParentMessageID: e.openMessageID(parent), ParentCallID: tools.CallID(ctx)})
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -96,7 +97,7 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 	if !s.investigate {
 		tag = "agent:" + s.def.Name
 	}
-	ids, w, err := e.Store.BeginTurn(ctx, child.ID, objective, store.TurnOptions{SubAgentTag: tag})
+	ids, w, err := e.Store.BeginTurn(ctx, child.ID, objective, store.TurnOptions{SubAgentTag: tag, Origin: store.OriginSubagentTask})
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -189,3 +190,15 @@ func cloneValues(v config.Values) config.Values {
 }
 
 func llmUser(text string) llm.Message { return llm.Message{Role: llm.RoleUser, Content: text} }
+
+// openMessageID is the parent's message open now (the turn's current
+// assistant message): a child session records it so a reopened session
+// shows the sub-agent's group where it ran.
+func (e *Engine) openMessageID(sid string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t := e.running[sid]; t != nil && t.writer != nil {
+		return t.writer.MessageID()
+	}
+	return ""
+}

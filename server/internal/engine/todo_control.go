@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/store"
 
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -37,7 +38,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 		if !plan.Unfinished() {
 			return errors.New("the todo list has nothing left to run")
 		}
-		_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText})
+		_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText, origin: store.OriginControl})
 		return err
 	case TodoSkip, TodoRetry:
 		wasRunning := e.Running(sid) != ""
@@ -68,7 +69,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 			return err
 		}
 		if wasRunning {
-			_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText})
+			_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText, origin: store.OriginControl})
 			return err
 		}
 		return nil

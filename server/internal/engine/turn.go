@@ -33,6 +33,9 @@ type SendParams struct {
 	// reconcile runs the session's approved reconcile loop instead of a
 	// model turn (set by ApproveManifest and ResumeReconcile).
 	reconcile bool
+	// origin is set when a button, not the person, wrote Text
+	// (store.OriginControl): the transcript shows it as the engine's.
+	origin string
 }
 
 // ErrBusy is returned when a session already runs a turn.
@@ -190,7 +193,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	}
 	before, after, extras := e.prelude(ctx, t, p)
 	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + before + t.text + after + t.hookContext}
-	opts := store.TurnOptions{LLM: []llm.Message{userLLM}}
+	opts := store.TurnOptions{LLM: []llm.Message{userLLM}, Origin: p.origin}
 	if t.btw {
 		opts.BTWBranch = store.BranchBTW
 	}
@@ -210,7 +213,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	t.number = e.turnNumber(ctx, sid)
 	e.recordExtras(ctx, sid, ids.UserMessageID, extras)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
 	if t.number == 1 {
 		e.autoTitle(ctx, sid, t.text)

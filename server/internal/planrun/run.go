@@ -31,7 +31,9 @@ type Turn interface {
 	FinishStep(usage llm.Usage)
 	// OpenStep commits a step's prompt (tagged) and its pending assistant
 	// message, which becomes the open one, and returns the model track.
-	OpenStep(ctx context.Context, tag, prompt string) ([]llm.Message, error)
+	// The step says whose prompt it is (an item's agent, a resume, the
+	// closing prompt), so the transcript marks it as the engine's.
+	OpenStep(ctx context.Context, step scheduler.Step, prompt string) ([]llm.Message, error)
 	// RunAgent runs one agent over history with sink wrapped by wrap, and
 	// returns its outcome and the tool-round limit it ran under.
 	RunAgent(ctx context.Context, a Agent, history []llm.Message, wrap func(agent.Sink) agent.Sink) (agent.Outcome, int)
@@ -108,7 +110,7 @@ func (r *Runner) Run(ctx context.Context, t Turn, total agent.Outcome, resume bo
 		} else {
 			t.FinishStep(lastUsage)
 			prompt = stepPrompt(plan, step, lim)
-			track, err := t.OpenStep(ctx, tag, prompt)
+			track, err := t.OpenStep(ctx, step, prompt)
 			if err != nil {
 				total.Status, total.Err = agent.StatusError, err
 				return total

@@ -30,7 +30,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		// The tag goes on the message too, as session/load has it: a plan
 		// step's prompt is grouped under its agent while it runs.
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
-			SubAgentTag: e.SubAgentTag, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
+			SubAgentTag: e.SubAgentTag, Origin: e.Origin, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
 	switch pl := e.Payload.(type) {
 	case engine.UserExtras:
@@ -101,7 +101,7 @@ func toSessionInfo(s engine.SessionSummary) protocol.SessionInfo {
 
 func toMessage(m store.Message) protocol.Message {
 	w := protocol.Message{ID: m.ID, SessionID: m.SessionID, Seq: m.Seq, Role: string(m.Role), Status: string(m.Status),
-		SubAgentTag: m.SubAgentTag, HiddenFromLLM: m.HiddenFromLLM, BTW: m.BTWBranch != "", Created: m.Created.UnixMilli(),
+		SubAgentTag: m.SubAgentTag, HiddenFromLLM: m.HiddenFromLLM, BTW: m.BTWBranch != "", Origin: m.Origin, Created: m.Created.UnixMilli(),
 		Parts: make([]protocol.Part, 0, len(m.Parts))}
 	if m.Usage != nil {
 		w.Usage = &protocol.Usage{PromptTokens: m.Usage.PromptTokens, CompletionTokens: m.Usage.CompletionTokens, CachedTokens: m.Usage.CachedTokens, Cost: m.Usage.Cost}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/store"
 )
 
 // SessionLoad returns a page of the UI track (oldest first within the
@@ -30,7 +31,9 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		// A turn is known by its user message's id; the stored message
 		// carries the turn's before-snapshots so the client can offer to
 		// roll it back without reconstructing anything.
-		if w.Role == "user" && (m.SubAgentTag == "" || m.SubAgentTag == engine.TagFree) {
+		// A message the engine wrote inside a turn (the scheduler's
+		// closing prompt) starts none; a button's message does.
+		if w.Role == "user" && (m.SubAgentTag == "" || m.SubAgentTag == engine.TagFree) && (m.Origin == "" || m.Origin == store.OriginControl) {
 			w.TurnID = m.ID
 			if refs := turns[m.ID]; len(refs) > 0 {
 				w.Snapshots = toTurnSnapshots(refs)
@@ -40,6 +43,14 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 			setExtras(&w, ex)
 		}
 		out.Messages = append(out.Messages, w)
+	}
+	for _, r := range l.SubAgents {
+		run := protocol.SubAgentRun{SessionID: r.Session.ID, Tag: r.Tag, Title: r.Session.Title,
+			AnchorMessageID: r.Session.ParentMessageID, CallID: r.Session.ParentCallID, Messages: make([]protocol.Message, 0, len(r.Messages))}
+		for _, m := range r.Messages {
+			run.Messages = append(run.Messages, toMessage(m))
+		}
+		out.SubAgents = append(out.SubAgents, run)
 	}
 	out.Todo = toTodoState(l.Todo)
 	out.Mode = string(eng.Mode(ctx, p.SessionID))

@@ -197,9 +197,9 @@ func (s *Store) importDoc(ctx context.Context, tx *sql.Tx, sid string, doc Docum
 			usage = string(mustJSON(m.Usage))
 		}
 		id := remap[m.ID]
-		_, err := tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, status, usage, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, sid, m.Seq, mapped(m.ReplyTo), m.Role, m.SubAgentTag, b2i(m.HiddenFromLLM), m.BTWBranch, m.Status, usage,
+		_, err := tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, origin, status, usage, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, sid, m.Seq, mapped(m.ReplyTo), m.Role, m.SubAgentTag, b2i(m.HiddenFromLLM), m.BTWBranch, m.Origin, m.Status, usage,
 			m.Created.UnixMilli(), m.Updated.UnixMilli())
 		if err != nil {
 			return err

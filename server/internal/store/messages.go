@@ -27,6 +27,34 @@ func (r Role) valid() bool {
 	return r == RoleUser || r == RoleAssistant || r == RoleTool || r == RoleEvent
 }
 
+// Origins of user-role messages the engine wrote. The model reads them as
+// it reads the person's; the UI shows them as the engine's, never as
+// something the user typed.
+const (
+	// OriginUser: the person typed it.
+	OriginUser = ""
+	// OriginPlanStep: a todo executor's or evaluator's prompt.
+	OriginPlanStep = "plan-step"
+	// OriginPlanResume: an interrupted plan agent is told to continue.
+	OriginPlanResume = "plan-resume"
+	// OriginPlanFinal: the scheduler's closing prompt after every item.
+	OriginPlanFinal = "plan-final"
+	// OriginControl: a button spoke (Run plan, the todo panel's Resume,
+	// reconcile's Approve and Resume).
+	OriginControl = "control"
+	// OriginSubagentTask: a sub-agent's task, first message of its child
+	// session.
+	OriginSubagentTask = "subagent-task"
+)
+
+func validOrigin(o string) bool {
+	switch o {
+	case OriginUser, OriginPlanStep, OriginPlanResume, OriginPlanFinal, OriginControl, OriginSubagentTask:
+		return true
+	}
+	return false
+}
+
 // MessageStatus says whether a message is complete. A pending message is
 // one whose writer has not finalized it, possibly because the process died.
 type MessageStatus string
@@ -48,17 +76,20 @@ type Message struct {
 	SessionID string `json:"session_id"`
 	// Seq orders messages within their session: strictly increasing,
 	// assigned at insert, never reused.
-	Seq           int64         `json:"seq"`
-	ReplyTo       string        `json:"reply_to,omitempty"`
-	Role          Role          `json:"role"`
-	SubAgentTag   string        `json:"sub_agent_tag,omitempty"`
-	HiddenFromLLM bool          `json:"hidden_from_llm,omitempty"`
-	BTWBranch     string        `json:"btw_branch,omitempty"`
-	Status        MessageStatus `json:"status"`
-	Usage         *llm.Usage    `json:"usage,omitempty"`
-	Parts         []Part        `json:"parts"`
-	Created       time.Time     `json:"created"`
-	Updated       time.Time     `json:"updated"`
+	Seq           int64  `json:"seq"`
+	ReplyTo       string `json:"reply_to,omitempty"`
+	Role          Role   `json:"role"`
+	SubAgentTag   string `json:"sub_agent_tag,omitempty"`
+	HiddenFromLLM bool   `json:"hidden_from_llm,omitempty"`
+	BTWBranch     string `json:"btw_branch,omitempty"`
+	// Origin is who wrote a user-role message: "" the person, otherwise
+	// the engine (OriginPlanStep, OriginPlanFinal...).
+	Origin  string        `json:"origin,omitempty"`
+	Status  MessageStatus `json:"status"`
+	Usage   *llm.Usage    `json:"usage,omitempty"`
+	Parts   []Part        `json:"parts"`
+	Created time.Time     `json:"created"`
+	Updated time.Time     `json:"updated"`
 }
 
 // Text concatenates the message's text parts.
@@ -79,6 +110,7 @@ type NewMessage struct {
 	SubAgentTag   string
 	HiddenFromLLM bool
 	BTWBranch     string
+	Origin        string
 	Status        MessageStatus
 	Usage         *llm.Usage
 	Parts         []Part
@@ -90,6 +122,12 @@ func (nm *NewMessage) validate() error {
 	}
 	if !nm.Role.valid() {
 		return invalidf("message role %q (want user, assistant, tool or event)", nm.Role)
+	}
+	if !validOrigin(nm.Origin) {
+		return invalidf("message origin %q (want empty, plan-step, plan-resume, plan-final, control or subagent-task)", nm.Origin)
+	}
+	if nm.Origin != OriginUser && nm.Role != RoleUser {
+		return invalidf("message origin %q on a %s message (only user messages have an origin)", nm.Origin, nm.Role)
 	}
 	if !nm.Status.valid() {
 		return invalidf("message status %q (want pending, done, error or cancelled)", nm.Status)
@@ -140,15 +178,15 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	}
 	m := Message{
 		ID: newID(), SessionID: sessionID, Seq: seq, ReplyTo: nm.ReplyTo, Role: nm.Role,
-		SubAgentTag: nm.SubAgentTag, HiddenFromLLM: nm.HiddenFromLLM, BTWBranch: nm.BTWBranch,
+		SubAgentTag: nm.SubAgentTag, HiddenFromLLM: nm.HiddenFromLLM, BTWBranch: nm.BTWBranch, Origin: nm.Origin,
 		Status: nm.Status, Usage: nm.Usage, Parts: nm.Parts, Created: fromMS(now), Updated: fromMS(now),
 	}
 	if m.Parts == nil {
 		m.Parts = []Part{}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, status, usage, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.ID, sessionID, seq, m.ReplyTo, m.Role, m.SubAgentTag, b2i(m.HiddenFromLLM), m.BTWBranch, m.Status, usage, now, now)
+	_, err = tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, origin, status, usage, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, sessionID, seq, m.ReplyTo, m.Role, m.SubAgentTag, b2i(m.HiddenFromLLM), m.BTWBranch, m.Origin, m.Status, usage, now, now)
 	if err != nil {
 		return Message{}, err
 	}
@@ -171,13 +209,13 @@ func upsertPart(ctx context.Context, tx *sql.Tx, messageID string, idx int, p Pa
 	return err
 }
 
-const messageCols = `id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, status, usage, created_at, updated_at`
+const messageCols = `id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, origin, status, usage, created_at, updated_at`
 
 func scanMessage(r scanner) (Message, error) {
 	var m Message
 	var usage sql.NullString
 	var created, updated int64
-	err := r.Scan(&m.ID, &m.SessionID, &m.Seq, &m.ReplyTo, &m.Role, &m.SubAgentTag, &m.HiddenFromLLM, &m.BTWBranch, &m.Status, &usage, &created, &updated)
+	err := r.Scan(&m.ID, &m.SessionID, &m.Seq, &m.ReplyTo, &m.Role, &m.SubAgentTag, &m.HiddenFromLLM, &m.BTWBranch, &m.Origin, &m.Status, &usage, &created, &updated)
 	if err != nil {
 		return m, err
 	}

@@ -46,6 +46,11 @@ type Session struct {
 	Created        time.Time     `json:"created"`
 	Updated        time.Time     `json:"updated"`
 	MessageCount   int           `json:"message_count"`
+	// ParentMessageID and ParentCallID (child sessions) say where in the
+	// parent's transcript the child ran: the parent's open message and
+	// the tool call that started it ("" for a reconcile step).
+	ParentMessageID string `json:"parent_message_id,omitempty"`
+	ParentCallID    string `json:"parent_call_id,omitempty"`
 }
 
 // NewSession describes a session to create. Kind defaults to chat.
@@ -55,16 +60,19 @@ type NewSession struct {
 	ParentID string
 	Kind     SessionKind
 	Hidden   bool
+	// ParentMessageID, ParentCallID: see Session (children only).
+	ParentMessageID string
+	ParentCallID    string
 }
 
-const sessionCols = `id, COALESCE(parent_id, ''), title, title_set_by_user, model, status, kind, hidden, created_at, updated_at, message_count`
+const sessionCols = `id, COALESCE(parent_id, ''), title, title_set_by_user, model, status, kind, hidden, created_at, updated_at, message_count, parent_message_id, parent_call_id`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(r scanner) (Session, error) {
 	var s Session
 	var created, updated int64
-	err := r.Scan(&s.ID, &s.ParentID, &s.Title, &s.TitleSetByUser, &s.Model, &s.Status, &s.Kind, &s.Hidden, &created, &updated, &s.MessageCount)
+	err := r.Scan(&s.ID, &s.ParentID, &s.Title, &s.TitleSetByUser, &s.Model, &s.Status, &s.Kind, &s.Hidden, &created, &updated, &s.MessageCount, &s.ParentMessageID, &s.ParentCallID)
 	s.Created, s.Updated = fromMS(created), fromMS(updated)
 	return s, err
 }
@@ -80,15 +88,18 @@ func (s *Store) CreateSession(ctx context.Context, ns NewSession) (Session, erro
 	}
 	id := newID()
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		if ns.ParentID == "" && (ns.ParentMessageID != "" || ns.ParentCallID != "") {
+			return invalidf("a parent message or call needs a parent session")
+		}
 		if ns.ParentID != "" {
 			if err := sessionExists(ctx, tx, ns.ParentID); err != nil {
 				return fmt.Errorf("parent: %w", err)
 			}
 		}
 		now := s.nowMS()
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, parent_id, title, model, kind, hidden, status, created_at, updated_at)
-			VALUES (?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?)`,
-			id, ns.ParentID, ns.Title, ns.Model, ns.Kind, b2i(ns.Hidden), SessionActive, now, now)
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, parent_id, title, model, kind, hidden, status, created_at, updated_at, parent_message_id, parent_call_id)
+			VALUES (?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, ns.ParentID, ns.Title, ns.Model, ns.Kind, b2i(ns.Hidden), SessionActive, now, now, ns.ParentMessageID, ns.ParentCallID)
 		return err
 	})
 	if err != nil {
@@ -279,4 +290,38 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+}
+
+// SubagentRuns returns the sub-agent children (kind subagent) that ran
+// while one of the parent's messages in messageIDs was open, oldest first:
+// what a reopened session shows as sub-agent groups. Reviewers are not
+// listed: they are checks, not agents of the conversation.
+func (s *Store) SubagentRuns(ctx context.Context, parentID string, messageIDs []string) ([]Session, error) {
+	if len(messageIDs) == 0 {
+		return nil, nil
+	}
+	if len(messageIDs) > 1000 {
+		return nil, invalidf("%d message ids (at most 1000)", len(messageIDs))
+	}
+	q := `SELECT ` + sessionCols + ` FROM sessions WHERE parent_id = ? AND kind = 'subagent' AND parent_message_id IN (?` +
+		strings.Repeat(", ?", len(messageIDs)-1) + `) ORDER BY created_at, id`
+	args := make([]any, 0, len(messageIDs)+1)
+	args = append(args, parentID)
+	for _, id := range messageIDs {
+		args = append(args, id)
+	}
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sess)
+	}
+	return out, rows.Err()
 }

@@ -18,6 +18,8 @@ type TurnOptions struct {
 	// BTWBranch marks a side conversation's messages (BranchBTW).
 	BTWBranch     string
 	HiddenFromLLM bool
+	// Origin marks a user message the engine wrote (Message.Origin).
+	Origin string
 	// LLM is appended to the LLM track in the same transaction, with the
 	// user message as its source (typically the user's llm.Message).
 	LLM []llm.Message
@@ -40,7 +42,7 @@ func (s *Store) BeginTurn(ctx context.Context, sessionID, userText string, o Tur
 		return TurnIDs{}, nil, invalidf("empty user message")
 	}
 	user := NewMessage{Role: RoleUser, ReplyTo: o.ReplyTo, SubAgentTag: o.SubAgentTag, BTWBranch: o.BTWBranch,
-		HiddenFromLLM: o.HiddenFromLLM, Status: StatusDone, Parts: []Part{{Kind: PartText, Text: userText}}}
+		HiddenFromLLM: o.HiddenFromLLM, Origin: o.Origin, Status: StatusDone, Parts: []Part{{Kind: PartText, Text: userText}}}
 	var ids TurnIDs
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {
 		if user.ReplyTo == "" {

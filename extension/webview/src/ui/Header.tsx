@@ -17,16 +17,19 @@ interface Props {
 }
 
 /**
- * Two rows: the session (title, history, new chat), then how it works: the
- * mode, the model and the context meter. The title has its row to itself
- * but for two icons, so it is cut short only when it really is long.
+ * Two rows, never more at the default sidebar width (~300 px): the
+ * session (history and title, then new chat, compact and MCP as icons),
+ * then how it works: the mode, the model and the context figures, on one
+ * line that does not wrap (the model's name gives way last, whole on
+ * hover). The title has its row to itself but for three icons, so it is
+ * cut short only when it really is long.
  */
 export function Header({ session, sessions, context, running, model, mode }: Props) {
   return (
     <>
       <header class="header">
-        <SessionRow session={session} sessions={sessions} />
-        <ModelBar model={model} context={context} sessionId={session?.id} running={running}>
+        <SessionRow session={session} sessions={sessions} running={running} canCompact={!!context} />
+        <ModelBar model={model} context={context}>
           <ModePicker sessionId={session?.id} mode={mode} running={running} />
         </ModelBar>
       </header>
@@ -35,7 +38,17 @@ export function Header({ session, sessions, context, running, model, mode }: Pro
   );
 }
 
-function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: SessionInfo[] }) {
+function SessionRow({
+  session,
+  sessions,
+  running,
+  canCompact,
+}: {
+  session?: SessionInfo;
+  sessions: SessionInfo[];
+  running: boolean;
+  canCompact: boolean;
+}) {
   const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
   const title = session?.title || l10n.t('New chat');
@@ -49,11 +62,11 @@ function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: Se
         onClick={() => setOpen(!open)}
         title={l10n.t('Chat history')}
       >
+        {/* The history icon is the menu's affordance (aria-expanded says whether it is open): no chevron, so the title keeps the room. */}
         <span class="codicon codicon-history" />
         <span class="session-title" data-testid="session-title" title={title}>
           {title}
         </span>
-        <span class={`codicon ${open ? 'codicon-chevron-up' : 'codicon-chevron-down'}`} />
       </button>
       <button
         type="button"
@@ -67,6 +80,18 @@ function SessionRow({ session, sessions }: { session?: SessionInfo; sessions: Se
       >
         <span class="codicon codicon-add" />
       </button>
+      {session && canCompact && (
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="compact"
+          disabled={running}
+          title={l10n.t('Summarise earlier messages to free up context')}
+          onClick={() => bridge.post({ type: 'compact', sessionId: session.id })}
+        >
+          <span class="codicon codicon-fold" />
+        </button>
+      )}
       <button
         type="button"
         class="icon-btn"

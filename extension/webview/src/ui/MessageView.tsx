@@ -19,6 +19,7 @@ interface Props {
 }
 
 export const MessageView = memo(function MessageView({ msg, sessionId, canRollback }: Props) {
+  if (msg.role === 'user' && msg.origin && msg.origin !== 'control') return <EngineLine msg={msg} />;
   if (msg.role === 'user') return <UserMessage msg={msg} sessionId={sessionId} canRollback={canRollback} />;
   const streaming = msg.status === 'pending';
   const testid = msg.role === 'event' ? 'message-event' : 'message-assistant';
@@ -49,19 +50,63 @@ function SideNoteLabel() {
   );
 }
 
-function UserMessage({ msg, sessionId, canRollback }: Props) {
-  const { bridge } = useServices();
-  const text = msg.blocks
+function messageText(msg: ViewMessage): string {
+  return msg.blocks
     .map((b) => (b.kind === 'text' ? b.text : ''))
     .filter(Boolean)
     .join('\n');
+}
+
+/** What a muted engine line says for each origin; the model's text itself is behind "Show". */
+export function engineLabel(origin: string, text: string): string {
+  switch (origin) {
+    case 'plan-final':
+      return l10n.t('Plan finished — summarising');
+    case 'plan-resume':
+      return l10n.t('Resuming the interrupted agent');
+    case 'plan-step':
+      return l10n.t('Instructions from the scheduler');
+    case 'subagent-task':
+      return l10n.t('Task: {0}', text.split('\n')[0]);
+    case 'control':
+      return text.trim().toLowerCase() === 'continue' ? l10n.t('Continuing') : text;
+    default:
+      return l10n.t('Sent by GoVibe');
+  }
+}
+
+/**
+ * A user-role message the engine wrote (the scheduler's prompts, a
+ * sub-agent's task): the model read it as a user message, but the person
+ * did not write it, so it is a small muted line, its text one click away.
+ */
+function EngineLine({ msg }: { msg: ViewMessage }) {
+  const [show, setShow] = useState(false);
+  const text = messageText(msg);
+  return (
+    <div class="engine-line" data-testid="engine-line" data-origin={msg.origin} data-id={msg.id}>
+      <span class={`codicon ${msg.origin === 'plan-final' ? 'codicon-checklist' : 'codicon-gear'}`} />
+      <span class="engine-label">{engineLabel(msg.origin!, text)}</span>
+      {text && msg.origin !== 'subagent-task' && (
+        <button type="button" class="link-btn" data-testid="engine-line-toggle" onClick={() => setShow(!show)}>
+          {show ? l10n.t('Hide') : l10n.t('Show')}
+        </button>
+      )}
+      {show && <pre class="engine-text">{text}</pre>}
+    </div>
+  );
+}
+
+function UserMessage({ msg, sessionId, canRollback }: Props) {
+  const { bridge } = useServices();
+  const text = messageText(msg);
   // Only a turn with a before-snapshot can be rolled back; the host says
   // what the rollback will change and asks before doing it.
   const rollback = !!msg.turnId && !!sessionId && canRollback && (msg.snapshots?.length ?? 0) > 0;
   return (
-    <div class={`message message-user${msg.btw ? ' btw' : ''}`} data-testid="message-user" data-id={msg.id}>
+    <div class={`message message-user${msg.btw ? ' btw' : ''}${msg.origin ? ' by-control' : ''}`} data-testid="message-user" data-id={msg.id} data-origin={msg.origin}>
       {msg.btw && <SideNoteLabel />}
-      <div class="user-text">{text}</div>
+      <div class="user-text">{msg.origin ? <><span class="codicon codicon-debug-continue" /> {engineLabel(msg.origin, text)}</> : text}</div>
       <UserExtras attachments={msg.attachments} contextFiles={msg.contextFiles} />
       {rollback && (
         <div class="turn-actions">
@@ -146,6 +191,8 @@ export function turnText(messages: ViewMessage[], turnId: string | undefined): s
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role !== 'user' || (turnId && m.turnId && m.turnId !== turnId)) continue;
+    // The scheduler's prompts are not something the user sent.
+    if (m.origin && m.origin !== 'control') continue;
     const text = m.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n').trim();
     if (text) return text;
   }

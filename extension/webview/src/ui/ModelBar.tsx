@@ -33,14 +33,10 @@ function keyTitle(m: ModelStatus): string {
 export function ModelBar({
   model,
   context,
-  sessionId,
-  running,
   children,
 }: {
   model?: ModelStatus;
   context?: ContextUse;
-  sessionId?: string;
-  running: boolean;
   /** What comes before the model (the mode picker). */
   children?: ComponentChildren;
 }) {
@@ -67,7 +63,7 @@ export function ModelBar({
         )}
       </button>
       <span class="spacer" />
-      {context && <ContextMeter context={context} sessionId={sessionId} running={running} />}
+      {context && <ContextMeter context={context} />}
     </div>
   );
 }
@@ -89,33 +85,27 @@ export function ModelProblem({ model }: { model?: ModelStatus }) {
   );
 }
 
-function ContextMeter({ context, sessionId, running }: { context: ContextUse; sessionId?: string; running: boolean }) {
-  const { bridge } = useServices();
+/**
+ * The figures stay in view (tokens used of the window, the session's
+ * cost); the gauge is a thin line under the token label, so the row keeps
+ * the model's name whole at the default sidebar width.
+ */
+function ContextMeter({ context }: { context: ContextUse }) {
   const frac = context.windowTokens > 0 ? Math.min(1, context.usedTokens / context.windowTokens) : 0;
   const level = frac > 0.9 ? 'high' : frac > 0.7 ? 'mid' : 'low';
   return (
     <div class="context" data-testid="context-bar" title={contextTooltip(context)}>
-      <span class="context-label" data-testid="context-label">
-        {`${formatTokens(context.usedTokens)} / ${formatTokens(context.windowTokens)}`}
+      <span class="context-gauge">
+        <span class="context-label" data-testid="context-label">
+          {`${formatTokens(context.usedTokens)} / ${formatTokens(context.windowTokens)}`}
+        </span>
+        <div class={`context-meter ${level}`} role="meter" aria-valuenow={Math.round(frac * 100)} aria-valuemin={0} aria-valuemax={100}>
+          <div class="context-fill" style={{ width: `${(frac * 100).toFixed(1)}%` }} />
+        </div>
       </span>
-      <div class={`context-meter ${level}`} role="meter" aria-valuenow={Math.round(frac * 100)} aria-valuemin={0} aria-valuemax={100}>
-        <div class="context-fill" style={{ width: `${(frac * 100).toFixed(1)}%` }} />
-      </div>
       <span class="context-cost" data-testid="session-cost">
         {formatCost(context.sessionCost)}
       </span>
-      {sessionId && (
-        <button
-          type="button"
-          class="icon-btn"
-          data-testid="compact"
-          disabled={running}
-          title={l10n.t('Summarise earlier messages to free up context')}
-          onClick={() => bridge.post({ type: 'compact', sessionId })}
-        >
-          <span class="codicon codicon-fold" />
-        </button>
-      )}
     </div>
   );
 }

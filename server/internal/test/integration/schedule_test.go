@@ -158,9 +158,17 @@ func TestScheduleResumeAfterSIGKILLMidExecutor(t *testing.T) {
 		t.Fatalf("final plan %v phase %s", got, load.Todo.Phase)
 	}
 	// The UI track keeps the killed executor's message and groups by tag.
+	// The panel's Resume spoke, not the person: its message is marked.
 	tags := map[string]int{}
+	controls := 0
 	for _, m := range load.Messages {
 		tags[m.SubAgentTag]++
+		if m.Role == "user" && m.Origin == "control" {
+			controls++
+		}
+	}
+	if controls != 1 {
+		t.Fatalf("%d button messages marked after todo/control resume, want 1", controls)
 	}
 	for _, tag := range []string{"free", "executor:1", "evaluator:1", "executor:2", "evaluator:2"} {
 		if tags[tag] == 0 {
