@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -170,14 +169,17 @@ var listeningRE = regexp.MustCompile(`HTTP server listening on (http://[0-9.:]+/
 // anything outlives that.
 func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string, workspaceTrust bool) *codeServer {
 	t.Helper()
-	port := freePort(t)
 	logf, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ready := &lineWatcher{w: logf, re: listeningRE, found: make(chan string, 1)}
 	cmd := exec.Command(env.Node, env.CodeServerEntry,
-		"--bind-addr", fmt.Sprintf("127.0.0.1:%d", port),
+		// Port 0: the kernel picks a free port at bind time and code-server
+		// logs it, which listeningRE reads. Picking a free port here and
+		// passing it leaves a window in which a parallel run can take it
+		// (EADDRINUSE seen with two suites on one machine).
+		"--bind-addr", "127.0.0.1:0",
 		"--auth", "none",
 		"--disable-telemetry",
 		"--disable-update-check",
@@ -233,16 +235,6 @@ func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string
 		time.Sleep(100 * time.Millisecond) // the listener is up; the first requests may race its routes
 	}
 	return cs
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // lineWatcher copies output to w and reports the first submatch of re seen
