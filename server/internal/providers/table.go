@@ -90,10 +90,20 @@ var table = []Preset{
 		// help.aliyun.com/zh/model-studio/qwen-coder: qwen3-coder-plus
 		// 1,000,000 window, 65,536 output. Prices are tiered by input size
 		// and region, so none are filled in.
-		// Not verified here: qwen-plus's window (131,072 is the older
-		// snapshots' figure and the safe side; newer ones list more), the
-		// cache-hit field (prompt_tokens_details.cached_tokens assumed, as
-		// on OpenAI) and GET /models on compatible mode.
+		// qwen-plus's window is NOT verified against Alibaba's own model
+		// list (not in the searchable copies): public tables disagree,
+		// 131,072 for the Qwen2.5-based qwen-plus (wavespeed.ai
+		// qwen/qwen-plus) and 1,000,000 for qwen-plus-2025-07-28 and
+		// qwen-plus-latest (getmaxim.ai Bifrost: 998K). 131,072 is kept:
+		// the safe side, a window too small only compacts early, and
+		// /models or a profile's contextWindow overrides it.
+		// Streams (scripted DialectQwen): tool-call argument deltas restate
+		// "id":"" and name null after the first (Model Studio
+		// function-calling docs, quoted in experientiallabs/experiential
+		// #742); usage comes in a choices:[] chunk when asked, cache hits in
+		// prompt_tokens_details.cached_tokens (not verified beyond the
+		// OpenAI-compatible docs). GET /models on compatible mode: not
+		// verified; a failed list falls back to these models.
 		ID: "qwen", Name: "Qwen (DashScope compatible mode)", BaseURL: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
 		AltBaseURLs: []string{"https://dashscope.aliyuncs.com/compatible-mode/v1"},
 		KeyEnv:      "DASHSCOPE_API_KEY", Quirks: llm.ProviderGeneric,
@@ -113,9 +123,15 @@ var table = []Preset{
 		// 128K output (the same figures on zenmux.ai/z-ai/glm-4.6); "K" is
 		// read as thousands, the safe side of the window. Cache
 		// hits in prompt_tokens_details.cached_tokens (docs.wolffi.sh
-		// configuration/zai), billed at 1/5 (docs.z.ai/help/faq). GLM-4.5
-		// $0.60 / $0.11 / $2.20 (two public price tables agree); GLM-4.6's
-		// published prices disagree between tables, so none is filled in.
+		// configuration/zai), billed at 1/5 (docs.z.ai/help/faq). Prices,
+		// docs.z.ai/guides/overview/pricing as quoted (accessed 2026-02-22)
+		// in a public ZAI_STANDARD_PRICING table, and getmaxim.ai Bifrost's
+		// zai/glm-4.6 (200K in, 128K out, $0.60/$2.20): GLM-4.6 and GLM-4.5
+		// both $0.60 miss / $0.11 hit / $2.20 out. (OpenRouter's and other
+		// resellers' lower GLM-4.6 prices are theirs, not Z.ai's.)
+		// Streams (scripted DialectZhipu): a tool call arrives whole, in the
+		// finish chunk, beside finish_reason (jeremychone/rust-genai#199),
+		// with usage on that chunk.
 		// GET /models: hexdocs.pm Agentic.LLM.Provider.Zai says z.ai has
 		// none; a failed list falls back to these models (ListModelsOrKnown).
 		ID: "zhipu", Name: "Zhipu GLM", BaseURL: "https://open.bigmodel.cn/api/paas/v4",
@@ -124,7 +140,7 @@ var table = []Preset{
 		CacheField: cacheOpenAI, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
-			{ID: "glm-4.6", ContextWindow: 200000, MaxOutputTokens: 128000, Reasoning: true},
+			{ID: "glm-4.6", ContextWindow: 200000, MaxOutputTokens: 128000, PriceInput: 0.6, PriceCachedInput: 0.11, PriceOutput: 2.2, Reasoning: true},
 			{ID: "glm-4.5", ContextWindow: 128000, MaxOutputTokens: 96000, PriceInput: 0.6, PriceCachedInput: 0.11, PriceOutput: 2.2, Reasoning: true},
 		},
 		DocsURL: "https://docs.z.ai/guides/develop/openai/introduction",
@@ -138,16 +154,22 @@ var table = []Preset{
 		// include_usage; types/completion_usage.py:
 		// prompt_tokens_details.cached_tokens). A reasoning_content replayed
 		// on an assistant message is a 400 (agentjido/req_llm#772), so never
-		// replay. Windows, output caps and prices: groq.com/pricing and
-		// console.groq.com/docs/models as of the first pass, not re-verified
-		// here; GET /models also reports context_window per model.
+		// replay. Windows and output caps: console.groq.com/docs/models
+		// (llama-3.3-70b-versatile 131,072 / 32,768; openai/gpt-oss-120b
+		// 131,072 / 65,536), the same in agentstation/starmap's Groq
+		// catalogue. Prices: llama-3.3-70b $0.59/$0.79 (starmap, groq.com/
+		// pricing); gpt-oss-120b $0.15/$0.60 per Groq's models and pricing
+		// pages (braintrustdata/braintrust-proxy#925 checked both; the first
+		// pass had $0.75 out, the launch price). Groq publishes no cached-
+		// input price for these, so hits are charged as input (0 = unknown).
+		// GET /models also reports context_window per model.
 		ID: "groq", Name: "Groq", BaseURL: "https://api.groq.com/openai/v1",
 		KeyEnv: "GROQ_API_KEY", Quirks: llm.ProviderGeneric,
 		CacheField: cacheOpenAI, ReasoningField: "reasoning", ReasoningReplay: ReplayNever, ReasoningEffort: true,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "llama-3.3-70b-versatile", ContextWindow: 131072, MaxOutputTokens: 32768, PriceInput: 0.59, PriceOutput: 0.79},
-			{ID: "openai/gpt-oss-120b", ContextWindow: 131072, MaxOutputTokens: 65536, PriceInput: 0.15, PriceOutput: 0.75, Reasoning: true},
+			{ID: "openai/gpt-oss-120b", ContextWindow: 131072, MaxOutputTokens: 65536, PriceInput: 0.15, PriceOutput: 0.6, Reasoning: true},
 		},
 		DocsURL: "https://console.groq.com/docs/openai",
 	},
@@ -159,9 +181,15 @@ var table = []Preset{
 		// (ragflow's TogetherAI provider), api.together.xyz/v1 still
 		// answers. The catalogue is large and priced per model on
 		// together.ai/pricing; GET /models carries context_length.
-		// Not verified: a cache-hit usage field (none assumed) and whether
-		// stream_options is honoured (every chunk carries "usage": null in
-		// llama-stack's recorded Together streams).
+		// Cache hits: none reported. Together's SDK, generated from its
+		// OpenAPI spec (togethercomputer/together-py types/chat/
+		// chat_completion_usage.py), has only prompt, completion and total
+		// tokens, so no cache field is read. Streams (scripted
+		// DialectTogether, from docs.together.ai streaming example and the
+		// SDK's chunk type): every chunk carries "usage": null and a token
+		// object, the delta carries its role, and usage rides on the last
+		// chunk. Whether stream_options is honoured is not verified; usage
+		// arrives either way.
 		ID: "together", Name: "Together AI", BaseURL: "https://api.together.xyz/v1",
 		AltBaseURLs: []string{"https://api.together.ai/v1"},
 		KeyEnv:      "TOGETHER_API_KEY", Quirks: llm.ProviderGeneric,
