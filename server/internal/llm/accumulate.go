@@ -47,6 +47,10 @@ func (a *accumulator) add(chunk *streamChunk, onEvent func(Event)) {
 		if ch.FinishReason != "" {
 			a.finish = ch.FinishReason
 		}
+		if ch.Usage != nil && chunk.Usage == nil {
+			a.usage = ch.Usage.usageFrom(a.cacheField)
+			a.gotUsage = true
+		}
 	}
 	if chunk.Usage != nil {
 		a.usage = chunk.Usage.usageFrom(a.cacheField)
@@ -90,6 +94,12 @@ func (a *accumulator) response() *Response {
 		ReasoningContent: a.reasoning.String(),
 		FinishReason:     a.finish,
 		Usage:            a.usage,
+	}
+	if r.FinishReason == "stop" && len(a.calls) > 0 {
+		// Gemini's compatible endpoint ends a streamed tool-call reply
+		// with "stop" (googleapis/python-genai#2868); the calls are what
+		// the reply is, so say so.
+		r.FinishReason = "tool_calls"
 	}
 	for i, c := range a.calls {
 		tc := *c

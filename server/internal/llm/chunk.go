@@ -20,7 +20,8 @@ import (
 // (DeepSeek, vLLM) or reasoning (OpenRouter, Ollama); cached prompt tokens
 // as usage.prompt_tokens_details.cached_tokens (OpenAI),
 // usage.prompt_cache_hit_tokens (DeepSeek) or usage.cached_tokens
-// (Moonshot); null for any absent field.
+// (Moonshot, whose usage sits inside the finish chunk's choice); null for
+// any absent field.
 //
 // decodeChunk fills it; the json tags name the wire fields and define the
 // encoding/json reading that decodeChunk is tested against.
@@ -35,6 +36,9 @@ type chunkChoice struct {
 	Index        int64      `json:"index"`
 	Delta        chunkDelta `json:"delta"`
 	FinishReason string     `json:"finish_reason"`
+	// Usage is Moonshot's place for it: inside the finish chunk's choice
+	// (choices[0].usage), not beside the choices.
+	Usage *chunkUsage `json:"usage"`
 }
 
 type chunkDelta struct {
@@ -150,6 +154,12 @@ func decodeChoice(v gjson.Result, ch *chunkChoice) {
 			ch.Index = jsonInt(v, ch.Index)
 		case "finish_reason":
 			ch.FinishReason = jsonString(v, ch.FinishReason)
+		case "usage":
+			ch.Usage = nil
+			if v.IsObject() {
+				ch.Usage = &chunkUsage{}
+				decodeUsage(v, ch.Usage)
+			}
 		case "delta":
 			eachField(v, func(k string, v gjson.Result) {
 				d := &ch.Delta

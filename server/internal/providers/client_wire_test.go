@@ -11,14 +11,24 @@ import (
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
-// dialects is the stream shape each preset's server sends (scripted
-// dialect.go cites where each was read); the rest send OpenAI's shape.
-var dialects = map[string]scripted.Dialect{
-	"deepseek": scripted.DialectDeepSeek,
-	"ollama":   scripted.DialectOllama,
-	"llamacpp": scripted.DialectLlamaCpp,
-	"groq":     scripted.DialectGroq,
-	"mistral":  scripted.DialectMistral,
+// dialectOf is the stream shape each preset's server sends: every preset
+// has its own (scripted dialect.go and dialect_hosted.go cite where each
+// was read), named after the preset.
+func dialectOf(p Preset) scripted.Dialect {
+	for _, d := range scripted.Dialects {
+		if string(d) == p.ID {
+			return d
+		}
+	}
+	return scripted.DialectOpenAI
+}
+
+func TestEveryPresetHasItsOwnDialect(t *testing.T) {
+	for _, p := range All() {
+		if dialectOf(p) == scripted.DialectOpenAI {
+			t.Errorf("preset %s is replayed in the generic OpenAI shape", p.ID)
+		}
+	}
 }
 
 // TestChatClientFollowsEachPreset runs GoVibe's own chat client, built
@@ -33,7 +43,7 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 		t.Run(p.ID, func(t *testing.T) {
 			const key = "sk-test"
 			srv := scripted.Start(t)
-			cfg := scripted.Config{APIKey: key, UsageUnasked: !p.IncludeUsage, Dialect: dialects[p.ID]}
+			cfg := scripted.Config{APIKey: key, UsageUnasked: !p.IncludeUsage, Dialect: dialectOf(p)}
 			switch {
 			case p.ReasoningReplay == ReplayToolTurns:
 				cfg.Provider = p.ID // deepseek, moonshot

@@ -22,7 +22,7 @@ func TestParallelToolCallsInEachDialect(t *testing.T) {
 			name = "openai"
 		}
 		t.Run(name, func(t *testing.T) {
-			p, err := Get(map[scripted.Dialect]string{"": "openai"}[d] + string(d))
+			p, err := Get(map[scripted.Dialect]string{"": "openai"}[d] + string(d)) // the dialect's preset
 			if err != nil {
 				t.Fatal(err)
 			}

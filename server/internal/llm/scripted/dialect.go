@@ -7,9 +7,8 @@ import (
 
 // Dialect names the stream shape of one provider, so the client is tested
 // against the chunks each one really sends, not only OpenAI's. The empty
-// dialect is OpenAI's shape (buildStream); OpenRouter, Together, Moonshot,
-// DashScope, Zhipu, Gemini and vLLM follow it closely enough for GoVibe's
-// reading (their reasoning and cache fields are set per reply).
+// dialect is OpenAI's shape as every compatible server starts from
+// (buildStream); the hosted providers' own shapes are in dialect_hosted.go.
 type Dialect string
 
 const (
@@ -44,13 +43,18 @@ const (
 )
 
 // Dialects lists every dialect a Config may name.
-var Dialects = []Dialect{DialectOpenAI, DialectDeepSeek, DialectOllama, DialectLlamaCpp, DialectGroq, DialectMistral}
+var Dialects = []Dialect{DialectOpenAI, DialectDeepSeek, DialectOllama, DialectLlamaCpp, DialectGroq, DialectMistral,
+	DialectOpenAIPlatform, DialectOpenRouter, DialectMoonshot, DialectQwen, DialectZhipu, DialectTogether,
+	DialectLMStudio, DialectVLLM, DialectGemini}
 
 // buildDialectStream renders r in dialect d. usage is nil when the usage
 // is not to be sent; asked says the request set include_usage.
 func buildDialectStream(d Dialect, id, model string, created int64, r Reply, usage *Usage, asked bool) streamPlan {
 	if d == DialectOpenAI {
 		return buildStream(id, model, created, r, usage)
+	}
+	if _, ok := hostedShapes[d]; ok {
+		return buildHostedStream(d, id, model, created, r, usage)
 	}
 	var p streamPlan
 	chunk := func(delta map[string]any, finish *string, extra map[string]any) {

@@ -1,6 +1,7 @@
 package scripted
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -562,7 +563,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rec *Record
 			s.finish(rec, http.StatusOK, "client_gone", true)
 			return
 		}
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", plan.chunks[i]); err != nil {
+		format := "data: %s\n\n"
+		if bytes.HasPrefix(plan.chunks[i], []byte(":")) {
+			format = "%s\n\n" // an SSE comment, as OpenRouter sends to keep the line open
+		}
+		if _, err := fmt.Fprintf(w, format, plan.chunks[i]); err != nil {
 			s.finish(rec, http.StatusOK, "client_gone", true)
 			return
 		}
