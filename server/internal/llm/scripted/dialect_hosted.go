@@ -62,11 +62,11 @@ const (
 type callStyle int
 
 const (
-	callsSplit       callStyle = iota // a header, then argument pieces (OpenAI)
-	callsSplitNoID                    // pieces restate "id":"" (DashScope)
-	callsWhole                        // each call whole in one delta
-	callsWholeNoIdx                   // whole, no index (Gemini)
-	callsInFinish                     // whole, in the finish chunk (Zhipu)
+	callsSplit      callStyle = iota // a header, then argument pieces (OpenAI)
+	callsSplitNoID                   // pieces restate "id":"" (DashScope)
+	callsWhole                       // each call whole in one delta
+	callsWholeNoIdx                  // whole, no index (Gemini)
+	callsInFinish                    // whole, in the finish chunk (Zhipu)
 )
 
 type usagePlace int
@@ -110,7 +110,7 @@ var hostedShapes = map[Dialect]hostedShape{
 	},
 	DialectMoonshot: {usage: usageInChoice},
 	DialectQwen: {
-		chunkExtra: func(string) map[string]any { return map[string]any{"system_fingerprint": nil} },
+		chunkExtra:  func(string) map[string]any { return map[string]any{"system_fingerprint": nil} },
 		nullContent: true, calls: callsSplitNoID,
 	},
 	DialectZhipu:    {noLogprobs: true, calls: callsInFinish, usage: usageOnFinish},
