@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/i18n"
@@ -44,12 +45,24 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 		return ErrorInfo{Message: e.tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
 			Code: "unreachable", Action: "openSettings"}
 	case errors.As(err, &rl):
-		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + e.said(rl.Detail), Code: "rateLimited"}
+		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
+			e.tr("Wait a minute and send again, or switch to another model.") + e.said(rl.Detail), Code: "rateLimited", Action: "pickModel"}
 	case errors.As(err, &ctl):
 		return ErrorInfo{Message: e.contextTooLong(ctl) + e.said(ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
 	case errors.As(err, &rex):
 		return ErrorInfo{Message: e.tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, e.attemptError(rex.Last)), Code: "error", Action: "showLogs"}
 	case errors.As(err, &api):
+		// Some providers answer a bad key or an unknown model with a plain
+		// 400 (Gemini's "API key not valid", DeepSeek's "Model Not Exist",
+		// Zhipu's code 1211): read the provider's words for what to do.
+		switch providers.Classify(api.Status, []byte(`{"message":`+strconv.Quote(api.Detail)+`}`)).Kind {
+		case providers.KindAuth:
+			return ErrorInfo{Message: e.tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + e.said(api.Detail),
+				Code: "auth", Action: "setApiKey"}
+		case providers.KindUnknownModel:
+			return ErrorInfo{Message: e.tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + e.said(api.Detail),
+				Code: "unknownModel", Action: "pickModel"}
+		}
 		return ErrorInfo{Message: e.tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + e.said(api.Detail), Code: "error", Action: "showLogs"}
 	}
 	return ErrorInfo{Message: e.tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}

@@ -61,7 +61,7 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 				cfg.RejectFields = append(cfg.RejectFields, "reasoning_effort")
 			}
 			srv.SetConfig(cfg)
-			usage := &scripted.Usage{PromptTokens: 900, CompletionTokens: 20, CachedTokens: 640, CacheFields: wire[p.ID].cacheStyle}
+			usage := &scripted.Usage{PromptTokens: 900, CompletionTokens: 20, CachedTokens: 640, CacheFields: wire[p.ID].CacheStyle}
 			first := scripted.Reply{ToolCalls: []scripted.ToolCall{{Name: "read_file", Arguments: `{"path":"a.go"}`}}, Usage: usage}
 			const signature = `{"google":{"thought_signature":"CrICAdHtim827fQ"}}`
 			if p.ToolCallExtra {
@@ -92,7 +92,7 @@ func TestChatClientFollowsEachPreset(t *testing.T) {
 				t.Errorf("reasoning = %q, want %q (field %q)", r1.ReasoningContent, want, p.ReasoningField)
 			}
 			wantCached := int64(640)
-			if wire[p.ID].cacheStyle == scripted.CacheFieldsNone {
+			if wire[p.ID].CacheStyle == scripted.CacheFieldsNone {
 				wantCached = 0
 			}
 			if r1.Usage.PromptTokens != 900 || r1.Usage.CachedTokens != wantCached {
@@ -187,11 +187,11 @@ func TestDetectFindsHostedPresetsOnly(t *testing.T) {
 // the provider's wording.
 func TestChatClientRecognisesEachContextLengthError(t *testing.T) {
 	for _, p := range All() {
-		for _, pe := range wire[p.ID].errors {
-			if pe.kind != KindContextLength {
+		for _, pe := range wire[p.ID].Errors {
+			if pe.Kind != KindContextLength {
 				continue
 			}
-			srv := scripted.Start(t, scripted.Reply{Text: "x", Faults: []scripted.Fault{scripted.StatusFault(pe.status, pe.body)}})
+			srv := scripted.Start(t, scripted.Reply{Text: "x", Faults: []scripted.Fault{scripted.StatusFault(pe.Status, pe.Body)}})
 			prof := p.Profile("m1", "k")
 			prof.BaseURL, prof.ContextWindow = srv.URL(), 64000
 			c, _ := llm.New(prof, llm.Options{MaxAttempts: 1})
@@ -208,8 +208,8 @@ func TestChatClientRecognisesEachContextLengthError(t *testing.T) {
 			if ctl.ProviderWindow > 0 {
 				w, r = ctl.ProviderWindow, ctl.Requested
 			}
-			if w != pe.window || r != pe.requested {
-				t.Errorf("%s: counts from %q = %d/%d, want %d/%d", p.ID, ctl.Detail, w, r, pe.window, pe.requested)
+			if w != pe.Window || r != pe.Requested {
+				t.Errorf("%s: counts from %q = %d/%d, want %d/%d", p.ID, ctl.Detail, w, r, pe.Window, pe.Requested)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func TestParallelToolCallsInEachDialect(t *testing.T) {
 			reply := scripted.Reply{ChunkSize: 3, ToolCalls: []scripted.ToolCall{
 				{ID: "call_a", Name: "read_file", Arguments: `{"path":"a.go"}`},
 				{ID: "call_b", Name: "read_file", Arguments: `{"path":"b.go"}`},
-			}, Usage: &scripted.Usage{PromptTokens: 500, CompletionTokens: 30, CachedTokens: 256, CacheFields: wire[p.ID].cacheStyle}}
+			}, Usage: &scripted.Usage{PromptTokens: 500, CompletionTokens: 30, CachedTokens: 256, CacheFields: wire[p.ID].CacheStyle}}
 			if p.ReasoningField != "" {
 				reply.Reasoning, reply.ReasoningField = "both files", p.ReasoningField
 			}

@@ -135,7 +135,7 @@ func Classify(status int, body []byte) *Error {
 			e.Requested = int(n)
 		}
 	case status == 404 || strings.Contains(code, "model_not") || strings.Contains(code, "invalid_model") ||
-		(strings.Contains(lower, "model") && (strings.Contains(lower, "not exist") || strings.Contains(lower, "not found") || strings.Contains(lower, "does not exist") || strings.Contains(lower, "invalid model") || strings.Contains(lower, "not a valid model"))):
+		(strings.Contains(lower, "model") && (strings.Contains(lower, "not exist") || strings.Contains(lower, "not found") || strings.Contains(lower, "does not exist") || strings.Contains(lower, "invalid model") || strings.Contains(lower, "not a valid model") || strings.Contains(lower, "unknown model"))):
 		e.Kind = KindUnknownModel
 	}
 	return e
