@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
@@ -75,4 +76,52 @@ func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
 		t.Fatalf("the session does not record strong-model: %v", err)
 	}
 	h.shot("session-records-model")
+}
+
+// A model switch moves the header's context meter to the new model's
+// window at once, before any request: /model to a larger profile turns
+// "N / 64k" into "N / 200k", and picking the smaller one in the header's
+// quick pick turns it back. No request is sent for either.
+func TestScenarioModelSwitchMovesTheContextMeter(t *testing.T) {
+	h := newHarness(t, harnessOptions{Extension: true,
+		ModelRules: modelRules{Rules: []modelRule{{Match: "ping", Reply: modelReply{Text: "pong"}}}},
+		Settings: map[string]any{
+			"govibe.models": []any{
+				map[string]any{"name": "fast", "model": "fast-model", "contextWindow": 64000},
+				map[string]any{"name": "strong", "model": "strong-model", "contextWindow": 200000},
+			},
+			"govibe.model": "fast",
+		}})
+	wv := h.openGoVibe()
+	label := wv.Locator(selContextLabel)
+	window := func(w string) {
+		t.Helper()
+		if err := h.Expect.Locator(label).ToHaveText(regexp.MustCompile(`^[0-9.]+k? / ` + regexp.QuoteMeta(w) + `$`)); err != nil {
+			t.Fatalf("the context meter does not show the %s window: %v", w, err)
+		}
+	}
+	h.sendChat(wv, "ping")
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong")
+	window("64k")
+	h.expectInView(label, "the context meter")
+
+	h.sendChat(wv, "/model strong")
+	h.expectText(wv.Locator(selChatNotice).Last(), "This session now uses strong-model")
+	window("200k")
+	h.shot("meter-after-model-command")
+
+	if err := wv.Locator(selModelPicker).Click(); err != nil {
+		t.Fatalf("click the model button: %v", err)
+	}
+	fast := h.Page.Locator(selQuickInputRow, playwright.PageLocatorOptions{HasText: "fast"})
+	h.expectVisible(fast, "the profile 'fast' in the model quick pick")
+	if err := fast.Click(); err != nil {
+		t.Fatalf("pick 'fast': %v", err)
+	}
+	window("64k")
+	h.expectText(wv.Locator(selModelPicker), "fast")
+	h.shot("meter-after-header-pick")
+	if reqs := chatRequests(h.Model.recorded(t)); len(reqs) != 1 {
+		t.Fatalf("a switch sent a request: %d chat requests, want 1", len(reqs))
+	}
 }

@@ -98,6 +98,8 @@ const (
 	selSessionList = "[data-testid=session-list]"
 	selSessionItem = "[data-testid=session-item]"
 	selModelPicker = "[data-testid=model-picker]"
+	// selContextLabel is the header's context meter label, "used / window".
+	selContextLabel = "[data-testid=context-label]"
 	selNewSession  = "[data-testid=new-session]"
 )
 
