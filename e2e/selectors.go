@@ -100,7 +100,7 @@ const (
 	selModelPicker = "[data-testid=model-picker]"
 	// selContextLabel is the header's context meter label, "used / window".
 	selContextLabel = "[data-testid=context-label]"
-	selNewSession  = "[data-testid=new-session]"
+	selNewSession   = "[data-testid=new-session]"
 )
 
 // GoVibe webview: todo panel.
