@@ -77,7 +77,7 @@ type ToolInfo struct {
 type ErrorInfo struct {
 	Message string
 	Code    string
-	Action  string // setApiKey|openSettings|showLogs|continue
+	Action  string // setApiKey|openSettings|showLogs|continue|pickModel
 }
 
 // terminal events are never dropped or merged by a slow subscriber.
