@@ -80,8 +80,9 @@ func TestScenarioHeaderModelPickerSwitchesTheNextRequest(t *testing.T) {
 
 // A model switch moves the header's context meter to the new model's
 // window at once, before any request: /model to a larger profile turns
-// "N / 64k" into "N / 200k", and picking the smaller one in the header's
-// quick pick turns it back. No request is sent for either.
+// "N / 64k" into "N / 200k" (and the model button names it), and picking
+// the smaller one in the header's quick pick turns it back. No request
+// is sent for either.
 func TestScenarioModelSwitchMovesTheContextMeter(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true,
 		ModelRules: modelRules{Rules: []modelRule{{Match: "ping", Reply: modelReply{Text: "pong"}}}},
@@ -108,6 +109,8 @@ func TestScenarioModelSwitchMovesTheContextMeter(t *testing.T) {
 	h.sendChat(wv, "/model strong")
 	h.expectText(wv.Locator(selChatNotice).Last(), "This session now uses strong-model")
 	window("200k")
+	// The button names the session's own choice, as the meter shows its window.
+	h.expectText(wv.Locator(selModelPicker), "strong")
 	h.shot("meter-after-model-command")
 
 	if err := wv.Locator(selModelPicker).Click(); err != nil {

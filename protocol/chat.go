@@ -186,6 +186,9 @@ type ContextUse struct {
 	WindowTokens int64   `json:"windowTokens"`
 	SessionCost  float64 `json:"sessionCost"`
 	SessionUsage Usage   `json:"sessionUsage"`
+	// Profile names the session's own model choice (/model or the
+	// header's pick), empty while the session follows govibe.model.
+	Profile string `json:"profile,omitempty"`
 }
 
 type ToolEvent struct {

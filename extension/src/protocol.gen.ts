@@ -215,6 +215,7 @@ export interface ContextUse {
 	windowTokens: number;
 	sessionCost: number;
 	sessionUsage: Usage;
+	profile?: string;
 }
 
 export interface Diagnostic {

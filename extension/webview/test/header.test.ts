@@ -71,6 +71,28 @@ describe('header', () => {
     expect(h.q('stop')).toBeNull();
   });
 
+  test("the session's own /model choice names the button, with the window it brings", async () => {
+    const use = (windowTokens: number, profile?: string) => ({
+      usedTokens: 24000,
+      windowTokens,
+      sessionCost: 0,
+      sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 },
+      profile,
+    });
+    await h.host(snapshot({ context: use(64000, 'deepseek') }));
+    await h.host({ type: 'model', status: model() });
+    expect(h.q('model-picker')!.textContent).toContain('deepseek');
+    expect(h.q('model-picker')!.title).toContain('deepseek-reasoner');
+    // /model strong in this session: govibe.model stays deepseek.
+    await h.host(ev({ kind: 'usage', turnId: '', context: use(200000, 'strong') }));
+    expect(h.q('model-picker')!.querySelector('.model-label')!.textContent).toBe('strong');
+    expect(h.q('model-picker')!.title).toBe('strong');
+    expect(h.q('context-label')!.textContent).toBe('24k / 200k');
+    // An older sidecar that names no profile leaves govibe.model's label.
+    await h.host(ev({ kind: 'usage', turnId: '', context: use(64000) }));
+    expect(h.q('model-picker')!.querySelector('.model-label')!.textContent).toBe('deepseek');
+  });
+
   test('Retry on an error resends the same message', async () => {
     await h.host(snapshot({ messages: [message({ id: 'u1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'Please fix Add' }] })] }));
     await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'The model endpoint timed out.' } }));

@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
@@ -62,6 +63,9 @@ func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
 	p := e.sessionProfile(ctx, sid)
 	st := e.meter.Load(ctx, sid)
 	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
+	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
+		use.Profile = firstNonEmpty(p.Name, p.Model)
+	}
 	if st.ContextSource == "" {
 		use.UsedTokens, use.Source = int64(e.estimateTrack(ctx, sid)), SourceEstimate
 	}

@@ -8,7 +8,7 @@ import (
 func toContextUse(c engine.ContextUse) *protocol.ContextUse {
 	return &protocol.ContextUse{UsedTokens: c.UsedTokens, WindowTokens: c.WindowTokens, SessionCost: c.Session.Cost,
 		SessionUsage: protocol.Usage{PromptTokens: c.Session.PromptTokens, CompletionTokens: c.Session.CompletionTokens,
-			CachedTokens: c.Session.CachedTokens, Cost: c.Session.Cost}}
+			CachedTokens: c.Session.CachedTokens, Cost: c.Session.Cost}, Profile: c.Profile}
 }
 
 // compactionMeta marks a divider's notice so the UI renders it as the

@@ -46,6 +46,11 @@ type Context struct {
 	// Source says where UsedTokens comes from (SourceProvider/SourceEstimate).
 	Source  string
 	Session Session
+	// Profile names the session's own model choice (/model or the
+	// header's pick: its govibe.models name, else the model id), empty
+	// while the session follows govibe.model; the header shows it with the
+	// window it brings.
+	Profile string
 }
 
 // State is a session's persisted accounting.

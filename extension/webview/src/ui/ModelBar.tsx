@@ -41,6 +41,11 @@ export function ModelBar({
   children?: ComponentChildren;
 }) {
   const { bridge } = useServices();
+  // The open session's own choice (/model) wins over govibe.model: the
+  // button names the model the next request goes to, as the meter beside
+  // it shows that model's window.
+  const label = context?.profile || model?.label;
+  const own = !!context?.profile && context.profile !== model?.label;
   return (
     <div class="model-bar">
       {children}
@@ -48,11 +53,11 @@ export function ModelBar({
         type="button"
         class={`model-pick${model?.problem ? ' has-problem' : ''}`}
         data-testid="model-picker"
-        title={model ? `${model.model} · ${model.baseUrl}\n${keyTitle(model)}` : l10n.t('Choose model')}
+        title={model && !own ? `${model.model} · ${model.baseUrl}\n${keyTitle(model)}` : label || l10n.t('Choose model')}
         onClick={() => bridge.post({ type: 'command', command: 'pickModel' })}
       >
         <span class="codicon codicon-chip" />
-        <span class="model-label">{model?.label || l10n.t('Choose model')}</span>
+        <span class="model-label">{label || l10n.t('Choose model')}</span>
         {model && (
           <span
             class={`codicon ${model.key === 'missing' ? 'codicon-warning key-missing' : model.key === 'set' ? 'codicon-key' : 'codicon-vm'}`}

@@ -48,7 +48,8 @@ func TestSessionSetModel(t *testing.T) {
 
 // TestModelSwitchUpdatesTheContextWindowAtOnce: the header's meter shows
 // the new model's window as soon as the model is switched (picker or
-// /model), not from the next turn; session/load agrees.
+// /model), not from the next turn, naming the session's own choice;
+// session/load agrees.
 func TestModelSwitchUpdatesTheContextWindowAtOnce(t *testing.T) {
 	model := scripted.Start(t)
 	model.SetHandler(func(*scripted.RecordedRequest) scripted.Reply { return scripted.Reply{Text: "ok"} })
@@ -58,8 +59,8 @@ func TestModelSwitchUpdatesTheContextWindowAtOnce(t *testing.T) {
 	}})
 	r := send(t, ed, "", "hello")
 	fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 10*time.Second)
-	if fin.Context == nil || fin.Context.WindowTokens != 32000 {
-		t.Fatalf("first turn's context = %+v, want the small model's 32000", fin.Context)
+	if fin.Context == nil || fin.Context.WindowTokens != 32000 || fin.Context.Profile != "" {
+		t.Fatalf("first turn's context = %+v, want the small model's 32000 and no choice of its own", fin.Context)
 	}
 	used := fin.Context.UsedTokens
 	windowEvent := func(want int64) *protocol.ChatEvent {
@@ -83,19 +84,19 @@ func TestModelSwitchUpdatesTheContextWindowAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := windowEvent(200000)
-	if ev.Context.UsedTokens != used {
-		t.Errorf("the switch changed the tokens in use: %d, was %d", ev.Context.UsedTokens, used)
+	if ev.Context.UsedTokens != used || ev.Context.Profile != "large" {
+		t.Errorf("after the switch: %d tokens in use (was %d), profile %q (want large)", ev.Context.UsedTokens, used, ev.Context.Profile)
 	}
 	var load protocol.SessionLoadResult
 	if err := ed.Call("session/load", protocol.SessionLoadParams{SessionID: r.SessionID}, &load); err != nil {
 		t.Fatal(err)
 	}
-	if load.Context == nil || load.Context.WindowTokens != 200000 {
+	if load.Context == nil || load.Context.WindowTokens != 200000 || load.Context.Profile != "large" {
 		t.Fatalf("session/load context after the switch = %+v", load.Context)
 	}
 	// /model back to the small one: its answer carries the small window.
 	r2 := send(t, ed, r.SessionID, "/model small")
-	if fin := ed.AwaitTurnFinished(r.SessionID, r2.TurnID, 10*time.Second); fin.Context == nil || fin.Context.WindowTokens != 32000 {
+	if fin := ed.AwaitTurnFinished(r.SessionID, r2.TurnID, 10*time.Second); fin.Context == nil || fin.Context.WindowTokens != 32000 || fin.Context.Profile != "small" {
 		t.Fatalf("/model small answered with context %+v", fin.Context)
 	}
 	if n := len(model.Requests()); n != 1 {
