@@ -71,7 +71,15 @@ func TestModelsListWithoutAList(t *testing.T) {
 		t.Errorf("stderr = %q", errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "glm-4.6\twindow 200k") || strings.Contains(lines[0], "$") || !strings.Contains(lines[1], "$0.6/$2.2") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "glm-4.6\twindow 200k") || !strings.Contains(lines[0], "$0.6/$2.2") || !strings.Contains(lines[1], "$0.6/$2.2") {
 		t.Fatalf("list out = %q", out.String())
+	}
+	// Qwen's prices are tiered, so the preset has none: no "$0" is shown.
+	out.Reset()
+	if code := runModels([]string{"list", "--preset", "qwen", "--base-url", srv.URL(), "--api-key-env", "TEST_KEY"}, &out, &errb); code != 0 {
+		t.Fatalf("list qwen: %d %s", code, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "qwen-plus\twindow 131k") || strings.Contains(out.String(), "$") {
+		t.Fatalf("qwen list out = %q", out.String())
 	}
 }
