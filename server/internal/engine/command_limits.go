@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -46,12 +47,21 @@ func blockUnlisted(t *turn, names []string, blocked map[string]string) {
 		return
 	}
 	for _, n := range names {
-		if !t.allowed[n] {
+		if !t.allowed[n] && !allowsMCP(t.allowed, n) {
 			if _, ok := blocked[n]; !ok {
 				blocked[n] = "the command that started this turn does not allow this tool (its allowedTools)"
 			}
 		}
 	}
+}
+
+// allowsMCP: an MCP tool the list names by itself or by its server, and
+// the search tools standing in for such tools (they reach only those).
+func allowsMCP(allowed map[string]bool, n string) bool {
+	if n == tools.MCPCallName || n == tools.MCPSearchName {
+		return tools.AllowsMCP(allowed)
+	}
+	return strings.HasPrefix(n, "mcp__") && tools.MCPAllowed(allowed, n)
 }
 
 // allowedList is t.allowed as a sorted list (what is persisted).

@@ -88,12 +88,13 @@ func (e *Engine) MCP() *mcpclient.Manager { return e.mcpManager() }
 
 // mcpTools lists the servers' tools (connecting them on first use). When
 // their definitions are over the budget, two tools stand in for them:
-// mcp_search_tools and mcp_call_tool (tools.MCPSearch).
-func (e *Engine) mcpTools(ctx context.Context) []tools.Tool {
+// mcp_search_tools and mcp_call_tool (tools.MCPSearch), which reach only
+// the tools allowed names (a custom command's allowedTools; nil: all).
+func (e *Engine) mcpTools(ctx context.Context, allowed map[string]bool) []tools.Tool {
 	m := e.mcpManager()
 	ts := m.Tools(ctx)
 	if e.overSchemaBudget(m) {
-		return tools.MCPSearch(ts, m, e.hookWrap())
+		return tools.MCPSearch(tools.MCPAllowedOnly(ts, allowed), m, e.hookWrap())
 	}
 	out := make([]tools.Tool, len(ts))
 	for i, t := range ts {

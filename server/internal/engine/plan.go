@@ -186,7 +186,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	ts = append(ts, browserTool{e: e})
-	ts = append(ts, e.mcpTools(ctx)...)
+	ts = append(ts, e.mcpTools(ctx, t.allowed)...)
 	if role == scheduler.RoleEvaluator {
 		for i, x := range ts {
 			if x.Name() == scheduler.ToolShell {
