@@ -21,7 +21,8 @@ func (h *harness) browserProcesses() []procInfo {
 	return out
 }
 
-// The packaged extension runs browser_sub_agent with what it ships: the
+// The packaged extension runs browser_sub_agent (once the user allows the
+// run) with what it ships: the
 // bundled playwright driver, the editor's own node, the system Chromium.
 // govibe.web.allowHosts lets it open a page on 127.0.0.1 (allowLocalhost
 // stays off); the sub-agent reads it, the main agent gets the structured
@@ -52,6 +53,12 @@ func TestScenarioBrowserSubAgentThroughAllowHosts(t *testing.T) {
 		}}})
 	wv := h.openGoVibe()
 	h.sendChat(wv, "Open the team page in a browser")
+	// The run is confirmed like a web fetch, on a tool card naming it.
+	card := wv.Locator(selConfirmCard + "[data-kind=tool]")
+	h.expectText(card, "browser_sub_agent")
+	if err := card.Locator(selConfirmAllow).Click(); err != nil {
+		t.Fatalf("click Allow on the browser run: %v", err)
+	}
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "The team page says hello.")
 	h.expectVisible(wv.Locator(selToolCard+"[data-status=done]:has(.tool-name:text-is('browser_sub_agent'))"), "the browser sub-agent's card")
 	h.shot("browser-sub-agent")

@@ -130,7 +130,8 @@ func (e *Approvals) editAllowRules(abs string) []string {
 	return nil
 }
 
-// mcpAllowRules proposes the tool's own rule (mcp__server__tool).
+// mcpAllowRules proposes the tool's own rule (mcp__server__tool, or
+// browser_sub_agent).
 func (e *Approvals) mcpAllowRules(tool string) []string {
 	if e.opts.AllowRules.Path() == "" {
 		return nil

@@ -19,11 +19,10 @@ import (
 // like investigate). It is not read-only (it submits forms, changes state
 // on web sites), so read-only agents and evaluators do not get it.
 //
-// It runs without a confirmation: what it can reach is what web_fetch can
-// (public addresses only, enforced for every request at dial time), with a
-// fresh profile holding none of the user's cookies or logins. Loopback is
-// reachable only with govibe.browser.allowLocalhost, an explicit setting
-// the user turns on for their own dev server.
+// It is confirmed like web_fetch (tools.ConfirmedBrowser): it reaches
+// only public addresses (enforced for every request at dial time) with a
+// fresh profile, but what it opens and types can carry workspace data
+// out. Loopback is reachable only with govibe.browser.allowLocalhost.
 type browserTool struct{ e *Engine }
 
 const browserDesc = `Delegate a task to a browser sub-agent in headless Chromium: open pages, fill forms, click, read text, take screenshots. For checking a web app you built (a dev server needs govibe.browser.allowLocalhost) or pages that need JavaScript; read documentation with web_fetch. Give it everything it needs (what to do, check or extract). Returns JSON {status, summary, steps[{action, target, ok, note}], finalUrl, title, extracted, screenshots}. Private and internal addresses are refused.`

@@ -34,6 +34,7 @@ type approvals interface {
 	tools.Approver
 	tools.ToolApprover
 	tools.FetchApprover
+	tools.BrowserApprover
 }
 
 // Notify publishes a show_notification on the session's stream, where the
