@@ -2,8 +2,10 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/reviewers"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -41,7 +43,11 @@ type PlanReview struct {
 func (e *Approvals) ReviewPlan(ctx context.Context, rt reviewers.Target, userRequest string, plan any) (PlanReview, error) {
 	if ans, ok := resumedAnswer(ctx); ok {
 		// The review ran before a restart and left the user this plan's
-		// question, answered now: the answer decides, as it would have.
+		// question, answered now (or timed out): the answer decides, as
+		// it would have.
+		if ans.Reason == ReasonTimedOut {
+			return e.planTimedOut(PlanReview{ByUser: true}), nil
+		}
 		return planByUser(PlanReview{ByUser: true}, ans), nil
 	}
 	sessionID := rt.SessionID
@@ -68,12 +74,49 @@ func (e *Approvals) ReviewPlan(ctx context.Context, rt reviewers.Target, userReq
 	if fb := card.Feedback(); card.Unavailable == "" && fb != "" {
 		q += "\n" + fb
 	}
-	ans, err := e.host.Ask(ctx, Confirm{SessionID: sessionID, TurnID: rt.TurnID, ToolCallID: tools.CallID(ctx), Kind: "question",
+	// The question waits as long as ask_human's (askHuman.timeoutMs): a
+	// forgotten question must not hold the run forever.
+	wctx, cancel := context.WithTimeoutCause(ctx, e.QuestionTimeout(), errQuestionTimeout)
+	defer cancel()
+	ans, err := e.host.Ask(wctx, Confirm{SessionID: sessionID, TurnID: rt.TurnID, ToolCallID: tools.CallID(ctx), Kind: "question",
 		Question: q + "\n\nPlan:\n" + planForPeople(plan, v.Text), Options: []string{planUse, planReject}, Review: card})
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errQuestionTimeout) {
+			return e.planTimedOut(out), nil
+		}
 		return PlanReview{}, err
 	}
 	return planByUser(out, ans), nil
+}
+
+// DefaultQuestionTimeout is how long a question to the user (ask_human,
+// the plan question) waits when askHuman.timeoutMs is unset: long enough
+// to step away, short enough that a forgotten run ends.
+const DefaultQuestionTimeout = 30 * time.Minute
+
+// ReasonTimedOut is the Answer.Reason of a question restored after a
+// restart whose time ran out (never sent by a client: the engine's expiry
+// makes it).
+const ReasonTimedOut = "\x00timeout"
+
+var errQuestionTimeout = errors.New("the question to the user timed out")
+
+// QuestionTimeout is askHuman.timeoutMs, which bounds every question to
+// the user.
+func (e *Approvals) QuestionTimeout() time.Duration {
+	if ms := e.host.Settings().AskHuman.TimeoutMs; ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return DefaultQuestionTimeout
+}
+
+// planTimedOut: nobody answered the plan question in time, so the plan is
+// not used and the model decides how to go on.
+func (e *Approvals) planTimedOut(out PlanReview) PlanReview {
+	out.Accepted = false
+	out.Feedback = "The plan was not accepted: nobody answered the question whether to use it within " + e.QuestionTimeout().String() +
+		". Continue without a todo list, or stop and explain."
+	return out
 }
 
 // ReasonDone is the Reason of an ask_human answer that ends the topic

@@ -10,12 +10,13 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // DefaultAskHumanTimeout is how long ask_human waits when the setting is
-// unset: long enough to step away, short enough that a forgotten run ends.
-const DefaultAskHumanTimeout = 30 * time.Minute
+// unset.
+const DefaultAskHumanTimeout = approval.DefaultQuestionTimeout
 
 // Reply semantics of a "question" Confirm answered from the dialog:
 //   - Send:   Accept=true,  Answer=text            → "The user replied: …"
@@ -67,15 +68,16 @@ var errAskTimeout = errors.New("ask_human timed out")
 
 // reasonTimedOut marks the answer a restored question gets when its
 // timeout runs out (never sent by a client: Expire makes it).
-const reasonTimedOut = "\x00timeout"
+const reasonTimedOut = approval.ReasonTimedOut
 
-// expireRestoredAsk keeps the askHuman.timeoutMs of an ask_human question
-// restored after a restart, counted from when it was first asked: when it
-// runs out the run resumes and the model is told nobody answered, as it
-// would have been without the restart.
+// expireRestoredAsk keeps the askHuman.timeoutMs of a question (ask_human's,
+// or the plan question of create_todo_list) restored after a restart,
+// counted from when it was first asked: when it runs out the run resumes
+// and the model is told nobody answered, as it would have been without
+// the restart.
 func (e *Engine) expireRestoredAsk(p *parkedTurn) {
 	if p.confirm.Kind != "question" || !slices.ContainsFunc(p.calls, func(c llm.ToolCall) bool {
-		return c.ID == p.confirm.ToolCallID && c.Name == "ask_human"
+		return c.ID == p.confirm.ToolCallID && (c.Name == "ask_human" || c.Name == scheduler.ToolCreateTodo)
 	}) {
 		return
 	}
