@@ -78,6 +78,11 @@ type Run struct {
 	// once (Prepare sends the compacted track). A second overflow ends the
 	// run with the error: never a compaction loop.
 	OverflowCompact func(ctx context.Context) error
+	// Notes, when set, is asked as each tool result is recorded: text
+	// about what the user did meanwhile (closed a question's dialog) is
+	// appended to that result, so the model reads it in order and the
+	// track keeps it without a message between a call and its result.
+	Notes func() string
 }
 
 // ErrSuspended, wrapped in a tool's error, says the tool was parked on a
@@ -179,6 +184,11 @@ func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outc
 
 // record builds the history message holding one call's result.
 func (l *loop) record(c llm.ToolCall, res tools.Result) llm.Message {
+	if l.r.Notes != nil {
+		if n := l.r.Notes(); n != "" {
+			res.Output = strings.TrimRight(res.Output, "\n") + "\n\n" + n
+		}
+	}
 	var m llm.Message
 	if l.mode == ToolCallingText {
 		m = llm.Message{Role: llm.RoleUser, Content: formatTextResult(c, res)}

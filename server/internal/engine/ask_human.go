@@ -101,6 +101,9 @@ func (e *Engine) replyOf(ans Answer) tools.HumanReply {
 }
 
 func replyOf(ans Answer) tools.HumanReply {
+	if ans.Reason == reasonClosed {
+		return tools.HumanReply{Closed: true}
+	}
 	if !ans.Accept {
 		return tools.HumanReply{Cancelled: true}
 	}

@@ -42,6 +42,14 @@ type Broker struct {
 	pending map[string]*waiting
 	order   []string // ids in the order they were asked
 	dialogs []OpenDialog
+	// continued maps a replied question whose dialog the agent's
+	// follow-up took to that dialog, so a Close the user sent for it
+	// (not yet knowing of the follow-up) closes the follow-up instead.
+	continued map[string]continuedDialog
+	// closedNotes marks turns (session, turn) whose dialog the user
+	// closed while the agent worked: the model is told with its next
+	// tool result (ClosedNote).
+	closedNotes map[[2]string]bool
 }
 
 type waiting struct {
@@ -106,7 +114,7 @@ func (b *Broker) Resolve(id string, a Answer) error {
 	w := b.pending[id]
 	b.mu.Unlock()
 	if w == nil || !b.remove(id) {
-		if b.closeDialog(id) {
+		if b.closeDialog(id) || b.closeContinued(id) {
 			return nil
 		}
 		return ErrNoSuchConfirm

@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/google/uuid"
+
 	"github.com/govibe/govibe/server/internal/approval"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // An ask_human question is asked in a dialog. Send (an answer that is
@@ -43,6 +47,10 @@ func (b *Broker) continueDialog(c *Confirm) {
 			continue
 		}
 		b.dialogs = slices.Delete(b.dialogs, i, i+1)
+		if b.continued == nil {
+			b.continued = map[string]continuedDialog{}
+		}
+		b.continued[d.Question.ID] = continuedDialog{dialogID: d.Question.DialogID, sessionID: c.SessionID, turnID: c.TurnID}
 		c.DialogID = d.Question.DialogID
 		c.Thread = append(slices.Clone(d.Question.Thread), QuestionExchange{Question: d.Question.Question, Reply: d.Reply})
 		return
@@ -62,18 +70,81 @@ func (b *Broker) keepDialog(c Confirm, reply string) {
 }
 
 // closeDialog ends the open dialog whose last question is id: the user
-// closed it (Done or Cancel) while it waited for the agent. The agent's
-// next question, if any, opens a new dialog.
+// closed it while it waited for the agent. The agent's next question, if
+// any, opens a new dialog, and the model is told with its next tool result
+// (ClosedNote).
 func (b *Broker) closeDialog(id string) bool {
 	b.mu.Lock()
-	n := len(b.dialogs)
-	b.dialogs = slices.DeleteFunc(b.dialogs, func(d OpenDialog) bool { return d.Question.ID == id })
-	found := len(b.dialogs) < n
+	var closed []OpenDialog
+	b.dialogs = slices.DeleteFunc(b.dialogs, func(d OpenDialog) bool {
+		if d.Question.ID == id {
+			closed = append(closed, d)
+			return true
+		}
+		return false
+	})
+	for _, d := range closed {
+		if b.closedNotes == nil {
+			b.closedNotes = map[[2]string]bool{}
+		}
+		b.closedNotes[[2]string{d.Question.SessionID, d.Question.TurnID}] = true
+	}
 	b.mu.Unlock()
-	if found {
+	if len(closed) > 0 {
 		b.onClosed(id, "resolved")
 	}
-	return found
+	return len(closed) > 0
+}
+
+// continuedDialog is where a replied question's dialog went: the agent's
+// follow-up asked in it.
+type continuedDialog struct{ dialogID, sessionID, turnID string }
+
+// reasonClosed is the answer a follow-up question gets when the user
+// closed its dialog before seeing it (never sent by a client).
+const reasonClosed = "\x00closed"
+
+// closeContinued handles a Close for a replied question whose dialog the
+// agent's follow-up already took (the user's click crossed the question on
+// the wire): the follow-up is closed unanswered, and the model is told so
+// as its result.
+func (b *Broker) closeContinued(id string) bool {
+	b.mu.Lock()
+	cd, ok := b.continued[id]
+	delete(b.continued, id)
+	var w *waiting
+	if ok {
+		for _, x := range b.pending {
+			if x.c.Kind == "question" && x.c.DialogID == cd.dialogID {
+				w = x
+				break
+			}
+		}
+	}
+	b.mu.Unlock()
+	if w == nil || !b.remove(w.c.ID) {
+		return false
+	}
+	a := Answer{Reason: reasonClosed}
+	resp, _ := json.Marshal(a)
+	b.persist(w.c.ID, store.ConfirmRejected, resp)
+	b.onClosed(id, "resolved")
+	b.deliver(w, a)
+	b.onClosed(w.c.ID, "resolved")
+	return true
+}
+
+// ClosedNote returns (once) the note for the model of a turn whose
+// question dialog the user closed while the agent worked.
+func (b *Broker) ClosedNote(sessionID, turnID string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	k := [2]string{sessionID, turnID}
+	if !b.closedNotes[k] {
+		return ""
+	}
+	delete(b.closedNotes, k)
+	return tools.DialogClosedNote
 }
 
 // EndDialogs closes the dialogs a turn left open (its run ended, so no
@@ -88,6 +159,12 @@ func (b *Broker) EndDialogs(sessionID, turnID string) {
 		}
 		return false
 	})
+	delete(b.closedNotes, [2]string{sessionID, turnID})
+	for id, cd := range b.continued {
+		if cd.sessionID == sessionID && cd.turnID == turnID {
+			delete(b.continued, id)
+		}
+	}
 	b.mu.Unlock()
 	for _, id := range ended {
 		b.onClosed(id, closedEnded)

@@ -31,11 +31,13 @@ type HumanQuestion struct {
 }
 
 // HumanReply is how the user answered. Exactly one outcome holds:
-// Cancelled, TimedOut, or a Reply (Done marks the topic finished).
+// Cancelled, Closed (the user ended the question's dialog without
+// answering it), TimedOut, or a Reply (Done marks the topic finished).
 type HumanReply struct {
 	Reply     string
 	Done      bool
 	Cancelled bool
+	Closed    bool
 	TimedOut  bool
 	Timeout   string // the configured wait, for the model's note
 }
@@ -49,6 +51,10 @@ type HumanAsker interface {
 // ErrNoHuman is what an asker returns when no person can answer (a
 // headless run without a terminal).
 var ErrNoHuman = errors.New("no human is available")
+
+// DialogClosedNote is added to the next tool result after the user closed
+// a question's dialog while the agent worked on their reply.
+const DialogClosedNote = "Note: the user has since closed the question dialog; take their last reply as final and do not ask about that topic again."
 
 // NoHumanText is the model-visible result when nobody can answer.
 const NoHumanText = "No human is available in this run; decide yourself or stop and explain."
@@ -103,6 +109,8 @@ func HumanReplyText(r HumanReply) string {
 	switch {
 	case r.Cancelled:
 		return "The user cancelled the question."
+	case r.Closed:
+		return "The user closed the question dialog without answering this question; take their earlier replies as final and do not ask about this topic again."
 	case r.TimedOut:
 		return "No answer within " + r.Timeout + "; decide yourself or stop and explain."
 	case r.Done:

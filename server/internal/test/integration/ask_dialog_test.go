@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 var askVersion = scripted.ToolCall{ID: "q2", Name: "ask_human", Arguments: `{"question":"Which version?"}`}
@@ -153,7 +154,8 @@ func TestAskHumanDialogEndsWithStop(t *testing.T) {
 
 // TestAskHumanDialogClosedWhileWaiting: the user closes the open dialog
 // while the agent works (confirm/resolve on its replied question): it is
-// gone from session/load, and the agent's next question opens a new one.
+// gone from session/load, the agent's next question opens a new one, and
+// the model reads of the close with its next tool result.
 func TestAskHumanDialogClosedWhileWaiting(t *testing.T) {
 	gate := make(chan struct{})
 	model := dialogModel(t, gate)
@@ -184,6 +186,10 @@ func TestAskHumanDialogClosedWhileWaiting(t *testing.T) {
 	resolve(t, ed, protocol.ConfirmResolveParams{ID: q2.ID, Decision: "reject"})
 	if fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second); fin.Status != "done" {
 		t.Fatalf("turn ended %s\n%s", fin.Status, ed.Stderr())
+	}
+	// The close reaches the model with the next result, q2's.
+	if got := toolResultFor(t, model, "q2"); got != "The user cancelled the question.\n\n"+tools.DialogClosedNote {
+		t.Fatalf("q2 result %q", got)
 	}
 	expectValid(t, model)
 	expectSettled(t, ed, r.SessionID)
