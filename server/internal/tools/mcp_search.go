@@ -61,7 +61,7 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 		run: func(ctx context.Context, env *Env, a mcpCallArgs) (Result, error) {
 			t, ok := byName[strings.TrimSpace(a.Tool)]
 			if !ok {
-				return Fail(fmt.Sprintf("no MCP tool is named %q; find it with %s first.", a.Tool, mcpSearchName)), nil
+				return Fail(fmt.Sprintf("no MCP tool named %q is available here (a custom command's allowedTools may leave it out); find the available ones with %s.", a.Tool, mcpSearchName)), nil
 			}
 			args := a.Arguments
 			if len(args) == 0 || string(args) == "null" {
