@@ -147,6 +147,22 @@ describe('an MCP tool call waiting for approval', () => {
   });
 });
 
+describe('a browser_sub_agent run waiting for approval', () => {
+  test('says a browser will open web pages, shows the task and URL, and offers Always allow', async () => {
+    const args = JSON.stringify({ task: 'Read the heading', url: 'https://example.com/' });
+    await h.host(snapshot());
+    await h.host({
+      type: 'confirm',
+      request: req({ id: 'b1', kind: 'tool', command: 'browser_sub_agent', question: args, allowRules: ['browser_sub_agent'] }),
+    });
+    expect(h.q('confirm-tool-title')!.textContent).toBe('Let the browser agent (browser_sub_agent) open web pages?');
+    expect(h.q('confirm-tool-args')!.textContent).toContain('https://example.com/');
+    expect(h.q('confirm-card')!.querySelector('.codicon-globe')).not.toBeNull();
+    h.q('confirm-allow')!.click();
+    expect(resolves()).toEqual([{ type: 'resolve', id: 'b1', decision: 'accept' }]);
+  });
+});
+
 describe('splitToolName', () => {
   test('splits mcp__server__tool and keeps other names whole', () => {
     expect(splitToolName('mcp__github__create_issue')).toEqual({ server: 'github', tool: 'create_issue' });

@@ -131,6 +131,9 @@ export function QuestionConfirm({ view, primary }: { view: ConfirmView; primary:
   );
 }
 
+/** The browser sub-agent's tool (tools.BrowserToolName). */
+const BROWSER_TOOL = 'browser_sub_agent';
+
 /**
  * Splits a namespaced MCP tool name, mcp__<server>__<tool>, as the sidecar
  * builds it (mcpclient.ToolName); anything else is shown whole as the tool.
@@ -151,12 +154,18 @@ export function ToolConfirm({ view, primary }: { view: ConfirmView; primary: boo
   const server = req.server || split.server;
   const tool = req.tool || split.tool;
   const args = req.question ? prettyJson(req.question) : '';
+  // browser_sub_agent is confirmed like a web fetch, on this card.
+  const browser = !server && tool === BROWSER_TOOL;
   return (
     <div class={`confirm-card confirm-tool${primary ? ' primary' : ''}`} data-testid="confirm-card" data-kind="tool">
       <div class="confirm-head">
-        <span class="codicon codicon-plug" />
+        <span class={`codicon ${browser ? 'codicon-globe' : 'codicon-plug'}`} />
         <span class="confirm-title" data-testid="confirm-tool-title">
-          {server ? l10n.t('Call {0} on the MCP server {1}?', tool, server) : l10n.t('Call the tool {0}?', tool)}
+          {server
+            ? l10n.t('Call {0} on the MCP server {1}?', tool, server)
+            : browser
+              ? l10n.t('Let the browser agent ({0}) open web pages?', tool)
+              : l10n.t('Call the tool {0}?', tool)}
         </span>
       </div>
       {args && (
