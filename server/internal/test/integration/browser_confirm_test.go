@@ -67,3 +67,38 @@ func TestBrowserSubAgentIsConfirmed(t *testing.T) {
 	}
 	expectValid(t, model)
 }
+
+// TestBrowserConfirmationResumedAfterRestart: the sidecar stops while the
+// browser run waits for the user; the next one shows the same card, and
+// the answer given then decides: allowed, the run goes ahead (and ends
+// with "not available" here); declined, nothing runs. No call is left
+// without its result.
+func TestBrowserConfirmationResumedAfterRestart(t *testing.T) {
+	for _, c := range []struct {
+		decision, want string
+	}{{"accept", "not available"}, {"reject", "the user declined the browser run"}} {
+		t.Run(c.decision, func(t *testing.T) {
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			call := scripted.ToolCall{ID: "b1", Name: "browser_sub_agent", Arguments: `{"task":"Read the heading","url":"https://example.com/"}`}
+			p := parkThenStop(t, stoppers[0], map[string]string{"a.txt": aText}, call, scripted.Reply{Text: "done"})
+			p.settings["browser.executablePath"] = "/nonexistent/chromium"
+			ed, load := p.restart(t)
+			got := p.expectRestored(t, ed, load)
+			if got.Command != "browser_sub_agent" || !strings.Contains(got.Question, "Read the heading") {
+				t.Fatalf("restored card %+v", got)
+			}
+			resolve(t, ed, protocol.ConfirmResolveParams{ID: got.ID, Decision: c.decision})
+			if fin := ed.AwaitTurnFinished(p.sid, p.turn, 20*time.Second); fin.Status != "done" {
+				t.Fatalf("resumed turn ended %s\n%s", fin.Status, ed.Stderr())
+			}
+			if res := toolResultFor(t, p.model, "b1"); !strings.Contains(res, c.want) {
+				t.Fatalf("the model got %q, want %q", res, c.want)
+			}
+			if n := confirms(ed); n != 1 {
+				t.Fatalf("%d questions after the restart; the restored answer decides", n)
+			}
+			expectValid(t, p.model)
+			expectSettled(t, ed, p.sid)
+		})
+	}
+}
