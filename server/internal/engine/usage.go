@@ -60,7 +60,7 @@ func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsa
 // session's next request uses (its /model or picker choice), not the
 // active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
-	p := e.sessionProfile(ctx, sid)
+	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
 	st := e.meter.Load(ctx, sid)
 	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
