@@ -95,6 +95,7 @@ var zhCN = map[string]string{
 	"Model: %s":                 "模型：%s",
 	"This session now uses %s.": "本会话现在使用 %s。",
 	"/init writes AGENTS.md and .govibe/memory/ as edits, which this headless run does not approve: pass --approve edits (or --approve all).": "/init 以修改的方式写入 AGENTS.md 和 .govibe/memory/,而本次无界面运行不批准修改:请传入 --approve edits(或 --approve all)。",
+	"Context file not loaded: %s":                             "上下文文件未加载:%s",
 	"/undo needs a session with a turn to undo":               "/undo 需要一个有可撤销轮次的会话",
 	"Nothing to undo: no turn of this session changed files.": "没有可撤销的内容：本会话没有任何轮次修改过文件。",
 	"Restored the workspace to before turn %d.":               "已将工作区恢复到第 %d 轮之前。",
