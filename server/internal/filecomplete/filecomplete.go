@@ -133,10 +133,15 @@ func best(out []Match, limit int) []Match {
 // at word starts and in the base name score higher; shorter paths win
 // ties. An empty query matches everything equally.
 func score(q, p string) (int, bool) {
+	return scoreLower(q, p, strings.ToLower(p))
+}
+
+// scoreLower is score with p already lower-cased (lp), for a listing
+// that keeps both.
+func scoreLower(q, p, lp string) (int, bool) {
 	if q == "" {
 		return 0, true
 	}
-	lp := strings.ToLower(p)
 	base := strings.LastIndex(strings.TrimSuffix(lp, "/"), "/") + 1
 	s, qi, prev := 0, 0, -2
 	for i := 0; i < len(lp) && qi < len(q); i++ {
