@@ -35,7 +35,7 @@ func TestExecBuiltinCommands(t *testing.T) {
 		t.Fatalf("local commands made %d model requests", n)
 	}
 
-	if out, errOut, code := runExec(t, env, append(common, "/init")...); code != 0 {
+	if out, errOut, code := runExec(t, env, append(common, "--approve", "edits", "/init")...); code != 0 {
 		t.Fatalf("/init: exit %d\n%s\n%s", code, out, errOut)
 	}
 	if last := model.Requests()[0].LastUserMessage(); !strings.Contains(last, `load_skill("memory-bootstrap")`) || !strings.Contains(last, "AGENTS.md") {

@@ -13,8 +13,9 @@ import (
 // the scripted model. The prompt carries the survey (the listing, the
 // README, the picked files, best first, vendored code left out); the model
 // loads the skill, reads a picked file and writes AGENTS.md and the four
-// memory levels through the edit path (protected .govibe/ files: --approve all headless); the next session's first message
-// points at the memory.
+// memory levels through the edit path, which --approve edits is enough for
+// headless (the memory is plain text, not protected configuration); the
+// next session's first message points at the memory.
 func TestExecInitWritesAgentsAndMemory(t *testing.T) {
 	ws := gitRepo(t, map[string]string{"README.md": "# Demo\nA demo tool.\n"})
 	writeFiles(t, ws, map[string]string{"go.mod": "module demo\n\ngo 1.22\n" + strings.Repeat("// pad\n", 40),
@@ -37,7 +38,7 @@ func TestExecInitWritesAgentsAndMemory(t *testing.T) {
 		scripted.Reply{Text: "Initialised."},
 		scripted.Reply{Text: "hi"})
 	env := []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir(), "XDG_CONFIG_HOME=" + t.TempDir()}
-	common := []string{"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--output", "text", "--approve", "all"}
+	common := []string{"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--output", "text", "--approve", "edits"}
 	out, errOut, code := runExec(t, env, append(common, "/init")...)
 	if code != 0 {
 		t.Fatalf("/init: exit %d\n%s\n%s", code, out, errOut)
@@ -61,5 +62,29 @@ func TestExecInitWritesAgentsAndMemory(t *testing.T) {
 	}
 	if u := model.Requests()[4].LastUserMessage(); !strings.Contains(u, "Project memory is in .govibe/memory/ (README.md, L1-purpose.md, L2-inventory.md, L3-roles.md)") || !strings.Contains(u, "Build: go build") {
 		t.Fatalf("the next session's first message lacks the memory pointer or AGENTS.md:\n%s", u)
+	}
+}
+
+// TestExecInitWithoutApprovalRefuses: headless /init with --approve none
+// (the default) would have every write refused, so it stops before asking
+// the model, says which flag to pass, and writes nothing.
+func TestExecInitWithoutApprovalRefuses(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"README.md": "# Demo\n"})
+	model := scripted.Start(t, scripted.Reply{Text: "should not be asked"})
+	env := []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir(), "XDG_CONFIG_HOME=" + t.TempDir()}
+	for _, approve := range [][]string{{"--approve", "none"}, nil} {
+		args := append([]string{"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--output", "text"}, approve...)
+		out, errOut, code := runExec(t, env, append(args, "/init")...)
+		if code == 0 || !strings.Contains(errOut, "pass --approve edits") {
+			t.Fatalf("%v: exit %d, want a failure naming --approve edits\n%s\n%s", approve, code, out, errOut)
+		}
+	}
+	if n := len(model.Requests()); n != 0 {
+		t.Fatalf("the model was asked %d times", n)
+	}
+	for _, f := range []string{"AGENTS.md", ".govibe"} {
+		if _, err := os.Stat(filepath.Join(ws, f)); !os.IsNotExist(err) {
+			t.Fatalf("%s exists after a refused /init: %v", f, err)
+		}
 	}
 }

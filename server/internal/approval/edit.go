@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -15,13 +16,17 @@ import (
 )
 
 // protected paths always ask, even under auto-approve: they configure
-// tools, CI or GoVibe itself.
+// tools, CI or GoVibe itself. The project memory (.govibe/memory/) is
+// plain text that configures nothing, like AGENTS.md: its edits are
+// ordinary ones, so headless /init needs only --approve edits.
 func protected(rel string) bool {
-	rel = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(rel, `\`, "/")), "/")
+	rel = cleanRel(rel)
 	base := path.Base(rel)
 	switch {
 	case strings.HasPrefix(rel, ".vscode/") && strings.HasSuffix(rel, ".json"):
 		return true
+	case strings.HasPrefix(rel, memoryDir):
+		return false
 	case rel == ".govibe" || strings.HasPrefix(rel, ".govibe/"):
 		return true
 	case strings.HasPrefix(base, ".git") && base != ".gitkeep":
@@ -32,13 +37,35 @@ func protected(rel string) bool {
 	return false
 }
 
+const memoryDir = ".govibe/memory/"
+
+func cleanRel(rel string) string {
+	return strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(rel, `\`, "/")), "/")
+}
+
+// memoryInPlace is false for a memory path that is a symbolic link or
+// lies in a linked folder (.govibe, .govibe/memory, …): its target may be
+// a protected file.
+func memoryInPlace(rel, abs string) bool {
+	rel = cleanRel(rel)
+	if !strings.HasPrefix(rel, memoryDir) {
+		return true
+	}
+	for d := abs; rel != "."; d, rel = filepath.Dir(d), path.Dir(rel) {
+		if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // ConfirmEdit decides an edit: permission rules, the edit review (whose
 // rejection goes back to the model without bothering the user), then the
 // headless policy, auto-approve, or the user. An edit whose review was
 // unavailable is never applied without a human.
 func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
 	cs := a.x.host.Settings()
-	isProtected := protected(p.RelPath)
+	isProtected := protected(p.RelPath) || !memoryInPlace(p.RelPath, p.Path)
 	perm, permWhy := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
 	if perm.Verdict == permission.Deny {
 		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + ".",

@@ -11,7 +11,8 @@ import (
 
 // ConfirmFetch decides a web_fetch: a WebFetch(domain:…) deny rule
 // refuses, an ask rule asks, a user allow rule (settings or the
-// always-allow file) permits; headless runs fetch otherwise only with
+// always-allow file) permits, an @url mention the user typed is fetched
+// (asking for what was just asked for would only add a click); headless runs fetch otherwise only with
 // --approve all; the user is asked in the editor, with "Always allow" for
 // the host. A fetched URL can carry workspace data to any host, which is
 // why a read-only tool still asks.
@@ -22,6 +23,9 @@ func (a *Approver) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (too
 		return tools.FetchDecision{Reason: why + ".", Display: a.x.host.Tr("Not fetched: your permission rule %s denies it.", d.Rule.String())}, nil
 	case permission.Allow:
 		return tools.FetchDecision{Allowed: true, Rule: d.Rule.String()}, nil
+	}
+	if p.Typed {
+		return tools.FetchDecision{Allowed: true, Rule: "@url"}, nil
 	}
 	if a.x.opts.Headless {
 		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask {

@@ -64,16 +64,19 @@ type Info struct {
 // Host is what compaction needs from the engine.
 type Host interface {
 	// Policy is the compaction policy of the model the session's next
-	// request uses (its window and output cap); sid "" is the active
-	// profile's.
+	// request uses (its window and output cap): the running turn's custom
+	// command model, else the session's /model choice, else govibe.model;
+	// sid "" is the active profile's. It decides when to compact.
 	Policy(ctx context.Context, sid string) compact.Policy
 	// Prefix is what a free-phase request of the session starts with: the
 	// system prompt and tool definitions, byte for byte as the run sends
 	// them, so the summary request shares the provider's prefix cache.
 	Prefix(ctx context.Context, sid string) (system string, defs []llm.ToolDef)
 	// Client makes the session's summary request (metered like every
-	// request): the compaction role's profile, else the session's.
-	Client(ctx context.Context, sid string) (llm.Client, error)
+	// request): the compaction role's profile, else the one Policy follows.
+	// The policy returned is that model's: the summary request must fit
+	// its window, which may be smaller than the session model's.
+	Client(ctx context.Context, sid string) (llm.Client, compact.Policy, error)
 	// ContextEstimated tells the accounting that the session's context is
 	// now this local estimate, until the next request reports the real one.
 	ContextEstimated(sid string, tokens int64)

@@ -79,17 +79,19 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	info.Messages = n
 	instr := compact.InstructionMessage()
 	part, _ := compact.Sanitize(old)
+	client, summaryPol, err := c.host.Client(ctx, sid)
+	if err != nil {
+		return info, err
+	}
 	overhead := est.Text(system) + est.Tools(defs) + est.Message(instr) + 4
-	send, cut, err := compact.Fit(part, overhead, pol.RequestBudget(), est)
+	// The summary goes to the compaction role's model when one is set:
+	// its window, not the session model's, bounds the request.
+	send, cut, err := compact.Fit(part, overhead, summaryPol.RequestBudget(), est)
 	info.Truncated = cut
 	if err != nil {
 		return c.failed(ctx, sid, turnID, info, track, n, err)
 	}
-	client, err := c.host.Client(ctx, sid)
-	if err != nil {
-		return info, err
-	}
-	req := llm.Request{SessionID: sid, MaxTokens: pol.Reserve(), Tools: defs,
+	req := llm.Request{SessionID: sid, MaxTokens: summaryPol.Reserve(), Tools: defs,
 		Messages: append(append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, send...), instr)}
 	resp, err := client.Stream(ctx, req, func(llm.Event) {})
 	if err != nil && errors.Is(err, llm.ErrToolsUnsupported) && len(req.Tools) > 0 {

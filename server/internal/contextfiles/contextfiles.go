@@ -49,12 +49,23 @@ func (f File) Key() string { return f.Root + "\x00" + f.Rel }
 // and the one-line pointer to the root's project memory (MemoryPointer).
 // Missing files are skipped; unreadable ones are reported.
 func Load(roots, extra []string) (files []File, problems []error) {
+	var inside []string
+	for _, n := range extra {
+		// govibe.contextFiles names files in each root; one that leaves
+		// the workspace is refused, and said so.
+		c := filepath.ToSlash(filepath.Clean(n))
+		if c == ".." || strings.HasPrefix(c, "../") || filepath.IsAbs(n) || strings.HasPrefix(n, "/") {
+			problems = append(problems, fmt.Errorf("govibe.contextFiles: %q is outside the workspace and was not loaded (name a file relative to the workspace folder)", n))
+			continue
+		}
+		inside = append(inside, n)
+	}
 	for _, root := range roots {
-		names := append(append([]string{}, RootNames...), extra...)
+		names := append(append([]string{}, RootNames...), inside...)
 		seen := map[string]bool{}
 		for _, n := range names {
 			n = filepath.ToSlash(filepath.Clean(n))
-			if seen[n] || n == "." || strings.HasPrefix(n, "../") || filepath.IsAbs(n) {
+			if seen[n] || n == "." {
 				continue
 			}
 			seen[n] = true

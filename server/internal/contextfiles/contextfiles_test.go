@@ -29,17 +29,23 @@ func TestLoadConventions(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "AGENTS.md", "Use tabs.")
 	write(t, root, "CLAUDE.md", "Run make test.")
+	write(t, root, "CLAUDE.local.md", "My own rules.")
 	write(t, root, "GEMINI.md", "Gemini rules.")
 	write(t, root, ".github/copilot-instructions.md", "Copilot rules.")
 	write(t, root, ".github/instructions/go.instructions.md", "---\napplyTo: \"**/*.go\"\n---\nGo style.\n")
 	write(t, root, ".github/instructions/bad.instructions.md", "---\napplyTo: [\n---\nx\n")
 	write(t, root, "docs/TEAM.md", "Team notes.")
 	files, problems := Load([]string{root}, []string{"docs/TEAM.md", "../escape.md", "/etc/passwd"})
-	if names(files) != "AGENTS.md,CLAUDE.md,GEMINI.md,.github/copilot-instructions.md,docs/TEAM.md,.github/instructions/go.instructions.md" {
+	if names(files) != "AGENTS.md,CLAUDE.md,CLAUDE.local.md,GEMINI.md,.github/copilot-instructions.md,docs/TEAM.md,.github/instructions/go.instructions.md" {
 		t.Fatalf("loaded %s", names(files))
 	}
-	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "bad.instructions.md") {
-		t.Fatalf("malformed instructions file reported: %v", problems)
+	if len(problems) != 3 || !strings.Contains(problems[2].Error(), "bad.instructions.md") || !strings.Contains(problems[2].Error(), "line 2") {
+		t.Fatalf("malformed instructions file reported with its line: %v", problems)
+	}
+	for i, name := range []string{"../escape.md", "/etc/passwd"} {
+		if !strings.Contains(problems[i].Error(), `govibe.contextFiles: "`+name+`" is outside the workspace`) {
+			t.Fatalf("contextFiles entry %s not reported: %v", name, problems[i])
+		}
 	}
 	goFile := files[len(files)-1]
 	if goFile.ApplyTo != "**/*.go" || goFile.Content != "Go style." {

@@ -120,8 +120,17 @@ func Load(dirs []Dir, reserved func(string) bool) (cmds []Command, problems, con
 				}
 				return nil
 			}
+			if strings.HasPrefix(e.Name(), ".") {
+				return nil // hidden files and editors' lock files
+			}
 			name, format, ok := commandName(root, p, d.Format)
 			if !ok {
+				return nil
+			}
+			if !nameRE.MatchString(name) {
+				// A command file the user cannot type is reported, not
+				// silently skipped.
+				problems = append(problems, Problem{Path: p, Message: fmt.Sprintf("/%s is not a command name: use letters, digits, '.', '_' and '-' (subfolders become ':')", name)})
 				return nil
 			}
 			if len(byName) >= maxCommands {
@@ -152,7 +161,9 @@ func Load(dirs []Dir, reserved func(string) bool) (cmds []Command, problems, con
 }
 
 // commandName maps a file to its command name: the path below the folder
-// with separators turned into ':' and the extension dropped.
+// with separators turned into ':' and the extension dropped. ok is false
+// for a file that is no command (another extension); the name may still
+// be invalid (nameRE).
 func commandName(root, p string, f Format) (string, Format, bool) {
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
@@ -173,11 +184,7 @@ func commandName(root, p string, f Format) (string, Format, bool) {
 	default:
 		return "", "", false
 	}
-	name := strings.ReplaceAll(rel, "/", ":")
-	if !nameRE.MatchString(name) {
-		return "", "", false
-	}
-	return name, format, true
+	return strings.ReplaceAll(rel, "/", ":"), format, true
 }
 
 type mdFields struct {

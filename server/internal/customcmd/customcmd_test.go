@@ -112,3 +112,92 @@ func TestMalformedFilesReported(t *testing.T) {
 		}
 	}
 }
+
+// TestTOMLCommandsNamespacedWithArguments: a Gemini-style command in a
+// subfolder is /folder:name; {{args}} takes the arguments, and a prompt
+// without it gets them appended, as Gemini CLI does.
+func TestTOMLCommandsNamespacedWithArguments(t *testing.T) {
+	root := t.TempDir()
+	put(t, root, ".govibe/commands/git/ship.toml", "description = \"Ship a release\"\nprompt = \"\"\"\nRun the release checklist for {{args}}.\nThen tag {{args}}.\n\"\"\"\n")
+	put(t, root, ".gemini/commands/ops/deploy/now.toml", "prompt = \"Deploy now.\"\n")
+	cmds, problems, _ := Load(Dirs("", []string{root}, true), nil)
+	if len(problems) != 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	m := byName(cmds)
+	ship, ok := m["git:ship"]
+	if !ok || ship.Format != FormatTOML || ship.Description != "Ship a release" {
+		t.Fatalf("/git:ship: %+v (have %v)", ship, m)
+	}
+	if got, _ := ship.Expand("v2.1", Editor{}); got != "Run the release checklist for v2.1.\nThen tag v2.1.\n" {
+		t.Fatalf("{{args}}: %q", got)
+	}
+	now, ok := m["ops:deploy:now"]
+	if !ok {
+		t.Fatalf("nested folders do not namespace: %v", m)
+	}
+	if got, _ := now.Expand("to staging", Editor{}); got != "Deploy now.\n\nto staging" {
+		t.Fatalf("arguments without {{args}}: %q", got)
+	}
+}
+
+// TestConflictsNameTheWinner: project beats user and user beats built-in,
+// and each report names the command that lost and the one that won.
+func TestConflictsNameTheWinner(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	put(t, root, ".govibe/commands/fix.md", "project fix\n")
+	put(t, home, ".govibe/commands/fix.md", "user fix\n")
+	put(t, home, ".govibe/commands/cost.md", "user cost\n")
+	put(t, root, ".gemini/commands/fix.toml", "prompt = \"gemini fix\"\n")
+	cmds, _, conflicts := Load(Dirs(home, []string{root}, true), func(n string) bool { return n == "cost" })
+	m := byName(cmds)
+	if m["fix"].Template != "project fix" || m["fix"].Source != "project" || m["cost"].Source != "user" {
+		t.Fatalf("winners: fix %+v, cost %+v", m["fix"], m["cost"])
+	}
+	var got []string
+	for _, c := range conflicts {
+		got = append(got, c.Error())
+	}
+	all := strings.Join(got, "\n")
+	projectFix := filepath.Join(root, ".govibe", "commands", "fix.md")
+	for _, want := range []string{
+		filepath.Join(home, ".govibe", "commands", "fix.md") + ": /fix is already defined by the project command " + projectFix + ", which wins",
+		filepath.Join(root, ".gemini", "commands", "fix.toml") + ": /fix is already defined by the project command " + projectFix + ", which wins",
+		"/cost replaces the built-in command of that name",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no conflict %q in\n%s", want, all)
+		}
+	}
+	if len(conflicts) != 3 {
+		t.Fatalf("%d conflicts:\n%s", len(conflicts), all)
+	}
+}
+
+// TestBadFilesReportedWithTheirLine: a malformed header names its line
+// exactly, and a file whose name cannot be typed as a command is reported
+// rather than skipped; hidden files are not commands.
+func TestBadFilesReportedWithTheirLine(t *testing.T) {
+	root := t.TempDir()
+	put(t, root, ".govibe/commands/bad.md", "---\ndescription: fine\nargument-hint: [x\n---\nbody\n")
+	put(t, root, ".govibe/commands/fix bug.md", "Fix it.\n")
+	put(t, root, ".govibe/commands/.#fix.md", "lock file\n")
+	cmds, problems, _ := Load(Dirs("", []string{root}, true), nil)
+	if len(cmds) != 0 || len(problems) != 2 {
+		t.Fatalf("commands %v, problems %v", cmds, problems)
+	}
+	for _, p := range problems {
+		switch filepath.Base(p.Path) {
+		case "bad.md":
+			if p.Line != 3 {
+				t.Errorf("bad.md: line %d, want 3: %s", p.Line, p.Message)
+			}
+		case "fix bug.md":
+			if !strings.Contains(p.Message, "/fix bug is not a command name") {
+				t.Errorf("fix bug.md: %s", p.Message)
+			}
+		default:
+			t.Errorf("unexpected problem %v", p)
+		}
+	}
+}

@@ -91,6 +91,10 @@ func (e *Engine) newCommand(ctx context.Context, p SendParams, _ string) (comman
 // survey with the task: read the picked files, then write AGENTS.md and
 // the memory levels of the memory-bootstrap skill, every write a diff.
 func (e *Engine) initCommand(_ context.Context, _ SendParams, _ string) (commandOutcome, error) {
+	if e.opts.Headless && e.opts.Approve != "edits" && e.opts.Approve != "all" {
+		// Refused before the model is asked: every write would be refused.
+		return commandOutcome{}, errors.New(e.tr("/init writes AGENTS.md and .govibe/memory/ as edits, which this headless run does not approve: pass --approve edits (or --approve all)."))
+	}
 	surveys := make([]initscan.Survey, 0, len(e.opts.Roots))
 	for _, r := range e.opts.Roots {
 		surveys = append(surveys, initscan.Explore(r))

@@ -46,18 +46,26 @@ type CompactionInfo struct {
 // compactionHost is the engine as compaction sees it.
 type compactionHost struct{ e *Engine }
 
-// Policy follows the session's model (its /model or picker choice), so a
-// switch to a smaller window compacts against that window.
+// Policy follows the model the session's next request goes to: the
+// running turn's custom command model, else its /model or picker choice,
+// so a switch to a smaller window compacts against that window.
 func (h compactionHost) Policy(ctx context.Context, sid string) compact.Policy {
-	return h.e.compactPolicy(h.e.sessionProfile(ctx, sid))
+	return h.e.compactPolicy(h.e.turnProfile(ctx, h.e.liveTurn(sid)))
 }
 
 func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
 	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.turnProfile(ctx, h.e.liveTurn(sid)))
 }
 
-func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, error) {
-	return h.e.client(h.e.roleProfileFor(ctx, sid, RoleCompaction))
+// Client asks the compaction role's model for the summary, else the model
+// Policy follows; the policy returned is that model's.
+func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, compact.Policy, error) {
+	p := h.e.turnProfile(ctx, h.e.liveTurn(sid))
+	if roleModel(h.e.Settings(), RoleCompaction) != "" {
+		p = h.e.roleProfile(RoleCompaction)
+	}
+	c, err := h.e.client(p)
+	return c, h.e.compactPolicy(p), err
 }
 
 func (h compactionHost) ContextEstimated(sid string, tokens int64) {

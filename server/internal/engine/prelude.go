@@ -53,7 +53,11 @@ func (e *Engine) contextFilesFor(ctx context.Context, sid, activeFile string) (s
 	sub, p2 := contextfiles.ForTouched(roots, touched)
 	files = append(files, sub...)
 	for _, err := range append(problems, p2...) {
-		e.log.Warn("context file", zap.Error(err))
+		// Once per session: a malformed file is said where the user looks.
+		if e.reported.first("contextfile\x00" + sid + "\x00" + err.Error()) {
+			e.log.Warn("context file", zap.Error(err))
+			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: e.tr("Context file not loaded: %s", err.Error())})
+		}
 	}
 	var inPlay []string
 	for _, p := range append(touched, activeFile) {

@@ -57,14 +57,16 @@ func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsa
 // ContextUse reports the context in use: the provider's count from the
 // session's last request when it still describes the model track, else a
 // local estimate of the next request. The window is that of the model the
-// session's next request uses (its /model or picker choice), not the
-// active setting's.
+// session's next request uses (a running custom command's model, else its
+// /model or picker choice), not the active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
-	p := e.sessionProfile(ctx, sid)
+	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
 	st := e.meter.Load(ctx, sid)
 	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
-		use.Profile = firstNonEmpty(p.Name, p.Model)
+		// The session's own choice, not a running custom command's model.
+		sp := e.sessionProfile(ctx, sid)
+		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {
 		use.UsedTokens, use.Source = int64(e.estimateTrack(ctx, sid)), SourceEstimate

@@ -32,8 +32,25 @@ type Options struct {
 }
 
 // Complete returns the best matches of query in roots, best first, and
-// whether the walk stopped early.
+// whether the walk stopped early. It walks every time; Index.Complete
+// keeps the listing of a tree too large to walk within the budget.
 func Complete(roots []string, query string, o Options) (out []Match, partial bool) {
+	o = o.withDefaults()
+	q := normQuery(query)
+	deadline := time.Now().Add(o.Budget)
+	dirs := map[string]bool{}
+	for _, root := range roots {
+		ms, stopped := walkScored(root, q, o, deadline, dirs)
+		out = append(out, ms...)
+		if stopped {
+			partial = true
+			break
+		}
+	}
+	return best(out, o.Limit), partial
+}
+
+func (o Options) withDefaults() Options {
 	if o.Limit <= 0 {
 		o.Limit = 50
 	}
@@ -43,45 +60,60 @@ func Complete(roots []string, query string, o Options) (out []Match, partial boo
 	if o.MaxFiles <= 0 {
 		o.MaxFiles = 200000
 	}
-	q := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(query), "@"))
-	deadline := time.Now().Add(o.Budget)
+	return o
+}
+
+func normQuery(query string) string {
+	return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(query), "@"))
+}
+
+// walkScored walks root until the deadline or MaxFiles and scores every
+// file and folder it meets; dirs remembers folders already scored (keyed
+// by root).
+func walkScored(root, q string, o Options, deadline time.Time, dirs map[string]bool) (out []Match, stopped bool) {
 	var (
-		mu      sync.Mutex
-		seen    atomic.Int64
-		stopped atomic.Bool
-		dirs    = map[string]bool{}
+		mu   sync.Mutex
+		seen atomic.Int64
+		stop atomic.Bool
 	)
-	for _, root := range roots {
-		tools.WalkFiles(root, func(rel string) bool {
-			n := seen.Add(1)
-			if n > int64(o.MaxFiles) || (n%256 == 0 && time.Now().After(deadline)) {
-				stopped.Store(true)
-				return false
+	tools.WalkFiles(root, func(rel string) bool {
+		n := seen.Add(1)
+		if n > int64(o.MaxFiles) || (n%256 == 0 && time.Now().After(deadline)) {
+			stop.Store(true)
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		out = scorePath(out, root, rel, q, dirs)
+		return true
+	})
+	return out, stop.Load()
+}
+
+// scorePath scores a file and, once each, the folders above it (for
+// @folder/).
+func scorePath(out []Match, root, rel, q string, dirs map[string]bool) []Match {
+	cands := []string{rel}
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		cands = append(cands, d+"/")
+	}
+	for _, c := range cands {
+		if strings.HasSuffix(c, "/") {
+			if dirs[root+"\x00"+c] {
+				break
 			}
-			cands := []string{rel}
-			// Folders are candidates too (for @folder/).
-			for d := path.Dir(rel); d != "."; d = path.Dir(d) {
-				cands = append(cands, d+"/")
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, c := range cands {
-				if strings.HasSuffix(c, "/") {
-					if dirs[root+"\x00"+c] {
-						break
-					}
-					dirs[root+"\x00"+c] = true
-				}
-				if s, ok := score(q, c); ok {
-					out = append(out, Match{Root: root, Path: c, Score: s})
-				}
-			}
-			return true
-		})
-		if stopped.Load() {
-			break
+			dirs[root+"\x00"+c] = true
+		}
+		if s, ok := score(q, c); ok {
+			out = append(out, Match{Root: root, Path: c, Score: s})
 		}
 	}
+	return out
+}
+
+// best sorts by score, then shorter and alphabetical paths, and keeps
+// limit.
+func best(out []Match, limit int) []Match {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
@@ -91,20 +123,25 @@ func Complete(roots []string, query string, o Options) (out []Match, partial boo
 		}
 		return out[i].Path < out[j].Path
 	})
-	if len(out) > o.Limit {
-		out = out[:o.Limit]
+	if len(out) > limit {
+		out = out[:limit]
 	}
-	return out, stopped.Load()
+	return out
 }
 
 // score is a subsequence match of q in p: consecutive characters, matches
 // at word starts and in the base name score higher; shorter paths win
 // ties. An empty query matches everything equally.
 func score(q, p string) (int, bool) {
+	return scoreLower(q, p, strings.ToLower(p))
+}
+
+// scoreLower is score with p already lower-cased (lp), for a listing
+// that keeps both.
+func scoreLower(q, p, lp string) (int, bool) {
 	if q == "" {
 		return 0, true
 	}
-	lp := strings.ToLower(p)
 	base := strings.LastIndex(strings.TrimSuffix(lp, "/"), "/") + 1
 	s, qi, prev := 0, 0, -2
 	for i := 0; i < len(lp) && qi < len(q); i++ {

@@ -93,20 +93,74 @@ func (d Doc) Decode(v any, strict bool) error {
 		return nil
 	}
 	line := 0
+	var te *yaml.TypeError
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		// The opening '---' is line 1. yaml.v3 numbers the lines of type
 		// errors from 1, but a parser error's context from 0.
-		var te *yaml.TypeError
 		line = n + 1
 		if !errors.As(err, &te) && strings.Contains(err.Error(), "did not find expected") {
 			line++
+		}
+		if !errors.As(err, &te) {
+			line = d.syntaxLine(line, err.Error())
 		}
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
 	msg = yamlLine.ReplaceAllString(msg, "")
+	// "already defined at line N" counts from the header's first line.
+	msg = atLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, _ := strconv.Atoi(strings.TrimPrefix(m, "at line "))
+		return fmt.Sprintf("at line %d", n+1)
+	})
 	return &Error{Line: line, Message: "invalid frontmatter: " + strings.TrimLeft(msg, ": ")}
+}
+
+var atLine = regexp.MustCompile(`at line \d+`)
+
+// syntaxLine corrects yaml.v3's line for a construct left open (a quote,
+// '[' or '{'): it reports where it gave up, often the end of the header
+// or, for a construct on the header's first line, past it. The line that
+// opened the construct is what the user must fix; any line reported
+// past the header's last non-blank line is that last line.
+func (d Doc) syntaxLine(line int, msg string) int {
+	lines := strings.Split(strings.TrimRight(string(d.Head), "\n"), "\n")
+	last := 1
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			last = i + 2
+		}
+	}
+	if !strings.Contains(msg, "unexpected end of stream") && !strings.Contains(msg, "did not find expected") {
+		return min(line, last)
+	}
+	for i := min(line, last) - 2; i >= 0; i-- {
+		if opensConstruct(lines[i]) {
+			return i + 2
+		}
+	}
+	return min(line, last)
+}
+
+// opensConstruct says whether a header line leaves a quoted value, a flow
+// sequence or a flow mapping open.
+func opensConstruct(l string) bool {
+	v := strings.TrimSpace(l)
+	if strings.HasPrefix(v, "#") {
+		return false
+	}
+	if _, after, ok := strings.Cut(v, ": "); ok && !strings.HasPrefix(v, "- ") {
+		v = strings.TrimSpace(after)
+	}
+	v = strings.TrimSpace(strings.TrimPrefix(v, "- "))
+	switch {
+	case strings.HasPrefix(v, `"`):
+		return strings.Count(strings.ReplaceAll(v, `\"`, ""), `"`)%2 == 1
+	case strings.HasPrefix(v, "'"):
+		return strings.Count(strings.ReplaceAll(v, "''", ""), "'")%2 == 1
+	}
+	return strings.Count(v, "[") > strings.Count(v, "]") || strings.Count(v, "{") > strings.Count(v, "}")
 }
 
 // FieldLine is the 1-based file line of a top-level key, or 1.

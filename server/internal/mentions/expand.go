@@ -44,6 +44,12 @@ func Expand(ctx context.Context, env *tools.Env, text string, src Sources) []Att
 	left := MaxTotal
 	for _, m := range Parse(text) {
 		a := Attachment{Mention: m, Title: m.Raw}
+		if left <= 0 {
+			// Said, not dropped: the user and the model see what is missing.
+			a.Error = fmt.Sprintf("not attached: this message's attachments already fill the %d-character cap; read it with the tools", MaxTotal)
+			out = append(out, a)
+			continue
+		}
 		switch m.Kind {
 		case KindFile:
 			a.Content, a.Error = runTool(ctx, env, tools.ReadFile(), map[string]any{"filePath": m.Target})
@@ -56,7 +62,9 @@ func Expand(ctx context.Context, env *tools.Env, text string, src Sources) []Att
 		case KindGitChanges:
 			a.Content, a.Error = gitChanges(ctx, env.Roots)
 		case KindURL:
-			a.Content, a.Error = runTool(ctx, env, tools.WebFetch(), map[string]any{"url": m.Target})
+			typed := *env
+			typed.Approver = typedURL{env.Approver}
+			a.Content, a.Error = runTool(ctx, &typed, tools.WebFetch(), map[string]any{"url": m.Target})
 		case KindTerminal:
 			if src.Terminal == nil {
 				a.Error = "the terminal's output is not available here (it needs VS Code's shell integration)"
@@ -92,11 +100,22 @@ func Expand(ctx context.Context, env *tools.Env, text string, src Sources) []Att
 			a.Chars = len(a.Content)
 		}
 		out = append(out, a)
-		if left <= 0 {
-			break
-		}
 	}
 	return out
+}
+
+// typedURL is the turn's approver for an @url mention: the fetch is
+// marked as typed by the user, so the approver's deny rules apply but no
+// one is asked. Without an approver (tests, tools off) the SSRF policy
+// alone decides.
+type typedURL struct{ tools.Approver }
+
+func (t typedURL) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
+	p.Typed = true
+	if fa, ok := t.Approver.(tools.FetchApprover); ok && t.Approver != nil {
+		return fa.ConfirmFetch(ctx, p)
+	}
+	return tools.FetchDecision{Allowed: true, Rule: "@url"}, nil
 }
 
 func runTool(ctx context.Context, env *tools.Env, t tools.Tool, args map[string]any) (string, string) {
@@ -119,7 +138,7 @@ func folder(ctx context.Context, env *tools.Env, path string) (string, string) {
 	}
 	var b strings.Builder
 	b.WriteString(listing)
-	read := 0
+	read, large := 0, 0
 	for _, line := range strings.Split(listing, "\n") {
 		p := strings.TrimSpace(line)
 		if p == "" || strings.HasSuffix(p, "/") || strings.Contains(p, " ") || read >= maxFolderRead {
@@ -127,7 +146,11 @@ func folder(ctx context.Context, env *tools.Env, path string) (string, string) {
 		}
 		p = strings.TrimSuffix(strings.ReplaceAll(path, "\\", "/"), "/") + "/" + p
 		content, e := runTool(ctx, env, tools.ReadFile(), map[string]any{"filePath": p})
-		if e != "" || len(content) > maxFolderFile {
+		if e != "" {
+			continue
+		}
+		if len(content) > maxFolderFile {
+			large++
 			continue
 		}
 		read++
@@ -135,6 +158,9 @@ func folder(ctx context.Context, env *tools.Env, path string) (string, string) {
 	}
 	if read >= maxFolderRead {
 		fmt.Fprintf(&b, "\n\n[only the first %d small files were attached; read others with read_file]", maxFolderRead)
+	}
+	if large > 0 {
+		fmt.Fprintf(&b, "\n\n[%d listed files are over %d characters and were not attached; read them with read_file]", large, maxFolderFile)
 	}
 	return b.String(), ""
 }

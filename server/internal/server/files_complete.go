@@ -8,6 +8,10 @@ import (
 	"github.com/govibe/govibe/server/internal/filecomplete"
 )
 
+// fileIndex keeps the listings of workspaces too large to walk within the
+// autocomplete's budget (every server of the process shares them).
+var fileIndex = filecomplete.NewIndex()
+
 // FilesComplete answers the @-mention autocomplete.
 func (s *Server) FilesComplete(ctx context.Context, p *protocol.FilesCompleteParams) (*protocol.FilesCompleteResult, error) {
 	eng, err := s.engine(ctx)
@@ -15,7 +19,7 @@ func (s *Server) FilesComplete(ctx context.Context, p *protocol.FilesCompletePar
 		return nil, err
 	}
 	roots := eng.Roots()
-	ms, partial := filecomplete.Complete(roots, p.Query, filecomplete.Options{Limit: p.Limit})
+	ms, partial := fileIndex.Complete(roots, p.Query, filecomplete.Options{Limit: p.Limit})
 	out := &protocol.FilesCompleteResult{Items: []protocol.FileCompletion{}, Partial: partial}
 	for _, m := range ms {
 		it := protocol.FileCompletion{Path: m.Path}

@@ -10,6 +10,9 @@ type FetchProposal struct {
 	Host       string
 	Headers    []string // header names; "Cookie" when a cookie is sent
 	ToolCallID string
+	// Typed marks a URL the user typed as an @url mention: the user asked
+	// for it, so nobody is asked again; deny rules still refuse it.
+	Typed bool
 }
 
 // FetchDecision is the answer to a FetchProposal.

@@ -1,0 +1,68 @@
+package approval
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProtectedPaths: GoVibe's own configuration, editor and CI files are
+// protected; the project memory is not (plain text, like AGENTS.md), and
+// a path that only looks like memory once cleaned is judged by where it
+// really points.
+func TestProtectedPaths(t *testing.T) {
+	for rel, want := range map[string]bool{
+		".govibe/memory/L2-inventory.md":   false,
+		".govibe/memory/sub/notes.md":      false,
+		`.govibe\memory\L1-purpose.md`:     false,
+		".govibe/memory/../hooks.json":     true,
+		".govibe/memory":                   true,
+		".govibe/commands/x.md":            true,
+		".govibe/skills/s/SKILL.md":        true,
+		"./.govibe/settings.json":          true,
+		"AGENTS.md":                        false,
+		".vscode/settings.json":            true,
+		".github/workflows/ci.yml":         true,
+		".gitignore":                       true,
+		"src/.govibe/memory/x.md":          false,
+		"docs/memory/L1-purpose.md":        false,
+		"/.govibe/memory/../../.gitignore": true,
+	} {
+		if got := protected(rel); got != want {
+			t.Errorf("protected(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// TestMemoryThroughALinkStaysProtected: a memory file that is a symbolic
+// link, or sits in a linked memory folder, may point at a protected file,
+// so it keeps the protected treatment; an ordinary or not yet created
+// memory file does not.
+func TestMemoryThroughALinkStaysProtected(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".govibe", "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+	if !memoryInPlace(".govibe/memory/L1-purpose.md", abs(".govibe/memory/L1-purpose.md")) {
+		t.Fatal("an ordinary memory file counted as linked")
+	}
+	if !memoryInPlace(".govibe/memory/new/x.md", abs(".govibe/memory/new/x.md")) {
+		t.Fatal("a memory file in a folder not yet created counted as linked")
+	}
+	if err := os.Symlink(abs(".govibe/hooks.json"), abs(".govibe/memory/L3-roles.md")); err != nil {
+		t.Fatal(err)
+	}
+	if memoryInPlace(".govibe/memory/L3-roles.md", abs(".govibe/memory/L3-roles.md")) {
+		t.Fatal("a memory file linked to .govibe/hooks.json is treated as plain memory")
+	}
+	if err := os.Symlink(abs(".govibe"), abs(".govibe/memory/up")); err != nil {
+		t.Fatal(err)
+	}
+	if memoryInPlace(".govibe/memory/up/hooks.json", abs(".govibe/memory/up/hooks.json")) {
+		t.Fatal("a file in a memory folder linked to .govibe is treated as plain memory")
+	}
+	if !memoryInPlace("src/main.go", abs("src/main.go")) {
+		t.Fatal("a file outside the memory is judged by this check")
+	}
+}
