@@ -13,18 +13,22 @@ import (
 
 // Custom commands from the command folders (project ones only in a trusted
 // workspace). They live in their own registry, loaded on first use and
-// rebuilt when trust changes, and are matched before the built-ins: a
-// project or user file may replace a built-in, which is reported.
+// rebuilt when trust changes or a command file is added, edited or
+// removed, and are matched before the built-ins: a project or user file
+// may replace a built-in, which is reported.
 
-// customCommands returns the loaded registry, loading it on first use.
+// customCommands returns the loaded registry, loading it on first use and
+// again whenever the command folders' stamp changed.
 func (e *Engine) customCommands() *commands.Registry[slashHandler] {
 	e.mu.Lock()
-	r, trusted := e.custom, e.trusted
+	r, trusted, was := e.custom, e.trusted, e.customStamp
 	e.mu.Unlock()
-	if r != nil {
+	dirs := customcmd.Dirs(e.home(), e.opts.Roots, trusted)
+	stamp := customcmd.Stamp(dirs)
+	if r != nil && stamp == was {
 		return r
 	}
-	cmds, problems, conflicts := customcmd.Load(customcmd.Dirs(e.home(), e.opts.Roots, trusted), func(n string) bool {
+	cmds, problems, conflicts := customcmd.Load(dirs, func(n string) bool {
 		_, ok := e.commands.Lookup(n)
 		return ok
 	})
@@ -48,8 +52,12 @@ func (e *Engine) customCommands() *commands.Registry[slashHandler] {
 		}
 	}
 	e.mu.Lock()
-	if e.custom == nil {
-		e.custom = r
+	// Another caller may have loaded the same folders meanwhile: keep one
+	// registry per stamp, so problems are reported once. A reset (trust
+	// changed) clears custom, so a registry loaded under the old trust
+	// is never kept.
+	if e.custom == nil || e.customStamp != stamp {
+		e.custom, e.customStamp = r, stamp
 		e.mu.Unlock()
 		e.reportCustomCommands(problems, conflicts)
 	} else {

@@ -112,8 +112,9 @@ type Engine struct {
 	skills  *skills.Catalog
 	web     *web.Fetcher
 	// custom are the custom slash commands, nil until first use
-	// (customcmds.go).
-	custom *commands.Registry[slashHandler]
+	// (customcmds.go); customStamp fingerprints the folders they came from.
+	custom      *commands.Registry[slashHandler]
+	customStamp string
 	// hooks is the loaded hook configuration, nil until first use
 	// (hooks.go).
 	hooks *hooks.Runner
