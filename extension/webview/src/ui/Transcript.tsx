@@ -54,7 +54,7 @@ export function buildRows(messages: ViewMessage[], open: (key: string, dflt: boo
     let j = i;
     let tools = 0;
     while (j < messages.length && messages[j].subAgentTag === tag) tools += toolCount(messages[j++]);
-    const key = `group:${m.id}`;
+    const key = `group:${m.groupKey ?? m.id}`;
     // The group still being written stays open; finished ones fold away.
     const isOpen = open(key, running && j === messages.length);
     rows.push({ type: 'group', key, tag, count: j - i, tools, open: isOpen });
@@ -119,8 +119,20 @@ export function Transcript(props: Props) {
         </button>
       );
     }
+    const more = r.msg.more;
     return (
       <div class={r.grouped ? 'grouped' : undefined}>
+        {more && props.sessionId && (
+          <button
+            type="button"
+            class="earlier-steps"
+            data-testid="subagent-earlier"
+            onClick={() => bridge.post({ type: 'loadSubAgent', sessionId: props.sessionId!, childId: more.childId, beforeSeq: more.beforeSeq })}
+          >
+            <span class="codicon codicon-fold-up" />
+            {more.earlier === 1 ? l10n.t('1 earlier message hidden — show') : l10n.t('{0} earlier messages hidden — show', more.earlier)}
+          </button>
+        )}
         <MessageView msg={r.msg} sessionId={props.sessionId} canRollback={!props.running} />
       </div>
     );
