@@ -74,8 +74,11 @@ function estimate(r: Row): number {
   return Math.min(h, 2000);
 }
 
+/** How long "Loading earlier messages…" waits for its page before giving up. */
+const LOAD_MORE_GIVE_UP_MS = 15_000;
+
 export function Transcript(props: Props) {
-  const { bridge } = useServices();
+  const { bridge, store } = useServices();
   const [openMap, setOpenMap] = useState<Record<string, boolean>>(() => ({ ...bridge.ui.open }));
   const askedFor = useRef<number | null>(null);
   // A saved position belongs to the session it was saved in: a reload puts
@@ -101,6 +104,15 @@ export function Transcript(props: Props) {
     if (!props.hasMore || props.loadingMore || !props.sessionId || !first) return;
     if (askedFor.current === first.seq) return;
     askedFor.current = first.seq;
+    // "Loading earlier messages…" shows until the page comes; a page that
+    // never comes (the request failed) lets the next wheel ask again.
+    store.setLoadingMore(true);
+    const seq = first.seq;
+    setTimeout(() => {
+      if (askedFor.current !== seq || !store.state.loadingMore) return;
+      askedFor.current = null;
+      store.setLoadingMore(false);
+    }, LOAD_MORE_GIVE_UP_MS);
     bridge.post({ type: 'loadMore', sessionId: props.sessionId, beforeSeq: first.seq });
   }, [props.messages, props.hasMore, props.loadingMore, props.sessionId]);
 
