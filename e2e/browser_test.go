@@ -13,10 +13,13 @@ import (
 )
 
 // chromiumArgs keep the browser from reaching the network on its own and from
-// needing a sandbox or GPU, neither of which exists on CI machines.
+// needing a sandbox or GPU, neither of which exists on CI machines. The last
+// two let the long-session benchmark collect garbage and read the JS heap
+// exactly (performance.memory is rounded otherwise).
 var chromiumArgs = []string{
 	"--no-sandbox", "--disable-gpu", "--disable-background-networking",
 	"--disable-component-update", "--disable-sync", "--no-first-run",
+	"--js-flags=--expose-gc", "--enable-precise-memory-info",
 }
 
 // One Playwright driver and one Chromium serve the whole package; each test

@@ -103,6 +103,15 @@ const confirmFitsJS = `(card) => {
   if (input && input.getBoundingClientRect().top < a.bottom - 1) out.push('the confirmation area is not above the input');
   const c = card.getBoundingClientRect();
   if (c.width < a.width - 24) out.push('the card is not full width: ' + Math.round(c.width) + ' of ' + Math.round(a.width) + ' px');
+  // While a confirmation waits the turn runs: Stop sits beside Send.
+  const composer = document.querySelector('footer.composer');
+  if (composer) {
+    const cb = composer.getBoundingClientRect();
+    for (const el of composer.querySelectorAll('.composer-bar > *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.right > cb.right + 1 || r.left < cb.left - 1)) out.push('the composer\'s ' + (el.dataset.testid || el.className) + ' is cut off at its edge');
+    }
+  }
   for (const el of [area, ...area.querySelectorAll('*')]) {
     const st = getComputedStyle(el);
     const name = el.tagName.toLowerCase() + (el.dataset.testid ? '[' + el.dataset.testid + ']' : '.' + el.className);
@@ -116,10 +125,11 @@ const confirmFitsJS = `(card) => {
 
 // overflowJS lists elements that stick out of their card on the right,
 // skipping those inside a box that clips or scrolls horizontally (a code
-// block may scroll; the card itself must not be widened).
+// block may scroll; the card itself must not be widened). The composer
+// counts as a card: its bar once pushed Send out of view while Stop showed.
 const overflowJS = `() => {
   const out = [];
-  for (const card of document.querySelectorAll('[data-testid=tool-card], [data-testid=confirm-card], [data-testid=message-user], [data-testid=message-assistant]')) {
+  for (const card of document.querySelectorAll('[data-testid=tool-card], [data-testid=confirm-card], [data-testid=message-user], [data-testid=message-assistant], footer.composer')) {
     const right = card.getBoundingClientRect().right + 1;
     for (const el of card.querySelectorAll('*')) {
       const r = el.getBoundingClientRect();
@@ -132,7 +142,7 @@ const overflowJS = `() => {
       for (let p = el.parentElement; p && p !== card; p = p.parentElement) {
         if (getComputedStyle(p).overflowX !== 'visible') { clipped = true; break; }
       }
-      if (!clipped) out.push(card.dataset.testid + ' > ' + el.tagName.toLowerCase() + '.' + el.className + ' by ' + Math.max(Math.round(r.right - right), el.scrollWidth - el.clientWidth) + 'px');
+      if (!clipped) out.push((card.dataset.testid || card.className) + ' > ' + el.tagName.toLowerCase() + '.' + el.className + ' by ' + Math.max(Math.round(r.right - right), el.scrollWidth - el.clientWidth) + 'px');
     }
   }
   return out;

@@ -49,6 +49,7 @@ func TestScenarioSwitchBetweenSessions(t *testing.T) {
 	if err := h.Expect.Locator(items.Nth(0)).ToHaveClass("session-item current"); err != nil {
 		t.Fatalf("the open chat is not marked current in the list: %v", err)
 	}
+	h.shot("history")
 
 	h.pickSession(wv, "ping alpha")
 	h.expectText(title, "ping alpha")

@@ -124,6 +124,11 @@ type SubAgentRun struct {
 	CallID          string `json:"callId,omitempty"`
 	// Messages are the child's newest messages (at most 200).
 	Messages []Message `json:"messages"`
+	// Earlier counts the child's messages before Messages, left out of
+	// the page: the client shows "N earlier messages hidden" and pages
+	// them in with session/load on the child's id (beforeSeq: the seq of
+	// Messages[0]).
+	Earlier int `json:"earlier,omitempty"`
 }
 
 type SessionCreateParams struct {

@@ -32,6 +32,8 @@ export type HostMessage =
     }
   // Older messages for the virtualised list (answer to `loadMore`).
   | { type: 'page'; sessionId: string; result: SessionLoadResult }
+  // Older messages of a sub-agent run (answer to `loadSubAgent`).
+  | { type: 'subAgentPage'; sessionId: string; childId: string; beforeSeq: number; result: SessionLoadResult }
   // Live deltas, in seq order; the webview drops seq <= the last applied.
   | { type: 'event'; event: ChatEvent }
   | { type: 'confirm'; request: ConfirmRequest }
@@ -99,6 +101,8 @@ export type WebviewMessage =
   | { type: 'renameSession'; sessionId: string; title: string }
   | { type: 'deleteSession'; sessionId: string }
   | { type: 'loadMore'; sessionId: string; beforeSeq: number }
+  // "N earlier messages hidden — show" in a reopened sub-agent run: its child session's older page.
+  | { type: 'loadSubAgent'; sessionId: string; childId: string; beforeSeq: number }
   | { type: 'searchSessions'; query: string }
   | { type: 'rollbackTurn'; sessionId: string; turnId: string }
   | { type: 'todoControl'; sessionId: string; action: 'stop' | 'skip' | 'retry' | 'resume'; index?: number }

@@ -760,6 +760,7 @@ export interface SubAgentRun {
 	anchorMessageId: string;
 	callId?: string;
 	messages: Message[];
+	earlier?: number;
 }
 
 export interface TerminalOutputParams {

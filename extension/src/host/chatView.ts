@@ -308,6 +308,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         this.post({ type: 'page', sessionId: m.sessionId, result });
         return;
       }
+      case 'loadSubAgent': {
+        const result = await r('session/load', { sessionId: m.childId, beforeSeq: m.beforeSeq, limit: 200 });
+        this.post({ type: 'subAgentPage', sessionId: m.sessionId, childId: m.childId, beforeSeq: m.beforeSeq, result });
+        return;
+      }
       case 'searchSessions': {
         const query = m.query.trim();
         const { hits } = query ? await r('session/search', { query, limit: 30 }) : { hits: [] };

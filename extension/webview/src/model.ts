@@ -53,6 +53,13 @@ export interface ViewMessage {
   contextFiles?: string[];
   /** On a user message the engine wrote: who (plan-final, control...); never shown as the user's words. */
   origin?: string;
+  /**
+   * On the first row of a reopened sub-agent run that has older messages
+   * not loaded: its child session, the seq to page before, and how many.
+   */
+  more?: { childId: string; beforeSeq: number; earlier: number };
+  /** On the first row of a sub-agent group: the key its open state is kept under, when not its id (older rows were paged in front). */
+  groupKey?: string;
 }
 
 export function noticeLevel(s: string | undefined): NoticeLevel {

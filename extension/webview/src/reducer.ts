@@ -28,7 +28,7 @@ import {
   EventUsage,
 } from '../../src/protocol.gen';
 import { type Block, type ToolBlock, type ViewMessage, foldMessages, fromWire, noticeLevel, withResult } from './model';
-import { spliceSubAgents } from './subagents';
+import { prependRunPage, spliceSubAgents } from './subagents';
 
 /** The part of the view state events change. */
 export interface TranscriptState {
@@ -105,6 +105,13 @@ export class EventReducer {
     }
     this.orphanResults = stillOrphan;
     this.reindex(merged);
+    return merged;
+  }
+
+  /** Merges an older page of a sub-agent run in front of its rows. */
+  prependRun(current: ViewMessage[], childId: string, beforeSeq: number, wire: Message[], hasMore: boolean): ViewMessage[] {
+    const merged = prependRunPage(current, childId, beforeSeq, wire, hasMore);
+    if (merged !== current) this.reindex(merged);
     return merged;
   }
 

@@ -155,6 +155,9 @@ export class ChatStore {
         return this.snapshot(msg);
       case 'page':
         return this.page(msg.sessionId, msg.result);
+      case 'subAgentPage':
+        if (msg.sessionId !== this.s.sessionId) return;
+        return this.set({ messages: this.reducer.prependRun(this.s.messages, msg.childId, msg.beforeSeq, msg.result.messages ?? [], msg.result.hasMore) });
       case 'event':
         return this.event(msg.event);
       case 'confirm':

@@ -102,4 +102,15 @@ describe('scrolling', () => {
     list.dispatchEvent(new WheelEvent('wheel', { deltaY: 100, bubbles: true }));
     expect(h.posted.length).toBe(n);
   });
+
+  test('"Loading earlier messages…" shows while a page is asked for, until it comes', async () => {
+    await h.host(snapshot({ messages: many(300, 101), hasMore: true }));
+    expect(h.root.querySelector('.loading-more')).toBeNull();
+    await scrollTo(0);
+    await flush();
+    expect(h.root.querySelector('.loading-more')?.textContent).toBe('Loading earlier messages…');
+    await h.host({ type: 'page', sessionId: SID, result: load({ messages: many(50, 51), hasMore: true }) });
+    await flush();
+    expect(h.root.querySelector('.loading-more')).toBeNull();
+  });
 });

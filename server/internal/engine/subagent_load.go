@@ -12,6 +12,9 @@ type SubAgentRun struct {
 	Session  store.Session
 	Tag      string
 	Messages []store.Message
+	// Earlier counts the child's messages older than Messages (the client
+	// pages them in on demand).
+	Earlier int
 }
 
 // subAgentMessages caps what one group brings back: a sub-agent's run is
@@ -38,6 +41,9 @@ func (e *Engine) subAgentRuns(ctx context.Context, sid string, msgs []store.Mess
 			return nil, err
 		}
 		run := SubAgentRun{Session: c, Messages: page.Messages}
+		if page.HasMore {
+			run.Earlier = max(0, c.MessageCount-len(page.Messages))
+		}
 		for _, m := range page.Messages {
 			if m.SubAgentTag != "" {
 				run.Tag = m.SubAgentTag

@@ -46,7 +46,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 	}
 	for _, r := range l.SubAgents {
 		run := protocol.SubAgentRun{SessionID: r.Session.ID, Tag: r.Tag, Title: r.Session.Title,
-			AnchorMessageID: r.Session.ParentMessageID, CallID: r.Session.ParentCallID, Messages: make([]protocol.Message, 0, len(r.Messages))}
+			AnchorMessageID: r.Session.ParentMessageID, CallID: r.Session.ParentCallID, Earlier: r.Earlier, Messages: make([]protocol.Message, 0, len(r.Messages))}
 		for _, m := range r.Messages {
 			run.Messages = append(run.Messages, toMessage(m))
 		}

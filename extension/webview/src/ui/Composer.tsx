@@ -205,7 +205,7 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
           send();
         }}
       />
-      <div class="composer-bar">
+      <div class={`composer-bar${running && sessionId ? ' running' : ''}`}>
         <button
           type="button"
           class={`icon-btn edit-toggle${editEnabled ? ' on' : ''}`}

@@ -54,7 +54,7 @@ export function buildRows(messages: ViewMessage[], open: (key: string, dflt: boo
     let j = i;
     let tools = 0;
     while (j < messages.length && messages[j].subAgentTag === tag) tools += toolCount(messages[j++]);
-    const key = `group:${m.id}`;
+    const key = `group:${m.groupKey ?? m.id}`;
     // The group still being written stays open; finished ones fold away.
     const isOpen = open(key, running && j === messages.length);
     rows.push({ type: 'group', key, tag, count: j - i, tools, open: isOpen });
@@ -74,8 +74,11 @@ function estimate(r: Row): number {
   return Math.min(h, 2000);
 }
 
+/** How long "Loading earlier messages…" waits for its page before giving up. */
+const LOAD_MORE_GIVE_UP_MS = 15_000;
+
 export function Transcript(props: Props) {
-  const { bridge } = useServices();
+  const { bridge, store } = useServices();
   const [openMap, setOpenMap] = useState<Record<string, boolean>>(() => ({ ...bridge.ui.open }));
   const askedFor = useRef<number | null>(null);
   // A saved position belongs to the session it was saved in: a reload puts
@@ -101,6 +104,15 @@ export function Transcript(props: Props) {
     if (!props.hasMore || props.loadingMore || !props.sessionId || !first) return;
     if (askedFor.current === first.seq) return;
     askedFor.current = first.seq;
+    // "Loading earlier messages…" shows until the page comes; a page that
+    // never comes (the request failed) lets the next wheel ask again.
+    store.setLoadingMore(true);
+    const seq = first.seq;
+    setTimeout(() => {
+      if (askedFor.current !== seq || !store.state.loadingMore) return;
+      askedFor.current = null;
+      store.setLoadingMore(false);
+    }, LOAD_MORE_GIVE_UP_MS);
     bridge.post({ type: 'loadMore', sessionId: props.sessionId, beforeSeq: first.seq });
   }, [props.messages, props.hasMore, props.loadingMore, props.sessionId]);
 
@@ -119,8 +131,20 @@ export function Transcript(props: Props) {
         </button>
       );
     }
+    const more = r.msg.more;
     return (
       <div class={r.grouped ? 'grouped' : undefined}>
+        {more && props.sessionId && (
+          <button
+            type="button"
+            class="earlier-steps"
+            data-testid="subagent-earlier"
+            onClick={() => bridge.post({ type: 'loadSubAgent', sessionId: props.sessionId!, childId: more.childId, beforeSeq: more.beforeSeq })}
+          >
+            <span class="codicon codicon-fold-up" />
+            {more.earlier === 1 ? l10n.t('1 earlier message hidden — show') : l10n.t('{0} earlier messages hidden — show', more.earlier)}
+          </button>
+        )}
         <MessageView msg={r.msg} sessionId={props.sessionId} canRollback={!props.running} />
       </div>
     );
