@@ -95,9 +95,18 @@ func (e *Engine) ListSessions(ctx context.Context, limit int) ([]SessionSummary,
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(page.Sessions))
+	for i, s := range page.Sessions {
+		ids[i] = s.ID
+	}
+	// One query for every listed session's cost, not one per session.
+	usage, err := e.meter.OfSessions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]SessionSummary, 0, len(page.Sessions))
 	for _, s := range page.Sessions {
-		out = append(out, SessionSummary{Session: s, Running: e.Running(s.ID) != "", Cost: e.SessionUsageOf(ctx, s.ID).Cost})
+		out = append(out, SessionSummary{Session: s, Running: e.Running(s.ID) != "", Cost: usage[s.ID].Cost})
 	}
 	return out, nil
 }

@@ -76,6 +76,12 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	if again := x.E.SessionUsageOf(ctx, sid); again != s {
 		t.Fatalf("after restart %+v, want %+v", again, s)
 	}
+	// The session list reads every listed session's cost in one query;
+	// it must be the same figure.
+	list, err := x.E.ListSessions(ctx, 0)
+	if err != nil || len(list) != 1 || list[0].ID != sid || list[0].Cost != s.Cost {
+		t.Fatalf("session list %+v (%v), want %s costing %v", list, err, sid, s.Cost)
+	}
 }
 
 func TestCostFromPrices(t *testing.T) {

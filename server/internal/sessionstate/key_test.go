@@ -102,3 +102,45 @@ func TestTurnUsageKeysAreDistinct(t *testing.T) {
 		t.Fatalf("turn usage keys: %q %q", TurnUsage(3).Name(), TurnUsage(4).Name())
 	}
 }
+
+// GetMany reads one key of many sessions: the current name wins, a legacy
+// copy fills in for a session without one, and a value that does not
+// decode is left out as Lookup would read it (the zero value).
+func TestGetManyReadsEverySessionOnce(t *testing.T) {
+	s, a := openStore(t)
+	ctx := context.Background()
+	var ids []string
+	for i := 0; i < 4; i++ {
+		sess, err := s.CreateSession(ctx, store.NewSession{Title: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sess.ID)
+	}
+	b, c, d, none := ids[0], ids[1], ids[2], ids[3]
+	_ = Set(ctx, s, a, EditEnabled, true)
+	_ = s.SetState(ctx, b, "editEnabled", json.RawMessage(`false`)) // legacy only
+	_ = s.SetState(ctx, c, "editEnabled", json.RawMessage(`true`))  // stale legacy copy
+	_ = s.SetState(ctx, c, "edit_enabled", json.RawMessage(`false`))
+	_ = s.SetState(ctx, d, "edit_enabled", json.RawMessage(`"yes"`)) // corrupt
+	got, err := GetMany(ctx, s, []string{a, b, c, d, none}, EditEnabled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{a: true, b: false, c: false}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for sid, v := range want {
+		if g, ok := got[sid]; !ok || g != v {
+			t.Errorf("session %s: got %v (present %v), want %v", sid, g, ok, v)
+		}
+	}
+	// Each matches what Get returns for the same session.
+	for _, sid := range []string{a, b, c} {
+		one, _, _ := Get(ctx, s, sid, EditEnabled)
+		if one != got[sid] {
+			t.Errorf("session %s: GetMany %v, Get %v", sid, got[sid], one)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/llm"
@@ -94,5 +96,54 @@ func TestCommitLLMAndDiscardTail(t *testing.T) {
 	}
 	if got := w.Parts(); len(got) != 2 {
 		t.Fatalf("writer view %+v", got)
+	}
+}
+
+// StateOfSessions reads one key of many sessions in batches: every
+// session past the first batch is still read, other keys and sessions
+// not asked for are not, and a session without the key is absent.
+func TestStateOfSessionsReadsOneKeyAcrossBatches(t *testing.T) {
+	s := openTest(t, Options{RelaxedSync: true})
+	ctx := context.Background()
+	var ids []string
+	for i := 0; i < maxStateBatch+20; i++ {
+		sess := mustSession(t, s, NewSession{Title: fmt.Sprint("s", i)})
+		ids = append(ids, sess.ID)
+		if i%3 == 0 {
+			continue // no value
+		}
+		if err := s.SetState(ctx, sess.ID, "usage", json.RawMessage(fmt.Sprintf(`{"n":%d}`, i))); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetState(ctx, sess.ID, "other", json.RawMessage(`1`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := mustSession(t, s, NewSession{Title: "not asked"})
+	_ = s.SetState(ctx, other.ID, "usage", json.RawMessage(`{"n":-1}`))
+	got, err := s.StateOfSessions(ctx, "usage", ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range ids {
+		v, ok := got[id]
+		if i%3 == 0 {
+			if ok {
+				t.Errorf("session %d without the key read %s", i, v)
+			}
+			continue
+		}
+		if want := fmt.Sprintf(`{"n":%d}`, i); string(v) != want {
+			t.Errorf("session %d: %s, want %s", i, v, want)
+		}
+	}
+	if _, ok := got[other.ID]; ok {
+		t.Error("a session not asked for was read")
+	}
+	if len(got) != len(ids)-(len(ids)+2)/3 {
+		t.Errorf("%d values read", len(got))
+	}
+	if empty, err := s.StateOfSessions(ctx, "usage", nil); err != nil || len(empty) != 0 {
+		t.Errorf("no ids: %v %v", empty, err)
 	}
 }
