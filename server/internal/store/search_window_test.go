@@ -57,3 +57,49 @@ func TestSearchRankWindow(t *testing.T) {
 		t.Fatalf("short-term scan is not newest first: %+v %v", hits, err)
 	}
 }
+
+// A query mixing a short term (a LIKE filter) with indexed ones reads only
+// as many index matches as the limit needs, newest first: the newest
+// messages holding every term come back, and none is lost when the limit
+// covers them all.
+func TestSearchMixedShortTermNewestFirst(t *testing.T) {
+	s := openTest(t, Options{FlushInterval: time.Hour})
+	ctx := context.Background()
+	a := mustSession(t, s, NewSession{}).ID
+	var both []string // newest last
+	for i := 0; i < 12; i++ {
+		text := fmt.Sprintf("widget number %d", i)
+		if i%2 == 0 {
+			text = fmt.Sprintf("widget QZ number %d", i)
+		}
+		m, err := s.AppendMessage(ctx, a, NewMessage{Role: RoleUser, Parts: []Part{{Kind: PartText, Text: text}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			both = append(both, m.ID)
+		}
+	}
+	if _, err := s.AppendMessage(ctx, a, NewMessage{Role: RoleUser, Parts: []Part{{Kind: PartText, Text: "qz without the other term"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{3, 20} {
+		hits, err := s.Search(ctx, "qz widget", SearchOptions{Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := min(limit, len(both))
+		if len(hits) != want {
+			t.Fatalf("limit %d: %d hits, want %d: %+v", limit, len(hits), want, hits)
+		}
+		got := map[string]bool{}
+		for _, h := range hits {
+			got[h.MessageID] = true
+		}
+		for _, id := range both[len(both)-want:] {
+			if !got[id] {
+				t.Errorf("limit %d: one of the newest %d matches is missing: %+v", limit, want, hits)
+			}
+		}
+	}
+}
