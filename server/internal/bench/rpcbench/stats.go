@@ -85,6 +85,14 @@ func rate(count int, d time.Duration) string {
 	return thousands(int64(math.Round(float64(count) / d.Seconds())))
 }
 
+// us is d per item in microseconds.
+func us(d time.Duration, n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	return float64(d.Nanoseconds()) / 1000 / float64(n)
+}
+
 func thousands(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
