@@ -15,6 +15,7 @@ import (
 type KV interface {
 	GetState(ctx context.Context, sessionID, key string) (json.RawMessage, bool, error)
 	SetState(ctx context.Context, sessionID, key string, value json.RawMessage) error
+	SetStateRelaxed(ctx context.Context, sessionID, key string, value json.RawMessage) error
 	DeleteState(ctx context.Context, sessionID, key string) error
 }
 
@@ -25,6 +26,10 @@ type KV interface {
 type Key[T any] struct {
 	name   string
 	legacy []string
+	// relaxed values are bookkeeping written several times a turn (usage
+	// accounting): Set commits them without waiting for the disk, and a
+	// power cut may cost the latest update (store.SetStateRelaxed).
+	relaxed bool
 }
 
 // Name is the stored key.
@@ -108,7 +113,11 @@ func Set[T any](ctx context.Context, s KV, sid string, k Key[T], v T) error {
 	if err != nil {
 		return fmt.Errorf("session state %q: %w", k.name, err)
 	}
-	if err := s.SetState(ctx, sid, k.name, b); err != nil {
+	set := s.SetState
+	if k.relaxed {
+		set = s.SetStateRelaxed
+	}
+	if err := set(ctx, sid, k.name, b); err != nil {
 		return err
 	}
 	return deleteNames(ctx, s, sid, k.legacy)

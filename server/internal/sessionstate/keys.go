@@ -62,7 +62,8 @@ var (
 	// run of that turn resumed by another process keeps them.
 	TurnLimits = Key[TurnLimitsState]{name: "turn.limits"}
 	// Usage is the session's accounting (package usage decodes it).
-	Usage = Key[json.RawMessage]{name: "usage"}
+	// Written after every model request, so relaxed (see Key).
+	Usage = Key[json.RawMessage]{name: "usage", relaxed: true}
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
 	// snapshot of each root holding the workspace as it was before it.
 	TurnSnapshots = Key[map[string][]TurnSnapshot]{name: "turnSnapshots"}
@@ -86,7 +87,7 @@ type TurnSnapshot struct {
 
 // TurnUsage is what turn n consumed (package usage decodes it).
 func TurnUsage(n int) Key[json.RawMessage] {
-	return Key[json.RawMessage]{name: "usage/turn/" + strconv.Itoa(n)}
+	return Key[json.RawMessage]{name: "usage/turn/" + strconv.Itoa(n), relaxed: true}
 }
 
 // MessageExtras is what the UI shows under a user message.

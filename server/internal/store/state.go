@@ -11,13 +11,17 @@ import (
 // SetState stores value (JSON) under key for the session. The store gives
 // keys no meaning: package sessionstate declares them, with their types.
 func (s *Store) SetState(ctx context.Context, sessionID, key string, value json.RawMessage) error {
+	return s.setState(ctx, s.writeTx, sessionID, key, value)
+}
+
+func (s *Store) setState(ctx context.Context, writeTx func(context.Context, func(*sql.Tx) error) error, sessionID, key string, value json.RawMessage) error {
 	if key == "" {
 		return invalidf("empty state key")
 	}
 	if !json.Valid(value) {
 		return invalidf("state %q is not valid JSON", key)
 	}
-	return s.writeTx(ctx, func(tx *sql.Tx) error {
+	return writeTx(ctx, func(tx *sql.Tx) error {
 		if err := sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}
@@ -26,6 +30,13 @@ func (s *Store) SetState(ctx context.Context, sessionID, key string, value json.
 			sessionID, key, string(value), s.nowMS())
 		return err
 	})
+}
+
+// SetStateRelaxed is SetState committed without waiting for the disk
+// (see writeTxRelaxed): for bookkeeping written several times a turn,
+// such as usage accounting, where a power cut may cost the latest update.
+func (s *Store) SetStateRelaxed(ctx context.Context, sessionID, key string, value json.RawMessage) error {
+	return s.setState(ctx, s.writeTxRelaxed, sessionID, key, value)
 }
 
 // GetState returns the value under key and whether it exists.

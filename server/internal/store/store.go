@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -305,6 +306,45 @@ func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 // writeTx runs fn in one IMMEDIATE transaction on the write connection.
 func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// writeTxRelaxed is writeTx committed without waiting for the disk
+// (synchronous=NORMAL for this one commit): the commit survives a crash
+// of the process, and a power cut may drop it until a later writeTx
+// commit, which makes it durable with everything before it (the WAL is
+// written and synced in order). For intermediate turn records only:
+// streamed-text flushes, tool-call bookkeeping, usage accounting; see
+// docs/architecture.md, "Durability".
+func (s *Store) writeTxRelaxed(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.opts.RelaxedSync {
+		return s.writeTx(ctx, fn)
+	}
+	// The single write connection, held for the pragma, the transaction
+	// and the reset, so no other commit runs in between at NORMAL.
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous=NORMAL"); err != nil {
+		return err
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous=FULL"); err != nil {
+			// A connection left at NORMAL would weaken every later
+			// commit: discard it, and the pool opens a FULL one.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 // its partial text behind, on screen or on disk.
 func (w *StreamWriter) DiscardTail(ctx context.Context) error {
 	var keep int
-	err := w.commit(ctx, func(parts []Part) ([]Part, int, error) {
+	err := w.commit(ctx, false, func(parts []Part) ([]Part, int, error) {
 		keep = len(parts)
 		for keep > 0 && (parts[keep-1].Kind == PartText || parts[keep-1].Kind == PartReasoning) {
 			keep--

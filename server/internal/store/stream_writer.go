@@ -117,7 +117,9 @@ func (w *StreamWriter) timerFlush() {
 	w.dirtyFrom = len(w.parts)
 	w.mu.Unlock()
 
-	err := w.s.writeTx(context.Background(), func(tx *sql.Tx) error {
+	// Streamed text is flushed for crash safety, not power-cut safety:
+	// the next durable commit (a tool result, the final status) syncs it.
+	err := w.s.writeTxRelaxed(context.Background(), func(tx *sql.Tx) error {
 		return w.writeParts(context.Background(), tx, from, snap, nil)
 	})
 
@@ -177,7 +179,12 @@ type messageUpdate struct {
 // lowest dirty or changed index, runs extra in the same transaction, and
 // adopts the new parts only once the commit succeeded, so a failed call
 // leaves the writer as it was and may be retried.
-func (w *StreamWriter) commit(ctx context.Context, mutate func(parts []Part) ([]Part, int, error), status *messageUpdate, extra func(ctx context.Context, tx *sql.Tx) error) error {
+//
+// durable selects writeTx, which waits for the disk, over writeTxRelaxed:
+// a turn's durable points are its start (Store.BeginTurn), each tool
+// result (the tool's effects are done and the model is told of them) and
+// its end; what a turn records in between is synced by the next of them.
+func (w *StreamWriter) commit(ctx context.Context, durable bool, mutate func(parts []Part) ([]Part, int, error), status *messageUpdate, extra func(ctx context.Context, tx *sql.Tx) error) error {
 	w.io.Lock()
 	defer w.io.Unlock()
 	w.mu.Lock()
@@ -197,7 +204,11 @@ func (w *StreamWriter) commit(ctx context.Context, mutate func(parts []Part) ([]
 		}
 		from = min(from, changed)
 	}
-	err := w.s.writeTx(ctx, func(tx *sql.Tx) error {
+	writeTx := w.s.writeTxRelaxed
+	if durable {
+		writeTx = w.s.writeTx
+	}
+	err := writeTx(ctx, func(tx *sql.Tx) error {
 		if err := w.writeParts(ctx, tx, from, next[min(from, len(next)):], status); err != nil {
 			return err
 		}
@@ -225,7 +236,7 @@ func (w *StreamWriter) commit(ctx context.Context, mutate func(parts []Part) ([]
 
 // Flush commits buffered deltas now.
 func (w *StreamWriter) Flush(ctx context.Context) error {
-	return w.commit(ctx, nil, nil, nil)
+	return w.commit(ctx, false, nil, nil, nil)
 }
 
 // AddToolCall flushes buffered text and commits the tool call before
@@ -238,7 +249,7 @@ func (w *StreamWriter) AddToolCall(ctx context.Context, tc ToolCall) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return w.commit(ctx, func(parts []Part) ([]Part, int, error) {
+	return w.commit(ctx, false, func(parts []Part) ([]Part, int, error) {
 		if findToolCall(parts, tc.ID) >= 0 {
 			return nil, 0, invalidf("tool call %s already recorded", tc.ID)
 		}
@@ -251,7 +262,7 @@ func (w *StreamWriter) SetToolCallStatus(ctx context.Context, toolCallID string,
 	if !st.valid() {
 		return invalidf("tool call status %q", st)
 	}
-	return w.commit(ctx, func(parts []Part) ([]Part, int, error) {
+	return w.commit(ctx, false, func(parts []Part) ([]Part, int, error) {
 		i := findToolCall(parts, toolCallID)
 		if i < 0 {
 			return nil, 0, notFoundf("tool call %q in message %s", toolCallID, w.messageID)
@@ -269,7 +280,7 @@ func (w *StreamWriter) AddToolResult(ctx context.Context, tr ToolResult, llmMsgs
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return w.commit(ctx, func(parts []Part) ([]Part, int, error) {
+	return w.commit(ctx, true, func(parts []Part) ([]Part, int, error) {
 		i := findToolCall(parts, tr.ToolCallID)
 		if i < 0 {
 			return nil, 0, notFoundf("tool call %q in message %s", tr.ToolCallID, w.messageID)
@@ -293,7 +304,7 @@ func (w *StreamWriter) AddNotice(ctx context.Context, level NoticeLevel, text st
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return w.commit(ctx, func(parts []Part) ([]Part, int, error) {
+	return w.commit(ctx, false, func(parts []Part) ([]Part, int, error) {
 		return append(parts, p), len(parts), nil
 	}, nil, nil)
 }
@@ -301,7 +312,7 @@ func (w *StreamWriter) AddNotice(ctx context.Context, level NoticeLevel, text st
 // CommitLLM flushes buffered text and appends msgs to the LLM track in one
 // transaction, with this message as their source.
 func (w *StreamWriter) CommitLLM(ctx context.Context, msgs ...llm.Message) error {
-	return w.commit(ctx, nil, nil, w.llmAppender(msgs))
+	return w.commit(ctx, false, nil, nil, w.llmAppender(msgs))
 }
 
 // Finalize flushes, records the final status and usage, appends llmMsgs,
@@ -311,7 +322,7 @@ func (w *StreamWriter) Finalize(ctx context.Context, st MessageStatus, usage *ll
 	if st != StatusDone && st != StatusError && st != StatusCancelled {
 		return invalidf("final status %q (want done, error or cancelled)", st)
 	}
-	err := w.commit(ctx, func(parts []Part) ([]Part, int, error) {
+	err := w.commit(ctx, true, func(parts []Part) ([]Part, int, error) {
 		changed := len(parts)
 		if st == StatusDone {
 			return parts, changed, nil
