@@ -25,12 +25,12 @@ type Options struct {
 	// BusyTimeout bounds how long a statement waits for another process
 	// that holds the write lock. Default 5s.
 	BusyTimeout time.Duration
-	// RelaxedSync selects synchronous=NORMAL instead of FULL. NORMAL in WAL
-	// mode survives a process crash but may drop the last commits on power
-	// loss; FULL fsyncs the WAL on every commit. GoVibe defaults to FULL
-	// because its write rate is bounded by the StreamWriter's coalescing (a
-	// few commits per second per turn), so the fsync costs little and an
-	// acknowledged tool call stays acknowledged after a power cut.
+	// RelaxedSync selects synchronous=NORMAL for every commit. NORMAL in
+	// WAL mode survives a process crash but may drop the last commits on
+	// power loss; FULL fsyncs the WAL on every commit. By default GoVibe
+	// commits at FULL, except a turn's intermediate records and usage
+	// accounting (writeTxRelaxed): a finished turn and an acknowledged
+	// tool result stay so after a power cut.
 	RelaxedSync bool
 	// FlushInterval is the StreamWriter's coalescing period. Default 500ms.
 	FlushInterval time.Duration
