@@ -58,20 +58,21 @@ func runSearch(sessions, messages int) error {
 	}
 	defer raw.Close()
 	ctx := context.Background()
-	queries := []struct{ name, q string }{
-		{"rare term (~10 hits)", "needle42"},
-		{"common term (every message)", "session"},
-		{"two terms", "reviewer snapshots"},
-		{"short term (<3 chars, no index)", "qz"},
-		{"short and common term", "qz session"},
-		{"no hit", "zzzyyyxxx"},
+	queries := []struct{ name, q, session string }{
+		{"rare term (~10 hits)", "needle42", ""},
+		{"common term (every message)", "session", ""},
+		{"two terms", "reviewer snapshots", ""},
+		{"short term (<3 chars, no index)", "qz", ""},
+		{"short and common term", "qz session", ""},
+		{"no hit", "zzzyyyxxx", ""},
+		{"common term within one session", "session", fmt.Sprintf("s%05d", sessions/2)},
 	}
 	for _, c := range queries {
 		var ts timings
 		var hits []store.SearchHit
 		for i := 0; i < 5; i++ {
 			if err := ts.time(func() (err error) {
-				hits, err = s.Search(ctx, c.q, store.SearchOptions{Limit: 20})
+				hits, err = s.Search(ctx, c.q, store.SearchOptions{Limit: 20, SessionID: c.session})
 				return err
 			}); err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
@@ -95,9 +96,9 @@ func runSearch(sessions, messages int) error {
 }
 
 // bulkFill writes sessions × (messages/sessions) user and assistant
-// messages of one ~120-byte text part each, drawn from a fixed vocabulary
-// with a fixed seed; "needle42" appears in about ten of them and "qz" in
-// about one in a thousand.
+// messages of one text part each (sizes below), drawn from a fixed
+// vocabulary with a fixed seed; "needle42" appears in about ten of them
+// and "qz" in about one in a thousand.
 func bulkFill(path string, sessions, messages int) error {
 	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(0)&_pragma=synchronous(OFF)&_pragma=journal_mode(WAL)")
 	if err != nil {
@@ -135,7 +136,13 @@ func bulkFill(path string, sessions, messages int) error {
 		for mi := 0; mi < per; mi++ {
 			n := si*per + mi
 			b.Reset()
-			for b.Len() < 120 {
+			// Users write a line or a short paragraph, the agent a few
+			// paragraphs: 40-300 bytes and 150-1,500 bytes, 450 on average.
+			size := 40 + rng.Intn(261)
+			if mi%2 == 1 {
+				size = 150 + rng.Intn(1351)
+			}
+			for b.Len() < size {
 				b.WriteString(vocabulary[rng.Intn(len(vocabulary))])
 				b.WriteByte(' ')
 			}
