@@ -69,6 +69,21 @@ func runExec(t *testing.T, env []string, args ...string) (stdout, stderr string,
 	return o.String(), e.String(), code
 }
 
+// goCaches names the runner's Go build and module caches, so a go command
+// the agent runs under a test's fresh HOME reuses them.
+func goCaches(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 3 {
+		t.Fatalf("go env printed %q", out)
+	}
+	return []string{"GOCACHE=" + v[0], "GOMODCACHE=" + v[1], "GOPATH=" + v[2]}
+}
+
 func tc(id, name, args string) scripted.ToolCall {
 	return scripted.ToolCall{ID: id, Name: name, Arguments: args}
 }
@@ -89,7 +104,11 @@ func TestExecFixesFailingGoTest(t *testing.T) {
 		scripted.Reply{Text: "Fixed: `Add` now adds.", Usage: &scripted.Usage{PromptTokens: 500, CompletionTokens: 20, CachedTokens: 300}},
 	)
 	state := t.TempDir()
-	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir(), "GOFLAGS=-mod=mod"},
+	// The agent's go test runs with a fresh HOME: without the runner's
+	// build cache it would compile the standard library first, which on a
+	// loaded machine outlasted the shell tool's 2-minute default.
+	env := append([]string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir(), "GOFLAGS=-mod=mod"}, goCaches(t)...)
+	out, errOut, code := runExec(t, env,
 		"--workspace", ws, "--state-dir", state, "--base-url", model.URL(), "--model", "scripted",
 		"--approve", "all", "--output", "stream-json", "fix the failing test")
 	if code != 0 {
