@@ -124,16 +124,16 @@ func (e *Engine) specCommand(_ context.Context, _ SendParams, args string) (comm
 }
 
 func (e *Engine) skillsCommand(ctx context.Context, p SendParams, args string) (commandOutcome, error) {
-	c := e.skillCatalog()
+	c := e.skills.Catalog()
 	switch strings.ToLower(strings.TrimSpace(args)) {
 	case "":
 	case "reload":
-		c = e.ReloadSkills()
+		c = e.skills.Reload()
 	default:
 		return commandOutcome{}, errors.New(e.tr("/skills takes no argument or \"reload\""))
 	}
 	active := map[string]bool{}
-	for _, n := range e.ActiveSkills(ctx, p.SessionID) {
+	for _, n := range e.skills.Active(ctx, p.SessionID) {
 		active[n] = true
 	}
 	var b strings.Builder

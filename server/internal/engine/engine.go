@@ -105,11 +105,9 @@ type Engine struct {
 	// user; answering resumes them (see resume.go).
 	parked  map[string]*parkedTurn
 	notices []string
-	// trusted is the workspace trust (trust.go); skills is the loaded
-	// skill catalog, nil until first use (skills.go); web is the shared
+	// trusted is the workspace trust (trust.go); web is the shared
 	// fetcher (web.go).
 	trusted bool
-	skills  *skills.Catalog
 	web     *web.Fetcher
 	// custom are the custom slash commands, nil until first use
 	// (customcmds.go); customStamp fingerprints the folders they came from.
@@ -130,6 +128,7 @@ type Engine struct {
 	approvals *approval.Approvals
 	compactor *compaction.Compactor
 	plans     *planrun.Runner
+	skills    *skills.Manager
 	// commands are the chat's slash commands (commands.go); immutable
 	// after New apart from the registry's own locking.
 	commands *commands.Registry[slashHandler]
@@ -221,6 +220,7 @@ func New(o Options) (*Engine, error) {
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.snaps = newSnapshots(e)
+	e.skills = e.newSkills()
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}

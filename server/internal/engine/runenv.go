@@ -53,7 +53,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
 		Web:            e.webFetcher(),
-		Skills:         skillHost{e},
+		Skills:         e.skills,
 	}
 	if e.opts.Host != nil {
 		env.Host = e.opts.Host
@@ -74,7 +74,7 @@ func (e *Engine) systemPromptWith(offered []string) string {
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots,
 	}, e.cfg().Language, offered)
-	if sec := e.skillCatalog().PromptSection(); sec != "" {
+	if sec := e.skills.Catalog().PromptSection(); sec != "" {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec
 	}
 	return p

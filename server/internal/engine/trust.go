@@ -60,7 +60,7 @@ func (e *Engine) loadTrustGated() {
 // reloadTrustGated drops every trust-gated catalog so the next use loads
 // it under the current trust, and reports what was skipped.
 func (e *Engine) reloadTrustGated() {
-	e.resetSkills()
+	e.skills.Reset()
 	e.resetCustomCommands()
 	e.resetHooks()
 	e.resetMCP()
@@ -72,7 +72,7 @@ func (e *Engine) reloadTrustGated() {
 // each kind with its files and carries the "trustWorkspace" action, so the
 // editor can offer VS Code's workspace trust request beside it.
 func (e *Engine) reportTrustGated() {
-	e.reportSkills()
+	e.skills.Report()
 	e.customCommands() // loading reports its problems and conflicts
 	if e.Trusted() {
 		return

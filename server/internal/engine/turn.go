@@ -228,7 +228,7 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 }
 
 func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
-	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.ActiveSkills(ctx, sid)}
+	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.skills.Active(ctx, sid)}
 	if p := e.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
