@@ -40,7 +40,7 @@ func (e *Engine) clearCommand(ctx context.Context, p SendParams, _ string) (comm
 			return commandOutcome{}, err
 		}
 	}
-	e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionEnd, Reason: "clear"})
-	e.sessionStartFrom(ctx, sid, "clear")
+	e.hooks.Fire(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionEnd, Reason: "clear"})
+	e.hooks.SessionStart(ctx, sid, "clear")
 	return e.answerLocally(ctx, sid, e.tr("Context cleared: the model no longer sees the earlier messages of this session (they stay here to read)."))
 }

@@ -73,7 +73,7 @@ func (h compactionHost) ContextEstimated(sid string, tokens int64) {
 }
 
 func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
-	h.e.firePreCompact(ctx, sid, turnID, trigger)
+	h.e.hooks.PreCompact(ctx, sid, turnID, trigger == TriggerCommand || trigger == TriggerButton)
 }
 
 func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {

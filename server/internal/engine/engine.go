@@ -113,9 +113,8 @@ type Engine struct {
 	// (customcmds.go); customStamp fingerprints the folders they came from.
 	custom      *commands.Registry[slashHandler]
 	customStamp string
-	// hooks is the loaded hook configuration, nil until first use
-	// (hooks.go).
-	hooks *hooks.Runner
+	// hooks is the hooks capability (hooks.go).
+	hooks *hooks.Manager
 	// mcp holds the MCP manager (mcp.go); it has its own lock.
 	mcp mcpState
 
@@ -179,7 +178,7 @@ func New(o Options) (*Engine, error) {
 	o.OnConfirm = func(c Confirm) {
 		onConfirm(c)
 		if eng != nil {
-			go eng.fireHook(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
+			go eng.hooks.Fire(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
 				Message: "GoVibe needs your confirmation (" + c.Kind + ")"})
 		}
 	}
@@ -221,6 +220,7 @@ func New(o Options) (*Engine, error) {
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.snaps = newSnapshots(e)
 	e.skills = e.newSkills()
+	e.hooks = e.newHooks()
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
@@ -244,8 +244,8 @@ func (e *Engine) UpdateSettings(v config.Values, keys map[string]string) {
 		e.apiKeys = keys
 	}
 	e.web = newWebFetcher(v, e.web)
-	e.hooks = nil // the hooks setting may have changed
 	e.mu.Unlock()
+	e.hooks.Reset() // the hooks setting may have changed
 }
 
 // Settings returns the current settings.

@@ -2,45 +2,17 @@ package engine
 
 import (
 	"context"
-	"strings"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
 // maxStopContinues bounds how often Stop hooks may send the agent back to
 // work in one turn, so a hook that always blocks cannot loop forever.
 const maxStopContinues = 3
-
-// sessionStart runs SessionStart hooks for a new session (source
-// "startup") or one /clear emptied ("clear"). What they add (plain stdout
-// or additionalContext) waits in session state for the session's next
-// message, whose model text takes it.
-func (e *Engine) sessionStart(ctx context.Context, sid string) {
-	e.sessionStartFrom(ctx, sid, "startup")
-}
-
-func (e *Engine) sessionStartFrom(ctx context.Context, sid, source string) {
-	out := e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionStart, Source: source})
-	if c := strings.TrimSpace(out.AdditionalContext); c != "" {
-		if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.HookContext, c); err != nil {
-			e.log.Warn("keeping SessionStart hook context", zap.String("session", sid), zap.Error(err))
-		}
-	}
-}
-
-// takeSessionContext returns and removes what SessionStart hooks added.
-func (e *Engine) takeSessionContext(ctx context.Context, sid string) string {
-	c := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.HookContext)
-	if c != "" {
-		_ = sessionstate.Delete(ctx, e.Store, sid, sessionstate.HookContext)
-	}
-	return c
-}
 
 // continueOnStop runs the Stop hooks when the agent finished on its own.
 // A hook that blocks (exit 2, or decision "block") sends the agent back
@@ -52,7 +24,7 @@ func (e *Engine) continueOnStop(ctx context.Context, t *turn, b *begun, sink *tu
 		if out.Status != agent.StatusDone || t.btw || ctx.Err() != nil {
 			return out
 		}
-		res := e.fireHook(ctx, t.id, hooks.Input{SessionID: t.sessionID, HookEventName: hooks.Stop, StopHookActive: i > 0})
+		res := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: t.sessionID, HookEventName: hooks.Stop, StopHookActive: i > 0})
 		if !res.Blocked {
 			return out
 		}

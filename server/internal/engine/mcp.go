@@ -94,7 +94,7 @@ func (e *Engine) mcpTools(ctx context.Context, allowed map[string]bool) []tools.
 	m := e.mcpManager()
 	ts := m.Tools(ctx)
 	if e.overSchemaBudget(m) {
-		return tools.MCPSearch(tools.MCPAllowedOnly(ts, allowed), m, e.hookWrap())
+		return tools.MCPSearch(tools.MCPAllowedOnly(ts, allowed), m, e.hooks.Wrap())
 	}
 	out := make([]tools.Tool, len(ts))
 	for i, t := range ts {

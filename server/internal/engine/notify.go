@@ -47,6 +47,6 @@ func (a *turnApprover) Notify(ctx context.Context, severity, message string) err
 	}
 	a.e.Bus.Publish(Event{SessionID: a.t.sessionID, TurnID: a.t.id, Kind: KindNotification, Text: message, Status: severity,
 		Payload: Notification{Severity: severity, Message: message}})
-	go a.e.fireHook(a.e.baseCtx, a.t.id, hooks.Input{SessionID: a.t.sessionID, HookEventName: hooks.Notification, Message: message})
+	go a.e.hooks.Fire(a.e.baseCtx, a.t.id, hooks.Input{SessionID: a.t.sessionID, HookEventName: hooks.Notification, Message: message})
 	return nil
 }

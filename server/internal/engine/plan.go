@@ -195,7 +195,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 			}
 		}
 	}
-	ts = e.withHooks(ts)
+	ts = e.hooks.WithHooks(ts)
 	names := make([]string, len(ts))
 	for i, x := range ts {
 		names[i] = x.Name()

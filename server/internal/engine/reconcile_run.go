@@ -98,7 +98,7 @@ func (r *reconcileTurn) RunAgent(ctx context.Context, step modes.Step, prompt st
 // reconcileTools is what a scoped agent is given: the built-in tools
 // with the step's refusals, and its path rule on every write tool.
 func (e *Engine) reconcileTools(step modes.Step) ([]tools.Tool, map[string]string) {
-	ts := e.withHooks(tools.Builtin())
+	ts := e.hooks.WithHooks(tools.Builtin())
 	rule := modes.WriteRule(step)
 	infos := make([]modes.ToolInfo, len(ts))
 	for i, t := range ts {

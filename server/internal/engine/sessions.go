@@ -28,7 +28,7 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 	}
 	sum := SessionSummary{Session: s}
 	e.opts.OnSession(sum)
-	e.sessionStart(ctx, s.ID)
+	e.hooks.SessionStart(ctx, s.ID, "startup")
 	return sum, nil
 }
 
@@ -184,7 +184,7 @@ func (e *Engine) RenameSession(ctx context.Context, sid, title string) error {
 // DeleteSession stops the session's run and deletes it.
 func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 	e.Cancel(sid)
-	e.fireHook(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionEnd, Reason: "deleted"})
+	e.hooks.Fire(ctx, "", hooks.Input{SessionID: sid, HookEventName: hooks.SessionEnd, Reason: "deleted"})
 	if err := e.Store.DeleteSession(ctx, sid); err != nil {
 		return err
 	}

@@ -130,7 +130,7 @@ func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMess
 		return tools.Result{}, err
 	}
 	out := subagent.Execute(ctx, task)
-	e.fireHook(context.WithoutCancel(ctx), env.TurnID, hooks.Input{SessionID: parent, HookEventName: hooks.SubagentStop, AgentTag: tag})
+	e.hooks.Fire(context.WithoutCancel(ctx), env.TurnID, hooks.Input{SessionID: parent, HookEventName: hooks.SubagentStop, AgentTag: tag})
 	st := store.StatusDone
 	switch {
 	case ctx.Err() != nil:

@@ -51,7 +51,7 @@ func (e *Engine) SetTrusted(on bool) {
 // servers, which start so the status view shows them connected.
 // Commands and skills were loaded by reportTrustGated.
 func (e *Engine) loadTrustGated() {
-	e.hookRunner()
+	e.hooks.Runner()
 	if e.Trusted() && e.baseCtx.Err() == nil {
 		e.MCP().Start(e.baseCtx)
 	}
@@ -62,7 +62,7 @@ func (e *Engine) loadTrustGated() {
 func (e *Engine) reloadTrustGated() {
 	e.skills.Reset()
 	e.resetCustomCommands()
-	e.resetHooks()
+	e.hooks.Reset()
 	e.resetMCP()
 	e.reportTrustGated()
 }

@@ -108,12 +108,12 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
 		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed),
 		reconcile: p.reconcile || (!btw && e.resumesReconcile(ctx, p.SessionID, turnText))}
-	submit := e.fireHook(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
+	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
 	}
 	var added []string
-	if c := strings.TrimSpace(e.takeSessionContext(ctx, p.SessionID)); c != "" {
+	if c := strings.TrimSpace(e.hooks.TakeSessionContext(ctx, p.SessionID)); c != "" {
 		added = append(added, c)
 	}
 	if c := strings.TrimSpace(submit.AdditionalContext); c != "" {
