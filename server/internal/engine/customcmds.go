@@ -93,7 +93,7 @@ func (e *Engine) matchCommand(text string) (commands.Command[slashHandler], stri
 	if strings.HasPrefix(strings.ToLower(text), "/mcp:") {
 		// Prompts are known once their server is connected.
 		ctx, cancel := context.WithTimeout(e.baseCtx, 30*time.Second)
-		e.mcpManager().Start(ctx)
+		e.mcp.Manager().Start(ctx)
 		cancel()
 		if c, args, ok := e.mcpPromptCommands().Match(text); ok {
 			return c, args, true

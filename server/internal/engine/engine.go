@@ -20,6 +20,7 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/reviewers"
 	"github.com/govibe/govibe/server/internal/skills"
@@ -115,8 +116,8 @@ type Engine struct {
 	customStamp string
 	// hooks is the hooks capability (hooks.go).
 	hooks *hooks.Manager
-	// mcp holds the MCP manager (mcp.go); it has its own lock.
-	mcp mcpState
+	// mcp is the MCP capability (mcp.go); it has its own lock.
+	mcp *mcpclient.Servers
 
 	// reported remembers custom-agent problems already shown. meter,
 	// compactor and plans own the per-session accounting, compaction and
@@ -221,6 +222,7 @@ func New(o Options) (*Engine, error) {
 	e.snaps = newSnapshots(e)
 	e.skills = e.newSkills()
 	e.hooks = e.newHooks()
+	e.mcp = e.newMCP()
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
@@ -260,11 +262,7 @@ func (e *Engine) Settings() config.Values {
 func (e *Engine) Close() error {
 	e.stop(errServerStopping)
 	e.wg.Wait()
-	e.mcp.mu.Lock()
-	if e.mcp.m != nil {
-		e.mcp.m.Close()
-	}
-	e.mcp.mu.Unlock()
+	e.mcp.Close()
 	e.snaps.close()
 	return e.Store.Close()
 }

@@ -131,7 +131,9 @@ func changeNote(added, changed, removed []string) string {
 // with an editor attached, the active terminal (its newest output, no more
 // than one attachment holds).
 func (e *Engine) mentionSources() mentions.Sources {
-	src := mentions.Sources{MCPResource: e.mcpResource}
+	src := mentions.Sources{MCPResource: func(ctx context.Context, server, uri string) (string, error) {
+		return e.mcp.Manager().ReadResource(ctx, server, uri)
+	}}
 	if term := e.opts.Terminal; term != nil {
 		src.Terminal = func(ctx context.Context) (string, error) {
 			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)

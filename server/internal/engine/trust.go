@@ -53,7 +53,7 @@ func (e *Engine) SetTrusted(on bool) {
 func (e *Engine) loadTrustGated() {
 	e.hooks.Runner()
 	if e.Trusted() && e.baseCtx.Err() == nil {
-		e.MCP().Start(e.baseCtx)
+		e.mcp.Manager().Start(e.baseCtx)
 	}
 }
 
@@ -63,7 +63,7 @@ func (e *Engine) reloadTrustGated() {
 	e.skills.Reset()
 	e.resetCustomCommands()
 	e.hooks.Reset()
-	e.resetMCP()
+	e.mcp.Reset()
 	e.reportTrustGated()
 }
 
