@@ -243,7 +243,7 @@ func execCmd(args []string) int {
 		sess = s.ID
 	}
 	if *mode != "" {
-		if err := eng.SetMode(ctx, sess, *mode); err != nil {
+		if err := eng.Modes().Set(ctx, sess, *mode); err != nil {
 			fmt.Fprintln(os.Stderr, "govibe exec:", err)
 			return exitError
 		}

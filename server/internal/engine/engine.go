@@ -21,6 +21,7 @@ import (
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
+	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/reviewers"
 	"github.com/govibe/govibe/server/internal/skills"
@@ -129,6 +130,7 @@ type Engine struct {
 	compactor *compaction.Compactor
 	plans     *planrun.Runner
 	skills    *skills.Manager
+	modes     *moderun.Modes
 	// commands are the chat's slash commands (commands.go); immutable
 	// after New apart from the registry's own locking.
 	commands *commands.Registry[slashHandler]
@@ -223,6 +225,7 @@ func New(o Options) (*Engine, error) {
 	e.skills = e.newSkills()
 	e.hooks = e.newHooks()
 	e.mcp = e.newMCP()
+	e.modes = moderun.New(modesHost{e}, st, o.Roots)
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}

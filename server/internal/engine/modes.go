@@ -3,90 +3,51 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
-	"github.com/govibe/govibe/server/internal/store"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/moderun"
+	"github.com/govibe/govibe/server/internal/store"
 
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/sessionstate"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// The engine's side of the working modes (package modes): the session's
-// mode is persisted state, and every run's offered tools are narrowed by
-// the mode's current phase through the same Blocked map the scheduler's
-// roles use, so a phase's whitelist is both offered and enforced.
+// The working modes are moderun.Modes (session mode, Phases progress,
+// tool narrowing, Reconcile's controls and loop); the engine wires it
+// (modesHost) and runs Plan mode's proposal (RunPlan) and the runs of a
+// Phases turn (continuePhases) and of a reconcile turn (runReconcile).
 
-// Mode is the session's working mode (Agent when unset or unreadable).
-func (e *Engine) Mode(ctx context.Context, sid string) modes.Mode {
-	m := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Mode)
-	if _, err := modes.Parse(string(m)); err != nil || m == "" {
-		return modes.Agent
-	}
-	return m
+// Modes is the working-modes capability (chat/setMode, the panels).
+func (e *Engine) Modes() *moderun.Modes { return e.modes }
+
+// modesHost adapts the engine to moderun.Host.
+type modesHost struct{ e *Engine }
+
+func (h modesHost) Publish(sid, turnID string, payload any) {
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: payload})
 }
-
-// SetMode switches a session's mode; it applies from the next turn. A
-// switch into Phases starts its machine afresh.
-func (e *Engine) SetMode(ctx context.Context, sid, name string) error {
-	m, err := modes.Parse(name)
-	if err != nil {
-		return err
+func (h modesHost) SessionExists(ctx context.Context, sid string) error {
+	_, err := h.e.Store.GetSession(ctx, sid)
+	return err
+}
+func (h modesHost) CheckIdle(sid string) error {
+	if h.e.Running(sid) != "" {
+		return ErrBusy
 	}
-	if _, err := e.Store.GetSession(ctx, sid); err != nil {
-		return fmt.Errorf("session %s: %w", sid, err)
-	}
-	if m == modes.Phases && e.Mode(ctx, sid) != modes.Phases {
-		if err := sessionstate.Delete(ctx, e.Store, sid, sessionstate.PhaseProgress); err != nil {
-			return err
-		}
-	}
-	if err := sessionstate.Set(ctx, e.Store, sid, sessionstate.Mode, m); err != nil {
-		return err
-	}
-	// The panel and picker follow a switch made anywhere (/reconcile, Run plan).
-	e.Bus.Publish(Event{SessionID: sid, Kind: KindMode, Payload: m})
 	return nil
 }
-
-// PhaseProgress is the session's Phases-mode record.
-func (e *Engine) PhaseProgress(ctx context.Context, sid string) modes.Progress {
-	p := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.PhaseProgress)
-	if p.State == "" {
-		p.State = modes.Exploring
-	}
-	return p
+func (h modesHost) Reconciling(sid string) bool {
+	h.e.mu.Lock()
+	defer h.e.mu.Unlock()
+	t := h.e.running[sid]
+	return t != nil && t.reconcile
 }
-
-// modePhase is the phase the session's mode is in for this turn.
-func (e *Engine) modePhase(ctx context.Context, sid string) modes.Phase {
-	m := e.Mode(ctx, sid)
-	switch m {
-	case modes.Phases:
-		return modes.PhaseOf(m, string(e.PhaseProgress(ctx, sid).State))
-	}
-	return modes.PhaseOf(m, "")
+func (h modesHost) StartReconcile(ctx context.Context, sid, text string) (string, string, error) {
+	return h.e.Send(ctx, SendParams{SessionID: sid, Text: text, reconcile: true, origin: store.OriginControl})
 }
-
-// blockByMode adds the mode phase's refusals to a run's blocked tools
-// (nothing for Agent mode, whose phases are the scheduler's roles).
-func (e *Engine) blockByMode(ctx context.Context, sid string, ts []tools.Tool, blocked map[string]string) map[string]string {
-	ph := e.modePhase(ctx, sid)
-	infos := make([]modes.ToolInfo, len(ts))
-	for i, t := range ts {
-		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
-	}
-	if blocked == nil {
-		blocked = map[string]string{}
-	}
-	for n, why := range ph.Blocked(infos) {
-		if _, ok := blocked[n]; !ok {
-			blocked[n] = why
-		}
-	}
-	return blocked
-}
+func (h modesHost) Settings() config.Settings         { return h.e.cfg() }
+func (h modesHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }
 
 // ErrNoPlanToRun is RunPlan without a proposed plan with work left.
 var ErrNoPlanToRun = errors.New("there is no proposed plan with work left to run")
@@ -112,7 +73,7 @@ func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (st
 			return "", "", err
 		}
 	}
-	if err := e.SetMode(ctx, sid, string(modes.Agent)); err != nil {
+	if err := e.modes.Set(ctx, sid, string(modes.Agent)); err != nil {
 		return "", "", err
 	}
 	return e.Send(ctx, SendParams{SessionID: sid, Text: "continue", origin: store.OriginControl})
@@ -142,26 +103,4 @@ func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []Plan
 		return p, nil
 	})
 	return err
-}
-
-// proposesOnly says whether a created todo plan stops at the proposal
-// (Plan mode) instead of running: the user edits it and runs it.
-func (e *Engine) proposesOnly(ctx context.Context, sid string) bool {
-	return e.Mode(ctx, sid) == modes.Plan
-}
-
-// phaseShell limits run_shell_command to read-only commands and checks
-// in a phase that says so (Phases mode's VERIFYING): enforced when the
-// command is called, whatever the model sends.
-func (e *Engine) phaseShell(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	ph := e.modePhase(ctx, sid)
-	if !ph.ReadOnlyShell {
-		return ts
-	}
-	for i, t := range ts {
-		if t.Name() == modes.ToolShell {
-			ts[i] = checksOnlyShell(t, e.opts.Roots, "the "+ph.Name+" phase")
-		}
-	}
-	return ts
 }

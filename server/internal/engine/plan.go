@@ -58,7 +58,7 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 		// A resumed run's calls are in the history, not in out.
 		if planrun.Created(append(append([]llm.Message(nil), b.history...), out.Messages...)) {
 			e.stampPlanLimits(ctx, t)
-			if e.proposesOnly(ctx, t.sessionID) {
+			if e.modes.ProposesOnly(ctx, t.sessionID) {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}
 			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)

@@ -107,7 +107,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
 		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed),
-		reconcile: p.reconcile || (!btw && e.resumesReconcile(ctx, p.SessionID, turnText))}
+		reconcile: p.reconcile || (!btw && e.modes.ResumesReconcile(ctx, p.SessionID, turnText))}
 	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
@@ -250,7 +250,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
 			out = run.Execute(ctx, b.history, e.meterSink(sink))
-			if e.Mode(ctx, sid) == modes.Phases {
+			if e.modes.Mode(ctx, sid) == modes.Phases {
 				out = e.continuePhases(ctx, t, b, sink, out)
 			} else {
 				out = e.afterFreeRun(ctx, t, b, sink, run, out)
@@ -332,8 +332,8 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	// The prompt follows the tool profile's tools, not the mode's phase:
 	// a phase change must not rewrite the prefix.
 	system := e.promptFor(profile, ts, blocked)
-	ts = e.guardRepeats(ctx, t.sessionID, e.phaseShell(ctx, t.sessionID, e.guardWrites(ctx, t.sessionID, append(ts, e.modeTools(ctx, t.sessionID)...))))
-	blocked = e.blockByMode(ctx, t.sessionID, ts, blocked)
+	ts = e.modes.Tools(ctx, t.sessionID, ts)
+	blocked = e.modes.Block(ctx, t.sessionID, ts, blocked)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead: the tool definitions stay byte-identical
 	// to the main conversation's, so the prefix cache keeps hitting.
@@ -348,7 +348,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Blocked:         blocked,
 		Refused:         refused,
 		Translate:       e.tr,
-		StopAfter:       e.modeStopAfter(ctx, t.sessionID, freeStopAfter(t)),
+		StopAfter:       e.modes.StopAfter(ctx, t.sessionID, freeStopAfter(t)),
 		Env:             env,
 		System:          system,
 		MaxRounds:       cs.MaxInteractions,

@@ -53,7 +53,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		out.SubAgents = append(out.SubAgents, run)
 	}
 	out.Todo = toTodoState(l.Todo)
-	out.Mode = string(eng.Mode(ctx, p.SessionID))
+	out.Mode = string(eng.Modes().Mode(ctx, p.SessionID))
 	out.ModeState = modeState(ctx, eng, p.SessionID)
 	markCompactions(out.Messages, eng.Compactions(ctx, p.SessionID))
 	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))

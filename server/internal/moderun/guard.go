@@ -1,18 +1,12 @@
-package engine
+package moderun
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"strings"
 
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/tools"
 )
-
-// Reconcile mode's engine side: /reconcile <intent> switches the session
-// to Reconcile and turns the intent into a drafting turn whose only
-// writable file is the manifest (through the normal write confirmation).
 
 // writeTools take a filePath argument that a path rule must allow.
 var writeTools = map[string]bool{"write_file": true, "edit": true, "delete_file": true, "create_directory": true}
@@ -51,15 +45,15 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 }
 
 // guardWrites wraps the write tools with the drafting path rule in
-// Reconcile mode (the loop's agents get theirs in reconcileTools); a
-// manifest written becomes the session's run, waiting for approval.
-func (e *Engine) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	if e.Mode(ctx, sid) != modes.Reconcile {
+// Reconcile mode (the loop's agents get theirs in StepTools); a manifest
+// written becomes the session's run, waiting for approval.
+func (m *Modes) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	if m.Mode(ctx, sid) != modes.Reconcile {
 		return ts
 	}
 	rule := modes.WriteRule("")
 	drafted := func(ctx context.Context, env *tools.Env, p string) error {
-		return e.onManifestDrafted(ctx, sid, env.TurnID, p)
+		return m.onManifestDrafted(ctx, sid, env.TurnID, p)
 	}
 	for i, t := range ts {
 		if writeTools[t.Name()] {
@@ -72,17 +66,22 @@ func (e *Engine) guardWrites(ctx context.Context, sid string, ts []tools.Tool) [
 	return ts
 }
 
-// reconcileCommand handles "/reconcile <intent>".
-func (e *Engine) reconcileCommand(ctx context.Context, p SendParams, args string) (commandOutcome, error) {
-	intent := strings.TrimSpace(args)
-	if intent == "" {
-		return commandOutcome{}, errors.New(e.tr("/reconcile needs an intent, e.g. /reconcile a snake game in React"))
+// StepTools is what a reconcile loop's scoped agent is given: ts (the
+// built-in tools) with the step's refusals, its path rule on every write
+// tool, and a shell that may only check.
+func StepTools(step modes.Step, ts []tools.Tool, roots []string) ([]tools.Tool, map[string]string) {
+	rule := modes.WriteRule(step)
+	infos := make([]modes.ToolInfo, len(ts))
+	for i, t := range ts {
+		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
+		switch {
+		case writeTools[t.Name()]:
+			ts[i] = pathGuard{Tool: t, rule: rule}
+		case t.Name() == modes.ToolShell:
+			// Files change through the write tools, where the path rule
+			// holds; the shell may only read and run checks (the tests).
+			ts[i] = ChecksOnlyShell(t, roots, "the "+string(step))
+		}
 	}
-	if p.SessionID == "" {
-		return commandOutcome{}, errors.New(e.tr("/reconcile needs an open session"))
-	}
-	if err := e.SetMode(ctx, p.SessionID, string(modes.Reconcile)); err != nil {
-		return commandOutcome{}, err
-	}
-	return commandOutcome{text: modes.DraftPrompt(intent)}, nil
+	return ts, modes.PhaseOf(modes.Reconcile, string(step)).Blocked(infos)
 }

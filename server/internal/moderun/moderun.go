@@ -1,0 +1,167 @@
+// Package moderun is the working modes (package modes) as a session runs
+// them: the session's mode and Phases progress as session state, the
+// narrowing of every run's tools by the mode's current phase (the same
+// Blocked map the scheduler's roles use, so a phase's whitelist is both
+// offered and enforced), Phases mode's report tools, and Reconcile mode's
+// controls and loop. It sees the engine only through Host; the scoped
+// agents of the reconcile loop run through Agents, which the engine's
+// turn implements.
+package moderun
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Host is what the modes need from the engine.
+type Host interface {
+	// Publish sends a mode event to the session's chat: its payload is a
+	// modes.Mode (a switch), a modes.Progress (Phases) or a ReconcileView.
+	Publish(sid, turnID string, payload any)
+	// SessionExists fails for an unknown session.
+	SessionExists(ctx context.Context, sid string) error
+	// CheckIdle fails (with the engine's busy error) while a turn runs in
+	// the session; Reconciling reports whether a running turn drives the
+	// session's reconcile loop.
+	CheckIdle(sid string) error
+	Reconciling(sid string) bool
+	// StartReconcile sends text as a control message whose turn runs the
+	// session's reconcile loop; it answers the session and turn ids.
+	StartReconcile(ctx context.Context, sid, text string) (string, string, error)
+	Settings() config.Settings
+	// Tr translates a message for the user.
+	Tr(msg string, args ...any) string
+}
+
+// Modes is one engine's working modes. Safe for concurrent use: its state
+// is session state.
+type Modes struct {
+	host  Host
+	store sessionstate.KV
+	roots []string
+}
+
+// New returns the modes of an engine whose workspace roots are roots.
+func New(h Host, st sessionstate.KV, roots []string) *Modes {
+	return &Modes{host: h, store: st, roots: roots}
+}
+
+// Mode is the session's working mode (Agent when unset or unreadable).
+func (m *Modes) Mode(ctx context.Context, sid string) modes.Mode {
+	v := sessionstate.Lookup(ctx, m.store, sid, sessionstate.Mode)
+	if _, err := modes.Parse(string(v)); err != nil || v == "" {
+		return modes.Agent
+	}
+	return v
+}
+
+// Set switches a session's mode; it applies from the next turn. A switch
+// into Phases starts its machine afresh.
+func (m *Modes) Set(ctx context.Context, sid, name string) error {
+	md, err := modes.Parse(name)
+	if err != nil {
+		return err
+	}
+	if err := m.host.SessionExists(ctx, sid); err != nil {
+		return fmt.Errorf("session %s: %w", sid, err)
+	}
+	if md == modes.Phases && m.Mode(ctx, sid) != modes.Phases {
+		if err := sessionstate.Delete(ctx, m.store, sid, sessionstate.PhaseProgress); err != nil {
+			return err
+		}
+	}
+	if err := sessionstate.Set(ctx, m.store, sid, sessionstate.Mode, md); err != nil {
+		return err
+	}
+	// The panel and picker follow a switch made anywhere (/reconcile, Run plan).
+	m.host.Publish(sid, "", md)
+	return nil
+}
+
+// Progress is the session's Phases-mode record.
+func (m *Modes) Progress(ctx context.Context, sid string) modes.Progress {
+	p := sessionstate.Lookup(ctx, m.store, sid, sessionstate.PhaseProgress)
+	if p.State == "" {
+		p.State = modes.Exploring
+	}
+	return p
+}
+
+// phase is the phase the session's mode is in for this turn.
+func (m *Modes) phase(ctx context.Context, sid string) modes.Phase {
+	md := m.Mode(ctx, sid)
+	switch md {
+	case modes.Phases:
+		return modes.PhaseOf(md, string(m.Progress(ctx, sid).State))
+	}
+	return modes.PhaseOf(md, "")
+}
+
+// ProposesOnly says whether a created todo plan stops at the proposal
+// (Plan mode) instead of running: the user edits it and runs it.
+func (m *Modes) ProposesOnly(ctx context.Context, sid string) bool {
+	return m.Mode(ctx, sid) == modes.Plan
+}
+
+// Tools narrows a free run's tools by the session's mode: the mode's own
+// tools are added (Phases mode's report tools), write tools carry the
+// drafting path rule in Reconcile mode, the shell may only check in a
+// phase that says so, and a Phases run refuses a call it already made.
+func (m *Modes) Tools(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	return m.guardRepeats(ctx, sid, m.phaseShell(ctx, sid, m.guardWrites(ctx, sid, append(ts, m.modeTools(ctx, sid)...))))
+}
+
+// Block adds the mode phase's refusals to a run's blocked tools (nothing
+// for Agent mode, whose phases are the scheduler's roles).
+func (m *Modes) Block(ctx context.Context, sid string, ts []tools.Tool, blocked map[string]string) map[string]string {
+	ph := m.phase(ctx, sid)
+	infos := make([]modes.ToolInfo, len(ts))
+	for i, t := range ts {
+		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
+	}
+	if blocked == nil {
+		blocked = map[string]string{}
+	}
+	for n, why := range ph.Blocked(infos) {
+		if _, ok := blocked[n]; !ok {
+			blocked[n] = why
+		}
+	}
+	return blocked
+}
+
+// StopAfter adds the phase's exit tools to the run's stop list.
+func (m *Modes) StopAfter(ctx context.Context, sid string, stop map[string]bool) map[string]bool {
+	if m.Mode(ctx, sid) != modes.Phases {
+		return stop
+	}
+	out := map[string]bool{}
+	for k, v := range stop {
+		out[k] = v
+	}
+	for _, n := range []string{modes.ToolReportFindings, modes.ToolReportPlan, modes.ToolReportBlocked, modes.ToolReportDone} {
+		out[n] = true
+	}
+	return out
+}
+
+// phaseShell limits run_shell_command to read-only commands and checks
+// in a phase that says so (Phases mode's VERIFYING): enforced when the
+// command is called, whatever the model sends.
+func (m *Modes) phaseShell(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	ph := m.phase(ctx, sid)
+	if !ph.ReadOnlyShell {
+		return ts
+	}
+	for i, t := range ts {
+		if t.Name() == modes.ToolShell {
+			ts[i] = ChecksOnlyShell(t, m.roots, "the "+ph.Name+" phase")
+		}
+	}
+	return ts
+}

@@ -1,0 +1,129 @@
+package moderun
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/shellcheck"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Phases mode (codeCLI) on the engine's one agent loop: each run offers
+// the current state's tools, and its report tools both record progress
+// (session state, a mode event for the panel) and stop the run, so the
+// next run is assembled with the next state's whitelist. The turn drives
+// the runs (the engine's continuePhases).
+
+// reportTool is one of report_findings, report_plan, report_blocked and
+// report_done.
+type reportTool struct {
+	m      *Modes
+	sid    string
+	name   string
+	desc   string
+	schema string
+}
+
+func (r *reportTool) Name() string            { return r.name }
+func (r *reportTool) Description() string     { return r.desc }
+func (r *reportTool) Schema() json.RawMessage { return json.RawMessage(r.schema) }
+func (r *reportTool) ReadOnly() bool          { return false }
+
+func (r *reportTool) Run(ctx context.Context, _ *tools.Env, args json.RawMessage) (tools.Result, error) {
+	var a struct {
+		Text  string   `json:"text"`
+		Steps []string `json:"steps"`
+		Step  string   `json:"step"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return tools.Fail("invalid arguments: " + err.Error()), nil
+	}
+	p := r.m.Progress(ctx, r.sid)
+	if err := p.Apply(modes.Report{Tool: r.name, Text: a.Text, Steps: a.Steps, StepKey: a.Step}); err != nil {
+		return tools.Fail(err.Error()), nil
+	}
+	if err := sessionstate.Set(ctx, r.m.store, r.sid, sessionstate.PhaseProgress, p); err != nil {
+		return tools.Result{}, err
+	}
+	r.m.host.Publish(r.sid, "", p)
+	return tools.Result{OK: true, Output: fmt.Sprintf("Recorded. The phase is now %s.", p.State)}, nil
+}
+
+const textSchema = `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`
+
+func (m *Modes) reportTools(sid string) []tools.Tool {
+	mk := func(name, desc, schema string) tools.Tool {
+		return &reportTool{m: m, sid: sid, name: name, desc: desc, schema: schema}
+	}
+	return []tools.Tool{
+		mk(modes.ToolReportFindings, "End the EXPLORING phase: report what you found (files, causes, constraints) in text.", textSchema),
+		mk(modes.ToolReportPlan, "End the PLANNING phase: report the ordered steps of the patch.",
+			`{"type":"object","properties":{"steps":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`),
+		mk(modes.ToolReportBlocked, "Report that the current step cannot go on, and why (text). Three reports on one step fail the run.",
+			`{"type":"object","properties":{"text":{"type":"string"},"step":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
+		mk(modes.ToolReportDone, "PATCHING: the patch is written, go on to verify. VERIFYING: the checks pass; text says which.", textSchema),
+	}
+}
+
+// modeTools are the tools a mode adds to a run (the report tools in
+// Phases mode; nothing otherwise, so other modes' tool lists stay as they were).
+func (m *Modes) modeTools(ctx context.Context, sid string) []tools.Tool {
+	if m.Mode(ctx, sid) != modes.Phases {
+		return nil
+	}
+	return m.reportTools(sid)
+}
+
+// repeatGuard refuses, in Phases mode, a call identical (name and
+// arguments) to one already made in the same run: the codeCLI rule
+// against a model looping on the same step.
+type repeatGuard struct {
+	tools.Tool
+	seen *sync.Map
+}
+
+func (g repeatGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
+	key := g.Name() + "\x00" + string(args)
+	if _, dup := g.seen.LoadOrStore(key, true); dup {
+		return tools.Fail("This exact call was already made in this phase; its result is above. Do something different, or report."), nil
+	}
+	return g.Tool.Run(ctx, env, args)
+}
+
+// guardRepeats wraps every tool of a Phases-mode run with one shared
+// repeatGuard.
+func (m *Modes) guardRepeats(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	if m.Mode(ctx, sid) != modes.Phases {
+		return ts
+	}
+	seen := &sync.Map{}
+	for i, t := range ts {
+		ts[i] = repeatGuard{Tool: t, seen: seen}
+	}
+	return ts
+}
+
+// ChecksOnlyShell is run_shell_command limited to what the shell analysis
+// classifies read-only, or a check (test runner, linter, type checker run
+// without options that write). The Phases mode's VERIFYING state and the
+// reconcile agents use it: there, files change only through the write
+// tools, whose path rules hold. who names the agent in a refusal ("the
+// VERIFYING phase", "the coder").
+func ChecksOnlyShell(t tools.Tool, roots []string, who string) tools.Tool {
+	return tools.GuardedShell{Tool: t, Roots: roots, Allow: func(command string, ws shellcheck.Workspace) (bool, string) {
+		an := shellcheck.Analyze(command, ws)
+		if shellcheck.OnlyChecks(an) {
+			return true, ""
+		}
+		why := who + " may only run read-only commands or checks (tests, linters, git status); this one is " + an.Class.String()
+		if len(an.Reasons) > 0 {
+			why += " (" + strings.Join(an.Reasons, "; ") + ")"
+		}
+		return false, why
+	}}
+}
