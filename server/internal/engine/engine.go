@@ -21,6 +21,7 @@ import (
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
+	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/reviewers"
@@ -131,6 +132,7 @@ type Engine struct {
 	plans     *planrun.Runner
 	skills    *skills.Manager
 	modes     *moderun.Modes
+	memory    *memory.Reminder
 	// commands are the chat's slash commands (commands.go); immutable
 	// after New apart from the registry's own locking.
 	commands *commands.Registry[slashHandler]
@@ -226,6 +228,7 @@ func New(o Options) (*Engine, error) {
 	e.hooks = e.newHooks()
 	e.mcp = e.newMCP()
 	e.modes = moderun.New(modesHost{e}, st, o.Roots)
+	e.memory = memory.NewReminder(st, o.Roots, o.Logger.Named("memory"))
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/titles"
 )
 
 // SessionSummary is a session as listed.
@@ -41,7 +42,7 @@ func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 // titles come from a model, asks it for a better one (title.go). A later
 // rename by the user always wins (the store ignores auto titles then).
 func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
-	if title := sessionTitle(text); title != "" {
+	if title := titles.FromMessage(text); title != "" {
 		if ok, err := e.Store.SetAutoTitle(ctx, sid, title); err == nil && ok {
 			e.opts.OnSession(e.summary(ctx, sid))
 		}

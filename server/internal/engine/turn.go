@@ -189,7 +189,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	state := e.contextState(ctx, sid)
 	state.ActiveFile, state.Selection = p.ActiveFile, p.Selection
 	if !t.btw {
-		state.Memory = e.takeMemoryReminder(ctx, sid)
+		state.Memory = e.memory.Take(ctx, sid)
 	}
 	before, after, extras := e.prelude(ctx, t, p)
 	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + before + t.text + after + t.hookContext}
@@ -303,7 +303,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
 		e.snaps.maybePrune()
-		e.noteMemoryGaps(fctx, t)
+		e.memory.Note(fctx, sid, e.turnChanges(fctx, t))
 	}
 	tu := e.meter.FinishTurn(fctx, sid, t.number, before)
 	e.Broker.EndDialogs(sid, t.id)

@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/snapshot"
 )
@@ -86,4 +87,17 @@ func (e *Engine) snapsExist(refs []TurnSnapshot) bool {
 		}
 	}
 	return true
+}
+
+// turnChanges is what turn t changed, root by root (its before-snapshots
+// diffed lazily with the tree), for the memory reminder.
+func (e *Engine) turnChanges(ctx context.Context, t *turn) []memory.TurnChanges {
+	var out []memory.TurnChanges
+	for _, ref := range e.readTurnSnapshots(ctx, t.sessionID)[t.id] {
+		id := ref.ID
+		out = append(out, memory.TurnChanges{Root: ref.Root, Diff: func(ctx context.Context) ([]snapshot.Change, error) {
+			return e.SnapshotDiff(ctx, id)
+		}})
+	}
+	return out
 }

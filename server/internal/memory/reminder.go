@@ -1,4 +1,7 @@
-package engine
+// Package memory keeps project memory's L2 inventory true: a turn that
+// changed files the inventory does not list (or removed files it still
+// lists) leaves a reminder for the next message's context block, once.
+package memory
 
 import (
 	"context"
@@ -23,29 +26,52 @@ import (
 // The model then edits the inventory like any file, through the normal
 // diff confirmation.
 
+// Reminder records a turn's inventory gaps as session state and gives
+// them back once. Safe for concurrent use (its state is session state).
+type Reminder struct {
+	state sessionstate.KV
+	roots []string
+	log   *zap.Logger
+}
+
+// NewReminder returns the reminder of an engine whose workspace roots are
+// roots.
+func NewReminder(st sessionstate.KV, roots []string, log *zap.Logger) *Reminder {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Reminder{state: st, roots: roots, log: log}
+}
+
+// TurnChanges is what a turn changed in one root: Diff compares the
+// turn's before-snapshot of Root with the working tree.
+type TurnChanges struct {
+	Root string
+	Diff func(context.Context) ([]snapshot.Change, error)
+}
+
 // L2Inventory is the inventory's path inside a workspace root.
 var L2Inventory = filepath.Join(".govibe", "memory", "L2-inventory.md")
 
 // maxReminderFiles bounds the names one reminder carries.
 const maxReminderFiles = 20
 
-// noteMemoryGaps compares what the turn changed with the inventory of each
-// root that has one, and records the gaps for the next context block.
-func (e *Engine) noteMemoryGaps(ctx context.Context, t *turn) {
-	refs := e.readTurnSnapshots(ctx, t.sessionID)[t.id]
+// Note compares what a turn of session sid changed with the inventory of
+// each root that has one, and records the gaps for the next context block.
+func (r *Reminder) Note(ctx context.Context, sid string, turn []TurnChanges) {
 	var gaps []string
-	for _, ref := range refs {
+	for _, ref := range turn {
 		inv, err := os.ReadFile(filepath.Join(ref.Root, L2Inventory))
 		if err != nil {
 			continue // no memory in this root
 		}
-		changes, err := e.SnapshotDiff(ctx, ref.ID)
+		changes, err := ref.Diff(ctx)
 		if err != nil {
-			e.log.Warn("memory reminder: diffing the turn", zap.Error(err))
+			r.log.Warn("memory reminder: diffing the turn", zap.Error(err))
 			continue
 		}
 		prefix := ""
-		if len(e.opts.Roots) > 1 {
+		if len(r.roots) > 1 {
 			prefix = filepath.Base(ref.Root) + "/"
 		}
 		gaps = append(gaps, inventoryGaps(string(inv), changes, prefix)...)
@@ -53,9 +79,9 @@ func (e *Engine) noteMemoryGaps(ctx context.Context, t *turn) {
 	if len(gaps) == 0 {
 		return
 	}
-	old := sessionstate.Lookup(ctx, e.Store, t.sessionID, sessionstate.MemoryReminder)
-	if err := sessionstate.Set(ctx, e.Store, t.sessionID, sessionstate.MemoryReminder, mergeSorted(old, gaps)); err != nil {
-		e.log.Warn("memory reminder", zap.Error(err))
+	old := sessionstate.Lookup(ctx, r.state, sid, sessionstate.MemoryReminder)
+	if err := sessionstate.Set(ctx, r.state, sid, sessionstate.MemoryReminder, mergeSorted(old, gaps)); err != nil {
+		r.log.Warn("memory reminder", zap.Error(err))
 	}
 }
 
@@ -119,15 +145,15 @@ func mergeSorted(a, b []string) []string {
 	return out
 }
 
-// takeMemoryReminder returns the context block's memory line and forgets
-// the gaps: the reminder is given once.
-func (e *Engine) takeMemoryReminder(ctx context.Context, sid string) string {
-	gaps := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.MemoryReminder)
+// Take returns the context block's memory line and forgets the gaps: the
+// reminder is given once.
+func (r *Reminder) Take(ctx context.Context, sid string) string {
+	gaps := sessionstate.Lookup(ctx, r.state, sid, sessionstate.MemoryReminder)
 	if len(gaps) == 0 {
 		return ""
 	}
-	if err := sessionstate.Delete(ctx, e.Store, sid, sessionstate.MemoryReminder); err != nil {
-		e.log.Warn("memory reminder", zap.Error(err))
+	if err := sessionstate.Delete(ctx, r.state, sid, sessionstate.MemoryReminder); err != nil {
+		r.log.Warn("memory reminder", zap.Error(err))
 	}
 	return memoryLine(gaps)
 }
