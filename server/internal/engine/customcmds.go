@@ -21,9 +21,9 @@ import (
 // again whenever the command folders' stamp changed.
 func (e *Engine) customCommands() *commands.Registry[slashHandler] {
 	e.mu.Lock()
-	r, trusted, was := e.custom, e.trusted, e.customStamp
+	r, was := e.custom, e.customStamp
 	e.mu.Unlock()
-	dirs := customcmd.Dirs(e.home(), e.opts.Roots, trusted)
+	dirs := customcmd.Dirs(e.home(), e.opts.Roots, e.trust.Trusted())
 	stamp := customcmd.Stamp(dirs)
 	if r != nil && stamp == was {
 		return r

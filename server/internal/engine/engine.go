@@ -28,6 +28,7 @@ import (
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/trust"
 	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/web"
 )
@@ -50,7 +51,7 @@ type Options struct {
 	// stdin); nil means nobody can answer there.
 	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
 	HostInfo    HostInfo
-	// Trusted is the workspace's trust at start; SetTrusted changes it.
+	// Trusted is the workspace's trust at start; Trust().Set changes it.
 	Trusted bool
 	// Home is the user's home directory (user skills, hooks, MCP config);
 	// "" means os.UserHomeDir.
@@ -108,10 +109,8 @@ type Engine struct {
 	// user; answering resumes them (see resume.go).
 	parked  map[string]*parkedTurn
 	notices []string
-	// trusted is the workspace trust (trust.go); web is the shared
-	// fetcher (web.go).
-	trusted bool
-	web     *web.Fetcher
+	// web is the shared fetcher (web.go).
+	web *web.Fetcher
 	// custom are the custom slash commands, nil until first use
 	// (customcmds.go); customStamp fingerprints the folders they came from.
 	custom      *commands.Registry[slashHandler]
@@ -130,6 +129,7 @@ type Engine struct {
 	approvals *approval.Approvals
 	compactor *compaction.Compactor
 	plans     *planrun.Runner
+	trust     *trust.Gate
 	skills    *skills.Manager
 	modes     *moderun.Modes
 	memory    *memory.Reminder
@@ -203,7 +203,6 @@ func New(o Options) (*Engine, error) {
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
-		trusted: o.Trusted,
 		baseCtx: ctx, stop: cancel,
 	}
 	if e.settings == nil {
@@ -224,6 +223,7 @@ func New(o Options) (*Engine, error) {
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.snaps = newSnapshots(e)
+	e.trust = e.newTrust(o.Trusted)
 	e.skills = e.newSkills()
 	e.hooks = e.newHooks()
 	e.mcp = e.newMCP()
@@ -234,7 +234,7 @@ func New(o Options) (*Engine, error) {
 	}
 	// What trust skipped, and malformed project config, is said once at
 	// start (and again after each trust change).
-	e.reportTrustGated()
+	e.trust.Report()
 	return e, nil
 }
 

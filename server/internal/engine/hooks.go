@@ -15,7 +15,7 @@ import (
 // Notification, PreCompact from the compactor's host).
 
 func (e *Engine) newHooks() *hooks.Manager {
-	return hooks.NewManager(hooks.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Trusted: e.Trusted,
+	return hooks.NewManager(hooks.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Trusted: e.trust.Trusted,
 		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: e.Store,
 		Publish: func(sid, turnID string, run hooks.Run) {
 			e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindHook, Text: run.Command, Status: run.Result, Payload: run})

@@ -18,7 +18,7 @@ var _ tools.SkillHost = (*skills.Manager)(nil)
 
 func (e *Engine) newSkills() *skills.Manager {
 	return skills.NewManager(skills.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Builtin: builtinskills.FS,
-		StateDir: e.opts.StateDir, Trusted: e.Trusted, State: e.Store, Notice: e.notice, Tr: e.tr, Log: e.log})
+		StateDir: e.opts.StateDir, Trusted: e.trust.Trusted, State: e.Store, Notice: e.notice, Tr: e.tr, Log: e.log})
 }
 
 // Skills is the skills capability (the skills picker's list and

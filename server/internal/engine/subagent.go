@@ -72,7 +72,7 @@ func (e *Engine) customAgents() ([]subagent.Def, []subagent.Problem) {
 	for _, t := range tools.Builtin() {
 		known[t.Name()] = true
 	}
-	return subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.Trusted()), func(n string) bool { return known[n] })
+	return subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.trust.Trusted()), func(n string) bool { return known[n] })
 }
 
 func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
