@@ -47,3 +47,41 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCapabilityPackagesNeverImportEngine keeps the engine a hub: the
+// capability packages (compaction, planrun, moderun, approval, reviewers,
+// usage, skills, hooks, mcpclient, trust, memory, titles…) and every other
+// domain package see the engine only through the interfaces they declare,
+// never *engine.Engine. Outside tests, only this package, the engine
+// itself (and its enginetest helper) and the benchmarks import it, which
+// also rules out an import cycle through a capability package.
+func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
+	allowed := map[string]bool{"server": true, "engine": true, "bench": true}
+	root := ".."
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if allowed[strings.Split(filepath.ToSlash(rel), "/")[0]] {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			if path == "github.com/govibe/govibe/server/internal/engine" || strings.HasPrefix(path, "github.com/govibe/govibe/server/internal/engine/") {
+				t.Errorf("%s imports %s: a capability takes the narrow interface it declares, not the engine", filepath.ToSlash(rel), path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
