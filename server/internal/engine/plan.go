@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
-	"github.com/govibe/govibe/server/internal/config"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/subagent"
 
 	"go.uber.org/zap"
 
@@ -186,7 +188,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	create, complete := e.plans.Tools(t.sessionID, t.id, t.text, role, tag)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
-	ts = append(ts, tools.ConfirmedBrowser(browserTool{e: e}))
+	ts = append(ts, tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})))
 	ts = append(ts, e.mcpTools(ctx, t.allowed)...)
 	if role == scheduler.RoleEvaluator {
 		for i, x := range ts {

@@ -2,9 +2,7 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
+	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
@@ -18,167 +16,111 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// subagentTool is investigate or agent_<name>: it runs a bounded agent in
-// a hidden child session and returns only its result. Immutable, so safe
-// for concurrent use; each call builds its own run.
-type subagentTool struct {
-	e   *Engine
-	def subagent.Def
-	// investigate requires a complete_task report.
-	investigate bool
-}
-
-func (s *subagentTool) Name() string {
-	if s.investigate {
-		return subagent.InvestigateName
-	}
-	return s.def.ToolName()
-}
-
-func (s *subagentTool) Description() string {
-	if s.investigate {
-		return subagent.InvestigateDesc
-	}
-	return fmt.Sprintf("Delegate to the %q sub-agent (%s). It runs with its own context and tools: %s. You receive only its final answer.",
-		s.def.Name, s.def.Description, strings.Join(s.def.Tools, ", "))
-}
-
-func (s *subagentTool) Schema() json.RawMessage { return subagent.ObjectiveSchema }
-
-// ReadOnly is true only for investigate: custom agents may hold write tools.
-func (s *subagentTool) ReadOnly() bool { return s.investigate }
+// Sub-agents (investigate, custom agents, browser_sub_agent) are package
+// subagent's tools; the engine is their subagent.Host: hidden child
+// sessions, models and the SubagentStop hooks.
 
 // subagentTools lists investigate and the custom agents. Malformed
 // definitions are reported once per engine (log and a session notice)
 // and skipped.
 func (e *Engine) subagentTools(ctx context.Context, sid string) []tools.Tool {
-	out := []tools.Tool{&subagentTool{e: e, investigate: true, def: subagent.Def{Name: subagent.InvestigateName,
-		Tools: subagent.InvestigateTools, Prompt: subagent.InvestigatePrompt}}}
-	defs, problems := e.customAgents()
+	known := map[string]bool{}
+	for _, t := range tools.Builtin() {
+		known[t.Name()] = true
+	}
+	defs, problems := subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.trust.Trusted()), func(n string) bool { return known[n] })
 	for _, p := range problems {
 		if e.reported.first(sid + "\x00" + p.Error()) {
 			e.log.Warn("custom agent skipped", zap.String("path", p.Path), zap.Int("line", p.Line), zap.String("problem", p.Message))
 			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: e.tr("Custom agent skipped: %s", p.Error())})
 		}
 	}
-	for _, d := range defs {
-		out = append(out, &subagentTool{e: e, def: d})
-	}
-	return out
+	return subagent.Tools(subagentHost{e}, defs)
 }
 
-func (e *Engine) customAgents() ([]subagent.Def, []subagent.Problem) {
-	known := map[string]bool{}
-	for _, t := range tools.Builtin() {
-		known[t.Name()] = true
-	}
-	return subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.trust.Trusted()), func(n string) bool { return known[n] })
-}
+// subagentHost adapts the engine to subagent.Host.
+type subagentHost struct{ e *Engine }
 
-func (s *subagentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
-	objective, err := subagent.ParseObjective(raw)
-	if err != nil {
-		return tools.Fail(s.Name() + ": " + err.Error()), nil
-	}
-	e := s.e
-	parent := env.SessionID
-	title := s.Name() + ": " + objective
-	if len(title) > 80 {
-		title = title[:80] + "…"
-	}
+func (h subagentHost) Begin(ctx context.Context, env *tools.Env, title, tag, prompt string) (subagent.Child, error) {
+	e, parent := h.e, env.SessionID
 	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: parent, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model,
 		ParentMessageID: e.openMessageID(parent), ParentCallID: tools.CallID(ctx)})
 	if err != nil {
-		return tools.Result{}, err
+		return nil, err
 	}
-	// Events are tagged "investigate" or "agent:<name>", the form
-	// executor:N and evaluator:N also take.
-	tag := subagent.InvestigateName
-	if !s.investigate {
-		tag = "agent:" + s.def.Name
-	}
-	ids, w, err := e.Store.BeginTurn(ctx, child.ID, objective, store.TurnOptions{SubAgentTag: tag, Origin: store.OriginSubagentTask})
+	ids, w, err := e.Store.BeginTurn(ctx, child.ID, prompt, store.TurnOptions{SubAgentTag: tag, Origin: store.OriginSubagentTask})
 	if err != nil {
-		return tools.Result{}, err
+		return nil, err
 	}
-	// Progress is published on the parent session under the agent's tag
-	// (the UI shows it collapsed); everything is persisted in the child.
 	sink := &turnSink{e: e, t: &turn{id: env.TurnID, sessionID: parent}, w: w, msgID: ids.AssistantMessageID, tag: tag}
-	profile := e.roleProfileFor(ctx, parent, subagentRole(s.def.Name))
-	if s.def.Model != "" {
+	return &childRun{id: child.ID, w: w, sink: sink}, nil
+}
+
+func (h subagentHost) AgentModel(ctx context.Context, parent, name, model string) (subagent.Model, error) {
+	e := h.e
+	profile := e.roleProfileFor(ctx, parent, subagentRole(name))
+	if model != "" {
 		e.mu.Lock()
 		v, keys := cloneValues(e.settings), e.apiKeys
 		e.mu.Unlock()
-		v["model"] = s.def.Model
+		v["model"] = model
 		profile = resolveProfile(v, keys)
 	}
 	client, err := e.client(profile)
 	if err != nil {
-		return tools.Result{}, err
+		return subagent.Model{}, err
 	}
-	ts, complete := s.allowed()
-	// The allow-list is enforced twice: only these tools are offered, and
-	// the loop refuses any other name.
-	childEnv := *env
-	childEnv.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Env: &childEnv, System: s.def.Prompt, Translate: e.tr,
-		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
-	task := subagent.Task{Run: run, Objective: objective, Complete: complete, Sink: sink,
-		MaxTurns: subagent.InvestigateMaxTurns, MaxTime: subagent.InvestigateMaxTime}
-	// The objective is the child's first model message.
-	if err := w.CommitLLM(ctx, llmUser(objective)); err != nil {
-		return tools.Result{}, err
+	return subagent.Model{Client: client, ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), MaxTokens: profile.MaxOutputTokens}, nil
+}
+
+func (h subagentHost) BrowserModel() (subagent.Model, error) {
+	profile := h.e.profile()
+	client, err := h.e.client(profile)
+	if err != nil {
+		return subagent.Model{}, err
 	}
-	out := subagent.Execute(ctx, task)
-	e.hooks.Fire(context.WithoutCancel(ctx), env.TurnID, hooks.Input{SessionID: parent, HookEventName: hooks.SubagentStop, AgentTag: tag})
+	return subagent.Model{Client: client, MaxTokens: profile.MaxOutputTokens, ToolCalling: firstNonEmpty(profile.ToolCalling, h.e.cfg().ToolCalling)}, nil
+}
+
+func (h subagentHost) Browser(childSID string) subagent.BrowserConfig {
+	cs := h.e.cfg()
+	return subagent.BrowserConfig{ExecutablePath: cs.Browser.ExecutablePath, AllowLocalhost: cs.Browser.AllowLocalhost,
+		AllowHosts: cs.Web.AllowHosts, ScreenshotDir: filepath.Join(h.e.opts.StateDir, "browser", childSID)}
+}
+
+func (h subagentHost) Stopped(ctx context.Context, turnID, parent, tag string) {
+	h.e.hooks.Fire(ctx, turnID, hooks.Input{SessionID: parent, HookEventName: hooks.SubagentStop, AgentTag: tag})
+}
+
+func (h subagentHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }
+
+// childRun is one sub-agent's child session and turn (subagent.Child).
+type childRun struct {
+	id   string
+	w    *store.StreamWriter
+	sink *turnSink
+}
+
+func (c *childRun) ID() string       { return c.id }
+func (c *childRun) Sink() agent.Sink { return c.sink }
+func (c *childRun) CommitUser(ctx context.Context, text string) error {
+	return c.w.CommitLLM(ctx, llmUser(text))
+}
+
+func (c *childRun) Finish(ctx context.Context, err error, usage *llm.Usage) {
 	st := store.StatusDone
 	switch {
 	case ctx.Err() != nil:
 		st = store.StatusCancelled
-	case out.Err != nil:
+	case err != nil:
 		st = store.StatusError
 	}
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if out.Err != nil {
-		_ = w.AddNotice(fctx, store.NoticeError, out.Err.Error())
+	if err != nil {
+		_ = c.w.AddNotice(fctx, store.NoticeError, err.Error())
 	}
-	_ = w.Finalize(fctx, st, &out.Usage)
-	meta := map[string]any{"childSession": child.ID, "turns": out.Turns, "corrections": out.Corrections}
-	if ctx.Err() != nil {
-		return tools.Result{}, ctx.Err()
-	}
-	if s.investigate {
-		if out.Report == nil {
-			return tools.Result{OK: false, Output: fmt.Sprintf("investigate did not return a valid report: %v", out.Err), Meta: meta}, nil
-		}
-		return tools.Result{OK: true, Output: out.Report.JSON(), Meta: meta}, nil
-	}
-	if out.Err != nil {
-		return tools.Result{OK: false, Output: fmt.Sprintf("%s stopped: %v\nLast reply:\n%s", s.Name(), out.Err, out.Text), Meta: meta}, nil
-	}
-	return tools.Result{OK: true, Output: out.Text, Meta: meta}, nil
-}
-
-// allowed builds the sub-agent's tools: exactly its allow-list (plus
-// complete_task for the investigator).
-func (s *subagentTool) allowed() ([]tools.Tool, *subagent.CompleteTask) {
-	reg := tools.NewRegistry(tools.Builtin()...)
-	var ts []tools.Tool
-	names := s.def.Tools
-	if s.def.AllTools {
-		names = reg.Names()
-	}
-	for _, n := range names {
-		if t, ok := reg.Get(n); ok && (!s.investigate || t.ReadOnly()) {
-			ts = append(ts, t)
-		}
-	}
-	if !s.investigate {
-		return ts, nil
-	}
-	c := &subagent.CompleteTask{}
-	return append(ts, c), c
+	_ = c.w.Finalize(fctx, st, usage)
 }
 
 func cloneValues(v config.Values) config.Values {

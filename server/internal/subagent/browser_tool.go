@@ -1,16 +1,14 @@
-package engine
+package subagent
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/govibe/govibe/server/internal/browser"
-	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -23,7 +21,11 @@ import (
 // only public addresses (enforced for every request at dial time) with a
 // fresh profile, but what it opens and types can carry workspace data
 // out. Loopback is reachable only with govibe.browser.allowLocalhost.
-type browserTool struct{ e *Engine }
+type browserTool struct{ h Host }
+
+// Browser is the browser_sub_agent tool (the engine wraps it in
+// tools.ConfirmedBrowser).
+func Browser(h Host) tools.Tool { return browserTool{h: h} }
 
 const browserDesc = `Delegate a task to a browser sub-agent in headless Chromium: open pages, fill forms, click, read text, take screenshots. For checking a web app you built (a dev server needs govibe.browser.allowLocalhost) or pages that need JavaScript; read documentation with web_fetch. Give it everything it needs (what to do, check or extract). Returns JSON {status, summary, steps[{action, target, ok, note}], finalUrl, title, extracted, screenshots}. Private and internal addresses are refused.`
 
@@ -53,55 +55,35 @@ func (b browserTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessag
 	if err := task.Normalize(); err != nil {
 		return tools.Fail("browser_sub_agent: " + err.Error()), nil
 	}
-	e := b.e
-	cs := e.cfg()
 	title := "browser: " + task.Task
 	if len(title) > 80 {
 		title = title[:80] + "…"
 	}
-	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: env.SessionID, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model,
-		ParentMessageID: e.openMessageID(env.SessionID), ParentCallID: tools.CallID(ctx)})
-	if err != nil {
-		return tools.Result{}, err
-	}
 	tag := b.Name()
-	ids, w, err := e.Store.BeginTurn(ctx, child.ID, task.Task, store.TurnOptions{SubAgentTag: tag, Origin: store.OriginSubagentTask})
+	child, err := b.h.Begin(ctx, env, title, tag, task.Task)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	sink := &turnSink{e: e, t: &turn{id: env.TurnID, sessionID: env.SessionID}, w: w, msgID: ids.AssistantMessageID, tag: tag}
-	profile := e.profile()
-	client, err := e.client(profile)
+	m, err := b.h.BrowserModel()
 	if err != nil {
 		return tools.Result{}, err
 	}
+	bc := b.h.Browser(child.ID())
 	cfg := browser.Config{
-		ExecutablePath: cs.Browser.ExecutablePath,
-		AllowLocalhost: cs.Browser.AllowLocalhost,
+		ExecutablePath: bc.ExecutablePath,
+		AllowLocalhost: bc.AllowLocalhost,
 		// The same allow list as web_fetch: a host the user permitted for
 		// one is reachable by the other, and nothing else internal is.
-		AllowHosts:    cs.Web.AllowHosts,
-		ScreenshotDir: filepath.Join(e.opts.StateDir, "browser", child.ID),
+		AllowHosts:    bc.AllowHosts,
+		ScreenshotDir: bc.ScreenshotDir,
 	}
-	res, err := browser.Run(ctx, cfg, task, browser.Model{Client: client, Sink: sink, SessionID: child.ID, MaxTokens: profile.MaxOutputTokens,
-		ToolCalling: firstNonEmpty(profile.ToolCalling, cs.ToolCalling)})
-	st := store.StatusDone
-	switch {
-	case ctx.Err() != nil:
-		st = store.StatusCancelled
-	case err != nil:
-		st = store.StatusError
-	}
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err != nil {
-		_ = w.AddNotice(fctx, store.NoticeError, err.Error())
-	}
-	_ = w.Finalize(fctx, st, nil)
+	res, err := browser.Run(ctx, cfg, task, browser.Model{Client: m.Client, Sink: child.Sink(), SessionID: child.ID(), MaxTokens: m.MaxTokens,
+		ToolCalling: m.ToolCalling})
+	child.Finish(ctx, err, nil)
 	if ctx.Err() != nil {
 		return tools.Result{}, ctx.Err()
 	}
-	meta := map[string]any{"childSession": child.ID}
+	meta := map[string]any{"childSession": child.ID()}
 	if err != nil {
 		if errors.Is(err, browser.ErrUnavailable) {
 			return tools.Result{OK: false, Output: err.Error(), Meta: meta}, nil
