@@ -1,4 +1,4 @@
-package engine_test
+package moderun_test
 
 import (
 	"context"
