@@ -193,9 +193,14 @@ export class ChatStore {
         return this.set({ model: msg.status });
       case 'searchResults':
         return this.set({ search: { query: msg.query, hits: msg.hits } });
+      // Answers to the composer's asks may overtake each other (the host
+      // and the sidecar answer concurrently); request ids only grow, so an
+      // answer older than the one kept is dropped rather than replacing it.
       case 'commands':
+        if (this.s.commands && msg.reqId < this.s.commands.reqId) return;
         return this.set({ commands: { reqId: msg.reqId, list: msg.commands } });
       case 'files':
+        if (this.s.files && msg.reqId < this.s.files.reqId) return;
         return this.set({ files: { reqId: msg.reqId, items: msg.items, partial: msg.partial } });
       case 'skills':
         return this.set({ skills: msg.skills, skillsError: msg.error });

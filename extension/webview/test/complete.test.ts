@@ -116,6 +116,11 @@ describe('composer', () => {
     await h.host({ type: 'files', reqId: ask.reqId - 1, items: [{ path: 'stale.go' }], partial: false });
     expect(h.qa('completion-item').map((e) => e.dataset.insert)).not.toContain('stale.go');
     await h.host({ type: 'files', reqId: ask.reqId, items: [{ path: 'main.go' }], partial: false });
+    // Answers may overtake each other (the host and the sidecar answer
+    // concurrently): an older one arriving after the current one must not
+    // replace it, or the list says "No matching file" until the next key.
+    await h.host({ type: 'files', reqId: ask.reqId - 1, items: [{ path: 'stale.go' }], partial: false });
+    expect(h.qa('completion-item').map((e) => e.dataset.insert)).toContain('main.go');
     const item = h.qa('completion-item').find((e) => e.dataset.insert === 'main.go')!;
     item.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
     await flush();

@@ -13,6 +13,11 @@ interface Props {
   disabled: boolean;
 }
 
+// lastReqId numbers the composer's asks for the webview's lifetime, not a
+// mount's: the store drops answers older than the one it keeps, so ids
+// must keep growing when the composer is mounted again.
+let lastReqId = 0;
+
 export function Composer({ sessionId, running, editEnabled, focusTick, disabled }: Props) {
   const { bridge, store } = useServices();
   const [text, setText] = useState(bridge.ui.draft);
@@ -23,7 +28,6 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
   const [pickerOpen, setPickerOpen] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const composing = useRef(false);
-  const reqId = useRef(0);
   const asked = useRef<{ cmd?: number; files?: number; query?: string }>({});
   const st = store.state;
 
@@ -51,13 +55,13 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
   // opening of the list, files per query. Answers to older asks are ignored.
   useEffect(() => {
     if (tok?.kind === 'command' && asked.current.cmd === undefined) {
-      asked.current.cmd = ++reqId.current;
+      asked.current.cmd = ++lastReqId;
       bridge.post({ type: 'listCommands', reqId: asked.current.cmd });
     }
     if (tok?.kind !== 'command') asked.current.cmd = undefined;
     if (tok?.kind === 'mention' && asked.current.query !== tok.query) {
       asked.current.query = tok.query;
-      asked.current.files = ++reqId.current;
+      asked.current.files = ++lastReqId;
       bridge.post({ type: 'completeFiles', reqId: asked.current.files, query: tok.query });
     }
     if (tok?.kind !== 'mention') asked.current.query = undefined;
