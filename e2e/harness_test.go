@@ -146,7 +146,17 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		t.Fatalf("new browser context: %v", err)
 	}
 	bctx.SetDefaultTimeout(actionTimeoutMS)
-	t.Cleanup(func() { _ = bctx.Close() })
+	t.Cleanup(func() {
+		// Bounded: a wedged page once held Close for the whole suite's
+		// timeout; the shared browser is killed with the run anyway.
+		done := make(chan struct{})
+		go func() { _ = bctx.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			t.Errorf("the browser context did not close within 60 s (a wedged page); going on")
+		}
+	})
 	h.Page, err = bctx.NewPage()
 	if err != nil {
 		t.Fatalf("new page: %v", err)
