@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,19 +23,27 @@ var chromiumArgs = []string{
 	"--js-flags=--expose-gc", "--enable-precise-memory-info",
 }
 
-// One Playwright driver and one Chromium serve the whole package; each test
-// gets its own browser context, which isolates storage, cookies and pages.
-// Starting them is guarded by once; they are stopped in TestMain after every
-// test has finished, so no test sees them closed.
+// One Playwright driver serves the whole package; each test launches its own
+// Chromium, tagged with its own mark. A browser shared by the suite once
+// wedged: disposing one test's browser context never returned (Chromium did
+// not answer Target.disposeBrowserContext), and that held the suite until its
+// timeout. With a browser per test, the end of a test does not depend on
+// Chromium tearing a context down: the test's browser is closed, and if it
+// does not close in time it is killed by its mark, which also proves that no
+// browser process outlives its test. The driver is started once (guarded by
+// once) and stopped in TestMain after every test has finished.
 var browserShared struct {
-	once    sync.Once
-	pw      *playwright.Playwright
-	browser playwright.Browser
-	err     error
-	mark    string
+	once sync.Once
+	pw   *playwright.Playwright
+	err  error
+	mark string // the driver's mark (TestMain's environment)
 }
 
-func sharedBrowser(t *testing.T, env toolEnv) playwright.Browser {
+// browserCloseGrace bounds a graceful browser close. Closing takes well under a
+// second on a quiet machine and a few seconds under load.
+const browserCloseGrace = 30 * time.Second
+
+func playwrightDriver(t *testing.T, env toolEnv) *playwright.Playwright {
 	t.Helper()
 	browserShared.once.Do(func() {
 		browserShared.pw, browserShared.err = playwright.Run(&playwright.RunOptions{
@@ -46,30 +55,86 @@ func sharedBrowser(t *testing.T, env toolEnv) playwright.Browser {
 		})
 		if browserShared.err != nil {
 			browserShared.err = fmt.Errorf("start playwright driver in %s: %w (%s)", env.PlaywrightDriverDir, browserShared.err, setupHint)
-			return
-		}
-		browserShared.browser, browserShared.err = browserShared.pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
-			ExecutablePath: playwright.String(env.Chromium),
-			Headless:       playwright.Bool(true),
-			Args:           chromiumArgs,
-			Timeout:        playwright.Float(60_000),
-		})
-		if browserShared.err != nil {
-			browserShared.err = fmt.Errorf("launch %s: %w", env.Chromium, browserShared.err)
 		}
 	})
 	if browserShared.err != nil {
 		t.Fatal(browserShared.err)
 	}
-	return browserShared.browser
+	return browserShared.pw
 }
 
-// stopSharedBrowser closes Chromium and the driver and reports any process
-// that carried the suite's browser mark and outlived them.
-func stopSharedBrowser() error {
-	if browserShared.browser != nil {
-		_ = browserShared.browser.Close()
+// launchBrowser starts this test's Chromium and registers its end: a graceful
+// close bounded by browserCloseGrace, then SIGKILL to every process carrying
+// the test's mark. A close that needed the kill is written to the test's
+// artifacts with each browser process's state and CPU time (a renderer that
+// spent the grace period on the CPU points at a busy page, one that sat idle
+// at Chromium), and logged; the test's own assertions have all run by then.
+func launchBrowser(t *testing.T, env toolEnv, artifacts string) playwright.Browser {
+	t.Helper()
+	browser, mark := startBrowser(t, env)
+	t.Cleanup(func() { closeBrowser(t, browser, mark, artifacts, browserCloseGrace) })
+	return browser
+}
+
+// startBrowser launches a Chromium tagged with a mark of its own; the caller
+// ends it with closeBrowser.
+func startBrowser(t *testing.T, env toolEnv) (playwright.Browser, string) {
+	t.Helper()
+	pw := playwrightDriver(t, env)
+	mark := newMark()
+	browser, err := pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
+		ExecutablePath: playwright.String(env.Chromium),
+		Headless:       playwright.Bool(true),
+		Args:           chromiumArgs,
+		Env:            browserEnv(mark),
+		Timeout:        playwright.Float(60_000),
+	})
+	if err != nil {
+		t.Fatalf("launch %s: %v", env.Chromium, err)
 	}
+	return browser, mark
+}
+
+// browserEnv is this process's environment with the test's mark in place of
+// the suite's, so the test's Chromium can be told apart from the driver.
+func browserEnv(mark string) map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	env[markEnv] = mark
+	return env
+}
+
+func closeBrowser(t *testing.T, browser playwright.Browser, mark, artifacts string, grace time.Duration) {
+	done := make(chan struct{})
+	go func() { _ = browser.Close(); close(done) }()
+	what := fmt.Sprintf("the test's Chromium did not close within %s", grace)
+	select {
+	case <-done:
+		if waitUntil(10*time.Second, func() bool { return len(markedProcesses(mark)) == 0 }) {
+			return
+		}
+		what = "processes of the test's Chromium outlived its close"
+	case <-time.After(grace):
+	}
+	left := markedProcesses(mark)
+	var report strings.Builder
+	fmt.Fprintf(&report, "%s; killed:\n", what)
+	for _, p := range left {
+		fmt.Fprintf(&report, "pid %d state %s cpu %s  %s\n", p.pid, p.state, cpuTime(p.pid), p.cmdline)
+		_ = killPID(p.pid)
+	}
+	_ = os.WriteFile(filepath.Join(artifacts, "browser-close.txt"), []byte(report.String()), 0o644)
+	t.Logf("harness: %s(written to %s)", report.String(), filepath.Join(artifacts, "browser-close.txt"))
+	<-done
+}
+
+// stopSharedBrowser stops the driver and reports any process that carried the
+// suite's mark and outlived it.
+func stopSharedBrowser() error {
 	if browserShared.pw != nil {
 		_ = browserShared.pw.Stop()
 	}

@@ -54,6 +54,7 @@ type harness struct {
 	Dirs       codeServerDirs
 	CS         *codeServer
 	Model      *scriptedModel
+	Browser    playwright.Browser // this test's own Chromium
 	Page       playwright.Page
 	Expect     playwright.PlaywrightAssertions
 	Console    *consoleLog
@@ -136,27 +137,17 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"), opts.WorkspaceTrust)
 	phase("code-server healthy")
 
-	browser := sharedBrowser(t, env)
+	h.Browser = launchBrowser(t, env, h.Artifacts)
 	ctxOpts := playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1400, Height: 900}}
 	if opts.Clipboard {
 		ctxOpts.Permissions = []string{"clipboard-read", "clipboard-write"}
 	}
-	bctx, err := browser.NewContext(ctxOpts)
+	bctx, err := h.Browser.NewContext(ctxOpts)
 	if err != nil {
 		t.Fatalf("new browser context: %v", err)
 	}
 	bctx.SetDefaultTimeout(actionTimeoutMS)
-	t.Cleanup(func() {
-		// Bounded: a wedged page once held Close for the whole suite's
-		// timeout; the shared browser is killed with the run anyway.
-		done := make(chan struct{})
-		go func() { _ = bctx.Close(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
-			t.Errorf("the browser context did not close within 60 s (a wedged page); going on")
-		}
-	})
+	// The context ends with the test's browser (launchBrowser's cleanup).
 	h.Page, err = bctx.NewPage()
 	if err != nil {
 		t.Fatalf("new page: %v", err)

@@ -135,7 +135,7 @@ type snapshot struct {
 // rows costs the browser alone on this machine at this moment.
 func referencePage(t *testing.T, h *harness, snap snapshot, distance float64) playwright.Page {
 	t.Helper()
-	bctx, err := sharedBrowser(t, h.env).NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1400, Height: 900}})
+	bctx, err := h.Browser.NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1400, Height: 900}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestBenchLongSession(t *testing.T) {
 	if tr := os.Getenv("GOVIBE_E2E_TRACE"); tr != "" {
 		// A Chromium performance trace of the scroll, with JS samples, for
 		// chrome://tracing or a script.
-		br := sharedBrowser(t, h.env)
+		br := h.Browser
 		if err := br.StartTracing(playwright.BrowserStartTracingOptions{Path: playwright.String(tr), Categories: []string{
 			"devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "disabled-by-default-v8.cpu_profiler", "blink.user_timing", "toplevel"}}); err != nil {
 			t.Fatal(err)

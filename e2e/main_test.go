@@ -8,9 +8,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// Tagging this process's environment tags the Playwright driver and the
-	// Chromium it launches, which is how stopSharedBrowser finds stragglers.
-	// Processes the harness starts itself get their own mark instead.
+	// Tagging this process's environment tags the Playwright driver, which is
+	// how stopSharedBrowser finds stragglers. Each test's Chromium and the
+	// processes the harness starts itself get their own mark instead.
 	browserShared.mark = newMark()
 	os.Setenv(markEnv, browserShared.mark)
 

@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -56,5 +61,50 @@ func TestStopGroupReportsAndKillsEscapedProcess(t *testing.T) {
 	}
 	if left := markedProcesses(mark); len(left) != 0 {
 		t.Fatalf("escaped process was not killed: %v", left)
+	}
+}
+
+// A browser that stops answering (here: its main process is stopped) is
+// killed at the end of its grace period, the kill is reported in the test's
+// artifacts, and none of its processes outlive the test.
+func TestWedgedBrowserIsKilledAtItsGrace(t *testing.T) {
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := loadToolEnv(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser, mark := startBrowser(t, env)
+	t.Cleanup(func() { // on an early failure
+		for _, p := range markedProcesses(mark) {
+			_ = killPID(p.pid)
+		}
+	})
+	// The browser process is the one Chromium binary without a --type
+	// (renderers, zygotes and the GPU process have one; crashpad is another binary).
+	var main int
+	for _, p := range markedProcesses(mark) {
+		exe, _, _ := strings.Cut(p.cmdline, " ")
+		if strings.HasSuffix(exe, "/chromium") && !strings.Contains(p.cmdline, "--type=") {
+			main = p.pid
+		}
+	}
+	if main == 0 {
+		t.Fatalf("no main Chromium process among %v", markedProcesses(mark))
+	}
+	if err := syscall.Kill(main, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	closeBrowser(t, browser, mark, dir, 2*time.Second)
+	report, err := os.ReadFile(filepath.Join(dir, "browser-close.txt"))
+	if err != nil || !strings.Contains(string(report), "did not close within 2s") ||
+		!strings.Contains(string(report), fmt.Sprintf("pid %d state T", main)) {
+		t.Fatalf("the kill was not reported with the stopped process (%v):\n%s", err, report)
+	}
+	if left := markedProcesses(mark); len(left) != 0 {
+		t.Fatalf("browser processes survived the kill: %v", left)
 	}
 }

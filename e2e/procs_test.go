@@ -89,6 +89,31 @@ func readProc(pid int) procInfo {
 	return info
 }
 
+// cpuTime is the user+system CPU time a process has used so far, for
+// diagnostics ("?" when it cannot be read).
+func cpuTime(pid int) string {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "?"
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return "?"
+	}
+	// After the command: state(3) ppid pgrp session tty tpgid flags minflt
+	// cminflt majflt cmajflt utime(14) stime(15), in clock ticks (100/s).
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return "?"
+	}
+	u, err1 := strconv.Atoi(f[11])
+	s, err2 := strconv.Atoi(f[12])
+	if err1 != nil || err2 != nil {
+		return "?"
+	}
+	return (time.Duration(u+s) * 10 * time.Millisecond).String()
+}
+
 // stopGroup ends the process tree started by cmd. It first gives detached
 // helpers up to settle to finish by themselves, then sends SIGTERM to the group so
 // code-server can stop its extension host (and with it the GoVibe sidecar)
