@@ -4,39 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
-
-var stepPrompt = regexp.MustCompile(`^\[((executor|evaluator):\d+)\] `)
-
-// phaseOf names the agent a request of the main session belongs to (the
-// last executor/evaluator prompt, "final" for the closing phase, else
-// "free") and counts its assistant messages.
-func phaseOf(r *scripted.RecordedRequest) (string, int) {
-	start, who := 0, "free"
-	for i, m := range r.Messages {
-		if m.Role != "user" {
-			continue
-		}
-		if g := stepPrompt.FindStringSubmatch(m.Content); g != nil {
-			start, who = i, g[1]
-		} else if strings.HasPrefix(m.Content, "[scheduler]") {
-			start, who = i, "final"
-		}
-	}
-	step := 0
-	for _, m := range r.Messages[start:] {
-		if m.Role == "assistant" {
-			step++
-		}
-	}
-	return who, step
-}
 
 func reply(text, id, name, args string) scripted.Reply {
 	r := scripted.Reply{Text: text}
@@ -60,7 +33,7 @@ func agentsModel(r *scripted.RecordedRequest) scripted.Reply {
 	case strings.Contains(system, "HELPER-AGENT"):
 		return reply("helper says hi", "", "", "")
 	}
-	switch who, step := phaseOf(r); {
+	switch who, step := r.SchedulerAgent(); {
 	case who == "free" && step == 0:
 		return reply("Reading.", "i1", "investigate", `{"objective":"what is here"}`)
 	case who == "free" && step == 1:

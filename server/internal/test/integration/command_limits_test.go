@@ -49,7 +49,7 @@ func TestCommandLimitsSurviveAPlanResumedAfterRestart(t *testing.T) {
 	var mu sync.Mutex
 	killed := false
 	model.SetHandler(func(r *scripted.RecordedRequest) scripted.Reply {
-		who, step := agentOf(r)
+		who, step := r.SchedulerAgent()
 		mu.Lock()
 		resumed := killed
 		mu.Unlock()
@@ -105,7 +105,7 @@ func TestCommandLimitsSurviveAPlanResumedAfterRestart(t *testing.T) {
 	after := model.Requests()[before:]
 	var agents []string
 	for _, r := range after {
-		who, _ := agentOf(&r)
+		who, _ := r.SchedulerAgent()
 		agents = append(agents, who)
 	}
 	if !slices.Contains(agents, "executor:1") || !slices.Contains(agents, "evaluator:1") || !slices.Contains(agents, "final") {

@@ -21,7 +21,7 @@ func TestMemoryReminderOncePerTurnAfterAPlan(t *testing.T) {
 		writeTree(t, ws, map[string]string{".govibe/memory/L2-inventory.md": "# Inventory\n- `README.md` — intro\n", "README.md": "# demo\n"})
 		model := scripted.Start(t)
 		model.SetHandler(func(r *scripted.RecordedRequest) scripted.Reply {
-			who, step := agentOf(r)
+			who, step := r.SchedulerAgent()
 			switch {
 			case who == "free" && strings.Contains(r.LastUserMessage(), "two files") && lastToolOf(r, "p1") == "":
 				return tc("p1", "create_todo_list", `{"goal":"two files","items":["A","B"]}`)

@@ -20,7 +20,7 @@ func planScript(t *testing.T, reviews *atomic.Int64) *scripted.Server {
 			reviews.Add(1)
 			return scripted.Reply{Text: `{"approved": false, "problems": [{"severity": "error", "message": "no test checks the fix"}], "suggestion": "add a test"}`}
 		}
-		who, step := agentOf(r)
+		who, step := r.SchedulerAgent()
 		switch {
 		case who == "free" && !strings.Contains(r.LastUserMessage(), "plan") && lastToolOf(r, "p1") == "":
 			return scripted.Reply{Text: "?"}

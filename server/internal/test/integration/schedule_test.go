@@ -2,7 +2,6 @@ package integration
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -13,32 +12,6 @@ import (
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
-
-var agentPrompt = regexp.MustCompile(`^\[((executor|evaluator):\d+)\] `)
-
-// agentOf names the agent a request belongs to: the last agent prompt in
-// it (summaries replace finished agents' prompts), "final" for the
-// closing phase, else "free"; step counts its assistant messages.
-func agentOf(r *scripted.RecordedRequest) (string, int) {
-	start, who := 0, "free"
-	for i, m := range r.Messages {
-		if m.Role != "user" {
-			continue
-		}
-		if g := agentPrompt.FindStringSubmatch(m.Content); g != nil {
-			start, who = i, g[1]
-		} else if strings.HasPrefix(m.Content, "[scheduler]") {
-			start, who = i, "final"
-		}
-	}
-	step := 0
-	for _, m := range r.Messages[start:] {
-		if m.Role == "assistant" {
-			step++
-		}
-	}
-	return who, step
-}
 
 func tc(id, name, args string) scripted.Reply {
 	return scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: id, Name: name, Arguments: args}}}
@@ -54,7 +27,7 @@ func TestScheduleResumeAfterSIGKILLMidExecutor(t *testing.T) {
 	var mu sync.Mutex
 	var order []string
 	model.SetHandler(func(r *scripted.RecordedRequest) scripted.Reply {
-		who, step := agentOf(r)
+		who, step := r.SchedulerAgent()
 		resumed := strings.Contains(r.LastUserMessage(), "continue")
 		mu.Lock()
 		order = append(order, fmt.Sprintf("%s/%d", who, step))
@@ -132,7 +105,7 @@ func TestScheduleResumeAfterSIGKILLMidExecutor(t *testing.T) {
 		t.Fatal("no request after resume")
 	}
 	first := reqs[0]
-	if who, _ := agentOf(&first); who != "executor:1" {
+	if who, _ := first.SchedulerAgent(); who != "executor:1" {
 		t.Fatalf("resumed at %s, want executor:1", who)
 	}
 	var ownRound bool

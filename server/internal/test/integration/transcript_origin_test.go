@@ -31,7 +31,7 @@ func TestEngineMessagesMarkedAndSubAgentsKeptAcrossReload(t *testing.T) {
 			}
 			return tc("il", "list_files", `{}`)
 		}
-		who, step := agentOf(r)
+		who, step := r.SchedulerAgent()
 		switch {
 		case who == "free" && step == 0:
 			return tc("inv1", "investigate", `{"objective":"find what the workspace holds"}`)
