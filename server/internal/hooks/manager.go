@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
@@ -17,10 +17,15 @@ import (
 // change. Every run is logged and published (the chat's "hook" event).
 // Safe for concurrent use.
 type Manager struct {
-	o ManagerOptions
+	o      ManagerOptions
+	loaded *lazyload.Loader[loadedHooks]
+}
 
-	mu     sync.Mutex
-	runner *Runner
+// loadedHooks is one load: the runner and what did not load (reported
+// once, when the load becomes the current one).
+type loadedHooks struct {
+	runner   *Runner
+	problems []Problem
 }
 
 // ManagerOptions are what the manager needs from the engine.
@@ -46,40 +51,31 @@ func NewManager(o ManagerOptions) *Manager {
 	if o.Log == nil {
 		o.Log = zap.NewNop()
 	}
-	return &Manager{o: o}
+	m := &Manager{o: o}
+	m.loaded = lazyload.New(lazyload.Options[loadedHooks]{Load: m.load, Kept: m.report})
+	return m
+}
+
+func (m *Manager) load() loadedHooks {
+	cfg, problems, _ := Load(m.o.UserSetting(), Sources(m.o.Home, m.o.Roots), m.o.Trusted())
+	// Hooks run in the shell runner's default shell: no setting chooses
+	// another (an undeclared "shell.path" was read here, always empty).
+	return loadedHooks{runner: &Runner{Config: cfg, Cwd: m.o.Roots[0]}, problems: problems}
+}
+
+func (m *Manager) report(l loadedHooks) {
+	for _, p := range l.problems {
+		m.o.Log.Warn("hook configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
+		m.o.Notice("warning", m.o.Tr("Hooks not loaded: %s", p.Error()))
+	}
 }
 
 // Runner returns the loaded runner, loading it on first use (its problems
 // are reported then).
-func (m *Manager) Runner() *Runner {
-	m.mu.Lock()
-	r := m.runner
-	m.mu.Unlock()
-	if r != nil {
-		return r
-	}
-	cfg, problems, _ := Load(m.o.UserSetting(), Sources(m.o.Home, m.o.Roots), m.o.Trusted())
-	for _, p := range problems {
-		m.o.Log.Warn("hook configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
-		m.o.Notice("warning", m.o.Tr("Hooks not loaded: %s", p.Error()))
-	}
-	// Hooks run in the shell runner's default shell: no setting chooses
-	// another (an undeclared "shell.path" was read here, always empty).
-	r = &Runner{Config: cfg, Cwd: m.o.Roots[0]}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.runner == nil {
-		m.runner = r
-	}
-	return m.runner
-}
+func (m *Manager) Runner() *Runner { return m.loaded.Get().runner }
 
 // Reset drops the loaded hooks; the next use loads them again.
-func (m *Manager) Reset() {
-	m.mu.Lock()
-	m.runner = nil
-	m.mu.Unlock()
-}
+func (m *Manager) Reset() { m.loaded.Reset() }
 
 // Configured says whether any hook is configured.
 func (m *Manager) Configured() bool {

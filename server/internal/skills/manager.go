@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
@@ -26,11 +27,11 @@ import (
 // directory) and named in each turn's context block. It implements the
 // skill tools' tools.SkillHost. Safe for concurrent use.
 type Manager struct {
-	o ManagerOptions
+	o       ManagerOptions
+	catalog *lazyload.Loader[*Catalog]
 
-	// mu guards catalog and the workspace file's read-modify-write.
-	mu      sync.Mutex
-	catalog *Catalog
+	// mu guards the workspace file's read-modify-write.
+	mu sync.Mutex
 }
 
 // ManagerOptions are what the manager needs from the engine.
@@ -58,33 +59,19 @@ func NewManager(o ManagerOptions) *Manager {
 	if o.Log == nil {
 		o.Log = zap.NewNop()
 	}
-	return &Manager{o: o}
+	m := &Manager{o: o}
+	m.catalog = lazyload.New(lazyload.Options[*Catalog]{Load: func() *Catalog {
+		return Load(Dirs(m.o.Home, m.o.Roots, m.o.Builtin), m.o.Trusted())
+	}})
+	return m
 }
 
 // Catalog returns the current catalog, loading it on first use.
-func (m *Manager) Catalog() *Catalog {
-	m.mu.Lock()
-	c := m.catalog
-	m.mu.Unlock()
-	if c != nil {
-		return c
-	}
-	c = Load(Dirs(m.o.Home, m.o.Roots, m.o.Builtin), m.o.Trusted())
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.catalog == nil {
-		m.catalog = c
-	}
-	return m.catalog
-}
+func (m *Manager) Catalog() *Catalog { return m.catalog.Get() }
 
 // Reset drops the catalog; the next use loads it again (under the trust
 // of that moment).
-func (m *Manager) Reset() {
-	m.mu.Lock()
-	m.catalog = nil
-	m.mu.Unlock()
-}
+func (m *Manager) Reset() { m.catalog.Reset() }
 
 // Reload reads the skill folders again and reports their problems.
 func (m *Manager) Reload() *Catalog {
