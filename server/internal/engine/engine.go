@@ -15,7 +15,6 @@ import (
 
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/hooks"
@@ -26,6 +25,7 @@ import (
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/reviewers"
 	"github.com/govibe/govibe/server/internal/skills"
+	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
@@ -111,10 +111,6 @@ type Engine struct {
 	notices []string
 	// web is the shared fetcher (web.go).
 	web *web.Fetcher
-	// custom are the custom slash commands, nil until first use
-	// (customcmds.go); customStamp fingerprints the folders they came from.
-	custom      *commands.Registry[slashHandler]
-	customStamp string
 	// hooks is the hooks capability (hooks.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
@@ -133,9 +129,9 @@ type Engine struct {
 	skills    *skills.Manager
 	modes     *moderun.Modes
 	memory    *memory.Reminder
-	// commands are the chat's slash commands (commands.go); immutable
-	// after New apart from the registry's own locking.
-	commands *commands.Registry[slashHandler]
+	// slash are the chat's slash commands, built-in and custom, and the
+	// MCP prompts (slash.go).
+	slash *slashcmd.Commands
 
 	baseCtx context.Context
 	stop    context.CancelCauseFunc
@@ -213,7 +209,6 @@ func New(o Options) (*Engine, error) {
 		e.notices = append(e.notices, rec.Error())
 	}
 	eng = e
-	e.commands = e.newCommands()
 	e.meter = usage.New(st, o.Logger.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{e}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
 		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, o.Logger.Named("review"))
@@ -229,6 +224,7 @@ func New(o Options) (*Engine, error) {
 	e.mcp = e.newMCP()
 	e.modes = moderun.New(modesHost{e}, st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, o.Logger.Named("memory"))
+	e.slash = e.newSlash()
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}

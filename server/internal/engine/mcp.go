@@ -3,9 +3,7 @@ package engine
 import (
 	"context"
 	"os"
-	"strings"
 
-	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -43,28 +41,4 @@ func (e *Engine) mcpTools(ctx context.Context, allowed map[string]bool) []tools.
 		out[i] = tools.MCPTool(t, m)
 	}
 	return out
-}
-
-// mcpPromptCommands are the connected servers' prompts as slash commands.
-func (e *Engine) mcpPromptCommands() *commands.Registry[slashHandler] {
-	r := commands.New[slashHandler]()
-	m := e.mcp.Manager()
-	for _, p := range m.Prompts() {
-		p := p
-		hint := ""
-		if len(p.Arguments) > 0 {
-			hint = strings.Join(p.Arguments, " ")
-		} else {
-			hint = "[arguments]"
-		}
-		_ = r.Register(commands.Command[slashHandler]{Name: p.Command, Description: p.Description, ArgumentHint: hint,
-			Handler: func(ctx context.Context, _ SendParams, args string) (commandOutcome, error) {
-				text, err := m.GetPrompt(ctx, p.Server, p.Name, mcpclient.PromptArgs(p.Arguments, args))
-				if err != nil {
-					return commandOutcome{}, err
-				}
-				return commandOutcome{text: text}, nil
-			}})
-	}
-	return r
 }

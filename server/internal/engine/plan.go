@@ -14,6 +14,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -59,7 +60,9 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
 		// A resumed run's calls are in the history, not in out.
 		if planrun.Created(append(append([]llm.Message(nil), b.history...), out.Messages...)) {
-			e.stampPlanLimits(ctx, t)
+			if err := slashcmd.StampPlan(ctx, e.plans, t.sessionID, t.id, TagFree, t.limits); err != nil {
+				e.log.Warn("recording the plan's command limits", zap.Error(err))
+			}
 			if e.modes.ProposesOnly(ctx, t.sessionID) {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}
@@ -150,7 +153,7 @@ func stepOrigin(s scheduler.Step) string {
 func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.Message, wrap func(agent.Sink) agent.Sink) (agent.Outcome, int) {
 	e, t := p.e, p.t
 	profile := e.agentProfile(ctx, t.sessionID, a.Role)
-	if t.model != "" {
+	if t.limits.Model != "" {
 		// The custom command that started the turn named its model.
 		profile = e.turnProfile(ctx, t)
 	}
@@ -189,7 +192,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	ts = append(ts, tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})))
-	ts = append(ts, e.mcpTools(ctx, t.allowed)...)
+	ts = append(ts, e.mcpTools(ctx, t.limits.Allowed)...)
 	if role == scheduler.RoleEvaluator {
 		for i, x := range ts {
 			if x.Name() == scheduler.ToolShell {
@@ -207,7 +210,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 	if _, no := blocked[scheduler.ToolCreateTodo]; t.btw && !no {
 		blocked[scheduler.ToolCreateTodo] = "a side conversation (btw) never starts a todo plan"
 	}
-	blockUnlisted(t, names, blocked)
+	t.limits.Block(names, blocked)
 	return ts, blocked
 }
 

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"context"
-
 	"github.com/govibe/govibe/server/internal/moderun"
 )
 
@@ -23,12 +21,3 @@ var (
 	ErrReconcileEnded = moderun.ErrReconcileEnded
 	ErrNoWorkspace    = moderun.ErrNoWorkspace
 )
-
-// reconcileCommand handles "/reconcile <intent>".
-func (e *Engine) reconcileCommand(ctx context.Context, p SendParams, args string) (commandOutcome, error) {
-	text, err := e.modes.DraftCommand(ctx, p.SessionID, args)
-	if err != nil {
-		return commandOutcome{}, err
-	}
-	return commandOutcome{text: text}, nil
-}

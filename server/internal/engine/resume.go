@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
@@ -114,7 +115,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 			}
 		}
 	}
-	_, p.userText = e.parseBTW(p.userText)
+	_, p.userText = e.slash.ParseBTW(p.userText)
 	return p
 }
 
@@ -180,7 +181,9 @@ func (e *Engine) resumeParked(p *parkedTurn, a Answer) {
 	sid := p.sessionID
 	ctx, cancel := context.WithCancel(e.baseCtx)
 	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, btw: p.btw, cancel: cancel, done: make(chan struct{})}
-	e.restoreTurnLimits(ctx, t)
+	if l, ok := slashcmd.RestoreTurn(ctx, e.Store, sid, t.id); ok {
+		t.limits = l
+	}
 	e.mu.Lock()
 	if e.parked[sid] != p || e.running[sid] != nil {
 		e.mu.Unlock()

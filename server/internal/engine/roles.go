@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/govibe/govibe/server/internal/sessionstate"
+
 	"context"
 	"strings"
 
@@ -71,4 +73,38 @@ func (e *Engine) roleProfile(role string) Profile {
 		return resolveProfile(v.Merge(config.Values{"model": name}), keys)
 	}
 	return resolveProfile(v, keys)
+}
+
+// sessionProfile is the active profile with the session's /model choice.
+func (e *Engine) sessionProfile(ctx context.Context, sid string) Profile {
+	name := ""
+	if sid != "" {
+		name = sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model)
+	}
+	return e.namedProfile(name)
+}
+
+// turnProfile is the session's profile, or the one the turn's custom
+// command names in its frontmatter.
+func (e *Engine) turnProfile(ctx context.Context, t *turn) Profile {
+	if t.limits.Model != "" {
+		return e.namedProfile(t.limits.Model)
+	}
+	return e.sessionProfile(ctx, t.sessionID)
+}
+
+// namedProfile resolves a profile or model name ("" is the active one).
+func (e *Engine) namedProfile(name string) Profile {
+	if name == "" {
+		return e.profile()
+	}
+	e.mu.Lock()
+	v, keys := e.settings, e.apiKeys
+	e.mu.Unlock()
+	o := make(map[string]any, len(v)+1)
+	for k, x := range v {
+		o[k] = x
+	}
+	o["model"] = name
+	return resolveProfile(o, keys)
 }

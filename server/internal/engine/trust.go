@@ -18,13 +18,13 @@ func (e *Engine) newTrust(on bool) *trust.Gate {
 	return trust.New(trust.Options{Roots: e.opts.Roots, Trusted: on,
 		Reset: func() {
 			e.skills.Reset()
-			e.resetCustomCommands()
+			e.slash.Reset()
 			e.hooks.Reset()
 			e.mcp.Reset()
 		},
 		Report: func() {
 			e.skills.Report()
-			e.customCommands() // loading reports its problems and conflicts
+			e.slash.Report() // loading the custom commands reports their problems and conflicts
 		},
 		// What trust let in loads now instead of at first use: the hooks
 		// (their problems are reported now) and the MCP servers, which

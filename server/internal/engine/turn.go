@@ -20,6 +20,7 @@ import (
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -61,10 +62,9 @@ type turn struct {
 	tag    string
 	// hookContext is what UserPromptSubmit hooks added for the model.
 	hookContext string
-	// model and allowed come from the custom command that started the
-	// turn (command_limits.go); empty/nil means the session's.
-	model   string
-	allowed map[string]bool
+	// limits come from the custom command that started the turn
+	// (slashcmd.Limits); the zero value means the session's.
+	limits slashcmd.Limits
 	// reconcile: the turn drives the reconcile loop (reconcile_run.go).
 	reconcile bool
 
@@ -88,13 +88,13 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", err
 	}
 	turnText, btw := text, false
-	var cmdOut commandOutcome
-	if cmd, args, ok := e.matchCommand(text); ok {
-		out, err := cmd.Handler(ctx, p, args)
-		if err != nil || out.handled {
-			return out.sessionID, out.turnID, err
+	var limits slashcmd.Limits
+	out, matched, err := e.slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
+	if matched {
+		if err != nil || out.Handled {
+			return out.SessionID, out.TurnID, err
 		}
-		turnText, btw, cmdOut = out.text, out.btw, out
+		turnText, btw, limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
 	}
 	if p.SessionID == "" {
 		s, err := e.CreateSession(ctx, "")
@@ -106,7 +106,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
-		model: cmdOut.model, allowed: allowedToolSet(cmdOut.allowed),
+		limits:    limits,
 		reconcile: p.reconcile || (!btw && e.modes.ResumesReconcile(ctx, p.SessionID, turnText))}
 	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
@@ -125,7 +125,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if !t.btw && !t.reconcile {
 		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
 		if t.resume {
-			e.planLimits(ctx, t)
+			if l, ok := slashcmd.FromPlan(ctx, e.plans, p.SessionID); ok {
+				t.limits = l
+			}
 		}
 	}
 	e.mu.Lock()
@@ -145,7 +147,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		close(t.done)
 		return "", "", err
 	}
-	e.recordTurnLimits(ctx, t)
+	if err := slashcmd.RecordTurn(ctx, e.Store, t.sessionID, t.id, t.limits); err != nil {
+		e.log.Warn("recording the turn's command limits", zap.Error(err))
+	}
 	runCtx, cancel := context.WithCancel(e.baseCtx)
 	e.mu.Lock()
 	t.cancel = cancel
@@ -322,7 +326,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	if err != nil {
 		return nil, err
 	}
-	if t.model == "" { // a command's model holds for its turn only
+	if t.limits.Model == "" { // a command's model holds for its turn only
 		e.recordSessionModel(ctx, t.sessionID, profile)
 	}
 	v := e.Settings()

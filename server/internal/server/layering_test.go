@@ -50,13 +50,18 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 
 // TestCapabilityPackagesNeverImportEngine keeps the engine a hub: the
 // capability packages (compaction, planrun, moderun, approval, reviewers,
-// usage, skills, hooks, mcpclient, trust, memory, titles…) and every other
-// domain package see the engine only through the interfaces they declare,
-// never *engine.Engine. Outside tests, only this package, the engine
-// itself (and its enginetest helper) and the benchmarks import it, which
-// also rules out an import cycle through a capability package.
+// usage, skills, hooks, mcpclient, trust, memory, titles, slashcmd…) and
+// every other domain package see the engine only through the interfaces
+// they declare, never *engine.Engine. Outside tests, only this package,
+// the engine itself (and its enginetest helper) and the benchmarks import
+// it, which also rules out an import cycle through a capability package.
+// The capabilities moved out of the engine are named, so a rename cannot
+// take one out of the walk unnoticed.
 func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 	allowed := map[string]bool{"server": true, "engine": true, "bench": true}
+	capabilities := []string{"compaction", "planrun", "moderun", "approval", "reviewers", "usage", "skills", "hooks",
+		"mcpclient", "trust", "subagent", "memory", "titles", "commands", "slashcmd", "customcmd", "lazyload"}
+	walked := map[string]bool{}
 	root := ".."
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -66,9 +71,11 @@ func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		if allowed[strings.Split(filepath.ToSlash(rel), "/")[0]] {
+		top := strings.Split(filepath.ToSlash(rel), "/")[0]
+		if allowed[top] {
 			return nil
 		}
+		walked[top] = true
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -83,5 +90,10 @@ func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, c := range capabilities {
+		if !walked[c] {
+			t.Errorf("capability package %s was not checked: renamed or removed? update this list and docs/architecture.md", c)
+		}
 	}
 }

@@ -1,0 +1,149 @@
+package slashcmd
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// A custom command's frontmatter may name the model its turn uses and the
+// tools it may use (`model`, `allowedTools`/`allowed-tools`/`tools`). Both
+// hold for that one turn only: its runs (free phase, executors,
+// evaluators) get the model, and every tool the list does not name is
+// blocked, so it is neither offered nor run. The session's own model and
+// tool list come back with the next message. The limits outlive the
+// process: the latest turn's are session state (RecordTurn, RestoreTurn)
+// and a plan the turn created carries them (StampPlan, FromPlan).
+
+// Limits are a turn's command limits; the zero value limits nothing.
+type Limits struct {
+	// Model is the command's model ("": the session's).
+	Model string
+	// Allowed are the tools it allows (nil: no list, every tool).
+	Allowed map[string]bool
+}
+
+// LimitsOf turns a command's frontmatter into limits. A Claude-style
+// argument pattern (`Bash(git status:*)`) allows the tool: the command's
+// shell calls still pass the permission rules and confirmations.
+func LimitsOf(model string, allowed []string) Limits {
+	return Limits{Model: model, Allowed: allowedSet(allowed)}
+}
+
+func allowedSet(list []string) map[string]bool {
+	if len(list) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, raw := range list {
+		n := tools.BareToolName(raw)
+		if n == "" {
+			continue
+		}
+		out[n] = true
+		for _, m := range tools.CompatNames(n) {
+			out[m] = true
+		}
+	}
+	return out
+}
+
+// None says the turn was not started by a command with limits.
+func (l Limits) None() bool { return l.Model == "" && l.Allowed == nil }
+
+// Block adds to blocked every tool of names the limits do not allow
+// (keeping a reason already there); no list blocks nothing.
+func (l Limits) Block(names []string, blocked map[string]string) {
+	if l.Allowed == nil {
+		return
+	}
+	for _, n := range names {
+		if !l.Allowed[n] && !allowsMCP(l.Allowed, n) {
+			if _, ok := blocked[n]; !ok {
+				blocked[n] = "the command that started this turn does not allow this tool (its allowedTools)"
+			}
+		}
+	}
+}
+
+// allowsMCP: an MCP tool the list names by itself or by its server, and
+// the search tools standing in for such tools (they reach only those).
+func allowsMCP(allowed map[string]bool, n string) bool {
+	if n == tools.MCPCallName || n == tools.MCPSearchName {
+		return tools.AllowsMCP(allowed)
+	}
+	return strings.HasPrefix(n, "mcp__") && tools.MCPAllowed(allowed, n)
+}
+
+// AllowedList is Allowed as a sorted list (what is persisted); nil when
+// there is no list.
+func (l Limits) AllowedList() []string {
+	if l.Allowed == nil {
+		return nil
+	}
+	out := make([]string, 0, len(l.Allowed))
+	for n := range l.Allowed {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RecordTurn persists the limits of the session's latest turn (or their
+// absence), so a run of it that a restart parked on a question resumes
+// under them (RestoreTurn).
+func RecordTurn(ctx context.Context, kv sessionstate.KV, sid, turnID string, l Limits) error {
+	if l.None() {
+		// Most turns have no command: read before writing.
+		if _, ok, _ := sessionstate.Get(ctx, kv, sid, sessionstate.TurnLimits); ok {
+			return sessionstate.Delete(ctx, kv, sid, sessionstate.TurnLimits)
+		}
+		return nil
+	}
+	return sessionstate.Set(ctx, kv, sid, sessionstate.TurnLimits,
+		sessionstate.TurnLimitsState{TurnID: turnID, Model: l.Model, Allowed: l.AllowedList()})
+}
+
+// RestoreTurn gives a resumed run of turn turnID the limits it started
+// with; ok is false when that turn had none.
+func RestoreTurn(ctx context.Context, kv sessionstate.KV, sid, turnID string) (Limits, bool) {
+	if s, ok, _ := sessionstate.Get(ctx, kv, sid, sessionstate.TurnLimits); ok && s.TurnID == turnID {
+		return LimitsOf(s.Model, s.Allowed), true
+	}
+	return Limits{}, false
+}
+
+// Plans is the session's todo plan as the limits use it (planrun.Runner).
+type Plans interface {
+	Read(ctx context.Context, sid string) (*scheduler.Plan, error)
+	Update(ctx context.Context, sid, turnID, tag string, f func(p *scheduler.Plan) (*scheduler.Plan, error)) (*scheduler.Plan, error)
+}
+
+// StampPlan records the limits in the plan the turn created, so every
+// later run of the plan (a "continue" after Stop, a restart, Run plan)
+// keeps them. No limits change nothing.
+func StampPlan(ctx context.Context, plans Plans, sid, turnID, tag string, l Limits) error {
+	if l.None() {
+		return nil
+	}
+	_, err := plans.Update(ctx, sid, turnID, tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		if p != nil {
+			p.Model, p.AllowedTools = l.Model, l.AllowedList()
+		}
+		return p, nil
+	})
+	return err
+}
+
+// FromPlan gives a turn that resumes the session's plan the limits of the
+// command that created it; ok is false when the plan has none.
+func FromPlan(ctx context.Context, plans Plans, sid string) (Limits, bool) {
+	if p, err := plans.Read(ctx, sid); err == nil && p != nil && (p.Model != "" || p.AllowedTools != nil) {
+		return LimitsOf(p.Model, p.AllowedTools), true
+	}
+	return Limits{}, false
+}
