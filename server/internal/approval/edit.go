@@ -18,7 +18,8 @@ import (
 // protected paths always ask, even under auto-approve: they configure
 // tools, CI or GoVibe itself. The project memory (.govibe/memory/) is
 // plain text that configures nothing, like AGENTS.md: its edits are
-// ordinary ones, so headless /init needs only --approve edits.
+// ordinary ones, so headless /init needs only --approve edits (the write
+// that creates it asks in the editor, memory.go).
 func protected(rel string) bool {
 	rel = cleanRel(rel)
 	base := path.Base(rel)
@@ -66,6 +67,10 @@ func memoryInPlace(rel, abs string) bool {
 func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools.EditDecision, error) {
 	cs := a.x.host.Settings()
 	isProtected := protected(p.RelPath) || !memoryInPlace(p.RelPath, p.Path)
+	// Creating the project memory asks the user like a protected file
+	// does (memory.go); headless, the approve flag decides as for any edit.
+	newMemory := createsMemory(p.RelPath, p.Path, p.IsNew)
+	asks := isProtected || newMemory
 	perm, permWhy := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
 	if perm.Verdict == permission.Deny {
 		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + ".",
@@ -108,7 +113,7 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 		switch {
 		case !cs.ConfirmChanges:
 			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.confirmChanges"}
-		case isProtected:
+		case asks:
 		case ruleAllows:
 			auto = editRuleApproval(perm)
 		case cs.AutoApprove.Edits:
@@ -124,10 +129,10 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	}
 	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "edit",
 		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
-	if d := cs.AutoApprove.EditsDelayMs; d > 0 && !isProtected && len(needHuman) == 0 {
+	if d := cs.AutoApprove.EditsDelayMs; d > 0 && !asks && len(needHuman) == 0 {
 		c.AutoAcceptMs = d
 	}
-	if perm.Verdict != permission.Ask && !isProtected {
+	if perm.Verdict != permission.Ask && !asks {
 		// An ask rule or a protected path would still ask: a rule
 		// written for them would never apply.
 		c.AllowRules = a.x.editAllowRules(p.Path)
@@ -147,7 +152,9 @@ func (a *Approver) decided(ctx context.Context, p tools.EditProposal, ans Answer
 	if !ans.Accept {
 		note := ""
 		r := strings.TrimSpace(ans.Reason)
-		if r != "" {
+		if createsMemory(p.RelPath, p.Path, p.IsNew) {
+			note = memoryDeclined(r)
+		} else if r != "" {
 			note = "The user's reason: " + r
 		}
 		return tools.EditDecision{Note: note, ByUser: true, Reason: r}, nil

@@ -66,3 +66,30 @@ func TestMemoryThroughALinkStaysProtected(t *testing.T) {
 		t.Fatal("a file outside the memory is judged by this check")
 	}
 }
+
+// TestCreatesMemory: only a new file under .govibe/memory/ of a root whose
+// memory folder holds no file yet creates the memory; a missing, empty or
+// only-subfolders memory counts as absent.
+func TestCreatesMemory(t *testing.T) {
+	root := t.TempDir()
+	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+	check := func(rel string, isNew, want bool) {
+		t.Helper()
+		if got := createsMemory(rel, abs(rel), isNew); got != want {
+			t.Errorf("createsMemory(%q, new=%v) = %v, want %v", rel, isNew, got, want)
+		}
+	}
+	check(".govibe/memory/L1-purpose.md", true, true) // no .govibe at all
+	check(".govibe/memory/notes/x.md", true, true)
+	check("AGENTS.md", true, false)
+	check("src/.govibe/memory/x.md", true, false)
+	if err := os.MkdirAll(abs(".govibe/memory/notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check(".govibe/memory/L1-purpose.md", true, true) // folders, no file
+	if err := os.WriteFile(abs(".govibe/memory/notes/x.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check(".govibe/memory/L1-purpose.md", true, false)
+	check(".govibe/memory/L2-inventory.md", false, false)
+}
