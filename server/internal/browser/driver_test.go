@@ -124,3 +124,13 @@ func TestPinnedVersionsAgree(t *testing.T) {
 		t.Errorf("e2e/setup.sh must install playwright-core %s", PlaywrightVersion)
 	}
 }
+
+// TestBrowserAgentWithoutAskHuman: the browser agent runs with its own
+// actions only, so no question dialog (nor its Close note) concerns it.
+func TestBrowserAgentWithoutAskHuman(t *testing.T) {
+	for _, a := range newActions(nil, &recorder{}) {
+		if a.Name() == "ask_human" {
+			t.Fatal("the browser agent is offered ask_human")
+		}
+	}
+}

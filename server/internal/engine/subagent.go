@@ -53,7 +53,7 @@ func (h subagentHost) Begin(ctx context.Context, env *tools.Env, title, tag, pro
 		return nil, err
 	}
 	sink := &turnSink{e: e, t: &turn{id: env.TurnID, sessionID: parent}, w: w, msgID: ids.AssistantMessageID, tag: tag}
-	return &childRun{id: child.ID, w: w, sink: sink}, nil
+	return &childRun{id: child.ID, w: w, sink: sink, notes: func() string { return e.Broker.ClosedNote(parent, env.TurnID) }}, nil
 }
 
 func (h subagentHost) AgentModel(ctx context.Context, parent, name, model string) (subagent.Model, error) {
@@ -96,13 +96,15 @@ func (h subagentHost) Tr(msg string, args ...any) string { return h.e.tr(msg, ar
 
 // childRun is one sub-agent's child session and turn (subagent.Child).
 type childRun struct {
-	id   string
-	w    *store.StreamWriter
-	sink *turnSink
+	id    string
+	w     *store.StreamWriter
+	sink  *turnSink
+	notes func() string
 }
 
 func (c *childRun) ID() string       { return c.id }
 func (c *childRun) Sink() agent.Sink { return c.sink }
+func (c *childRun) Notes() string    { return c.notes() }
 func (c *childRun) CommitUser(ctx context.Context, text string) error {
 	return c.w.CommitLLM(ctx, llmUser(text))
 }

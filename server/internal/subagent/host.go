@@ -43,6 +43,11 @@ type Child interface {
 	// Finish ends the child's turn: cancelled when ctx ended, an error
 	// (with err as its notice) when err is set, done otherwise.
 	Finish(ctx context.Context, err error, usage *llm.Usage)
+	// Notes is what the run's model reads with its next tool result
+	// about what the user did meanwhile: the parent turn's question
+	// dialog closed (a sub-agent's ask_human asks in the turn's dialog),
+	// given once to whichever agent of the turn records a result first.
+	Notes() string
 }
 
 // Model is a resolved model client with its run options.

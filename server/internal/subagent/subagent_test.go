@@ -95,3 +95,24 @@ func TestParseReport(t *testing.T) {
 		t.Fatal("empty objective accepted")
 	}
 }
+
+// TestSubAgentsWithoutAskHuman: investigate is never offered ask_human
+// (read-only tools from a fixed list), so the dialog's Close note
+// matters only to the agents that are (the main agent, plan agents and
+// custom agents: ask_dialog_close*_test.go in test/integration).
+func TestSubAgentsWithoutAskHuman(t *testing.T) {
+	ts, _ := (&agentTool{investigate: true, def: Def{Name: InvestigateName, Tools: InvestigateTools}}).allowed()
+	for _, x := range ts {
+		if x.Name() == "ask_human" {
+			t.Fatal("investigate is offered ask_human")
+		}
+	}
+	ts, _ = (&agentTool{def: Def{Name: "all", AllTools: true}}).allowed()
+	found := false
+	for _, x := range ts {
+		found = found || x.Name() == "ask_human"
+	}
+	if !found {
+		t.Fatal("a custom agent with every built-in tool is not offered ask_human (the Close note tests rely on it)")
+	}
+}

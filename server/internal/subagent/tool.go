@@ -79,7 +79,8 @@ func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	childEnv := *env
 	childEnv.SessionID = child.ID()
 	run := &agent.Run{Client: m.Client, Tools: ts, Env: &childEnv, System: s.def.Prompt, Translate: s.h.Tr,
-		ToolCalling: m.ToolCalling, OnTextFallback: m.OnTextFallback, SessionID: child.ID(), MaxTokens: m.MaxTokens}
+		ToolCalling: m.ToolCalling, OnTextFallback: m.OnTextFallback, SessionID: child.ID(), MaxTokens: m.MaxTokens,
+		Notes: child.Notes}
 	task := Task{Run: run, Objective: objective, Complete: complete, Sink: child.Sink(),
 		MaxTurns: InvestigateMaxTurns, MaxTime: InvestigateMaxTime}
 	// The objective is the child's first model message.
