@@ -70,7 +70,11 @@ func (t *terminalAsker) ask(ctx context.Context, q tools.HumanQuestion) (tools.H
 			}
 		}()
 	})
-	fmt.Fprintf(t.out, "\n%s\n%s\n", t.tr("The agent asks:"), q.Question)
+	header := q.Header
+	if header == "" {
+		header = t.tr("The agent asks:")
+	}
+	fmt.Fprintf(t.out, "\n%s\n%s\n", header, q.Question)
 	for i, o := range q.Options {
 		fmt.Fprintf(t.out, "  %d) %s\n", i+1, o)
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	// Headless runs cannot ask: Approve (none|edits|all) answers.
 	Headless bool
 	Approve  string
+	// AskTerminal, headless with a terminal on stdin, asks the person
+	// there (the plan question); nil when nobody can answer.
+	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
 	// Editor, when set, writes accepted edits.
 	Editor Editor
 	// AllowRules is the user's always-allow file (nil when none).

@@ -62,17 +62,12 @@ func (e *Approvals) ReviewPlan(ctx context.Context, rt reviewers.Target, userReq
 	// The reviewer gave up or could not answer: a human decides.
 	card, why := v.Card, v.Why
 	out.ByUser = true
-	if e.opts.Headless {
-		if e.opts.Approve == "all" {
-			out.Accepted = true
-			return out, nil
-		}
-		out.Feedback = "The plan was not accepted: " + why + ", and this headless run cannot ask the user (use --approve all). Continue without a todo list.\n" + card.Feedback()
-		return out, nil
-	}
 	q := "Use this plan anyway? " + strings.ToUpper(why[:1]) + why[1:] + "."
 	if fb := card.Feedback(); card.Unavailable == "" && fb != "" {
 		q += "\n" + fb
+	}
+	if e.opts.Headless {
+		return e.headlessPlan(ctx, rt, out, why, q+"\n\nPlan:\n"+planForPeople(plan, v.Text))
 	}
 	// The question waits as long as ask_human's (askHuman.timeoutMs): a
 	// forgotten question must not hold the run forever.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // The user's card lists the plan's goal and items, not the reviewer's JSON.
@@ -49,5 +50,47 @@ func TestPlanByUser(t *testing.T) {
 				t.Fatalf("%+v gave %+v", c.ans, r)
 			}
 		})
+	}
+}
+
+// A headless run asks the terminal when it has one, whatever --approve
+// says; without one, only --approve all uses the plan.
+func TestDecideHeadlessPlan(t *testing.T) {
+	for _, c := range []struct {
+		approve  string
+		terminal bool
+		want     headlessPlanPath
+	}{
+		{"none", true, planAskTerminal},
+		{"edits", true, planAskTerminal},
+		{"all", true, planAskTerminal},
+		{"all", false, planFlagAccepts},
+		{"edits", false, planFlagRefuses},
+		{"none", false, planFlagRefuses},
+		{"", false, planFlagRefuses},
+	} {
+		if got := decideHeadlessPlan(c.approve, c.terminal); got != c.want {
+			t.Errorf("decideHeadlessPlan(%q, terminal=%v) = %v, want %v", c.approve, c.terminal, got, c.want)
+		}
+	}
+}
+
+// A terminal's reply means what the dialog's would: a choice's line is
+// Send, "/done" Done, an empty line Cancel.
+func TestTerminalAnswer(t *testing.T) {
+	for _, c := range []struct {
+		r        tools.HumanReply
+		accepted bool
+	}{
+		{tools.HumanReply{Reply: planUse}, true},
+		{tools.HumanReply{Reply: planUse, Done: true}, true},
+		{tools.HumanReply{Reply: planReject}, false},
+		{tools.HumanReply{Reply: "add a test first"}, false},
+		{tools.HumanReply{Cancelled: true}, false},
+		{tools.HumanReply{Done: true}, false},
+	} {
+		if got := planByUser(PlanReview{ByUser: true}, terminalAnswer(c.r)); got.Accepted != c.accepted {
+			t.Errorf("%+v: accepted %v, want %v (%s)", c.r, got.Accepted, c.accepted, got.Feedback)
+		}
 	}
 }

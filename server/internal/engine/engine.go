@@ -213,7 +213,7 @@ func New(o Options) (*Engine, error) {
 	e.reviewers = reviewers.New(reviewHost{e}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
 		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, o.Logger.Named("review"))
 	e.approvals = approval.New(approvalHost{e}, st, e.reviewers, approval.Options{Roots: o.Roots, Headless: o.Headless,
-		Approve: o.Approve, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
+		Approve: o.Approve, AskTerminal: o.AskTerminal, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
 	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)

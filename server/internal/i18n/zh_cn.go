@@ -4,9 +4,12 @@ package i18n
 // fails when a message passed to T anywhere in the sidecar is missing here.
 var zhCN = map[string]string{
 	"The agent asks:": "智能体提问:",
-	"No answer in time; the agent goes on without one.":                                                        "未在时限内回答;智能体将在没有回答的情况下继续。",
-	"Type a reply (or a choice's number), \"/done REPLY\" to end the topic, an empty line to cancel.":          "输入回复(或选项编号),输入“/done 回复”结束该话题,空行取消。",
-	"No API key is set for %s. Set one to start chatting.":                                                     "尚未为 %s 设置 API 密钥。请先设置密钥再开始对话。",
+	"The plan reviewer did not approve this plan, so you decide here (--approve does not, with a terminal to ask):":          "计划审查未通过此计划,因此由你在此决定(有终端可询问时,不由 --approve 决定):",
+	"The plan reviewer did not approve this plan, and no terminal can ask you: --approve all uses it.":                       "计划审查未通过此计划,且没有终端可以询问你:--approve all 采用该计划。",
+	"The plan reviewer did not approve this plan, and no terminal can ask you: it is not used (--approve all would use it).": "计划审查未通过此计划,且没有终端可以询问你:不采用该计划(--approve all 会采用它)。",
+	"No answer in time; the agent goes on without one.":                                                                      "未在时限内回答;智能体将在没有回答的情况下继续。",
+	"Type a reply (or a choice's number), \"/done REPLY\" to end the topic, an empty line to cancel.":                        "输入回复(或选项编号),输入“/done 回复”结束该话题,空行取消。",
+	"No API key is set for %s. Set one to start chatting.":                                                                   "尚未为 %s 设置 API 密钥。请先设置密钥再开始对话。",
 	"The model request failed: %s":                                                                             "模型请求失败:%s",
 	"this session is still working on the previous message; stop it or wait":                                   "此会话仍在处理上一条消息;请先停止或等待其完成",
 	"This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume.":                   "由于 GoVibe 服务已停止,本次运行被中断。发送“继续”即可恢复。",

@@ -28,6 +28,9 @@ type HumanQuestion struct {
 	ToolCallID string
 	Question   string
 	Options    []string
+	// Header, when set, says who asks instead of "The agent asks:" (the
+	// plan question is the plan reviewer's), in the user's language.
+	Header string
 }
 
 // HumanReply is how the user answered. Exactly one outcome holds:
