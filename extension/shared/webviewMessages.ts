@@ -29,6 +29,8 @@ export type HostMessage =
       editEnabled: boolean;
       /** The workspace the listed sessions belong to (the store is per workspace). */
       workspace?: string;
+      /** Where browser screenshots may be shown inline from (none: buttons only). */
+      screenshots?: ScreenshotRoot;
     }
   // Older messages for the virtualised list (answer to `loadMore`).
   | { type: 'page'; sessionId: string; result: SessionLoadResult }
@@ -60,6 +62,17 @@ export type HostMessage =
   | { type: 'mcp'; status?: MCPStatusResult; error?: string }
   // Opens the MCP status view (GoVibe: MCP Servers).
   | { type: 'showMcp' };
+
+/**
+ * The browser sub-agent's screenshot folder (the sidecar's storage
+ * directory's browser/) and the webview URI it is served under: the
+ * webview may load only it (localResourceRoots), and shows a screenshot
+ * inline only when its path lies inside dir (webview/src/screenshots.ts).
+ */
+export interface ScreenshotRoot {
+  dir: string;
+  base: string;
+}
 
 /** What the header shows about the model; see src/host/modelStatus.ts. */
 export interface ModelStatus {

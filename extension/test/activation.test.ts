@@ -111,7 +111,11 @@ describe('activation', () => {
     provider.resolveWebviewView(view);
     expect(view.webview.options.enableCommandUris).toBe(false);
     expect(view.webview.options.enableScripts).toBe(true);
-    expect(view.webview.options.localResourceRoots.map(String)).toEqual([`file://${path.join(extDir, 'extension', 'webview', 'dist')}`]);
+    // The bundle, and the browser screenshot folder (shown inline in the chat); nothing else.
+    expect(view.webview.options.localResourceRoots.map(String)).toEqual([
+      `file://${path.join(extDir, 'extension', 'webview', 'dist')}`,
+      `file://${path.join(tmp, 'storage', 'browser')}`,
+    ]);
     expect(view.webview.html).toMatch(/script-src 'nonce-[^']+'/);
     expect(view.webview.html).toContain(path.join('extension', 'webview', 'dist', 'main.js'));
     expect(view.webview.html).not.toContain('unsafe-eval');
@@ -125,6 +129,7 @@ describe('activation', () => {
     expect(snap.sessions.map((s: { id: string }) => s.id)).toEqual(['s1']);
     expect(snap.l10n).toEqual({ Send: '发送' });
     expect(snap.locale).toBe('zh-cn');
+    expect(snap.screenshots).toEqual({ dir: path.join(tmp, 'storage', 'browser'), base: `file://${path.join(tmp, 'storage', 'browser')}` });
 
     onMessage({ type: 'send', text: 'hi' });
     await waitFor(() => posted.filter((m) => m.type === 'event').length === 2, 'two events');

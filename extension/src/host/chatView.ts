@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ErrorCodes } from 'vscode-jsonrpc/node';
-import type { HostMessage, ModelStatus, ServerState, WebviewMessage } from '../../shared/webviewMessages';
+import type { HostMessage, ModelStatus, ScreenshotRoot, ServerState, WebviewMessage } from '../../shared/webviewMessages';
 import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
   ConfirmEdit,
@@ -70,6 +70,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
    * applies from the next turn.
    */
   private modeSwitch: Promise<unknown> = Promise.resolve();
+  /** The screenshot folder and its webview URI (set with the view). */
+  private screenshots: ScreenshotRoot | undefined;
 
   constructor(private readonly deps: ChatViewDeps) {
     this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
@@ -89,7 +91,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.view = view;
     this.webviewReady = false;
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'extension', 'webview', 'dist');
-    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist] };
+    // Browser screenshots are shown inline: the webview may load files from
+    // the screenshot folder too, and from nowhere else on disk.
+    const shots = this.deps.storageDir ? vscode.Uri.file(path.join(this.deps.storageDir, 'browser')) : undefined;
+    this.screenshots = shots && { dir: shots.fsPath, base: view.webview.asWebviewUri(shots).toString() };
+    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: shots ? [dist, shots] : [dist] };
     const nonce = makeNonce();
     view.webview.html = webviewHtml({
       cspSource: view.webview.cspSource,
@@ -452,6 +458,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       serverState: this.effectiveState(),
       editEnabled: true,
       workspace: vscode.workspace.name,
+      screenshots: this.screenshots,
     };
   }
 

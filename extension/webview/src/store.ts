@@ -2,7 +2,7 @@
 // confirmations, notices, and chat events in seq order (a gap asks for a
 // fresh snapshot). What each event does to the transcript is the
 // reducer's business (reducer.ts).
-import type { HostMessage, ModelStatus, ServerState } from '../../shared/webviewMessages';
+import type { HostMessage, ModelStatus, ScreenshotRoot, ServerState } from '../../shared/webviewMessages';
 import {
   type ChatEvent,
   type CommandInfo,
@@ -77,6 +77,8 @@ export interface ChatState {
   model?: ModelStatus;
   /** The workspace the session list belongs to. */
   workspace?: string;
+  /** Where browser screenshots are shown inline from (the snapshot's). */
+  screenshots?: ScreenshotRoot;
   /** The latest full-text search answer for the history menu. */
   search?: { query: string; hits: SessionSearchHit[] };
   /** Answers to the chat input's lookups, tagged with their request number. */
@@ -272,6 +274,7 @@ export class ChatStore {
       editEnabled: r ? r.editEnabled : msg.editEnabled,
       loadingMore: false,
       workspace: msg.workspace,
+      screenshots: msg.screenshots,
     };
     if (!r) {
       this.reducer.reset([]);

@@ -4,6 +4,7 @@ import { useServices } from '../context';
 import { formatDuration, prettyJson, summarizeArgs } from '../format';
 import { plainText } from '../markdown';
 import type { ToolBlock } from '../model';
+import { screenshotSrc } from '../screenshots';
 import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
 
 const OUTPUT_PREVIEW = 4000;
@@ -85,7 +86,7 @@ export function screenshotsFromMeta(meta: unknown): string[] {
 }
 
 export function ToolCard({ block }: { block: ToolBlock }) {
-  const { bridge } = useServices();
+  const { bridge, store } = useServices();
   const key = `tool:${block.callId}`;
   const failed = block.status === 'error';
   // Until the user chooses, a card is open exactly when its call failed.
@@ -166,12 +167,23 @@ export function ToolCard({ block }: { block: ToolBlock }) {
           {edits.length > 1 ? ` · ${e.path}` : ''}
         </vscode-button>
       ))}
-      {shots.map((p, i) => (
-        <vscode-button key={p} secondary data-testid="open-screenshot" onClick={() => bridge.post({ type: 'openImage', path: p })}>
-          <span class="codicon codicon-device-camera" /> {l10n.t('Open screenshot')}
-          {shots.length > 1 ? ` ${i + 1}` : ''}
-        </vscode-button>
-      ))}
+      {shots.map((p, i) => {
+        const n = shots.length > 1 ? ` ${i + 1}` : '';
+        const open = () => bridge.post({ type: 'openImage', path: p });
+        const src = screenshotSrc(p, store.state.screenshots);
+        // Inline, as wide as the card allows; a click opens it full size.
+        // A path outside the screenshot folder stays a button.
+        return src ? (
+          <button key={p} type="button" class="tool-shot" data-testid="screenshot" title={l10n.t('Open full size')} onClick={open}>
+            <img src={src} alt={l10n.t('Screenshot') + n} loading="lazy" />
+          </button>
+        ) : (
+          <vscode-button key={p} secondary data-testid="open-screenshot" onClick={open}>
+            <span class="codicon codicon-device-camera" /> {l10n.t('Open screenshot')}
+            {n}
+          </vscode-button>
+        );
+      })}
     </div>
   );
 }
