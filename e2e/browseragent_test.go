@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/playwright-community/playwright-go"
 )
 
 // browserProcesses are the Chromium processes of this test's product:
@@ -45,9 +47,11 @@ func TestScenarioBrowserSubAgentThroughAllowHosts(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, Settings: map[string]any{"govibe.web.allowHosts": []string{"127.0.0.1"}},
 		ModelRules: modelRules{Rules: []modelRule{
 			{Match: `"status": "success"`, On: "tool", Reply: modelReply{Text: "The team page says hello."}},
-			// The sub-agent's first request: the task and the opened page.
-			{Match: "The browser opened", On: "user", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("done", map[string]any{
+			// The sub-agent's screenshot is saved: it reports.
+			{Match: "saved ", On: "tool", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("done", map[string]any{
 				"status": "success", "summary": "Read the heading.", "extracted": "Hello from the team page"})}}},
+			// The sub-agent's first request: the task and the opened page.
+			{Match: "The browser opened", On: "user", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("screenshot", map[string]any{})}}},
 			{Match: "team page in a browser", On: "user", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("browser_sub_agent", map[string]any{
 				"task": "Read the heading of the page", "url": page})}}},
 		}}})
@@ -60,8 +64,15 @@ func TestScenarioBrowserSubAgentThroughAllowHosts(t *testing.T) {
 		t.Fatalf("click Allow on the browser run: %v", err)
 	}
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "The team page says hello.")
-	h.expectVisible(wv.Locator(selToolCard+"[data-status=done]:has(.tool-name:text-is('browser_sub_agent'))"), "the browser sub-agent's card")
+	card = wv.Locator(selToolCard + "[data-status=done]:has(.tool-name:text-is('browser_sub_agent'))")
+	h.expectVisible(card, "the browser sub-agent's card")
+	h.expectInlineScreenshot(card)
 	h.shot("browser-sub-agent")
+	// A click opens it full size, in an editor tab.
+	if err := card.Locator(selScreenshot).Click(); err != nil {
+		t.Fatalf("click the screenshot: %v", err)
+	}
+	h.expectVisible(h.editorTab(".png"), "the screenshot's editor tab")
 
 	var result string
 	for _, r := range chatRequests(h.Model.recorded(t)) {
@@ -82,4 +93,36 @@ func TestScenarioBrowserSubAgentThroughAllowHosts(t *testing.T) {
 	if left := h.browserProcesses(); len(left) > 0 {
 		t.Fatalf("browser processes survived the run: %v", left)
 	}
+}
+
+// expectInlineScreenshot: the card shows one screenshot inline, loaded
+// (decoded: the webview's CSP and resource roots let it through) and no
+// wider than the card.
+func (h *harness) expectInlineScreenshot(card playwright.Locator) {
+	h.t.Helper()
+	img := card.Locator(selScreenshot + " img")
+	h.expectVisible(img, "the inline screenshot")
+	got, err := img.Evaluate(`async (img) => {
+		img.scrollIntoView({ block: 'nearest' });
+		await img.decode();
+		const card = img.closest('[data-testid=tool-card]').getBoundingClientRect();
+		return { natural: img.naturalWidth, shown: img.getBoundingClientRect().width, card: card.width, src: img.getAttribute('src') };
+	}`, nil)
+	if err != nil {
+		h.t.Fatalf("the inline screenshot did not load: %v", err)
+	}
+	m, _ := got.(map[string]any)
+	num := func(k string) float64 {
+		switch v := m[k].(type) {
+		case int:
+			return float64(v)
+		case float64:
+			return v
+		}
+		return 0
+	}
+	if num("natural") == 0 || num("shown") == 0 || num("shown") > num("card")+0.5 || !strings.Contains(fmt.Sprint(m["src"]), "/browser/") {
+		h.t.Fatalf("the inline screenshot: %v", m)
+	}
+	h.t.Logf("inline screenshot: %v", m)
 }

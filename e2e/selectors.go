@@ -38,7 +38,9 @@ const (
 
 // Workbench editors, dialogs and notifications.
 const (
-	selEditorTab     = ".tabs-container .tab"
+	selEditorTab = ".tabs-container .tab"
+	// selScreenshot is a browser screenshot shown inline in a tool card.
+	selScreenshot    = "[data-testid=screenshot]"
 	selActiveGroup   = ".editor-group-container.active"
 	selEditorActions = ".editor-actions"
 	selDiffEditor    = ".monaco-diff-editor"
