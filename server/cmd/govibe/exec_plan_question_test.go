@@ -20,7 +20,7 @@ func planQuestionModel(t *testing.T) *scripted.Server {
 		if len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, "You review the plan") {
 			return scripted.Reply{Text: `{"approved": false, "problems": [{"severity": "error", "message": "no test checks the fix"}], "suggestion": "add a test"}`}
 		}
-		switch who, step := phaseOf(r); {
+		switch who, step := r.SchedulerAgent(); {
 		case who == "free" && step == 0:
 			return reply("Planning.", "p1", "create_todo_list", `{"goal":"fix the bug","items":["fix the bug"]}`)
 		case who == "free":
@@ -42,7 +42,7 @@ var planQuestionSets = []string{"--set", "todolistReview.enabled=true", "--set",
 func planOutcome(t *testing.T, model *scripted.Server) (p1 string, executed bool) {
 	t.Helper()
 	for _, r := range model.Requests() {
-		if who, _ := phaseOf(&r); who == "executor:1" {
+		if who, _ := r.SchedulerAgent(); who == "executor:1" {
 			executed = true
 		}
 		for _, m := range r.Messages {

@@ -88,7 +88,7 @@ func TestAskHumanDialogCloseReachesAPlanExecutor(t *testing.T) {
 	gate := make(chan struct{})
 	model := scripted.Start(t)
 	model.SetHandler(func(r *scripted.RecordedRequest) scripted.Reply {
-		who, _ := agentOf(r)
+		who, _ := r.SchedulerAgent()
 		switch {
 		case who == "free" && lastToolOf(r, "p1") == "":
 			return tc("p1", "create_todo_list", `{"goal":"storage","items":["Choose the database"]}`)
@@ -117,12 +117,12 @@ func TestAskHumanDialogCloseReachesAPlanExecutor(t *testing.T) {
 	if fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 30*time.Second); fin.Status != "done" {
 		t.Fatalf("turn ended %s\n%s", fin.Status, ed.Stderr())
 	}
-	exec := lastRequestOf(t, model, func(r *scripted.RecordedRequest) bool { who, _ := agentOf(r); return who == "executor:1" })
+	exec := lastRequestOf(t, model, func(r *scripted.RecordedRequest) bool { who, _ := r.SchedulerAgent(); return who == "executor:1" })
 	if q1 := noteOnceIn(t, exec, "q1", "l1"); q1 != "The user replied: postgres" {
 		t.Fatalf("q1 result %q", q1)
 	}
 	for _, req := range model.Requests() {
-		if who, _ := agentOf(&req); who != "executor:1" {
+		if who, _ := req.SchedulerAgent(); who != "executor:1" {
 			for _, m := range req.Messages {
 				if m.Role == "tool" && strings.Contains(m.Content, tools.DialogClosedNote) {
 					t.Fatalf("%s was told of a dialog it never saw: %q", who, m.Content)
