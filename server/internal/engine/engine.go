@@ -24,6 +24,7 @@ import (
 	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/reviewers"
+	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
@@ -76,7 +77,7 @@ type Options struct {
 	OnConfirm       func(Confirm)
 	OnConfirmClosed func(id, reason string)
 	OnSession       func(SessionSummary)
-	OnSnapshot      func(SnapshotInfo)
+	OnSnapshot      func(rollback.SnapshotInfo)
 }
 
 // HostInfo is the editor environment.
@@ -93,7 +94,7 @@ type Engine struct {
 	Store  *store.Store
 	Bus    *Bus
 	Broker *Broker
-	snaps  *snapshots
+	snaps  *rollback.Manager
 
 	mu       sync.Mutex
 	settings config.Values
@@ -217,7 +218,7 @@ func New(o Options) (*Engine, error) {
 	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
-	e.snaps = newSnapshots(e)
+	e.snaps = e.newRollback()
 	e.trust = e.newTrust(o.Trusted)
 	e.skills = e.newSkills()
 	e.hooks = e.newHooks()
@@ -265,7 +266,7 @@ func (e *Engine) Close() error {
 	e.stop(errServerStopping)
 	e.wg.Wait()
 	e.mcp.Close()
-	e.snaps.close()
+	e.snaps.Close()
 	return e.Store.Close()
 }
 

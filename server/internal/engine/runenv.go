@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -29,7 +30,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		}
 		once.Do(func() {
 			t.mutated.Store(true)
-			e.recordBeforeTurn(ctx, t)
+			e.snaps.RecordBeforeTurn(ctx, rollback.Turn{SessionID: t.sessionID, ID: t.id, Number: t.number, Text: t.text})
 		})
 	}
 	env := &tools.Env{

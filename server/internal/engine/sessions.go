@@ -190,7 +190,7 @@ func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 		return err
 	}
 	e.Bus.Forget(sid)
-	e.snaps.deleteSession(sid)
+	e.snaps.DeleteSession(sid)
 	return nil
 }
 

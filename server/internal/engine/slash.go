@@ -71,7 +71,7 @@ func (h slashHost) SessionModel(ctx context.Context, sid string) string {
 }
 
 func (h slashHost) Snapshots(sid string) ([]slashcmd.Snapshot, error) {
-	list, _, err := h.e.Snapshots(sid)
+	list, _, err := h.e.snaps.Snapshots(sid)
 	out := make([]slashcmd.Snapshot, len(list))
 	for i, s := range list {
 		out[i] = slashcmd.Snapshot{ID: s.ID, Root: s.Root, Reason: s.Reason, Turn: s.Turn}
@@ -80,7 +80,7 @@ func (h slashHost) Snapshots(sid string) ([]slashcmd.Snapshot, error) {
 }
 
 func (h slashHost) Restore(ctx context.Context, id string) error {
-	_, err := h.e.Restore(ctx, id)
+	_, err := h.e.snaps.Restore(ctx, id)
 	return err
 }
 

@@ -306,8 +306,8 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, TurnID: t.id, Message: t.text, Reason: snapshot.ReasonAfterTurn}); err != nil {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
-		e.snaps.maybePrune()
-		e.memory.Note(fctx, sid, e.turnChanges(fctx, t))
+		e.snaps.MaybePrune()
+		e.memory.Note(fctx, sid, e.snaps.TurnChanges(fctx, sid, t.id))
 	}
 	tu := e.meter.FinishTurn(fctx, sid, t.number, before)
 	e.Broker.EndDialogs(sid, t.id)

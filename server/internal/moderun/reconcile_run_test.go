@@ -129,7 +129,7 @@ func TestReconcileRunReady(t *testing.T) {
 	if err != nil || fm.Status.Phase != modes.PhaseReady || fm.Status.CurrentLoop != 1 || !fm.Metadata.Approved {
 		t.Fatalf("manifest file: %+v %v", fm.Status, err)
 	}
-	snaps, _, err := x.E.Snapshots(sid)
+	snaps, _, err := x.E.Rollback().Snapshots(sid)
 	if err != nil {
 		t.Fatal(err)
 	}

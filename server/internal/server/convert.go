@@ -2,7 +2,9 @@ package server
 
 import (
 	"encoding/json"
+
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/rollback"
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -57,7 +59,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	case engine.ReconcileView:
 		r := toReconcileState(pl)
 		w.Mode = &protocol.ModeState{Mode: string(modes.Reconcile), State: r.Phase, Reconcile: r}
-	case []engine.TurnSnapshot:
+	case []rollback.TurnSnapshot:
 		w.Snapshots = toTurnSnapshots(pl)
 	case engine.Notification:
 		w.Notification = &protocol.Notification{Severity: pl.Severity, Message: pl.Message}
@@ -128,7 +130,7 @@ func toMessage(m store.Message) protocol.Message {
 	return w
 }
 
-func toSnapshotInfo(s engine.SnapshotInfo) protocol.SnapshotInfo {
+func toSnapshotInfo(s rollback.SnapshotInfo) protocol.SnapshotInfo {
 	w := protocol.SnapshotInfo{ID: s.ID, Root: s.Root, Time: s.Time.UnixMilli(), SessionID: s.SessionID, TurnID: s.TurnID, Turn: s.Turn,
 		Message: s.Message, Reason: s.Reason, ChangedFiles: s.ChangedFiles}
 	for _, sk := range s.Skipped {
@@ -159,7 +161,7 @@ func toFileChanges(cs []snapshot.Change) []protocol.FileChange {
 	return out
 }
 
-func toTurnSnapshots(refs []engine.TurnSnapshot) []protocol.TurnSnapshot {
+func toTurnSnapshots(refs []rollback.TurnSnapshot) []protocol.TurnSnapshot {
 	out := make([]protocol.TurnSnapshot, 0, len(refs))
 	for _, r := range refs {
 		out = append(out, protocol.TurnSnapshot{Root: r.Root, ID: r.ID})

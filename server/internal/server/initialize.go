@@ -12,6 +12,7 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/i18n"
+	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/wire"
 )
@@ -91,7 +92,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			info := toSessionInfo(sum)
 			s.notify(func(ctx context.Context) error { return s.client.SessionDidChange(ctx, &info) })
 		},
-		OnSnapshot: func(si engine.SnapshotInfo) {
+		OnSnapshot: func(si rollback.SnapshotInfo) {
 			info := toSnapshotInfo(si)
 			s.notify(func(ctx context.Context) error { return s.client.SnapshotCreated(ctx, &info) })
 		},

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/rollback"
 )
 
 // SnapshotRestoreTurn rolls every root back to before a turn, or with
@@ -18,14 +18,14 @@ func (s *Server) SnapshotRestoreTurn(ctx context.Context, p *protocol.SnapshotRe
 	if err != nil {
 		return nil, err
 	}
-	res, err := eng.RestoreTurn(ctx, p.SessionID, p.TurnID, p.DryRun)
+	res, err := eng.Rollback().RestoreTurn(ctx, p.SessionID, p.TurnID, p.DryRun)
 	out := &protocol.SnapshotRestoreTurnResult{Roots: make([]protocol.RootRestore, 0, len(res.Roots)), Notice: res.Notice}
 	for _, r := range res.Roots {
 		out.Roots = append(out.Roots, protocol.RootRestore{Root: r.Root, SnapshotID: r.Target.ID,
 			Changes: toFileChanges(r.Changed), Kept: toKeptChanges(r.Kept), UndoID: r.UndoID})
 	}
 	switch {
-	case errors.Is(err, engine.ErrNoTurnSnapshot):
+	case errors.Is(err, rollback.ErrNoTurnSnapshot):
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", eng.Tr("No snapshot was taken before this turn, so it cannot be rolled back."))
 	case err != nil && len(out.Roots) == 0:
 		return nil, protocol.Errorf(protocol.CodeInternalError, "restore failed: %s", err.Error())

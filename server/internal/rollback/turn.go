@@ -1,4 +1,4 @@
-package engine
+package rollback
 
 import (
 	"context"
@@ -48,8 +48,8 @@ func (r TurnRestore) Files() (changed, kept, folders int) {
 // turns, takes a safety snapshot of every root before touching any (so the
 // whole operation can be undone), restores each root, and records a
 // notice for the user and a note for the model.
-func (e *Engine) RestoreTurn(ctx context.Context, sid, turnID string, dryRun bool) (TurnRestore, error) {
-	refs := e.TurnSnapshots(ctx, sid)[turnID]
+func (m *Manager) RestoreTurn(ctx context.Context, sid, turnID string, dryRun bool) (TurnRestore, error) {
+	refs := m.TurnSnapshots(ctx, sid)[turnID]
 	if len(refs) == 0 {
 		return TurnRestore{}, ErrNoTurnSnapshot
 	}
@@ -60,7 +60,7 @@ func (e *Engine) RestoreTurn(ctx context.Context, sid, turnID string, dryRun boo
 	}
 	targets := make([]target, 0, len(refs))
 	for _, r := range refs {
-		st, info, err := e.snaps.find(r.ID)
+		st, info, err := m.find(r.ID)
 		if err != nil {
 			return TurnRestore{}, err
 		}
@@ -85,8 +85,8 @@ func (e *Engine) RestoreTurn(ctx context.Context, sid, turnID string, dryRun boo
 		}
 		return out, nil
 	}
-	e.cancelAll()
-	text := e.turnText(ctx, turnID)
+	m.host.CancelAll()
+	text := m.turnText(ctx, turnID)
 	for _, t := range targets {
 		// The transcript may have been cleared; a snapshot taken for the
 		// turn still names it.
@@ -110,18 +110,18 @@ func (e *Engine) RestoreTurn(ctx context.Context, sid, turnID string, dryRun boo
 		}
 	}
 	changed, kept, folders := out.Files()
-	out.Notice = e.restoreNotice(text, changed, kept, folders)
-	e.addRestoreNotes(ctx, sid, out.Notice, turnRestoreNote(text, out))
+	out.Notice = m.restoreNotice(text, changed, kept, folders)
+	m.addRestoreNotes(ctx, sid, out.Notice, turnRestoreNote(text, out))
 	return out, errors.Join(errs...)
 }
 
 // turnText is the first line of a turn's user message, for notices.
-func (e *Engine) turnText(ctx context.Context, turnID string) string {
-	m, err := e.Store.GetMessage(ctx, turnID)
+func (m *Manager) turnText(ctx context.Context, turnID string) string {
+	msg, err := m.store.GetMessage(ctx, turnID)
 	if err != nil {
 		return ""
 	}
-	return firstLine(m.Text(), 80)
+	return firstLine(msg.Text(), 80)
 }
 
 func firstLine(s string, max int) string {

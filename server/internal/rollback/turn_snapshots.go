@@ -1,4 +1,4 @@
-package engine
+package rollback
 
 import (
 	"context"
@@ -20,7 +20,17 @@ import (
 // TurnSnapshot is the snapshot of one root taken before a turn.
 type TurnSnapshot = sessionstate.TurnSnapshot
 
-// recordBeforeTurn snapshots every root before a turn's first mutation,
+// Turn names the turn a before-turn snapshot is taken for.
+type Turn struct {
+	SessionID string
+	// ID is the turn's id, which is its user message's id.
+	ID     string
+	Number int
+	// Text is the turn's message, the snapshots' description.
+	Text string
+}
+
+// RecordBeforeTurn snapshots every root before a turn's first mutation,
 // records which snapshot each root's "before" state is in, and tells the
 // client so the user message can offer "Roll back to before this turn".
 //
@@ -28,17 +38,17 @@ type TurnSnapshot = sessionstate.TurnSnapshot
 // made before its first mutation: a later one would hold its own changes.
 // A record missing a root is never written, since restoring it would
 // leave that root as it is.
-func (e *Engine) recordBeforeTurn(ctx context.Context, t *turn) {
-	e.snaps.turnMu.Lock()
-	defer e.snaps.turnMu.Unlock()
-	all := e.readTurnSnapshots(ctx, t.sessionID)
-	if _, done := all[t.id]; done {
+func (m *Manager) RecordBeforeTurn(ctx context.Context, t Turn) {
+	m.turnMu.Lock()
+	defer m.turnMu.Unlock()
+	all := m.readTurnSnapshots(ctx, t.SessionID)
+	if _, done := all[t.ID]; done {
 		return
 	}
-	taken, err := e.snaps.TakeAll(ctx, snapshot.Meta{SessionID: t.sessionID, Turn: t.number, TurnID: t.id,
-		Message: t.text, Reason: snapshot.ReasonBeforeTurn})
+	taken, err := m.TakeAll(ctx, snapshot.Meta{SessionID: t.SessionID, Turn: t.Number, TurnID: t.ID,
+		Message: t.Text, Reason: snapshot.ReasonBeforeTurn})
 	if err != nil {
-		e.log.Warn("snapshot before turn", zap.Error(err))
+		m.log.Warn("snapshot before turn", zap.Error(err))
 		return
 	}
 	if len(taken) == 0 {
@@ -48,16 +58,16 @@ func (e *Engine) recordBeforeTurn(ctx context.Context, t *turn) {
 	for _, s := range taken {
 		refs = append(refs, TurnSnapshot{Root: s.Root, ID: s.ID})
 	}
-	all[t.id] = refs
-	if err := sessionstate.Set(ctx, e.Store, t.sessionID, sessionstate.TurnSnapshots, all); err != nil {
-		e.log.Warn("recording the snapshot before a turn", zap.Error(err))
+	all[t.ID] = refs
+	if err := sessionstate.Set(ctx, m.store, t.SessionID, sessionstate.TurnSnapshots, all); err != nil {
+		m.log.Warn("recording the snapshot before a turn", zap.Error(err))
 		return
 	}
-	e.Bus.Publish(Event{SessionID: t.sessionID, TurnID: t.id, Kind: KindSnapshots, MessageID: t.id, Payload: refs})
+	m.host.PublishTurnSnapshots(t.SessionID, t.ID, refs)
 }
 
-func (e *Engine) readTurnSnapshots(ctx context.Context, sid string) map[string][]TurnSnapshot {
-	all := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.TurnSnapshots)
+func (m *Manager) readTurnSnapshots(ctx context.Context, sid string) map[string][]TurnSnapshot {
+	all := sessionstate.Lookup(ctx, m.store, sid, sessionstate.TurnSnapshots)
 	if all == nil {
 		all = map[string][]TurnSnapshot{}
 	}
@@ -68,10 +78,10 @@ func (e *Engine) readTurnSnapshots(ctx context.Context, sid string) map[string][
 // message's id) to the snapshots holding the workspace as it was before
 // it. A turn with a snapshot pruned since is left out: restoring only the
 // other roots would not give the workspace as it was.
-func (e *Engine) TurnSnapshots(ctx context.Context, sid string) map[string][]TurnSnapshot {
-	all := e.readTurnSnapshots(ctx, sid)
+func (m *Manager) TurnSnapshots(ctx context.Context, sid string) map[string][]TurnSnapshot {
+	all := m.readTurnSnapshots(ctx, sid)
 	for turnID, refs := range all {
-		if len(refs) == 0 || !e.snapsExist(refs) {
+		if len(refs) == 0 || !m.snapsExist(refs) {
 			delete(all, turnID)
 			continue
 		}
@@ -80,23 +90,23 @@ func (e *Engine) TurnSnapshots(ctx context.Context, sid string) map[string][]Tur
 	return all
 }
 
-func (e *Engine) snapsExist(refs []TurnSnapshot) bool {
+func (m *Manager) snapsExist(refs []TurnSnapshot) bool {
 	for _, r := range refs {
-		if _, _, err := e.snaps.find(r.ID); err != nil {
+		if _, _, err := m.find(r.ID); err != nil {
 			return false
 		}
 	}
 	return true
 }
 
-// turnChanges is what turn t changed, root by root (its before-snapshots
-// diffed lazily with the tree), for the memory reminder.
-func (e *Engine) turnChanges(ctx context.Context, t *turn) []memory.TurnChanges {
+// TurnChanges is what turn turnID of session sid changed, root by root (its
+// before-snapshots diffed lazily with the tree), for the memory reminder.
+func (m *Manager) TurnChanges(ctx context.Context, sid, turnID string) []memory.TurnChanges {
 	var out []memory.TurnChanges
-	for _, ref := range e.readTurnSnapshots(ctx, t.sessionID)[t.id] {
+	for _, ref := range m.readTurnSnapshots(ctx, sid)[turnID] {
 		id := ref.ID
 		out = append(out, memory.TurnChanges{Root: ref.Root, Diff: func(ctx context.Context) ([]snapshot.Change, error) {
-			return e.SnapshotDiff(ctx, id)
+			return m.SnapshotDiff(ctx, id)
 		}})
 	}
 	return out

@@ -1,4 +1,4 @@
-package engine
+package rollback
 
 import (
 	"context"
@@ -19,33 +19,34 @@ import (
 
 // restoreNotice is the user's sentence, e.g. "Restored 3 files to before
 // “Fix the bug”; 1 file of yours kept".
-func (e *Engine) restoreNotice(turnText string, changed, kept, folders int) string {
+func (m *Manager) restoreNotice(turnText string, changed, kept, folders int) string {
+	tr := m.host.Tr
 	var b strings.Builder
 	switch {
 	case changed == 0 && turnText != "":
-		b.WriteString(e.tr("Nothing to restore: the files already match the state before “%s”", turnText))
+		b.WriteString(tr("Nothing to restore: the files already match the state before “%s”", turnText))
 	case changed == 0:
-		b.WriteString(e.tr("Nothing to restore: the files already match the snapshot"))
+		b.WriteString(tr("Nothing to restore: the files already match the snapshot"))
 	case folders > 1 && turnText != "":
-		b.WriteString(e.tr("Restored %s in %d folders to before “%s”", e.files(changed), folders, turnText))
+		b.WriteString(tr("Restored %s in %d folders to before “%s”", m.files(changed), folders, turnText))
 	case turnText != "":
-		b.WriteString(e.tr("Restored %s to before “%s”", e.files(changed), turnText))
+		b.WriteString(tr("Restored %s to before “%s”", m.files(changed), turnText))
 	default:
-		b.WriteString(e.tr("Restored %s from the snapshot", e.files(changed)))
+		b.WriteString(tr("Restored %s from the snapshot", m.files(changed)))
 	}
 	if kept == 1 {
-		b.WriteString(e.tr("; 1 file of yours kept"))
+		b.WriteString(tr("; 1 file of yours kept"))
 	} else if kept > 1 {
-		b.WriteString(e.tr("; %d files of yours kept", kept))
+		b.WriteString(tr("; %d files of yours kept", kept))
 	}
 	return b.String()
 }
 
-func (e *Engine) files(n int) string {
+func (m *Manager) files(n int) string {
 	if n == 1 {
-		return e.tr("1 file")
+		return m.host.Tr("1 file")
 	}
-	return e.tr("%d files", n)
+	return m.host.Tr("%d files", n)
 }
 
 // maxNotedPaths bounds the paths listed to the model.
@@ -113,25 +114,25 @@ func snapshotRestoreNote(info snapshot.Info, root, file string, res snapshot.Res
 // addRestoreNotes puts userText in the chat (UI track only) and modelText
 // in the model's track, linked to the notice, and forgets what the model
 // read: those reads may be stale now.
-func (e *Engine) addRestoreNotes(ctx context.Context, sid, userText, modelText string) {
+func (m *Manager) addRestoreNotes(ctx context.Context, sid, userText, modelText string) {
 	if sid == "" {
 		return
 	}
-	if err := e.addNotes(ctx, sid, userText, modelText); err != nil {
-		e.log.Warn("recording a restore in the session", zap.String("session", sid), zap.Error(err))
+	if err := m.addNotes(ctx, sid, userText, modelText); err != nil {
+		m.log.Warn("recording a restore in the session", zap.String("session", sid), zap.Error(err))
 	}
-	e.tracker(sid).ResetTurn()
+	m.host.ForgetReads(sid)
 }
 
-func (e *Engine) addNotes(ctx context.Context, sid, userText, modelText string) error {
-	m, err := e.Store.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, Status: store.StatusDone,
+func (m *Manager) addNotes(ctx context.Context, sid, userText, modelText string) error {
+	msg, err := m.store.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, Status: store.StatusDone,
 		Parts: []store.Part{{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeInfo, Text: userText}}}})
 	if err != nil {
 		return err
 	}
-	if _, err := e.Store.AppendLLMMessages(ctx, sid, m.ID, llm.Message{Role: llm.RoleUser, Content: "<context>\n" + modelText + "\n</context>"}); err != nil {
+	if _, err := m.store.AppendLLMMessages(ctx, sid, msg.ID, llm.Message{Role: llm.RoleUser, Content: "<context>\n" + modelText + "\n</context>"}); err != nil {
 		return err
 	}
-	e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: userText})
+	m.host.PublishNotice(sid, msg, userText)
 	return nil
 }
