@@ -50,9 +50,9 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 
 // TestCapabilityPackagesNeverImportEngine keeps the engine a hub: the
 // capability packages (compaction, planrun, moderun, approval, reviewers,
-// usage, skills, hooks, mcpclient, trust, memory, titles, slashcmd…) and
-// every other domain package see the engine only through the interfaces
-// they declare, never *engine.Engine. Outside tests, only this package,
+// usage, skills, hooks, mcpclient, trust, memory, titles, slashcmd,
+// rollback…) and every other domain package see the engine only through
+// the interfaces they declare, never *engine.Engine. Outside tests, only this package,
 // the engine itself (and its enginetest helper) and the benchmarks import
 // it, which also rules out an import cycle through a capability package.
 // The capabilities moved out of the engine are named, so a rename cannot
@@ -60,7 +60,7 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 	allowed := map[string]bool{"server": true, "engine": true, "bench": true}
 	capabilities := []string{"compaction", "planrun", "moderun", "approval", "reviewers", "usage", "skills", "hooks",
-		"mcpclient", "trust", "subagent", "memory", "titles", "commands", "slashcmd", "customcmd", "lazyload"}
+		"mcpclient", "trust", "subagent", "memory", "titles", "commands", "slashcmd", "customcmd", "lazyload", "rollback"}
 	walked := map[string]bool{}
 	root := ".."
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
