@@ -61,33 +61,38 @@ func turnRestoreNote(turnText string, r TurnRestore) string {
 	return b.String()
 }
 
-// writeChanges lists what a restore did, per root, for the model.
+// writeChanges lists what a restore did, per root, for the model: at most
+// maxNotedPaths paths, then how many more there are in all roots.
 func writeChanges(b *strings.Builder, roots []RootRestore) {
-	listed := 0
+	listed, total := 0, 0
 	for _, r := range roots {
-		if len(r.Changed) == 0 && len(r.Kept) == 0 {
+		n := len(r.Changed) + len(r.Kept)
+		total += n
+		if n == 0 || listed == maxNotedPaths {
 			continue
 		}
 		if len(roots) > 1 {
 			fmt.Fprintf(b, "\nIn %s:", r.Root)
 		}
 		for _, c := range r.Changed {
-			if listed++; listed > maxNotedPaths {
+			if listed == maxNotedPaths {
 				break
 			}
+			listed++
 			fmt.Fprintf(b, "\n- %s %s", c.Path, c.Kind)
 		}
 		for _, c := range r.Kept {
-			if listed++; listed > maxNotedPaths {
+			if listed == maxNotedPaths {
 				break
 			}
+			listed++
 			fmt.Fprintf(b, "\n- %s kept as the user has it", c.Path)
 		}
 	}
-	if listed > maxNotedPaths {
-		fmt.Fprintf(b, "\n- … and %d more", listed-maxNotedPaths)
+	if total > listed {
+		fmt.Fprintf(b, "\n- … and %d more", total-listed)
 	}
-	if listed == 0 {
+	if total == 0 {
 		b.WriteString(" No file differed, so nothing changed.")
 	}
 	b.WriteString("\n")

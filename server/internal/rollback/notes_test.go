@@ -44,15 +44,40 @@ func TestModelNoteBoundsThePathsListed(t *testing.T) {
 	if n := strings.Count(note, "\n- f"); n != maxNotedPaths {
 		t.Errorf("%d paths listed", n)
 	}
-	// The "… and N more" count is not asserted: it stops counting at the
-	// first path past the limit in each list, so it undercounts (here 2
-	// for 5). That is how the note read in the engine; the move keeps it.
-	if strings.Contains(note, "big.bin") || !strings.Contains(note, "\n- … and ") {
-		t.Errorf("note %q", note)
+	if strings.Contains(note, "big.bin") || !strings.HasSuffix(note, "\n- … and 5 more\n") {
+		t.Errorf("33 changed and 2 kept, 30 listed: the note must say 5 more: %q", note)
 	}
 	if !strings.HasPrefix(note, `The user rolled the workspace back to how it was before their message "Fix it".`) || strings.Contains(note, "\nIn ") {
 		t.Errorf("one root is not named: %q", note)
 	}
+}
+
+// Over several roots, the count covers every root, and a root whose
+// paths all fall past the limit is not named.
+func TestModelNoteCountsEveryRootPastTheLimit(t *testing.T) {
+	var a, b, c RootRestore
+	a.Root, b.Root, c.Root = "/w/a", "/w/b", "/w/c"
+	for i := 0; i < 28; i++ {
+		a.Changed = append(a.Changed, snapshot.Change{Path: fmt.Sprintf("a%02d", i), Kind: snapshot.Modified})
+	}
+	for i := 0; i < 4; i++ {
+		b.Changed = append(b.Changed, snapshot.Change{Path: fmt.Sprintf("b%d", i), Kind: snapshot.Deleted})
+	}
+	c.Kept = []snapshot.Change{{Path: "c0", Kind: snapshot.Kept}}
+	note := writeNote([]RootRestore{a, b, c})
+	if strings.Count(note, "\n- ") != maxNotedPaths+1 || !strings.Contains(note, "\nIn /w/b:\n- b0 ") ||
+		strings.Contains(note, "b2") || strings.Contains(note, "/w/c") || !strings.HasSuffix(note, "\n- … and 3 more\n") {
+		t.Errorf("28+4+1 paths, 30 listed: %q", note)
+	}
+	if got := writeNote([]RootRestore{{Root: "/w/a"}}); got != " No file differed, so nothing changed.\n" {
+		t.Errorf("nothing changed: %q", got)
+	}
+}
+
+func writeNote(roots []RootRestore) string {
+	var b strings.Builder
+	writeChanges(&b, roots)
+	return b.String()
 }
 
 func TestFirstLineOfTheTurn(t *testing.T) {
