@@ -44,7 +44,7 @@ func TestModelNoteBoundsThePathsListed(t *testing.T) {
 	if n := strings.Count(note, "\n- f"); n != maxNotedPaths {
 		t.Errorf("%d paths listed", n)
 	}
-	if strings.Contains(note, "big.bin") || !strings.HasSuffix(note, "\n- … and 5 more\n") {
+	if strings.Contains(note, "big.bin") || !strings.Contains(note, "\n- … and 5 more\n") {
 		t.Errorf("33 changed and 2 kept, 30 listed: the note must say 5 more: %q", note)
 	}
 	if !strings.HasPrefix(note, `The user rolled the workspace back to how it was before their message "Fix it".`) || strings.Contains(note, "\nIn ") {
