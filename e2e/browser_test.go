@@ -195,4 +195,18 @@ func attachConsole(page playwright.Page, c *consoleLog) {
 		c.add("dialog %s %q", d.Type(), d.Message())
 		_ = d.Dismiss()
 	})
+	// Frames coming and going say when a webview was replaced: a view's
+	// state (what was typed, where it was scrolled) lives in its frame.
+	page.OnFrameAttached(func(f playwright.Frame) { c.add("frame attached %s", shortURL(f.URL())) })
+	page.OnFrameNavigated(func(f playwright.Frame) { c.add("frame navigated %s", shortURL(f.URL())) })
+	page.OnFrameDetached(func(f playwright.Frame) { c.add("frame detached %s", shortURL(f.URL())) })
+}
+
+// shortURL keeps a frame's URL readable in the log: webview URLs carry
+// long query strings.
+func shortURL(u string) string {
+	if len(u) > 160 {
+		return u[:160] + "…"
+	}
+	return u
 }
