@@ -41,16 +41,12 @@ var rankWindow = 500 // a var only so that a test can shrink it
 // Search finds messages whose text contains every whitespace-separated
 // term of query, case-insensitively and in any script. Terms are literal:
 // FTS syntax in the query has no special meaning. Hits are ordered by
-// relevance (bm25) among the newest rankWindow matches; a query of terms
-// shorter than three characters only, which the trigram index cannot look
-// up, is answered by a newest-first scan instead.
+// relevance (bm25) among the newest rankWindow matches; a query with a
+// term shorter than three characters, which the trigram index cannot look
+// up as it is (search_short.go), returns its newest matches first instead.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]SearchHit, error) {
 	if len(query) > MaxSearchQuery {
 		return nil, invalidf("search query is %d bytes long; at most %d are allowed", len(query), MaxSearchQuery)
-	}
-	terms := strings.Fields(query)
-	if len(terms) == 0 {
-		return nil, invalidf("empty search query")
 	}
 	if o.Limit == 0 {
 		o.Limit = 20
@@ -58,36 +54,18 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 	if o.Limit < 0 || o.Limit > 200 {
 		return nil, invalidf("search limit %d (want 1..200)", o.Limit)
 	}
-	var phrases []string
-	var where []string
-	var args []any
-	for _, t := range terms {
-		// The trigram index cannot look up fewer than three characters.
-		if utf8.RuneCountInString(t) >= 3 {
-			phrases = append(phrases, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-		} else {
-			// LIKE folds ASCII case as lower() does, without building
-			// a lowered copy of every text: 6x faster on a long scan.
-			where = append(where, `p.text LIKE ? ESCAPE '\'`)
-			args = append(args, likeContains(t))
-		}
-	}
-	re, err := termsRegexp(terms)
+	q, err := parseSearch(query)
 	if err != nil {
-		return nil, invalidf("search query: %v", err)
+		return nil, err
 	}
-	if len(phrases) == 0 {
-		return s.scanShortTerms(ctx, where, args, o, re, nil)
-	}
-	long, err := longTermFilters(terms)
-	if err != nil {
-		return nil, invalidf("search query: %v", err)
-	}
-	match := strings.Join(phrases, " AND ")
 	if o.SessionID != "" {
-		return s.searchSession(ctx, where, args, o, re, long, terms)
+		return s.searchSession(ctx, q, o)
 	}
-	if len(where) > 0 {
+	if len(q.phrases) == 0 {
+		return s.searchShort(ctx, q, o)
+	}
+	match := strings.Join(q.phrases, " AND ")
+	if len(q.where) > 0 {
 		few, err := s.fewIndexMatches(ctx, match)
 		if err != nil {
 			return nil, err
@@ -95,8 +73,9 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 		if !few {
 			// The indexed terms are common: reading their matches to
 			// find the short term's was 3 µs a row, a scan for the
-			// short term 1 µs ("qz session": 64 ms of CPU, 22 ms).
-			return s.scanShortTerms(ctx, where, args, o, re, long)
+			// short term 1 µs ("qz session": 64 ms of CPU, 22 ms), and
+			// the short term's own trigrams faster still when it is rare.
+			return s.searchShort(ctx, q, o)
 		}
 	}
 	// The index is walked newest first (rowid order, which FTS5 streams)
@@ -108,14 +87,8 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 	// each term by counting every document that holds it, which for a
 	// term found in every message of a million is most of the query's
 	// time (250 ms of 260 at 100k messages).
-	q := `SELECT p.id, p.text FROM message_text_fts f JOIN message_parts p ON p.id = f.rowid WHERE message_text_fts MATCH ?`
-	qargs := []any{match}
-	for _, w := range where {
-		q += ` AND ` + w
-	}
-	qargs = append(qargs, args...)
 	window := rankWindow
-	if len(where) > 0 {
+	if len(q.where) > 0 {
 		// A term too short for the index is a LIKE filter on the index's
 		// matches: reading rankWindow of them meant reading on until that
 		// many passed it, half the corpus for a term in one message of a
@@ -123,68 +96,93 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Se
 		// ranks the newest Limit matches only.
 		window = o.Limit
 	}
-	q += ` ORDER BY f.rowid DESC LIMIT ?`
-	qargs = append(qargs, window)
-	rows, err := s.r.QueryContext(ctx, q, qargs...)
+	cands, err := s.readCandidates(ctx,
+		andAll(`SELECT p.id, p.text FROM message_text_fts f JOIN message_parts p ON p.id = f.rowid WHERE message_text_fts MATCH ?`, q.where)+` ORDER BY f.rowid DESC LIMIT ?`,
+		append(append([]any{match}, q.args...), window), nil)
 	if err != nil {
 		return nil, err
 	}
-	var cands []candidate
-	for rows.Next() {
-		var c candidate
-		if err := rows.Scan(&c.partID, &c.text); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		cands = append(cands, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rankCandidates(cands, terms)
-	return s.hitsFor(ctx, cands, o.Limit, re)
+	rankCandidates(cands, q.terms)
+	return s.hitsFor(ctx, cands, o.Limit, q.re)
 }
 
-// scanShortTerms answers a query of terms too short for the trigram
-// index: text parts are scanned newest first (part ids grow with time),
-// so the scan stops at Limit hits.
-//
-// long, when given, are the query's indexed terms, checked here on the
-// parts the short terms let through: the query's other driver, for
-// indexed terms too common to read their matches (see Search).
-func (s *Store) scanShortTerms(ctx context.Context, where []string, args []any, o SearchOptions, re *regexp.Regexp, long []*regexp.Regexp) ([]SearchHit, error) {
-	q := `SELECT m.session_id, m.id, m.seq, p.text FROM message_parts p JOIN messages m ON m.id = p.message_id
-		WHERE p.kind = 'text'`
+// searchQuery is a parsed query: its terms, how SQL filters them, and how
+// Go matches them.
+type searchQuery struct {
+	terms []string
+	// short are the terms under three characters, filtered by where
+	// (with args): LIKE, which folds ASCII case as lower() does, without
+	// building a lowered copy of every text (6x faster on a long scan).
+	short []string
+	where []string
+	args  []any
+	// phrases are the other terms as FTS5 phrases; long matches them as
+	// the trigram index does (case-insensitive substrings).
+	phrases []string
+	long    []*regexp.Regexp
+	// re finds any term, for snippets.
+	re *regexp.Regexp
+}
+
+func parseSearch(query string) (searchQuery, error) {
+	q := searchQuery{terms: strings.Fields(query)}
+	if len(q.terms) == 0 {
+		return q, invalidf("empty search query")
+	}
+	for _, t := range q.terms {
+		if utf8.RuneCountInString(t) < 3 {
+			q.short = append(q.short, t)
+			q.where = append(q.where, `p.text LIKE ? ESCAPE '\'`)
+			q.args = append(q.args, likeContains(t))
+			continue
+		}
+		q.phrases = append(q.phrases, ftsPhrase(t))
+		re, err := regexp.Compile(`(?i)` + regexp.QuoteMeta(t))
+		if err != nil {
+			return q, invalidf("search query: %v", err)
+		}
+		q.long = append(q.long, re)
+	}
+	re, err := termsRegexp(q.terms)
+	if err != nil {
+		return q, invalidf("search query: %v", err)
+	}
+	q.re = re
+	return q, nil
+}
+
+// ftsPhrase quotes t as an FTS5 string: literal whatever it holds.
+func ftsPhrase(t string) string {
+	return `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+}
+
+// andAll appends each filter to q, whose WHERE clause it extends.
+func andAll(q string, where []string) string {
 	for _, w := range where {
 		q += ` AND ` + w
 	}
-	if o.SessionID != "" {
-		q += ` AND m.session_id = ?`
-		args = append(args, o.SessionID)
-	}
-	q += ` ORDER BY p.id DESC`
+	return q
+}
+
+// readCandidates runs q, which selects a part's id and text, and keeps
+// the parts keep accepts (every part when keep is nil).
+func (s *Store) readCandidates(ctx context.Context, q string, args []any, keep func(text string) bool) ([]candidate, error) {
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	seen := map[string]bool{}
-	var hits []SearchHit
-	for rows.Next() && len(hits) < o.Limit {
-		var h SearchHit
-		var text string
-		if err := rows.Scan(&h.SessionID, &h.MessageID, &h.Seq, &text); err != nil {
+	var cands []candidate
+	for rows.Next() {
+		var c candidate
+		if err := rows.Scan(&c.partID, &c.text); err != nil {
 			return nil, err
 		}
-		if seen[h.MessageID] || !matchesAll(text, long) {
-			continue // several text parts of one message matched
+		if keep == nil || keep(c.text) {
+			cands = append(cands, c)
 		}
-		seen[h.MessageID] = true
-		h.Snippet = snippet(text, re)
-		hits = append(hits, h)
 	}
-	return hits, rows.Err()
+	return cands, rows.Err()
 }
 
 // indexProbe is how many index matches fewIndexMatches reads at most.
@@ -205,51 +203,16 @@ func (s *Store) fewIndexMatches(ctx context.Context, match string) (bool, error)
 // store: 0.9 s of CPU for a common term at 1M messages. A session's text
 // is read once, the short terms filtered by SQL and the indexed ones here,
 // matched as the trigram index matches them (case-insensitive substrings).
-func (s *Store) searchSession(ctx context.Context, where []string, args []any, o SearchOptions, re *regexp.Regexp, long []*regexp.Regexp, terms []string) ([]SearchHit, error) {
-	q := `SELECT p.id, p.text FROM messages m JOIN message_parts p ON p.message_id = m.id WHERE m.session_id = ? AND p.kind = 'text'`
-	qargs := append([]any{o.SessionID}, args...)
-	for _, w := range where {
-		q += ` AND ` + w
-	}
-	q += ` ORDER BY p.id DESC`
-	rows, err := s.r.QueryContext(ctx, q, qargs...)
+func (s *Store) searchSession(ctx context.Context, q searchQuery, o SearchOptions) ([]SearchHit, error) {
+	cands, err := s.readCandidates(ctx,
+		andAll(`SELECT p.id, p.text FROM messages m JOIN message_parts p ON p.message_id = m.id WHERE m.session_id = ? AND p.kind = 'text'`, q.where)+` ORDER BY p.id DESC`,
+		append([]any{o.SessionID}, q.args...),
+		func(text string) bool { return matchesAll(text, q.long) })
 	if err != nil {
 		return nil, err
 	}
-	var cands []candidate
-	for rows.Next() {
-		var c candidate
-		if err := rows.Scan(&c.partID, &c.text); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if matchesAll(c.text, long) {
-			cands = append(cands, c)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rankCandidates(cands, terms)
-	return s.hitsFor(ctx, cands, o.Limit, re)
-}
-
-// longTermFilters matches each indexed term (three characters or more) as
-// the trigram index does: a case-insensitive substring.
-func longTermFilters(terms []string) ([]*regexp.Regexp, error) {
-	var out []*regexp.Regexp
-	for _, t := range terms {
-		if utf8.RuneCountInString(t) < 3 {
-			continue
-		}
-		re, err := regexp.Compile(`(?i)` + regexp.QuoteMeta(t))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, re)
-	}
-	return out, nil
+	rankCandidates(cands, q.terms)
+	return s.hitsFor(ctx, cands, o.Limit, q.re)
 }
 
 func matchesAll(text string, res []*regexp.Regexp) bool {

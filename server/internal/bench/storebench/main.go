@@ -28,6 +28,8 @@ func main() {
 	searchMessages := flag.Int("search-messages", 100000, "messages in the session/search corpus (0 skips it; the issue 17 goal is 1,000,000)")
 	doc := flag.Int("doc", 0, "write an export document of this many messages to -out and exit (for `govibe session import`)")
 	out := flag.String("out", "", "where -doc writes")
+	searchOnly := flag.Bool("search-only", false, "measure session/search only")
+	searchDB := flag.String("search-db", "", "keep the session/search corpus in this file, and reuse it when it exists (it must have been written with the same -search-sessions and -search-messages)")
 	flag.Parse()
 	if *doc > 0 {
 		if err := writeDoc(*doc, *out); err != nil {
@@ -36,12 +38,14 @@ func main() {
 		}
 		return
 	}
-	if err := run(*samples); err != nil {
-		fmt.Fprintln(os.Stderr, "storebench:", err)
-		os.Exit(2)
+	if !*searchOnly {
+		if err := run(*samples); err != nil {
+			fmt.Fprintln(os.Stderr, "storebench:", err)
+			os.Exit(2)
+		}
 	}
 	if *searchMessages > 0 {
-		if err := runSearch(*searchSessions, *searchMessages); err != nil {
+		if err := runSearch(*searchSessions, *searchMessages, *searchDB); err != nil {
 			fmt.Fprintln(os.Stderr, "storebench: search:", err)
 			os.Exit(2)
 		}

@@ -29,29 +29,38 @@ reviewer reads diffs snapshots restore workspace change plan todo step compactio
 summary model prompt token stream event session store index query result error
 build lint format commit branch merge rebase config setting watcher cache`)
 
-func runSearch(sessions, messages int) error {
-	dir, err := os.MkdirTemp("", "storebench-search")
-	if err != nil {
-		return err
+func runSearch(sessions, messages int, keep string) error {
+	path := keep
+	if path == "" {
+		dir, err := os.MkdirTemp("", "storebench-search")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "search.db")
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "search.db")
+	start := time.Now()
+	how := "reused"
+	if _, err := os.Stat(path); err != nil {
+		s, err := store.Open(path, store.Options{})
+		if err != nil {
+			return err
+		}
+		s.Close()
+		if err := bulkFill(path, sessions, messages); err != nil {
+			return fmt.Errorf("fill: %w", err)
+		}
+		how = "written"
+	}
+	// Opening runs the store's migrations, which a reused corpus may need.
 	s, err := store.Open(path, store.Options{})
 	if err != nil {
 		return err
 	}
-	s.Close()
-	start := time.Now()
-	if err := bulkFill(path, sessions, messages); err != nil {
-		return fmt.Errorf("fill: %w", err)
-	}
-	fi, _ := os.Stat(path)
-	fmt.Printf("\nsession/search: %d sessions, %d messages (written in %v, %d MB with the trigram index)\n",
-		sessions, messages, time.Since(start).Round(time.Second), fi.Size()>>20)
-	if s, err = store.Open(path, store.Options{}); err != nil {
-		return err
-	}
 	defer s.Close()
+	fi, _ := os.Stat(path)
+	fmt.Printf("\nsession/search: %d sessions, %d messages (%s and opened in %v, %d MB with the trigram index)\n",
+		sessions, messages, how, time.Since(start).Round(time.Second), fi.Size()>>20)
 	raw, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
 	if err != nil {
 		return err
@@ -65,6 +74,16 @@ func runSearch(sessions, messages int) error {
 		{"short term (<3 chars, no index)", "qz", ""},
 		{"short and common term", "qz session", ""},
 		{"no hit", "zzzyyyxxx", ""},
+		{"short term, no hit", "zq", ""},
+		{"one-character term, no hit", "ж", ""},
+		{"common one-character term", "e", ""},
+		{"short no-hit term and a common one", "zq session", ""},
+		{"short no-hit term and a rare one", "zq needle42", ""},
+		{"rare and common short terms", "qz e", ""},
+		{"no-hit and common short terms", "zq e", ""},
+		{"CJK two characters (~200 hits)", "搜索", ""},
+		{"CJK one character (~200 hits)", "搜", ""},
+		{"CJK two characters, no hit", "索引", ""},
 		{"common term within one session", "session", fmt.Sprintf("s%05d", sessions/2)},
 	}
 	for _, c := range queries {
@@ -97,8 +116,8 @@ func runSearch(sessions, messages int) error {
 
 // bulkFill writes sessions × (messages/sessions) user and assistant
 // messages of one text part each (sizes below), drawn from a fixed
-// vocabulary with a fixed seed; "needle42" appears in about ten of them
-// and "qz" in about one in a thousand.
+// vocabulary with a fixed seed; "needle42" appears in about ten of them,
+// "qz" in about one in a thousand and "搜索功能" in one in five thousand.
 func bulkFill(path string, sessions, messages int) error {
 	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(0)&_pragma=synchronous(OFF)&_pragma=journal_mode(WAL)")
 	if err != nil {
@@ -151,6 +170,9 @@ func bulkFill(path string, sessions, messages int) error {
 			}
 			if n%1000 == 3 {
 				b.WriteString("qz ")
+			}
+			if n%5000 == 11 {
+				b.WriteString("搜索功能 ")
 			}
 			mid := fmt.Sprintf("%s-m%d", sid, mi)
 			role := "user"
