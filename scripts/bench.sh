@@ -4,7 +4,8 @@
 # bin/govibe and the extension bundles before this runs.
 #
 #   BENCH_QUICK=1        smaller sizes and fewer repetitions, for a quick look
-#                        (skips the 100k-file snapshot section)
+#                        (skips the 100k-file snapshot section; the 100k-file
+#                        autocomplete section measures one index, not three)
 #   BENCH_FULL=1         the 100k-file snapshot section at full size (600 MB,
 #                        5 repetitions, 100-snapshot store growth); by default
 #                        it runs quick (100 MB, 3 repetitions, no growth).
@@ -31,6 +32,7 @@ if [[ $quick == 1 ]]; then
   rpc_args=(-cold 20 -calls 2000 -streams 1)
   tool_args=(-runs 3)
   store_args=(-samples 30 -search-messages 20000)
+  complete_args=(-runs 1)
   snap_files=${SNAPBENCH_FILES:-2000}
   snap_mb=${SNAPBENCH_MB:-20}
   snap_args=(-reps 3)
@@ -39,6 +41,7 @@ else
   tool_args=(-files 20000)
   if [[ $full == 1 ]]; then tool_args=(-files 100000); fi
   store_args=()
+  complete_args=()
   if [[ $full == 1 ]]; then store_args=(-search-messages 1000000); fi
   snap_files=${SNAPBENCH_FILES:-20000}
   snap_mb=${SNAPBENCH_MB:-200}
@@ -102,6 +105,8 @@ go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) v
   server/internal/sandbox/cmd/pathbench
 go_bench toolbench "tools: list_files and glob vs a raw walk, grep (ripgrep and Go engine vs rg) over a generated tree, edit of a 100k-line file, 256 KB read_file" \
   server/internal/tools/cmd/toolbench "${tool_args[@]}"
+go_bench completebench "@-mention autocomplete over 100k files: first answer within the walk budget, a keystroke from the listing" \
+  server/internal/bench/completebench "${complete_args[@]}"
 go_bench storebench "conversation store: persistence, paging, listing, RSS, session/search" \
   server/internal/bench/storebench "${store_args[@]}"
 go_bench compactbench "compaction: prompt-cache stability vs naive truncation" \
