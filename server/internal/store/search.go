@@ -43,7 +43,7 @@ var rankWindow = 500 // a var only so that a test can shrink it
 // FTS syntax in the query has no special meaning. Hits are ordered by
 // relevance (bm25) among the newest rankWindow matches; a query with a
 // term shorter than three characters, which the trigram index cannot look
-// up as it is (search_short.go), returns its newest matches first instead.
+// up as it is (search_short.go), returns its newest Limit matches instead.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]SearchHit, error) {
 	if len(query) > MaxSearchQuery {
 		return nil, invalidf("search query is %d bytes long; at most %d are allowed", len(query), MaxSearchQuery)
