@@ -20,9 +20,11 @@ import (
 // longer than the whole benchmark run. The reference, measured in the same
 // run, is the same query answered by scanning every text part (what search
 // costs without the index), on the same clock as the query (CPU time).
-// A term under three characters that no message holds is not among the
-// shapes: nothing can look it up, and its newest-first scan reads every
-// text part (about 0.4 s of CPU at 1M messages).
+// The shapes with terms under three characters, which the trigram index
+// reaches only through the trigrams starting with them (store's
+// search_short.go), include such terms with no hit, alone and beside
+// common and rare ones, and in CJK: each was a scan of every text part
+// (about 0.4 s of CPU at 1M messages) before.
 
 var vocabulary = strings.Fields(`the agent edits server files and runs tests while the
 reviewer reads diffs snapshots restore workspace change plan todo step compaction
