@@ -45,7 +45,7 @@ var shortCommon int64 = 20 // a var only so that a test can force the scan
 
 // maxTermGrams bounds the trigrams one short term is looked up by; a term
 // starting more is common, and the older parts are scanned.
-const maxTermGrams = 1000
+var maxTermGrams = 1000 // a var only so that a test can force the scan
 
 // partBatch is how many candidate parts are read per query, newest first.
 const partBatch = 200

@@ -102,20 +102,22 @@ func TestSearchShortTermsThroughTheIndex(t *testing.T) {
 		}
 		ids = append(ids, m.ID)
 	}
-	oldWindow, oldCommon := shortScanWindow, shortCommon
-	t.Cleanup(func() { shortScanWindow, shortCommon = oldWindow, oldCommon })
+	oldWindow, oldCommon, oldGrams := shortScanWindow, shortCommon, maxTermGrams
+	t.Cleanup(func() { shortScanWindow, shortCommon, maxTermGrams = oldWindow, oldCommon, oldGrams })
 	ways := []struct {
 		name           string
 		window, common int64
+		grams          int
 	}{
-		{"all scanned in the window", oldWindow, oldCommon},
-		{"all looked up", 0, oldCommon},
-		{"a window, then looked up", 7, 1},
-		{"a window, then scanned as common", 7, 1 << 40},
-		{"no window, scanned as common", 0, 1 << 40},
+		{"all scanned in the window", oldWindow, oldCommon, oldGrams},
+		{"all looked up", 0, oldCommon, oldGrams},
+		{"a window, then looked up", 7, 1, oldGrams},
+		{"a window, then scanned as common", 7, 1 << 40, oldGrams},
+		{"no window, scanned as common", 0, 1 << 40, oldGrams},
+		{"no window, scanned for too many trigrams", 0, oldCommon, 0},
 	}
 	for _, w := range ways {
-		shortScanWindow, shortCommon = w.window, w.common
+		shortScanWindow, shortCommon, maxTermGrams = w.window, w.common, w.grams
 		for _, q := range shortQueries {
 			want := wantShort(ids, q)
 			hits, err := s.Search(ctx, q, SearchOptions{Limit: 200})
