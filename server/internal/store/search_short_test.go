@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -176,6 +178,52 @@ func TestSearchShortLookupsUseTheirIndexes(t *testing.T) {
 			if !strings.Contains(strings.Join(plan, "\n"), w) {
 				t.Errorf("%s\nplan %q lacks %q", q, plan, w)
 			}
+		}
+	}
+}
+
+// A store written before migration 0006 gets the tail indexes built from
+// its existing text and finds its short terms through the index at once.
+func TestSearchShortTermsInAMigratedStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := migrations()
+	if err != nil || len(scripts) < 6 {
+		t.Fatalf("%d migrations, err %v", len(scripts), err)
+	}
+	for _, s := range append(scripts[:5:5],
+		`INSERT INTO sessions(id, title, created_at, updated_at, message_count, last_seq) VALUES ('s1', 'old', 1, 1, 3, 3)`,
+		`INSERT INTO messages(id, session_id, seq, role, status, created_at, updated_at) VALUES
+			('m1', 's1', 1, 'user', 'done', 1, 1), ('m2', 's1', 2, 'assistant', 'done', 1, 1), ('m3', 's1', 3, 'user', 'done', 1, 1)`,
+		`INSERT INTO message_parts(message_id, idx, kind, text) VALUES ('m1', 0, 'text', 'it ends in QZ'), ('m2', 0, 'text', '接'), ('m3', 0, 'text', 'qz first')`,
+		`PRAGMA user_version = 5`) {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	old := shortScanWindow
+	shortScanWindow = 0 // every part is reached through the index
+	t.Cleanup(func() { shortScanWindow = old })
+	for q, want := range map[string][]string{"qz": {"m3", "m1"}, "接": {"m2"}, "Z": {"m3", "m1"}, "zq": nil} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.MessageID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
 		}
 	}
 }
