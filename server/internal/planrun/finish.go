@@ -97,10 +97,26 @@ func (s *stepSink) Append(m llm.Message) {
 }
 
 func (s *stepSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duration, msg llm.Message) {
-	var meta []byte
-	if res.Meta != nil {
-		meta, _ = json.Marshal(res.Meta)
-	}
-	s.act.Record(c.Name, c.Arguments, res.OK, meta)
+	s.act.Record(c.Name, c.Arguments, res.OK, activityMeta(res.Meta))
 	s.Sink.ToolFinished(c, res, d, msg)
+}
+
+// activityMeta is the part of a result's metadata the step's activity
+// summary reads (scheduler.Activity.Record). An applied edit carries the
+// file's whole text before and after, 9.8 MB for one line changed in a
+// 100,000-line file, of which the summary reads the path: encoding all of
+// it here and decoding it there was a second full encoding of the edit
+// per plan step, beside the one the turn's own sink stores.
+func activityMeta(meta any) []byte {
+	switch m := meta.(type) {
+	case nil:
+		return nil
+	case tools.EditMeta:
+		b, _ := json.Marshal(struct {
+			Path string `json:"path"`
+		}{m.Path})
+		return b
+	}
+	b, _ := json.Marshal(meta)
+	return b
 }
