@@ -83,8 +83,8 @@ func runSearch(sessions, messages int, keep string) error {
 		{"short no-hit term and a rare one", "zq needle42", ""},
 		{"rare and common short terms", "qz e", ""},
 		{"no-hit and common short terms", "zq e", ""},
-		{"CJK two characters (~200 hits)", "搜索", ""},
-		{"CJK one character (~200 hits)", "搜", ""},
+		{"CJK two characters (one message in 5,000)", "搜索", ""},
+		{"CJK one character (one message in 5,000)", "搜", ""},
 		{"CJK two characters, no hit", "索引", ""},
 		{"common term within one session", "session", fmt.Sprintf("s%05d", sessions/2)},
 	}
