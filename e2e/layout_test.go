@@ -196,3 +196,35 @@ func (h *harness) expectNotClipped(l playwright.Locator, what string) {
 		h.t.Fatalf("%s %q is cut short by %.0f px", what, text, px)
 	}
 }
+
+// oneLineJS measures a line of text against its card: its height in lines
+// (its box over its line height), whether it lies inside the card, and
+// whether its text was cut (so the caller can say how it reads).
+const oneLineJS = `(el) => {
+  const st = getComputedStyle(el);
+  const lh = parseFloat(st.lineHeight) || parseFloat(st.fontSize) * 1.4;
+  const r = el.getBoundingClientRect();
+  const card = el.closest('[data-testid=confirm-card], [data-testid=tool-card]');
+  const c = card ? card.getBoundingClientRect() : r;
+  return { lines: r.height / lh, inside: r.left >= c.left - 1 && r.right <= c.right + 1 && r.top >= c.top - 1 && r.bottom <= c.bottom + 1,
+    cut: [el, ...el.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1), width: r.width, cardWidth: c.width };
+}`
+
+// expectOneLine fails unless l is a single line of text lying inside its
+// card (a path that wrapped mid-word took two or three).
+func (h *harness) expectOneLine(l playwright.Locator, what string) {
+	h.t.Helper()
+	h.expectVisible(l, what)
+	got, err := l.Evaluate(oneLineJS, nil)
+	if err != nil {
+		h.t.Fatalf("%s: %v", what, err)
+	}
+	m, _ := got.(map[string]any)
+	lines, _ := toFloat(m["lines"])
+	inside, _ := m["inside"].(bool)
+	if lines > 1.5 || !inside {
+		h.shot("one-line-failure")
+		text, _ := l.TextContent()
+		h.t.Fatalf("%s %q is not one line inside its card: %.1f lines, inside %v (%v)", what, text, lines, inside, m)
+	}
+}

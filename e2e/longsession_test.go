@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,24 +34,7 @@ func TestBenchLongSession(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{{Match: "", Reply: modelReply{Text: "ok"}}}}})
 	wv := h.openGoVibe()
 
-	// The sidecar's store lives under the workspace storage of user-data.
-	var stateDir string
-	deadline := time.Now().Add(30 * time.Second)
-	for stateDir == "" && time.Now().Before(deadline) {
-		_ = filepath.WalkDir(h.Dirs.userData, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.Name() == "sessions.db" {
-				stateDir = filepath.Dir(p)
-				return fs.SkipAll
-			}
-			return nil
-		})
-		if stateDir == "" {
-			time.Sleep(200 * time.Millisecond) // the sidecar opens its store in the background
-		}
-	}
-	if stateDir == "" {
-		t.Fatal("no sessions.db under the user-data dir")
-	}
+	stateDir := h.sidecarStateDir()
 	doc := filepath.Join(t.TempDir(), "long.json")
 	run := func(name string, args ...string) string {
 		cmd := exec.Command(name, args...)

@@ -74,6 +74,7 @@ const (
 // GoVibe webview: shell confirmation.
 const (
 	selConfirmCommand = "[data-testid=confirm-command]"
+	selConfirmCwd     = "[data-testid=confirm-cwd]"
 	selShellClass     = "[data-testid=shell-class]"
 	selShellReasons   = ".shell-reasons"
 )
@@ -103,6 +104,17 @@ const (
 	// selContextLabel is the header's context meter label, "used / window".
 	selContextLabel = "[data-testid=context-label]"
 	selNewSession   = "[data-testid=new-session]"
+)
+
+// GoVibe webview: the transcript and sub-agent groups.
+const (
+	selTranscript = "[data-testid=transcript]"
+	// selSubAgentGroup is a sub-agent run's fold header ("investigate · 3 tool calls").
+	selSubAgentGroup = "[data-testid=subagent-group]"
+	// selSubAgentEarlier is "N earlier messages hidden — show" atop a long run.
+	selSubAgentEarlier = "[data-testid=subagent-earlier]"
+	// selEngineLine is a muted line for a message the engine wrote (a sub-agent's task).
+	selEngineLine = "[data-testid=engine-line]"
 )
 
 // GoVibe webview: todo panel.

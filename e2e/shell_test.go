@@ -34,6 +34,15 @@ func TestScenarioShellCommandDenyThenAllow(t *testing.T) {
 	card := shellCard(wv)
 	h.expectVisible(card, "a confirmation card for the shell command")
 	h.expectConfirmFits(wv, card, "shell-confirmation")
+	// The working directory is one line inside the card (cut in the middle
+	// when it is long), its last folder's name whole, the path on hover.
+	cwd := card.Locator(selConfirmCwd)
+	h.expectOneLine(cwd, "the working directory")
+	if title, _ := cwd.GetAttribute("title"); filepath.Base(title) != filepath.Base(h.Workspace) {
+		t.Fatalf("the working directory's tooltip is %q, not the workspace %s", title, h.Workspace)
+	}
+	h.expectText(cwd.Locator(".path-tail"), filepath.Base(h.Workspace))
+	h.expectNotClipped(cwd.Locator(".path-tail"), "the working directory's last folder")
 	if err := h.Expect.Locator(card.Locator(selConfirmCommand)).ToHaveValue("touch denied.txt"); err != nil {
 		t.Fatalf("the confirmation does not show the command: %v", err)
 	}

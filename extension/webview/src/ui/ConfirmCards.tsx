@@ -11,6 +11,7 @@ import { fileName } from '../format';
 import type { ConfirmView } from '../store';
 import { FetchConfirm, QuestionConfirm, ToolConfirm } from './AskCards';
 import { AlwaysAllowButton, AlwaysAllowRules, CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
+import { CwdLine } from './PathLine';
 import { ReviewView } from './Review';
 
 function openDiff(req: ConfirmRequest) {
@@ -206,7 +207,7 @@ function ShellConfirm({ view, primary }: { view: ConfirmView; primary: boolean }
             onFocus={countdown.stop}
             onInput={(e) => setCommand((e.currentTarget as HTMLTextAreaElement).value)}
           />
-          {req.cwd && <div class="muted">{l10n.t('in {0}', req.cwd)}</div>}
+          {req.cwd && <CwdLine path={req.cwd} testid="confirm-cwd" />}
           <CountdownNote countdown={countdown} text={l10n.t('Running automatically in {0} s', countdown.secondsLeft)} />
           <ReasonInput reason={reason} setReason={setReason} onFocus={countdown.stop} />
           <div class="confirm-actions">
