@@ -65,9 +65,8 @@ func TestScenarioSubAgentRunPagesInEarlierMessages(t *testing.T) {
 			t.Fatalf("open the sub-agent group: %v", err)
 		}
 	}
-	if err := h.Expect.Locator(group).ToHaveAttribute("aria-expanded", "true"); err != nil {
-		t.Fatalf("the sub-agent group did not open: %v", err)
-	}
+	// The open group's 200 rows push its header out of the rendered
+	// window; from the top it is back, open, the button under it.
 	transcript := wv.Locator(selTranscript)
 	toTop := func() {
 		t.Helper()
@@ -76,6 +75,9 @@ func TestScenarioSubAgentRunPagesInEarlierMessages(t *testing.T) {
 		}
 	}
 	toTop()
+	if err := h.Expect.Locator(group).ToHaveAttribute("aria-expanded", "true"); err != nil {
+		t.Fatalf("the sub-agent group did not open: %v", err)
+	}
 	more := wv.Locator(selSubAgentEarlier)
 	h.expectText(more, "50 earlier messages hidden — show")
 	step := func(n string) playwright.Locator {

@@ -15,9 +15,10 @@ afterEach(() => h.unmount());
 
 describe('splitPath', () => {
   test.each([
-    ['/tmp/govibe-e2e-1234/workspace', '/tmp/govibe-e2e-1234/', 'workspace'],
-    ['/a/b/', '/a/', 'b/'],
-    ['C:\\Users\\me\\proj', 'C:\\Users\\me\\', 'proj'],
+    ['/tmp/govibe-e2e-1234/workspace', '/tmp/govibe-e2e-1234', '/workspace'],
+    ['/a/b/', '/a', '/b/'],
+    ['C:\\Users\\me\\proj', 'C:\\Users\\me', '\\proj'],
+    ['/proj', '', '/proj'],
     ['/', '', '/'],
     ['proj', '', 'proj'],
     ['', '', ''],
@@ -35,8 +36,8 @@ describe('the shell confirmation’s working directory', () => {
     const line = h.q('confirm-cwd')!;
     expect(line.getAttribute('title')).toBe(cwd);
     expect(line.textContent).toBe(`in ${cwd}`);
-    expect(line.querySelector('.path-head')!.textContent).toBe('/tmp/govibe-e2e-TestScenarioShellCommandDenyThenAllow-123456789/');
-    expect(line.querySelector('.path-tail')!.textContent).toBe('workspace');
+    expect(line.querySelector('.path-head')!.textContent).toBe('/tmp/govibe-e2e-TestScenarioShellCommandDenyThenAllow-123456789');
+    expect(line.querySelector('.path-tail')!.textContent).toBe('/workspace');
     // The card's rule that wraps long text anywhere must not reach this line.
     expect(line.classList.contains('path-line')).toBe(true);
   });

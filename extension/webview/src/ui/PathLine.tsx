@@ -4,12 +4,16 @@
 // ("/tmp/govibe-e2e-12/wo" | "rkspace") read worse than a cut one.
 import * as l10n from '@vscode/l10n';
 
-/** Splits p before its last name: ["/a/b/", "c"]. A trailing separator stays with the name. */
+/**
+ * Splits p before the separator of its last name: ["/a/b", "/c"]. The
+ * separator goes with the name so a cut head reads "/a/b…/c". A trailing
+ * separator stays with the name.
+ */
 export function splitPath(p: string): [string, string] {
   const trimmed = p.replace(/[\\/]+$/, '');
   const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
   if (cut < 0) return ['', p];
-  return [p.slice(0, cut + 1), p.slice(cut + 1)];
+  return [p.slice(0, cut), p.slice(cut)];
 }
 
 const MARK = '\u0001';
