@@ -62,7 +62,8 @@ describe('rendering a long session', () => {
       list.dispatchEvent(new Event('scroll'));
       await flush();
     });
-    expect(changed).toEqual([]);
+    // Only the list's own "scrolling" class may change (rows take no pointer events meanwhile).
+    expect(changed.filter((el) => el !== list)).toEqual([]);
     expect(list.querySelectorAll('.vrow').length).toBe(before);
     // Far away, the rows there are rendered.
     list.scrollTop = 100;

@@ -6,6 +6,32 @@ import { renderBlocks } from '../markdown';
 const rendered = new WeakMap<Element, string>();
 
 /**
+ * Finished blocks parsed once into inert templates (code blocks already
+ * decorated), newest use last: a row scrolled back into a long session
+ * clones its blocks instead of parsing their HTML again, which is most of
+ * what mounting a row cost while scrolling.
+ */
+const parsed = new Map<string, HTMLTemplateElement>();
+const PARSED_MAX = 600;
+
+function fragment(html: string, keep: boolean): DocumentFragment {
+  let t = parsed.get(html);
+  if (t) {
+    parsed.delete(html);
+    parsed.set(html, t);
+  } else {
+    t = document.createElement('template');
+    t.innerHTML = html;
+    decorateCode(t.content);
+    if (keep) {
+      parsed.set(html, t);
+      if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    }
+  }
+  return t.content.cloneNode(true) as DocumentFragment;
+}
+
+/**
  * Renders markdown into its own element, touching only blocks whose source
  * changed: during streaming that is the last block alone.
  */
@@ -23,8 +49,8 @@ export function Markdown({ text, streaming }: { text: string; streaming?: boolea
         el.className = 'md-block';
         root.appendChild(el);
       }
-      el.innerHTML = b.html;
-      decorateCode(el);
+      // A block still being written changes with each delta: not kept.
+      el.replaceChildren(fragment(b.html, !streaming || i < blocks.length - 1));
       rendered.set(el, b.raw);
     });
     while (root.children.length > blocks.length) root.lastElementChild!.remove();
@@ -33,7 +59,7 @@ export function Markdown({ text, streaming }: { text: string; streaming?: boolea
 }
 
 /** Wraps each code block with a header carrying its language and a copy button. */
-function decorateCode(el: HTMLElement): void {
+function decorateCode(el: ParentNode): void {
   for (const pre of Array.from(el.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = /language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
