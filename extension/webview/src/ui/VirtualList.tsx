@@ -19,8 +19,6 @@ export interface VirtualListProps<T> {
 
 const NEAR_TOP_PX = 200;
 const BOTTOM_SLACK_PX = 24;
-/** How long after the last scroll event the rows take pointer events again. */
-export const SCROLL_IDLE_MS = 150;
 
 /**
  * Renders only the rows in view plus an overscan, with spacers standing in
@@ -34,9 +32,9 @@ export const SCROLL_IDLE_MS = 150;
  * half an overscan of the window's edge, and then renders a whole overscan
  * ahead, so most frames of a long scroll run no render at all. Such a
  * render leaves the row offsets alone (they are summed again only when a
- * height was measured or the rows changed), and while the list scrolls its
- * rows take no pointer events (class "scrolling"), so the browser does not
- * hit-test and restyle hovered rows on every frame.
+ * height was measured or the rows changed). Rows keep taking pointer
+ * events while the list scrolls: the list also scrolls by itself to follow
+ * a streaming answer, and a click on a card then must not be lost.
  */
 export function VirtualList<T>(props: VirtualListProps<T>) {
   const { items, itemKey, estimate, renderItem, overscan = 1 } = props;
@@ -44,8 +42,6 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const heights = useRef(new Map<string, number>());
   const [heightsVersion, heightsChanged] = useReducer((x: number) => x + 1, 0);
   const [, rerender] = useReducer((x: number) => x + 1, 0);
-  /** When the last scroll event came, and the timer that ends "scrolling". */
-  const scrolling = useRef<{ last: number; timer?: ReturnType<typeof setTimeout> }>({ last: 0 });
   const pos = useRef({ top: props.initialScrollTop ?? 0, atBottom: props.initialAtBottom ?? true });
   /** The first visible row and where the view's top was within it. */
   const anchor = useRef<{ key: string; delta: number } | null>(null);
@@ -118,7 +114,6 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (scroller.current) ro.observe(scroller.current);
     return () => {
       ro.disconnect();
-      clearTimeout(scrolling.current.timer);
     };
   }, []);
 
@@ -194,27 +189,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     props.onScrollState?.(t, atBottom);
   };
 
-  /** Marks the list as scrolling until SCROLL_IDLE_MS pass with no scroll event. */
-  const markScrolling = (root: HTMLElement) => {
-    const s = scrolling.current;
-    s.last = performance.now();
-    if (s.timer !== undefined) return;
-    root.classList.add('scrolling');
-    const check = () => {
-      const left = s.last + SCROLL_IDLE_MS - performance.now();
-      if (left > 1) {
-        s.timer = setTimeout(check, left);
-        return;
-      }
-      s.timer = undefined;
-      root.classList.remove('scrolling');
-    };
-    s.timer = setTimeout(check, SCROLL_IDLE_MS);
-  };
-
   const onScroll = () => {
     const root = scroller.current!;
-    markScrolling(root);
     const wasBottom = pos.current.atBottom;
     const t = readScroll(root);
     report(t, pos.current.atBottom);
