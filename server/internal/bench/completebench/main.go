@@ -12,6 +12,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/bench/cputime"
 	"github.com/govibe/govibe/server/internal/filecomplete"
 )
 
@@ -61,7 +62,7 @@ func run(files, runs int) error {
 	}
 	fmt.Printf("@-mention autocomplete over %d files (generated in %v), median of %d fresh indexes\n",
 		dirs*perDir, time.Since(t0).Round(time.Millisecond), runs)
-	f, err := filecomplete.Bench(root, dirs, perDir, runs, cpuTime)
+	f, err := filecomplete.Bench(root, dirs, perDir, runs, cputime.Self)
 	if err != nil {
 		return err
 	}

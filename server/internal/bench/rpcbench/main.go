@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/bench/cputime"
+
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -209,21 +211,21 @@ func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams
 	var sidecarCPU, pipelineCPU, refCPU time.Duration
 	cpuKnown := true
 	for i := 0; i < streams; i++ {
-		s0 := selfCPU()
+		s0 := cputime.Self()
 		c0, ok0 := processCPU(sidecar.cmd.Process.Pid)
 		r, err := streamThroughSidecar(sidecar, model, text)
 		if err != nil {
 			return fmt.Errorf("stream %d: %w", i+1, err)
 		}
 		c1, ok1 := processCPU(sidecar.cmd.Process.Pid)
-		s1 := selfCPU()
+		s1 := cputime.Self()
 		ours = append(ours, r)
 		e0, ok2 := processCPU(echo.cmd.Process.Pid)
 		if r, err = pushThroughPipe(echo, text); err != nil {
 			return fmt.Errorf("pipe reference %d: %w", i+1, err)
 		}
 		e1, ok3 := processCPU(echo.cmd.Process.Pid)
-		s2 := selfCPU()
+		s2 := cputime.Self()
 		ref = append(ref, r)
 		cpuKnown = cpuKnown && ok0 && ok1 && ok2 && ok3 && s0 > 0
 		sidecarCPU += c1 - c0

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/bench/cputime"
+
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -15,10 +17,10 @@ type timings struct{ wall, cpu []time.Duration }
 
 // time runs fn once and records its wall and CPU time.
 func (t *timings) time(fn func() error) error {
-	w0, c0 := time.Now(), cpuTime()
+	w0, c0 := time.Now(), cputime.Self()
 	err := fn()
 	t.wall = append(t.wall, time.Since(w0))
-	t.cpu = append(t.cpu, cpuTime()-c0)
+	t.cpu = append(t.cpu, cputime.Self()-c0)
 	return err
 }
 

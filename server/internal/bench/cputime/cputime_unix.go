@@ -1,15 +1,14 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// selfCPU is this process's user+system CPU time, to the nanosecond on
-// Linux (the scripted model server and the client run here).
-func selfCPU() time.Duration {
+// Self is this process's user+system CPU time, to the nanosecond on Linux.
+func Self() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
