@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -59,10 +58,7 @@ func TestAskHumanDialogCloseReachesCustomAgents(t *testing.T) {
 				Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m"}})
 			r := send(t, ed, "", "set up storage")
 			q1 := awaitConfirm(t, ed, 1)
-			resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Answer: "postgres"})
-			awaitClosed(t, ed, q1.ID, "replied")
-			resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Reason: "done"})
-			awaitClosed(t, ed, q1.ID, "resolved")
+			replyThenClose(t, ed, q1.ID, "postgres")
 			close(gate)
 			if fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second); fin.Status != "done" {
 				t.Fatalf("turn ended %s\n%s", fin.Status, ed.Stderr())
@@ -109,10 +105,7 @@ func TestAskHumanDialogCloseReachesAPlanExecutor(t *testing.T) {
 		Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m"}})
 	r := send(t, ed, "", "set up storage")
 	q1 := awaitConfirm(t, ed, 1)
-	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Answer: "postgres"})
-	awaitClosed(t, ed, q1.ID, "replied")
-	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Reason: "done"})
-	awaitClosed(t, ed, q1.ID, "resolved")
+	replyThenClose(t, ed, q1.ID, "postgres")
 	close(gate)
 	if fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 30*time.Second); fin.Status != "done" {
 		t.Fatalf("turn ended %s\n%s", fin.Status, ed.Stderr())
@@ -151,26 +144,11 @@ func lastRequestOf(t *testing.T, model *scripted.Server, match func(*scripted.Re
 // one of ids' results; it returns the first without the note.
 func noteOnceIn(t *testing.T, r *scripted.RecordedRequest, ids ...string) string {
 	t.Helper()
-	suffix := "\n\n" + tools.DialogClosedNote
-	var with []string
-	first := ""
-	for i, id := range ids {
+	return noteOnce(t, "the agent", ids, func(id string) string {
 		got := lastToolOf(r, id)
 		if got == "" {
 			t.Fatalf("no result for %s in the request", id)
 		}
-		if strings.Contains(got, tools.DialogClosedNote) {
-			if !strings.HasSuffix(got, suffix) {
-				t.Fatalf("%s: the note is not at the end: %q", id, got)
-			}
-			with = append(with, id)
-		}
-		if i == 0 {
-			first = strings.TrimSuffix(got, suffix)
-		}
-	}
-	if len(with) != 1 {
-		t.Fatalf("the close note must reach the agent once, with one of %v: it came with %v", ids, with)
-	}
-	return first
+		return got
+	})
 }

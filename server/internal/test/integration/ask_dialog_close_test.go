@@ -42,11 +42,7 @@ func TestAskHumanDialogCloseTellsTheModel(t *testing.T) {
 	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: ws, StateDir: state, Settings: settings})
 	r := send(t, ed, "", "set up storage")
 	q1 := awaitConfirm(t, ed, 1)
-	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Answer: "postgres"})
-	awaitClosed(t, ed, q1.ID, "replied")
-	// Close, as the dialog's button sends it.
-	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Reason: "done"})
-	awaitClosed(t, ed, q1.ID, "resolved")
+	replyThenClose(t, ed, q1.ID, "postgres")
 	close(gate)
 	if fin := ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second); fin.Status != "done" {
 		t.Fatalf("turn ended %s\n%s", fin.Status, ed.Stderr())
@@ -112,18 +108,36 @@ func TestAskHumanDialogCloseCrossesAFollowUp(t *testing.T) {
 	expectValid(t, model)
 }
 
+// replyThenClose answers question id in its dialog, then presses the
+// dialog's Close, waiting for each to be taken.
+func replyThenClose(t *testing.T, ed *fakeeditor.Editor, id, answer string) {
+	t.Helper()
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: id, Decision: "accept", Answer: answer})
+	awaitClosed(t, ed, id, "replied")
+	// Close, as the dialog's button sends it.
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: id, Decision: "accept", Reason: "done"})
+	awaitClosed(t, ed, id, "resolved")
+}
+
 // closeNoteOnce checks that the dialog-closed note reached the model
 // exactly once, at the end of one of ids' results (the question's and the
-// next tool's): the question's own when the Close overtook its reply on
-// the way to the agent loop, else the next one. It returns the first
-// result without the note.
+// next tool's) in the model's last request: the question's own when the
+// Close overtook its reply on the way to the agent loop, else the next
+// one. It returns the first result without the note.
 func closeNoteOnce(t *testing.T, model *scripted.Server, ids ...string) string {
+	t.Helper()
+	return noteOnce(t, "the model", ids, func(id string) string { return toolResultFor(t, model, id) })
+}
+
+// noteOnce is closeNoteOnce over any agent's results: resultOf gives the
+// result of a call id as that agent last saw it.
+func noteOnce(t *testing.T, who string, ids []string, resultOf func(id string) string) string {
 	t.Helper()
 	suffix := "\n\n" + tools.DialogClosedNote
 	var with []string
 	first := ""
 	for i, id := range ids {
-		got := toolResultFor(t, model, id)
+		got := resultOf(id)
 		if strings.Contains(got, tools.DialogClosedNote) {
 			if !strings.HasSuffix(got, suffix) {
 				t.Fatalf("%s: the note is not at the end: %q", id, got)
@@ -135,7 +149,7 @@ func closeNoteOnce(t *testing.T, model *scripted.Server, ids ...string) string {
 		}
 	}
 	if len(with) != 1 {
-		t.Fatalf("the close note must reach the model once, with one of %v: it came with %v", ids, with)
+		t.Fatalf("the close note must reach %s once, with one of %v: it came with %v", who, ids, with)
 	}
 	return first
 }

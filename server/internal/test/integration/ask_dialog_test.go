@@ -163,10 +163,7 @@ func TestAskHumanDialogClosedWhileWaiting(t *testing.T) {
 		Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m"}})
 	r := send(t, ed, "", "set up storage")
 	q1 := awaitConfirm(t, ed, 1)
-	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Answer: "postgres"})
-	awaitClosed(t, ed, q1.ID, "replied")
-	resolve(t, ed, protocol.ConfirmResolveParams{ID: q1.ID, Decision: "accept", Reason: "done"})
-	awaitClosed(t, ed, q1.ID, "resolved")
+	replyThenClose(t, ed, q1.ID, "postgres")
 	var load protocol.SessionLoadResult
 	if err := ed.Call("session/load", protocol.SessionLoadParams{SessionID: r.SessionID}, &load); err != nil {
 		t.Fatal(err)
