@@ -121,7 +121,7 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 	if err := h.Expect.Locator(row).ToHaveAttribute("data-state", "connected"); err != nil {
 		t.Fatalf("the echo server is not shown connected: %v", err)
 	}
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	h.expectInView(panel, "the MCP status view")
 	h.expectInside(row, panel, "the server row")
 	h.expectNoOverflow(wv, "MCP status view")
@@ -237,7 +237,7 @@ func TestScenarioMCPInputPromptedAndStored(t *testing.T) {
 	if err := h.Expect.Locator(row).ToHaveAttribute("data-state", "connected"); err != nil {
 		t.Fatalf("the server did not start with the input: %v", err)
 	}
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	h.shot("mcp-input-connected")
 	var leaked []string
 	_ = filepath.WalkDir(h.Dirs.userData, func(p string, d os.DirEntry, err error) error {
@@ -317,7 +317,7 @@ func TestScenarioMCPRestartAndEnableFromView(t *testing.T) {
 		}
 	}
 	state("connected", "opening the view")
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	if got := mcpStarts(starts); len(got) != 1 {
 		t.Fatalf("after opening the view: %d starts (%v)", len(got), got)
 	}
@@ -346,7 +346,7 @@ func TestScenarioMCPRestartAndEnableFromView(t *testing.T) {
 		t.Fatal(err)
 	}
 	state("connected", "after Enable")
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	awaitStarts(t, starts, 2, "after Enable")
 
 	// Restart: the process is replaced.
