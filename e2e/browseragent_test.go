@@ -100,8 +100,16 @@ func TestScenarioBrowserSubAgentThroughAllowHosts(t *testing.T) {
 // wider than the card.
 func (h *harness) expectInlineScreenshot(card playwright.Locator) {
 	h.t.Helper()
-	img := card.Locator(selScreenshot + " img")
-	h.expectVisible(img, "the inline screenshot")
+	h.expectInlineImage(card, selScreenshot, "/browser/", "the inline screenshot")
+}
+
+// expectInlineImage: the card shows one image inline (sel holds its img),
+// loaded from the folder named by dir, decoded under the webview's CSP and
+// resource roots, and no wider than the card.
+func (h *harness) expectInlineImage(card playwright.Locator, sel, dir, what string) {
+	h.t.Helper()
+	img := card.Locator(sel + " img")
+	h.expectVisible(img, what)
 	got, err := img.Evaluate(`async (img) => {
 		img.scrollIntoView({ block: 'nearest' });
 		await img.decode();
@@ -109,7 +117,7 @@ func (h *harness) expectInlineScreenshot(card playwright.Locator) {
 		return { natural: img.naturalWidth, shown: img.getBoundingClientRect().width, card: card.width, src: img.getAttribute('src') };
 	}`, nil)
 	if err != nil {
-		h.t.Fatalf("the inline screenshot did not load: %v", err)
+		h.t.Fatalf("%s did not load: %v", what, err)
 	}
 	m, _ := got.(map[string]any)
 	num := func(k string) float64 {
@@ -121,8 +129,8 @@ func (h *harness) expectInlineScreenshot(card playwright.Locator) {
 		}
 		return 0
 	}
-	if num("natural") == 0 || num("shown") == 0 || num("shown") > num("card")+0.5 || !strings.Contains(fmt.Sprint(m["src"]), "/browser/") {
-		h.t.Fatalf("the inline screenshot: %v", m)
+	if num("natural") == 0 || num("shown") == 0 || num("shown") > num("card")+0.5 || !strings.Contains(fmt.Sprint(m["src"]), dir) {
+		h.t.Fatalf("%s: %v", what, m)
 	}
-	h.t.Logf("inline screenshot: %v", m)
+	h.t.Logf("%s: %v", what, m)
 }

@@ -72,15 +72,20 @@ func (h *harness) expectInside(inner, outer playwright.Locator, what string) {
 // An MCP tool call from a real stdio MCP server is confirmed through its
 // card: the card names the server and the tool and shows the arguments;
 // "Always allow" runs it and writes the user's rule; the model gets the
-// server's answer. The MCP status view then shows the server connected
-// with its tool count.
+// server's answer. A tool that returns an image (a 640 px wide PNG) has
+// it shown inline in its card, loaded and scaled to fit the sidebar, a
+// click opens it full size, and the model is told it was shown to the
+// user. The MCP status view then shows the server connected with its
+// tool count.
 func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 	call := modelReply{ToolCalls: []modelToolCall{toolCall("mcp__echo__echo", map[string]any{"text": "hello from the card"})}}
 	h := newHarness(t, harnessOptions{Extension: true,
 		WorkspaceFiles: map[string]string{".govibe/mcp.json": mcpConfig(t)},
 		ModelRules: modelRules{Rules: []modelRule{
 			{Match: "echo: hello from the card", On: "tool", Reply: modelReply{Text: "The MCP server echoed it back."}},
+			{Match: "It is shown to the user in the chat", On: "tool", Reply: modelReply{Text: "The picture is in the chat."}},
 			{Match: "echo something", On: "user", Reply: call},
+			{Match: "draw a picture", On: "user", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("mcp__echo__picture", map[string]any{})}}},
 		}}})
 	wv := h.openGoVibe()
 
@@ -112,6 +117,25 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 		t.Fatal("an allow rule was written into the workspace")
 	}
 
+	// An image result, shown inline in the tool's card.
+	h.sendChat(wv, "Please draw a picture through MCP")
+	card = wv.Locator(selConfirmCard + "[data-kind=tool]")
+	h.expectVisible(card, "a confirmation card for the picture tool")
+	h.expectText(card.Locator(selToolTitle), "picture")
+	if err := card.Locator(selConfirmAllow).Click(); err != nil {
+		t.Fatalf("click Allow: %v", err)
+	}
+	h.expectText(wv.Locator(selAssistantMessage).Last(), "The picture is in the chat.")
+	pcard := wv.Locator(selToolCard + "[data-status=done]:has(.tool-name:text-is('mcp__echo__picture'))")
+	h.expectInlineImage(pcard, selMCPImage, "/mcp-images/", "the MCP tool's image")
+	h.expectInside(pcard.Locator(selMCPImage+" img"), pcard, "the MCP tool's image")
+	h.expectNoOverflow(wv, "MCP image card")
+	h.shot("mcp-image-inline")
+	if got := lastToolResult(chatRequests(h.Model.recorded(t))); !strings.Contains(got, "a picture of stripes") ||
+		!strings.Contains(got, "[The tool returned an image (image/png, ") || !strings.Contains(got, "It is shown to the user in the chat; you cannot see it.]") {
+		t.Fatalf("the model's note about the image: %q", got)
+	}
+
 	// The status view: the server, connected, with its three tools.
 	if err := wv.Locator(selMCPOpen).Click(); err != nil {
 		t.Fatalf("open the MCP view: %v", err)
@@ -121,11 +145,19 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 	if err := h.Expect.Locator(row).ToHaveAttribute("data-state", "connected"); err != nil {
 		t.Fatalf("the echo server is not shown connected: %v", err)
 	}
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	h.expectInView(panel, "the MCP status view")
 	h.expectInside(row, panel, "the server row")
 	h.expectNoOverflow(wv, "MCP status view")
 	h.shot("mcp-status-view")
+
+	// Last (the image editor is a webview too, which the harness's chat
+	// locator would then also match): a click on the inline image opens
+	// it full size in an editor tab.
+	if err := pcard.Locator(selMCPImage).Click(); err != nil {
+		t.Fatalf("click the image: %v", err)
+	}
+	h.expectVisible(h.editorTab(".png"), "the image's editor tab")
 }
 
 // An untrusted workspace runs nothing from its project config: the chat
@@ -237,7 +269,7 @@ func TestScenarioMCPInputPromptedAndStored(t *testing.T) {
 	if err := h.Expect.Locator(row).ToHaveAttribute("data-state", "connected"); err != nil {
 		t.Fatalf("the server did not start with the input: %v", err)
 	}
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	h.shot("mcp-input-connected")
 	var leaked []string
 	_ = filepath.WalkDir(h.Dirs.userData, func(p string, d os.DirEntry, err error) error {
@@ -317,7 +349,7 @@ func TestScenarioMCPRestartAndEnableFromView(t *testing.T) {
 		}
 	}
 	state("connected", "opening the view")
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	if got := mcpStarts(starts); len(got) != 1 {
 		t.Fatalf("after opening the view: %d starts (%v)", len(got), got)
 	}
@@ -346,7 +378,7 @@ func TestScenarioMCPRestartAndEnableFromView(t *testing.T) {
 		t.Fatal(err)
 	}
 	state("connected", "after Enable")
-	h.expectText(row.Locator(selMCPCounts), "3 tools")
+	h.expectText(row.Locator(selMCPCounts), "4 tools")
 	awaitStarts(t, starts, 2, "after Enable")
 
 	// Restart: the process is replaced.

@@ -40,7 +40,9 @@ const (
 const (
 	selEditorTab = ".tabs-container .tab"
 	// selScreenshot is a browser screenshot shown inline in a tool card.
-	selScreenshot    = "[data-testid=screenshot]"
+	selScreenshot = "[data-testid=screenshot]"
+	// selMCPImage is an image an MCP tool returned, inline in its card.
+	selMCPImage      = "[data-testid=mcp-image]"
 	selActiveGroup   = ".editor-group-container.active"
 	selEditorActions = ".editor-actions"
 	selDiffEditor    = ".monaco-diff-editor"

@@ -57,6 +57,10 @@ type ConfirmRequest struct {
 	// Edit(//abs/path) for the one file; fetch: WebFetch(domain:host)). Empty
 	// means the card offers no "Always allow".
 	AllowRules []string `json:"allowRules,omitempty"`
+	// Notice is a line, already translated, the card shows above the
+	// proposal: what it does beyond itself (an edit that creates the
+	// project memory says so, and where). Empty for most cards.
+	Notice string `json:"notice,omitempty"`
 }
 
 type ShellAnalysis struct {

@@ -31,6 +31,8 @@ export type HostMessage =
       workspace?: string;
       /** Where browser screenshots may be shown inline from (none: buttons only). */
       screenshots?: ScreenshotRoot;
+      /** Where MCP tool images may be shown inline from (none: buttons only). */
+      mcpImages?: ScreenshotRoot;
     }
   // Older messages for the virtualised list (answer to `loadMore`).
   | { type: 'page'; sessionId: string; result: SessionLoadResult }
@@ -68,6 +70,11 @@ export type HostMessage =
  * directory's browser/) and the webview URI it is served under: the
  * webview may load only it (localResourceRoots), and shows a screenshot
  * inline only when its path lies inside dir (webview/src/screenshots.ts).
+ */
+/*
+ * The same shape names the MCP image folder (storage's mcp-images/,
+ * webview/src/mcpImages.ts), where the sidecar keeps the images MCP tools
+ * return, one file per image named by its SHA-256.
  */
 export interface ScreenshotRoot {
   dir: string;

@@ -196,6 +196,7 @@ export interface ConfirmRequest {
 	url?: string;
 	headers?: string[];
 	allowRules?: string[];
+	notice?: string;
 }
 
 export interface ConfirmResolveParams {

@@ -59,6 +59,19 @@ export function isExternalLink(href: string): boolean {
   }
 }
 
+/** The folder of the storage directory where the sidecar keeps MCP tool images. */
+export const MCP_IMAGE_DIR = 'mcp-images';
+
+/**
+ * An image an MCP tool returned, as the sidecar saved it: directly in
+ * storageDir/mcp-images, named by its SHA-256 with the extension of one
+ * of the four raster types it keeps (server/internal/mcpclient/images.go).
+ */
+export function isMcpImagePath(p: string, storageDir: string): boolean {
+  const rel = path.relative(path.join(storageDir, MCP_IMAGE_DIR), path.resolve(p));
+  return /^[0-9a-f]{64}\.(png|jpg|gif|webp)$/.test(rel);
+}
+
 /** A screenshot the browser sub-agent saved: a .png inside storageDir/browser. */
 export function isScreenshotPath(p: string, storageDir: string): boolean {
   const rel = path.relative(path.join(storageDir, 'browser'), path.resolve(p));

@@ -111,10 +111,12 @@ describe('activation', () => {
     provider.resolveWebviewView(view);
     expect(view.webview.options.enableCommandUris).toBe(false);
     expect(view.webview.options.enableScripts).toBe(true);
-    // The bundle, and the browser screenshot folder (shown inline in the chat); nothing else.
+    // The bundle, the browser screenshot folder and the MCP image folder
+    // (both shown inline in the chat); nothing else.
     expect(view.webview.options.localResourceRoots.map(String)).toEqual([
       `file://${path.join(extDir, 'extension', 'webview', 'dist')}`,
       `file://${path.join(tmp, 'storage', 'browser')}`,
+      `file://${path.join(tmp, 'storage', 'mcp-images')}`,
     ]);
     expect(view.webview.html).toMatch(/script-src 'nonce-[^']+'/);
     expect(view.webview.html).toContain(path.join('extension', 'webview', 'dist', 'main.js'));
@@ -130,6 +132,7 @@ describe('activation', () => {
     expect(snap.l10n).toEqual({ Send: '发送' });
     expect(snap.locale).toBe('zh-cn');
     expect(snap.screenshots).toEqual({ dir: path.join(tmp, 'storage', 'browser'), base: `file://${path.join(tmp, 'storage', 'browser')}` });
+    expect(snap.mcpImages).toEqual({ dir: path.join(tmp, 'storage', 'mcp-images'), base: `file://${path.join(tmp, 'storage', 'mcp-images')}` });
 
     onMessage({ type: 'send', text: 'hi' });
     await waitFor(() => posted.filter((m) => m.type === 'event').length === 2, 'two events');

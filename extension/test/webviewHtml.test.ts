@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../src/webviewHtml';
+import { contentSecurityPolicy, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../src/webviewHtml';
 import { isRemedy } from '../src/errorActions';
 
 describe('webview HTML', () => {
@@ -51,5 +51,25 @@ describe('screenshots opened from the chat', () => {
     expect(isScreenshotPath('/s/other/x.png', '/s')).toBe(false);
     expect(isScreenshotPath('/s/browser/sess/notes.txt', '/s')).toBe(false);
     expect(isScreenshotPath('/home/u/.ssh/id.png', '/s')).toBe(false);
+  });
+});
+
+describe('MCP images opened from the chat', () => {
+  const h = 'a'.repeat(64);
+  it('opens only images the sidecar saved in storageDir/mcp-images, named by their hash', () => {
+    for (const ext of ['png', 'jpg', 'gif', 'webp']) expect(isMcpImagePath(`/s/mcp-images/${h}.${ext}`, '/s')).toBe(true);
+    for (const p of [
+      `/s/mcp-images/../${h}.png`,
+      `/s/mcp-images/sub/${h}.png`,
+      `/s/browser/${h}.png`,
+      `/s/mcp-images/${h}.svg`,
+      `/s/mcp-images/${h}.png.html`,
+      `/s/mcp-images/${'A'.repeat(64)}.png`,
+      '/s/mcp-images/short.png',
+      '/s/mcp-images',
+      '/etc/passwd',
+    ]) {
+      expect(isMcpImagePath(p, '/s'), p).toBe(false);
+    }
   });
 });

@@ -28,7 +28,7 @@ import {
 } from '../protocol.gen';
 import { TranscriptBuffer } from '../transcript';
 import { answerCompletion, isCompletionMessage, type SymbolSearch } from './chatCompletions';
-import { isExternalLink, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
+import { MCP_IMAGE_DIR, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
 import { mcpAction } from './mcpView';
 import { showAgentNotification } from './notifications';
@@ -72,6 +72,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private modeSwitch: Promise<unknown> = Promise.resolve();
   /** The screenshot folder and its webview URI (set with the view). */
   private screenshots: ScreenshotRoot | undefined;
+  /** The MCP image folder and its webview URI (set with the view). */
+  private mcpImages: ScreenshotRoot | undefined;
 
   constructor(private readonly deps: ChatViewDeps) {
     this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
@@ -91,11 +93,19 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.view = view;
     this.webviewReady = false;
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'extension', 'webview', 'dist');
-    // Browser screenshots are shown inline: the webview may load files from
-    // the screenshot folder too, and from nowhere else on disk.
-    const shots = this.deps.storageDir ? vscode.Uri.file(path.join(this.deps.storageDir, 'browser')) : undefined;
+    // Browser screenshots and MCP tool images are shown inline: the
+    // webview may load files from those two folders too, and from nowhere
+    // else on disk.
+    const storage = this.deps.storageDir;
+    const shots = storage ? vscode.Uri.file(path.join(storage, 'browser')) : undefined;
+    const images = storage ? vscode.Uri.file(path.join(storage, MCP_IMAGE_DIR)) : undefined;
     this.screenshots = shots && { dir: shots.fsPath, base: view.webview.asWebviewUri(shots).toString() };
-    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: shots ? [dist, shots] : [dist] };
+    this.mcpImages = images && { dir: images.fsPath, base: view.webview.asWebviewUri(images).toString() };
+    view.webview.options = {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: shots && images ? [dist, shots, images] : [dist],
+    };
     const nonce = makeNonce();
     view.webview.html = webviewHtml({
       cspSource: view.webview.cspSource,
@@ -362,7 +372,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         else this.deps.log(`refused to open non-http link from the webview: ${m.href}`);
         return;
       case 'openImage':
-        if (this.deps.storageDir && isScreenshotPath(m.path, this.deps.storageDir)) {
+        if (this.deps.storageDir && (isScreenshotPath(m.path, this.deps.storageDir) || isMcpImagePath(m.path, this.deps.storageDir))) {
           await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(m.path));
         } else this.deps.log(`refused to open an image outside the storage directory: ${m.path}`);
         return;
@@ -459,6 +469,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       editEnabled: true,
       workspace: vscode.workspace.name,
       screenshots: this.screenshots,
+      mcpImages: this.mcpImages,
     };
   }
 

@@ -12,9 +12,14 @@ function norm(p: string): string {
   return p.replace(/\\/g, '/').replace(/\/+$/, '');
 }
 
-/** The webview URI of a screenshot path, or undefined when it may not be shown. */
-export function screenshotSrc(path: string, root: ScreenshotRoot | undefined): string | undefined {
-  if (!root || !root.dir || !root.base || !/\.png$/i.test(path)) return undefined;
+/**
+ * The webview URI of path when it lies inside root.dir with no empty, '.'
+ * or '..' segment, built from root.base and the path's own segments (each
+ * encoded); undefined otherwise. The one check both kinds of inline image
+ * go through (screenshots here, MCP tool images in mcpImages.ts).
+ */
+export function srcInside(path: string, root: ScreenshotRoot | undefined): { src: string; segs: string[] } | undefined {
+  if (!root || !root.dir || !root.base) return undefined;
   const dir = norm(root.dir) + '/';
   const p = norm(path);
   // Drive letters differ in case between VS Code and Go on Windows.
@@ -22,5 +27,11 @@ export function screenshotSrc(path: string, root: ScreenshotRoot | undefined): s
   if (!inside) return undefined;
   const segs = p.slice(dir.length).split('/');
   if (segs.some((s) => s === '' || s === '.' || s === '..')) return undefined;
-  return norm(root.base) + '/' + segs.map(encodeURIComponent).join('/');
+  return { src: norm(root.base) + '/' + segs.map(encodeURIComponent).join('/'), segs };
+}
+
+/** The webview URI of a screenshot path, or undefined when it may not be shown. */
+export function screenshotSrc(path: string, root: ScreenshotRoot | undefined): string | undefined {
+  if (!/\.png$/i.test(path)) return undefined;
+  return srcInside(path, root)?.src;
 }

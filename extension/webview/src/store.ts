@@ -79,6 +79,8 @@ export interface ChatState {
   workspace?: string;
   /** Where browser screenshots are shown inline from (the snapshot's). */
   screenshots?: ScreenshotRoot;
+  /** Where MCP tool images are shown inline from (the snapshot's). */
+  mcpImages?: ScreenshotRoot;
   /** The latest full-text search answer for the history menu. */
   search?: { query: string; hits: SessionSearchHit[] };
   /** Answers to the chat input's lookups, tagged with their request number. */
@@ -275,6 +277,7 @@ export class ChatStore {
       loadingMore: false,
       workspace: msg.workspace,
       screenshots: msg.screenshots,
+      mcpImages: msg.mcpImages,
     };
     if (!r) {
       this.reducer.reset([]);

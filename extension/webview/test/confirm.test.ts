@@ -51,6 +51,21 @@ describe('pending confirmations', () => {
     expect(h.posted).toContainEqual({ type: 'resolve', id: 'e1', decision: 'reject' });
   });
 
+  test('the edit that creates the project memory says so and where; other edits carry no such line', async () => {
+    await h.host(snapshot());
+    const notice = 'This creates the project memory in /w/.govibe/memory/: GoVibe\'s notes about this project.';
+    await h.host({
+      type: 'confirm',
+      request: req({ id: 'm1', kind: 'edit', path: '/w/.govibe/memory/L1-purpose.md', relPath: '.govibe/memory/L1-purpose.md', isNew: true, proposed: '# Purpose\n', notice }),
+    });
+    await h.host({ type: 'confirm', request: req({ id: 'e2', kind: 'edit', path: '/w/b.go', relPath: 'b.go', isNew: true, proposed: 'x\n', turnId: 't2' }) });
+    const cards = h.qa('confirm-card');
+    expect(cards.length).toBe(2);
+    const line = cards[0].querySelector('[data-testid="confirm-notice"]');
+    expect(line?.textContent?.trim()).toBe(notice);
+    expect(cards[1].querySelector('[data-testid="confirm-notice"]')).toBeNull();
+  });
+
   test('one key press answers only the first open confirmation', async () => {
     await h.host(snapshot());
     await h.host({ type: 'confirm', request: req({ id: 's1', kind: 'shell', command: 'ls' }) });

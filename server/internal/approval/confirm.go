@@ -36,6 +36,9 @@ type Confirm struct {
 	Headers []string `json:"headers,omitempty"`
 	// AllowRules are the user allow rules "Always allow" would write.
 	AllowRules []string `json:"allowRules,omitempty"`
+	// Notice is a line the card shows about what the proposal does beyond
+	// itself (the edit that creates the project memory), translated.
+	Notice string `json:"notice,omitempty"`
 }
 
 // QuestionExchange is one answered question of an ask_human dialog.

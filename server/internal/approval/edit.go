@@ -129,6 +129,9 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	}
 	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "edit",
 		Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed, IsNew: p.IsNew, Delete: p.Delete, Review: card}
+	if newMemory {
+		c.Notice = memoryNotice(a.x.host.Tr, p.RelPath, p.Path)
+	}
 	if d := cs.AutoApprove.EditsDelayMs; d > 0 && !asks && len(needHuman) == 0 {
 		c.AutoAcceptMs = d
 	}

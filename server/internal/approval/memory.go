@@ -17,15 +17,28 @@ import (
 // memory: a new file under .govibe/memory/ of a root whose memory folder
 // holds no file yet (it is missing, or empty).
 func createsMemory(rel, abs string, isNew bool) bool {
-	rel = cleanRel(rel)
-	if !isNew || !strings.HasPrefix(rel, memoryDir) {
+	if !isNew || !strings.HasPrefix(cleanRel(rel), memoryDir) {
 		return false
 	}
+	return !holdsAFile(memoryFolder(rel, abs))
+}
+
+// memoryFolder is the absolute .govibe/memory folder a path under it
+// (rel relative to its root, abs absolute) belongs to.
+func memoryFolder(rel, abs string) string {
 	dir := abs
-	for range strings.Split(strings.TrimPrefix(rel, memoryDir), "/") {
+	for range strings.Split(strings.TrimPrefix(cleanRel(rel), memoryDir), "/") {
 		dir = filepath.Dir(dir)
 	}
-	return !holdsAFile(dir)
+	return dir
+}
+
+// memoryNotice is the line the confirmation card of the write that
+// creates the project memory shows, so it does not pass for any new file:
+// what is being created, and where.
+func memoryNotice(tr func(string, ...any) string, rel, abs string) string {
+	return tr("This creates the project memory in %s: GoVibe's notes about this project (purpose, file inventory, roles), which it reads on demand in later sessions.",
+		memoryFolder(rel, abs)+string(filepath.Separator))
 }
 
 // holdsAFile is true when dir or a folder under it holds a regular file.

@@ -1,8 +1,10 @@
 package approval
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -92,4 +94,18 @@ func TestCreatesMemory(t *testing.T) {
 	}
 	check(".govibe/memory/L1-purpose.md", true, false)
 	check(".govibe/memory/L2-inventory.md", false, false)
+}
+
+// TestMemoryNoticeNamesTheFolder: the card's line names the root's memory
+// folder whichever level (or subfolder) the first write creates.
+func TestMemoryNoticeNamesTheFolder(t *testing.T) {
+	root := t.TempDir()
+	tr := func(msg string, args ...any) string { return fmt.Sprintf(msg, args...) }
+	want := filepath.Join(root, ".govibe", "memory") + string(filepath.Separator)
+	for _, rel := range []string{".govibe/memory/L1-purpose.md", ".govibe/memory/notes/deep/x.md"} {
+		got := memoryNotice(tr, rel, filepath.Join(root, filepath.FromSlash(rel)))
+		if !strings.HasPrefix(got, "This creates the project memory in "+want+": ") {
+			t.Errorf("%s: %q", rel, got)
+		}
+	}
 }

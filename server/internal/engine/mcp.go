@@ -17,7 +17,7 @@ import (
 // user allow rule covers it (approval.Approver.ConfirmTool).
 
 func (e *Engine) newMCP() *mcpclient.Servers {
-	return mcpclient.NewServers(mcpclient.ServersOptions{Home: e.home(), Roots: e.opts.Roots, Trusted: e.trust.Trusted,
+	return mcpclient.NewServers(mcpclient.ServersOptions{Home: e.home(), Roots: e.opts.Roots, StateDir: e.opts.StateDir, Trusted: e.trust.Trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
 		ContextWindow: func() int { return e.profile().ContextWindow },
 		DisplayPath:   e.displayPath, Notice: e.notice, Tr: e.tr, Log: e.log})

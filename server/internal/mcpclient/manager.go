@@ -51,6 +51,9 @@ type Options struct {
 	Cwd string
 	// MaxBackoff caps the wait between restarts of a crashed server.
 	MaxBackoff time.Duration
+	// ImageDir keeps the images tools return, for the chat (images.go);
+	// empty: images become notes only.
+	ImageDir string
 }
 
 // Manager owns the connections. Safe for concurrent use: each server has

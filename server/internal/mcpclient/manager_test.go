@@ -32,7 +32,8 @@ func toolNames(ts []Tool) string {
 }
 
 func TestStdioServerToolsCallsAndPrompts(t *testing.T) {
-	m := New([]ServerConfig{stdioConfig(t, "local")}, Options{Env: []string{"PATH=" + os.Getenv("PATH")}})
+	imgs := t.TempDir()
+	m := New([]ServerConfig{stdioConfig(t, "local")}, Options{Env: []string{"PATH=" + os.Getenv("PATH")}, ImageDir: imgs})
 	defer m.Close()
 	ctx := context.Background()
 	ts := m.Tools(ctx)
@@ -49,7 +50,8 @@ func TestStdioServerToolsCallsAndPrompts(t *testing.T) {
 	if r, err = m.Call(ctx, "local", "fail", nil); err != nil || !r.IsError || r.Text != "disk full" {
 		t.Fatalf("error result: %+v %v", r, err)
 	}
-	if r, err = m.Call(ctx, "local", "picture", nil); err != nil || len(r.Images) != 1 || !strings.Contains(r.Text, "note body") || !strings.Contains(r.Text, "[image: image/png") {
+	if r, err = m.Call(ctx, "local", "picture", nil); err != nil || len(r.Images) != 1 || filepath.Dir(r.Images[0].Path) != imgs ||
+		!strings.Contains(r.Text, "note body") || !strings.Contains(r.Text, "[The tool returned an image (image/png, 67 bytes). It is shown to the user") {
 		t.Fatalf("content conversion: %+v %v", r, err)
 	}
 	if _, err = m.Call(ctx, "local", "secret", nil); err == nil || !strings.Contains(err.Error(), "excluded") {

@@ -31,6 +31,9 @@ type Servers struct {
 type ServersOptions struct {
 	Home  string
 	Roots []string
+	// StateDir is the storage directory; tool images go to its
+	// mcp-images/ folder (empty: none are kept).
+	StateDir string
 	// Trusted is the workspace's current trust.
 	Trusted func() bool
 	// Env is the environment for stdio servers, scrubbed of secrets; it
@@ -72,7 +75,7 @@ func (s *Servers) Manager() *Manager {
 		s.o.Notice("warning", s.o.Tr("MCP server not loaded: %s", p.Error()))
 	}
 	s.skipped = skipped
-	s.m = New(cfgs, Options{Log: s.o.Log.Named("mcp"), Env: s.o.Env(), Cwd: s.o.Roots[0]})
+	s.m = New(cfgs, Options{Log: s.o.Log.Named("mcp"), Env: s.o.Env(), Cwd: s.o.Roots[0], ImageDir: imageDirFor(s.o.StateDir)})
 	s.warned = false
 	return s.m
 }

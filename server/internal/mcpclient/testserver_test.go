@@ -1,7 +1,9 @@
 package mcpclient
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
@@ -13,6 +15,10 @@ import (
 // when GOVIBE_MCP_TEST_SERVER is set, so the client is tested against a
 // separate process speaking the protocol over pipes.
 func TestMain(m *testing.M) {
+	if os.Getenv("GOVIBE_MCP_TEST_SERVER") == "raw" {
+		rawServer()
+		os.Exit(0)
+	}
 	if os.Getenv("GOVIBE_MCP_TEST_SERVER") == "1" {
 		if err := testServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)
@@ -22,6 +28,9 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// tinyPNG is a real 1×1 PNG (the picture tool's image).
+var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
 
 type echoIn struct {
 	Text string `json:"text" jsonschema:"what to echo"`
@@ -40,7 +49,7 @@ func testServer() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "picture", Description: "Returns an image and a resource"},
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{
-				&mcp.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG")},
+				&mcp.ImageContent{MIMEType: "image/png", Data: tinyPNG},
 				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "note body"}},
 			}}, nil, nil
 		})
@@ -63,4 +72,35 @@ func testServer() *mcp.Server {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "resource text"}}}, nil
 		})
 	return s
+}
+
+// rawServer speaks MCP by hand over stdio, to send what the SDK's server
+// never would: a tool result whose image data is not base64.
+func rawServer() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	for in.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &req) != nil || len(req.ID) == 0 {
+			continue // a notification
+		}
+		var result string
+		switch req.Method {
+		case "initialize":
+			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}`, req.Params.ProtocolVersion)
+		case "tools/list":
+			result = `{"tools":[{"name":"badimage","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			result = `{"content":[{"type":"image","mimeType":"image/png","data":"%%% not base64 %%%"}]}`
+		default:
+			result = `{}`
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result)
+	}
 }

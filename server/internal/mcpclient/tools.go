@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -75,23 +74,6 @@ func (m *Manager) Tools(ctx context.Context) []Tool {
 	return out
 }
 
-// Result is a tool call's outcome converted for the model and the UI.
-type Result struct {
-	IsError bool
-	// Text is what the model reads.
-	Text string
-	// Images are shown in the chat (base64 data with its MIME type).
-	Images []Image
-}
-
-// Image is one image a tool returned.
-type Image struct {
-	MIMEType string `json:"mimeType"`
-	Data     string `json:"data"` // base64
-}
-
-const maxResultText = 100000
-
 // Call runs a tool on its server. A crashed server is reconnected (with
 // backoff) on the next call; a panic inside the SDK is turned into an
 // error, so an MCP server can never take the sidecar down.
@@ -127,48 +109,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		}
 		return Result{}, fmt.Errorf("the MCP server %s: %v", server, err)
 	}
-	return convertResult(r), nil
-}
-
-func convertResult(r *mcp.CallToolResult) Result {
-	out := Result{IsError: r.IsError}
-	var b strings.Builder
-	for _, c := range r.Content {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		switch x := c.(type) {
-		case *mcp.TextContent:
-			b.WriteString(x.Text)
-		case *mcp.ImageContent:
-			out.Images = append(out.Images, Image{MIMEType: x.MIMEType, Data: base64.StdEncoding.EncodeToString(x.Data)})
-			fmt.Fprintf(&b, "[image: %s, %d bytes, shown to the user]", x.MIMEType, len(x.Data))
-		case *mcp.AudioContent:
-			fmt.Fprintf(&b, "[audio: %s, %d bytes]", x.MIMEType, len(x.Data))
-		case *mcp.EmbeddedResource:
-			if x.Resource != nil {
-				if x.Resource.Text != "" {
-					fmt.Fprintf(&b, "<resource uri=%q>\n%s\n</resource>", x.Resource.URI, x.Resource.Text)
-				} else {
-					fmt.Fprintf(&b, "[resource %s: %s, %d bytes of binary data]", x.Resource.URI, x.Resource.MIMEType, len(x.Resource.Blob))
-				}
-			}
-		case *mcp.ResourceLink:
-			fmt.Fprintf(&b, "[resource link: %s %s]", x.URI, x.Name)
-		default:
-			raw, _ := json.Marshal(c)
-			b.Write(raw)
-		}
-	}
-	if b.Len() == 0 && r.StructuredContent != nil {
-		raw, _ := json.Marshal(r.StructuredContent)
-		b.Write(raw)
-	}
-	out.Text = b.String()
-	if len(out.Text) > maxResultText {
-		out.Text = out.Text[:maxResultText] + fmt.Sprintf("\n[cut at %d characters]", maxResultText)
-	}
-	return out
+	return m.convert(r), nil
 }
 
 // Prompt is an MCP prompt offered as /mcp:<server>:<prompt>.

@@ -75,7 +75,7 @@ func toConfirmRequest(c engine.Confirm) protocol.ConfirmRequest {
 	w := protocol.ConfirmRequest{ID: c.ID, SessionID: c.SessionID, TurnID: c.TurnID, ToolCallID: c.ToolCallID, Kind: c.Kind,
 		Path: c.Path, RelPath: c.RelPath, Original: c.Original, Proposed: c.Proposed, IsNew: c.IsNew, Delete: c.Delete,
 		AutoAcceptMs: c.AutoAcceptMs, Command: c.Command, Cwd: c.Cwd, Question: c.Question, Options: c.Options,
-		Server: c.Server, Tool: c.Tool, URL: c.URL, Headers: c.Headers, AllowRules: c.AllowRules, DialogID: c.DialogID}
+		Server: c.Server, Tool: c.Tool, URL: c.URL, Headers: c.Headers, AllowRules: c.AllowRules, DialogID: c.DialogID, Notice: c.Notice}
 	for _, x := range c.Thread {
 		w.Thread = append(w.Thread, protocol.QuestionExchange{Question: x.Question, Reply: x.Reply})
 	}

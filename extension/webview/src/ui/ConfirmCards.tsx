@@ -114,6 +114,12 @@ function EditConfirm({ view, compact, primary }: { view: ConfirmView; compact?: 
         <DiffStatBadge req={req} />
       </div>
       {!compact && path !== fileName(path) && <div class="muted path">{path}</div>}
+      {/* What the edit does beyond itself (it creates the project memory), from the sidecar, translated. */}
+      {req.notice && (
+        <div class="confirm-notice" data-testid="confirm-notice">
+          <span class="codicon codicon-info" /> {req.notice}
+        </div>
+      )}
       {view.resolved ? (
         <Resolved decision={view.resolved} />
       ) : (

@@ -5,6 +5,7 @@ import { formatDuration, prettyJson, summarizeArgs } from '../format';
 import { plainText } from '../markdown';
 import type { ToolBlock } from '../model';
 import { screenshotSrc } from '../screenshots';
+import { McpImages } from './McpImages';
 import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
 
 const OUTPUT_PREVIEW = 4000;
@@ -184,6 +185,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
           </vscode-button>
         );
       })}
+      <McpImages block={block} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // Command mcpecho is a tiny stdio MCP server for tests and manual runs:
-// tools echo (text back), add (two numbers) and fail (an error result),
-// and a prompt, greet. It is what the integration tests and the e2e MCP
+// tools echo (text back), add (two numbers), fail (an error result) and
+// picture (a 640×240 PNG and a line of text), and a prompt, greet. It is what the integration tests and the e2e MCP
 // confirmation test start as a real MCP server process.
 //
 // With MCPECHO_REQUIRE_TOKEN set, the server refuses to start unless its
@@ -14,8 +14,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"strconv"
 	"strings"
@@ -59,6 +63,11 @@ func main() {
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed on purpose"}}}, nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "picture", Description: "Draws a picture"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a picture of stripes"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: stripes(640, 240)}}}, nil, nil
+		})
 	n, _ := strconv.Atoi(os.Getenv("MCPECHO_EXTRA_TOOLS"))
 	for i := 1; i <= n; i++ {
 		desc := fmt.Sprintf("Extra tool number %d. ", i) + strings.Repeat("It does nothing useful and says so at length. ", 30)
@@ -75,4 +84,22 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mcpecho:", err)
 		os.Exit(1)
 	}
+}
+
+// stripes is a w×h PNG of diagonal stripes: wider than a sidebar, so the
+// chat has to scale it down.
+func stripes(w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; y++ {
+			c := color.RGBA{R: 30, G: 110, B: 200, A: 255}
+			if (x+y)/40%2 == 0 {
+				c = color.RGBA{R: 250, G: 180, B: 40, A: 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.Bytes()
 }

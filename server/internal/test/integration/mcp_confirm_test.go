@@ -146,7 +146,7 @@ func TestMCPInputsFromTheEditor(t *testing.T) {
 	if err := ed.Call("mcp/status", protocol.MCPStatusParams{Connect: true}, &st); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Servers) != 1 || st.Servers[0].State != "connected" || st.Servers[0].Tools != 3 || len(st.Servers[0].NeedsInputs) != 0 {
+	if len(st.Servers) != 1 || st.Servers[0].State != "connected" || st.Servers[0].Tools != 4 || len(st.Servers[0].NeedsInputs) != 0 {
 		t.Fatalf("after the input: %+v", st.Servers)
 	}
 	logs, _ := filepath.Glob(filepath.Join(state, "logs", "*"))

@@ -29,6 +29,12 @@ const (
 // (L1, then L2 once L1's result came back).
 func memorySession(t *testing.T, bin string) (*fakeeditor.Editor, *scripted.Server, string) {
 	t.Helper()
+	return memorySessionWith(t, bin, nil)
+}
+
+// memorySessionWith is memorySession with more settings.
+func memorySessionWith(t *testing.T, bin string, more map[string]any) (*fakeeditor.Editor, *scripted.Server, string) {
+	t.Helper()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"README.md": "# demo\n"})
 	model := scripted.Start(t)
@@ -44,8 +50,11 @@ func memorySession(t *testing.T, bin string) (*fakeeditor.Editor, *scripted.Serv
 		}
 		return scripted.Reply{Text: "done"}
 	})
-	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: bin, Workspace: ws, APIKey: "sk-test-key-0123456789",
-		Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "m", "autoApprove.edits": true, "autoApprove.editsDelayMs": 1500}})
+	settings := map[string]any{"apiBaseUrl": model.URL(), "model": "m", "autoApprove.edits": true, "autoApprove.editsDelayMs": 1500}
+	for k, v := range more {
+		settings[k] = v
+	}
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: bin, Workspace: ws, APIKey: "sk-test-key-0123456789", Settings: settings})
 	return ed, model, ws
 }
 
@@ -79,6 +88,11 @@ func TestMemoryCreatedOnFirstUseAfterConfirm(t *testing.T) {
 		}
 		if c.AutoAcceptMs != 0 || len(c.AllowRules) != 0 {
 			t.Fatalf("creating memory offered a countdown (%d ms) or allow rules %v", c.AutoAcceptMs, c.AllowRules)
+		}
+		// The card says it creates the project memory, and where.
+		mem := filepath.Join(ws, ".govibe", "memory") + string(filepath.Separator)
+		if want := "This creates the project memory in " + mem + ": GoVibe's notes about this project (purpose, file inventory, roles), which it reads on demand in later sessions."; c.Notice != want {
+			t.Fatalf("the card's notice:\n%q\nwant\n%q", c.Notice, want)
 		}
 		noMemory(t, ws, "while the confirmation waits")
 		resolve(t, ed, protocol.ConfirmResolveParams{ID: c.ID, Decision: "accept"})
@@ -134,4 +148,17 @@ func TestMemoryFirstUseDeclined(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestMemoryFirstUseNoticeInChinese: the card's line about creating the
+// project memory follows the language setting.
+func TestMemoryFirstUseNoticeInChinese(t *testing.T) {
+	ed, _, ws := memorySessionWith(t, "", map[string]any{"language": "zh-CN"})
+	send(t, ed, "", "remember the project")
+	c := awaitConfirm(t, ed, 1)
+	mem := filepath.Join(ws, ".govibe", "memory") + string(filepath.Separator)
+	if want := "这会在 " + mem + " 创建项目记忆：GoVibe 关于本项目的笔记（用途、文件清单、角色），以后的会话会按需读取。"; c.Notice != want {
+		t.Fatalf("the card's notice:\n%q\nwant\n%q", c.Notice, want)
+	}
+	resolve(t, ed, protocol.ConfirmResolveParams{ID: c.ID, Decision: "reject"})
 }
