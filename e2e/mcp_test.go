@@ -132,7 +132,7 @@ func TestScenarioMCPToolConfirmedThroughCard(t *testing.T) {
 	h.expectNoOverflow(wv, "MCP image card")
 	h.shot("mcp-image-inline")
 	if got := lastToolResult(chatRequests(h.Model.recorded(t))); !strings.Contains(got, "a picture of stripes") ||
-		!strings.Contains(got, "[The tool returned an image (image/png, ") || !strings.Contains(got, "It is shown to the user in the chat; you cannot see it.]") {
+		!strings.Contains(got, "[The tool returned an image (image/png, ") || !strings.Contains(got, "It is shown to the user in the chat; its content is not available to the model.]") {
 		t.Fatalf("the model's note about the image: %q", got)
 	}
 

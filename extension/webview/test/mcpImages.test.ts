@@ -67,7 +67,7 @@ describe('MCP tool card', () => {
   });
   afterEach(() => h.unmount());
 
-  async function mcpRun(images: unknown[], output = '[The tool returned an image (image/png, 10 bytes). It is shown to the user in the chat; you cannot see it.]') {
+  async function mcpRun(images: unknown[], output = '[The tool returned an image (image/png, 10 bytes). It is shown to the user in the chat; its content is not available to the model.]') {
     await h.host(ev({ kind: 'toolCall', messageId: 'a1', tool: { callId: 'm1', name: 'mcp__echo__picture', arguments: '{}', ok: false } }));
     await h.host(ev({ kind: 'toolResult', messageId: 'a1', tool: { callId: 'm1', name: 'mcp__echo__picture', ok: true, output, meta: { server: 'echo', tool: 'picture', images } } }));
   }

@@ -66,7 +66,7 @@ func TestImageIsSavedByHashAndTheModelIsTold(t *testing.T) {
 	if got, err := os.ReadFile(img.Path); err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("saved bytes differ: %v", err)
 	}
-	want := fmt.Sprintf("here it is\n[The tool returned an image (image/png, %d bytes). It is shown to the user in the chat; you cannot see it.]", len(data))
+	want := fmt.Sprintf("here it is\n[The tool returned an image (image/png, %d bytes). It is shown to the user in the chat; its content is not available to the model.]", len(data))
 	if r.Text != want {
 		t.Fatalf("model text:\n%q\nwant\n%q", r.Text, want)
 	}

@@ -112,7 +112,7 @@ func saveImage(dir, declared string, data []byte) (Image, error) {
 func imageNote(declared string, n int, err error) string {
 	mt := clean(declared, 100)
 	if err == nil {
-		return fmt.Sprintf("[The tool returned an image (%s, %d bytes). It is shown to the user in the chat; you cannot see it.]", mt, n)
+		return fmt.Sprintf("[The tool returned an image (%s, %d bytes). It is shown to the user in the chat; its content is not available to the model.]", mt, n)
 	}
 	if errors.Is(err, errImageType) || errors.Is(err, errImageSize) || errors.Is(err, errImageContent) || errors.Is(err, errImageEmpty) || errors.Is(err, errImageNoDir) {
 		return fmt.Sprintf("[The tool returned an image (%s, %d bytes) that is not shown: %v.]", mt, n, err)
