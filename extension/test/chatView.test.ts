@@ -207,6 +207,54 @@ describe('ChatView start-up', () => {
     expect(calls.filter((c) => c === 'session/create')).toHaveLength(1);
   });
 
+  it('a message sent right after New chat goes to the new chat, and so does a mode picked there', async () => {
+    const { ChatView } = await import('../src/host/chatView');
+    const calls: string[] = [];
+    const created = deferred<{ id: string }>();
+    let made = false;
+    let current: string | undefined = 'alpha';
+    const request = (async (method: string, params: any) => {
+      calls.push(params?.sessionId ? `${method}:${params.sessionId}` : method);
+      if (method === 'session/create') return created.promise.then((v) => ((made = true), v));
+      if (method === 'session/list') return { sessions: made ? [{ id: 'n1' }, { id: 'alpha' }] : [{ id: 'alpha' }] };
+      if (method === 'session/load') return { session: { id: params.sessionId }, messages: [], lastSeq: 0, pending: [] };
+      return { sessionId: params?.sessionId, turnId: 't' };
+    }) as any;
+    const view = new ChatView({
+      extensionUri: Uri.file('/nonexistent') as any,
+      request,
+      proposals: {} as any,
+      snapshots: {} as any,
+      editor: {} as any,
+      locale: () => 'en',
+      log: () => undefined,
+      state: { get: () => current, update: async (_k: string, v: string) => void (current = v), keys: () => [] } as any,
+    });
+    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
+    view.resolveWebviewView({
+      visible: true,
+      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async () => undefined },
+      onDidChangeVisibility: () => undefined,
+      onDidDispose: () => undefined,
+    } as any);
+    view.serverStateChanged('ready');
+    await flush();
+    await flush();
+    expect(view.sessionId).toBe('alpha');
+    calls.length = 0;
+    // The webview emptied itself on the click, so these name no session.
+    void onMessage({ type: 'newSession' });
+    void onMessage({ type: 'setMode', mode: 'plan' });
+    void onMessage({ type: 'send', text: 'ping beta' });
+    await flush();
+    expect(calls).toEqual(['session/create']);
+    created.resolve({ id: 'n1' });
+    for (let i = 0; i < 6; i++) await flush();
+    expect(calls.filter((c) => c.startsWith('chat/'))).toEqual(['chat/setMode:n1', 'chat/send:n1']);
+    expect(calls.indexOf('chat/setMode:n1')).toBeGreaterThan(calls.indexOf('session/load:n1'));
+    expect(view.sessionId).toBe('n1');
+  });
+
   it('does not show a request the stopping server cut short, but shows other failures', async () => {
     const { ChatView } = await import('../src/host/chatView');
     const { ResponseError, ErrorCodes } = await import('vscode-jsonrpc/node');

@@ -65,11 +65,15 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private loading = 0;
   private model: ModelStatus | undefined;
   /**
-   * The last mode switch: a message sent right after picking a mode waits
-   * for it, since webview messages are handled concurrently and the mode
-   * applies from the next turn.
+   * The tail of the work that decides which session "the current chat" is
+   * and how its next turn runs: New chat, a send, a mode pick, the edit
+   * toggle. Webview messages are handled concurrently, so without this a
+   * message sent right after New chat went to the previous chat (its
+   * session/create had not answered yet) and a mode picked right before a
+   * send applied after it. Each step reads the current session only when
+   * its turn comes.
    */
-  private modeSwitch: Promise<unknown> = Promise.resolve();
+  private ordered: Promise<unknown> = Promise.resolve();
   /** The screenshot folder and its webview URI (set with the view). */
   private screenshots: ScreenshotRoot | undefined;
   /** The MCP image folder and its webview URI (set with the view). */
@@ -230,9 +234,19 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   // ---- commands ----
 
-  async newSession(): Promise<void> {
-    const info = await this.deps.request('session/create', {});
-    await this.switchTo(info.id);
+  /** Opens a new chat; anything sent after this call goes to it. */
+  newSession(): Promise<void> {
+    return this.inOrder(async () => {
+      const info = await this.deps.request('session/create', {});
+      await this.switchTo(info.id);
+    });
+  }
+
+  /** Runs `step` after every step queued before it (see `ordered`). */
+  private inOrder<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.ordered.catch(() => undefined).then(step);
+    this.ordered = next;
+    return next;
   }
 
   async compact(): Promise<void> {
@@ -261,16 +275,15 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         await this.sendSnapshot(m.sessionId ?? this.sessionId);
         return;
       }
-      case 'send': {
-        await this.modeSwitch.catch(() => undefined);
-        let sessionId = m.sessionId ?? this.sessionId;
-        if (!sessionId) {
-          sessionId = (await r('session/create', {})).id;
-          await this.switchTo(sessionId);
-        }
-        await r('chat/send', { sessionId, text: m.text, editor: editorContext() });
-        return;
-      }
+      case 'send':
+        return this.inOrder(async () => {
+          let sessionId = m.sessionId ?? this.sessionId;
+          if (!sessionId) {
+            sessionId = (await r('session/create', {})).id;
+            await this.switchTo(sessionId);
+          }
+          await r('chat/send', { sessionId, text: m.text, editor: editorContext() });
+        });
       case 'stop':
         await r('chat/cancel', { sessionId: m.sessionId });
         return;
@@ -287,11 +300,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return this.deps.proposals.reviewAll(m.confirmIds);
       case 'setEditEnabled': {
         const enabled = m.enabled;
-        const known = m.sessionId ?? this.sessionId;
         // A new chat's toggle works too: the session is created, set, and
-        // then shown, so its snapshot already carries the choice. A send
-        // right after waits for this, as for a mode switch.
-        const run = async () => {
+        // then shown, so its snapshot already carries the choice.
+        return this.inOrder(async () => {
+          const known = m.sessionId ?? this.sessionId;
           if (known) {
             await r('chat/setEditEnabled', { sessionId: known, enabled });
             return;
@@ -299,15 +311,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
           const sessionId = (await r('session/create', {})).id;
           await r('chat/setEditEnabled', { sessionId, enabled });
           await this.switchTo(sessionId);
-        };
-        this.modeSwitch = this.modeSwitch.catch(() => undefined).then(run);
-        await this.modeSwitch;
-        return;
+        });
       }
       case 'newSession':
         return this.newSession();
       case 'switchSession':
-        return this.switchTo(m.sessionId);
+        return this.inOrder(() => this.switchTo(m.sessionId));
       case 'renameSession':
         await r('session/rename', { sessionId: m.sessionId, title: m.title });
         return this.refreshSessions();
@@ -345,18 +354,14 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       case 'setMode': {
         const mode = m.mode;
-        const known = m.sessionId ?? this.sessionId;
-        const run = async () => {
-          let sessionId = known;
+        return this.inOrder(async () => {
+          let sessionId = m.sessionId ?? this.sessionId;
           if (!sessionId) {
             sessionId = (await r('session/create', {})).id;
             await this.switchTo(sessionId);
           }
           await r('chat/setMode', { sessionId, mode });
-        };
-        this.modeSwitch = this.modeSwitch.catch(() => undefined).then(run);
-        await this.modeSwitch;
-        return;
+        });
       }
       case 'runPlan':
         await r('chat/runPlan', { sessionId: m.sessionId, items: m.items });

@@ -258,6 +258,35 @@ export class ChatStore {
     this.set({ mode, modeState: { mode, state: '', step: 0 } });
   }
 
+  /**
+   * The user clicked New chat: the view empties at once, so what they type
+   * next is not shown under, nor sent to, the chat they left (a send with no
+   * session goes to the new chat once the host has made it).
+   */
+  startNewChat(): void {
+    this.clearSession();
+  }
+
+  private clearSession(patch: Partial<ChatState> = {}): void {
+    this.reducer.reset([]);
+    this.set({
+      ...patch,
+      sessionId: undefined,
+      session: undefined,
+      messages: [],
+      hasMore: false,
+      running: false,
+      runningTurnId: undefined,
+      confirms: [],
+      todo: undefined,
+      context: undefined,
+      // A new chat starts in the default mode unless one is picked first.
+      mode: this.s.sessionId === undefined && this.s.mode ? this.s.mode : 'agent',
+      modeState: undefined,
+      interrupted: false,
+    });
+  }
+
   private snapshot(msg: Extract<HostMessage, { type: 'snapshot' }>): void {
     const key = msg.l10n ? JSON.stringify(msg.l10n) : '';
     let l10nVersion = this.s.l10nVersion;
@@ -280,23 +309,7 @@ export class ChatStore {
       mcpImages: msg.mcpImages,
     };
     if (!r) {
-      this.reducer.reset([]);
-      this.set({
-        ...base,
-        sessionId: undefined,
-        session: undefined,
-        messages: [],
-        hasMore: false,
-        running: false,
-        runningTurnId: undefined,
-        confirms: [],
-        todo: undefined,
-        context: undefined,
-        // A new chat starts in the default mode unless one is picked first.
-        mode: this.s.sessionId === undefined && this.s.mode ? this.s.mode : 'agent',
-        modeState: undefined,
-        interrupted: false,
-      });
+      this.clearSession(base);
       return;
     }
     this.lastSeq.set(r.session.id, r.lastSeq);

@@ -2,7 +2,7 @@
 // before the first Send with its fix, the context meter's label, and Retry.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ModelStatus } from '../../shared/webviewMessages';
-import { type Harness, SID, ev, message, resetSeq, snapshot, start } from './harness';
+import { type Harness, SID, ev, flush, message, resetSeq, snapshot, start, typeInto } from './harness';
 
 let h: Harness;
 
@@ -98,5 +98,24 @@ describe('header', () => {
     await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'The model endpoint timed out.' } }));
     h.q('error-retry')!.click();
     expect(h.posted).toContainEqual({ type: 'send', text: 'Please fix Add', sessionId: SID });
+  });
+  test('New chat empties the view at once, so a message typed next goes to the new chat', async () => {
+    await h.host(snapshot({ messages: [message({ id: 'u1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'ping alpha' }] })] }));
+    expect(h.qa('message-user')).toHaveLength(1);
+    h.q('new-session')!.click();
+    await flush();
+    expect(h.posted).toContainEqual({ type: 'newSession' });
+    // Before the host has made the session: no old transcript, no old title.
+    expect(h.qa('message-user')).toHaveLength(0);
+    expect(h.q('session-title')!.textContent).toBe('New chat');
+    typeInto(h.q<HTMLTextAreaElement>('chat-input')!, 'ping beta');
+    await flush();
+    h.q('send')!.click();
+    await flush();
+    // Naming no session: the host sends it to the chat New chat makes.
+    expect(h.posted.filter((m) => m.type === 'send')).toEqual([{ type: 'send', text: 'ping beta' }]);
+    // The old chat's late events do not bring its transcript back.
+    await h.host(ev({ kind: 'textDelta', turnId: 't1', text: 'late' }));
+    expect(h.qa('message-assistant')).toHaveLength(0);
   });
 });

@@ -75,6 +75,7 @@ function SessionRow({
         title={l10n.t('New chat')}
         onClick={() => {
           setOpen(false);
+          store.startNewChat();
           bridge.post({ type: 'newSession' });
         }}
       >
