@@ -17,9 +17,39 @@ function deferred<T>() {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
+/** A ChatView with a visible webview: what it posts, and a way to message it. */
+async function mountView(o: { request: unknown; state: unknown; log?: (l: string) => void; proposals?: unknown }) {
+  const { ChatView } = await import('../src/host/chatView');
+  const view = new ChatView({
+    extensionUri: Uri.file('/nonexistent') as any,
+    request: o.request as any,
+    proposals: (o.proposals ?? {}) as any,
+    snapshots: {} as any,
+    editor: {} as any,
+    locale: () => 'en',
+    log: o.log ?? (() => undefined),
+    state: o.state as any,
+  });
+  const posted: Posted[] = [];
+  let handler: (m: unknown) => Promise<void> | void = () => undefined;
+  view.resolveWebviewView({
+    visible: true,
+    webview: {
+      options: undefined,
+      html: '',
+      cspSource: 'x',
+      asWebviewUri: (u: unknown) => u,
+      onDidReceiveMessage: (cb: any) => (handler = cb),
+      postMessage: async (m: Posted) => void posted.push(m),
+    },
+    onDidChangeVisibility: () => undefined,
+    onDidDispose: () => undefined,
+  } as any);
+  return { view, posted, onMessage: (m: unknown) => handler(m) };
+}
+
 describe('ChatView start-up', () => {
   it('follows the session a send created, whatever order the loads finish in', async () => {
-    const { ChatView } = await import('../src/host/chatView');
     const pending: Array<{ method: string; params: any; d: ReturnType<typeof deferred<any>> }> = [];
     const request = ((method: string, params: any) => {
       const d = deferred<any>();
@@ -27,31 +57,7 @@ describe('ChatView start-up', () => {
       return d.promise;
     }) as any;
     const memento = new Map<string, unknown>();
-    const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent') as any,
-      request,
-      proposals: { requested: async () => undefined } as any,
-      snapshots: {} as any,
-      editor: {} as any,
-      locale: () => 'en',
-      log: () => undefined,
-      state: { get: (k: string) => memento.get(k), update: async (k: string, v: unknown) => void memento.set(k, v), keys: () => [] } as any,
-    });
-    const posted: Posted[] = [];
-    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
-    view.resolveWebviewView({
-      visible: true,
-      webview: {
-        options: undefined,
-        html: '',
-        cspSource: 'x',
-        asWebviewUri: (u: unknown) => u,
-        onDidReceiveMessage: (cb: any) => (onMessage = cb),
-        postMessage: async (m: Posted) => void posted.push(m),
-      },
-      onDidChangeVisibility: () => undefined,
-      onDidDispose: () => undefined,
-    } as any);
+    const { view, posted, onMessage } = await mountView({ request, state: { get: (k: string) => memento.get(k), update: async (k: string, v: unknown) => void memento.set(k, v), keys: () => [] }, proposals: { requested: async () => undefined } as any });
     const take = (method: string) => {
       const i = pending.findIndex((p) => p.method === method);
       expect(i, `a pending ${method}`).toBeGreaterThanOrEqual(0);
@@ -88,24 +94,7 @@ describe('ChatView start-up', () => {
   });
 
   it('clears an unreachable guess once the model answers', async () => {
-    const { ChatView } = await import('../src/host/chatView');
-    const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent') as any,
-      request: (async () => ({ sessions: [] })) as any,
-      proposals: {} as any,
-      snapshots: {} as any,
-      editor: {} as any,
-      locale: () => 'en',
-      log: () => undefined,
-      state: { get: () => 's1', update: async () => undefined, keys: () => [] } as any,
-    });
-    const posted: Posted[] = [];
-    view.resolveWebviewView({
-      visible: true,
-      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: () => undefined, postMessage: async (m: Posted) => void posted.push(m) },
-      onDidChangeVisibility: () => undefined,
-      onDidDispose: () => undefined,
-    } as any);
+    const { view, posted } = await mountView({ request: (async () => ({ sessions: [] })) as any, state: { get: () => 's1', update: async () => undefined, keys: () => [] } });
     const base = { label: 'm', model: 'm', baseUrl: 'http://x/v1', key: 'notNeeded' as const, profiles: [] };
     view.setModelStatus({ ...base, problem: { text: 'Cannot reach http://x/v1.', action: 'openSettings', unreachable: true } });
     view.event({ sessionId: 's1', seq: 1, kind: 'turnStarted', turnId: 't' } as any);
@@ -119,7 +108,6 @@ describe('ChatView start-up', () => {
   });
 
   it('a message sent right after picking a mode waits for the switch', async () => {
-    const { ChatView } = await import('../src/host/chatView');
     const calls: string[] = [];
     const setMode = deferred<unknown>();
     const request = (async (method: string) => {
@@ -129,23 +117,7 @@ describe('ChatView start-up', () => {
       if (method === 'session/load') return { session: { id: 's1' }, messages: [], lastSeq: 0, pending: [] };
       return {};
     }) as any;
-    const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent') as any,
-      request,
-      proposals: {} as any,
-      snapshots: {} as any,
-      editor: {} as any,
-      locale: () => 'en',
-      log: () => undefined,
-      state: { get: () => 's1', update: async () => undefined, keys: () => [] } as any,
-    });
-    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
-    view.resolveWebviewView({
-      visible: true,
-      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async () => undefined },
-      onDidChangeVisibility: () => undefined,
-      onDidDispose: () => undefined,
-    } as any);
+    const { onMessage } = await mountView({ request, state: { get: () => 's1', update: async () => undefined, keys: () => [] } });
     void onMessage({ type: 'setMode', sessionId: 's1', mode: 'phases' });
     void onMessage({ type: 'send', sessionId: 's1', text: 'fix it' });
     await flush();
@@ -158,7 +130,6 @@ describe('ChatView start-up', () => {
   });
 
   it('the edit toggle of a new chat creates the session, sets it, then shows it; a send waits', async () => {
-    const { ChatView } = await import('../src/host/chatView');
     const calls: string[] = [];
     const created = deferred<unknown>();
     let made = false;
@@ -170,23 +141,7 @@ describe('ChatView start-up', () => {
       if (method === 'session/load') return { session: { id: 'n1' }, messages: [], lastSeq: 0, pending: [], editEnabled: false };
       return { sessionId: 'n1', turnId: 't' };
     }) as any;
-    const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent') as any,
-      request,
-      proposals: {} as any,
-      snapshots: {} as any,
-      editor: {} as any,
-      locale: () => 'en',
-      log: () => undefined,
-      state: { get: () => undefined, update: async () => undefined, keys: () => [] } as any,
-    });
-    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
-    view.resolveWebviewView({
-      visible: true,
-      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async () => undefined },
-      onDidChangeVisibility: () => undefined,
-      onDidDispose: () => undefined,
-    } as any);
+    const { view, onMessage } = await mountView({ request, state: { get: () => undefined, update: async () => undefined, keys: () => [] } });
     view.serverStateChanged('ready');
     await flush();
     calls.length = 0;
@@ -208,7 +163,6 @@ describe('ChatView start-up', () => {
   });
 
   it('a message sent right after New chat goes to the new chat, and so does a mode picked there', async () => {
-    const { ChatView } = await import('../src/host/chatView');
     const calls: string[] = [];
     const created = deferred<{ id: string }>();
     let made = false;
@@ -220,23 +174,7 @@ describe('ChatView start-up', () => {
       if (method === 'session/load') return { session: { id: params.sessionId }, messages: [], lastSeq: 0, pending: [] };
       return { sessionId: params?.sessionId, turnId: 't' };
     }) as any;
-    const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent') as any,
-      request,
-      proposals: {} as any,
-      snapshots: {} as any,
-      editor: {} as any,
-      locale: () => 'en',
-      log: () => undefined,
-      state: { get: () => current, update: async (_k: string, v: string) => void (current = v), keys: () => [] } as any,
-    });
-    let onMessage: (m: unknown) => Promise<void> | void = () => undefined;
-    view.resolveWebviewView({
-      visible: true,
-      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async () => undefined },
-      onDidChangeVisibility: () => undefined,
-      onDidDispose: () => undefined,
-    } as any);
+    const { view, onMessage } = await mountView({ request, state: { get: () => current, update: async (_k: string, v: string) => void (current = v), keys: () => [] } });
     view.serverStateChanged('ready');
     await flush();
     await flush();
@@ -256,31 +194,13 @@ describe('ChatView start-up', () => {
   });
 
   it('does not show a request the stopping server cut short, but shows other failures', async () => {
-    const { ChatView } = await import('../src/host/chatView');
     const { ResponseError, ErrorCodes } = await import('vscode-jsonrpc/node');
     let fail: unknown;
     const logs: string[] = [];
-    const view = new ChatView({
-      extensionUri: Uri.file('/nonexistent') as any,
-      request: (async (method: string) => {
-        if (method === 'chat/send') throw fail;
-        return { sessions: [] };
-      }) as any,
-      proposals: {} as any,
-      snapshots: {} as any,
-      editor: {} as any,
-      locale: () => 'en',
-      log: (l: string) => logs.push(l),
-      state: { get: () => 's1', update: async () => undefined, keys: () => [] } as any,
-    });
-    const posted: Posted[] = [];
-    let onMessage: (m: unknown) => void = () => undefined;
-    view.resolveWebviewView({
-      visible: true,
-      webview: { options: undefined, html: '', cspSource: 'x', asWebviewUri: (u: unknown) => u, onDidReceiveMessage: (cb: any) => (onMessage = cb), postMessage: async (m: Posted) => void posted.push(m) },
-      onDidChangeVisibility: () => undefined,
-      onDidDispose: () => undefined,
-    } as any);
+    const { posted, onMessage } = await mountView({ request: (async (method: string) => {
+      if (method === 'chat/send') throw fail;
+      return { sessions: [] };
+    }) as any, state: { get: () => 's1', update: async () => undefined, keys: () => [] }, log: (l: string) => logs.push(l) });
     onMessage({ type: 'ready' });
     await flush();
     fail = new ResponseError(ErrorCodes.PendingResponseRejected, 'Pending response rejected since connection got disposed');
