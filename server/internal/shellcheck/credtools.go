@@ -102,6 +102,31 @@ func uploadTool(argv []arg) string {
 		return "git push sends the repository to an address given on the command line (" + second + ")"
 	case (name == "sendmail" || name == "mail" || name == "mailx" || name == "mutt" || name == "swaks"):
 		return name + " sends e-mail"
+	case httpClients[name]:
+		for _, op := range ops {
+			if f := httpFileItem(op); f != "" {
+				return name + " sends the file " + f + " over the network"
+			}
+		}
+	}
+	return ""
+}
+
+// httpClients take request items as operands (HTTPie, xh, curlie): @file
+// is the body, field@file and field=@file embed a file, header:@file too.
+var httpClients = set("http", "https", "xh", "xhs", "curlie", "httpie")
+
+func httpFileItem(op string) string {
+	if strings.HasPrefix(op, "@") {
+		return op[1:]
+	}
+	if strings.Contains(op, "://") {
+		return ""
+	}
+	for _, sep := range []string{":=@", "=@", ":@", "@"} {
+		if k, f, ok := strings.Cut(op, sep); ok && k != "" && f != "" && !strings.ContainsAny(k, "/@") {
+			return f
+		}
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package shellcheck
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -67,16 +68,25 @@ func awkCmd(a *analyzer, argv []arg, cx *callCtx) {
 		if k > 0 && argv[k].lit && (argv[k].val == "-v" || argv[k].val == "-F") {
 			continue
 		}
+		if x.lit && (x.val == "-f" || strings.HasPrefix(x.val, "--file")) {
+			// The program is a file the analysis does not read.
+			a.out.Commands[i].raise(RunsCode, "runs an awk program from a file, which can run commands")
+			break
+		}
 		if !x.lit || strings.HasPrefix(x.val, "-") {
 			continue
 		}
-		if strings.Contains(x.val, "system(") || strings.Contains(x.val, "| getline") || strings.Contains(x.val, "|getline") || strings.Contains(x.val, "print |") || strings.Contains(x.val, "printf |") {
+		// In awk a single | only ever pipes to or from a command (|| is
+		// "or"), and system() runs one: print "id" | "sh" runs sh.
+		if awkSystem.MatchString(x.val) || strings.Contains(strings.ReplaceAll(x.val, "||", ""), "|") {
 			a.out.Commands[i].raise(RunsCode, "the awk program runs commands")
 		}
 		a.inlineCode(i, argv[0].val, x.val)
 		break
 	}
 }
+
+var awkSystem = regexp.MustCompile(`\bsystem\s*\(`)
 
 func mutatingCmd(why string) handler {
 	return func(a *analyzer, argv []arg, cx *callCtx) { a.emit(argv, cx, Mutating, why) }

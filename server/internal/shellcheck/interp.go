@@ -87,7 +87,7 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 				code, ok = x.val[2:], true
 			case strings.HasPrefix(x.val, f+"="):
 				code, ok = x.val[len(f)+1:], true
-			case (name == "perl" || name == "ruby") && k+1 < len(args) && len(x.val) > 2 && x.val[0] == '-' && x.val[1] != '-' &&
+			case (name == "perl" || name == "ruby") && k+1 < len(args) && shortBundle(name, x.val) &&
 				strings.HasSuffix(x.val, f[1:]):
 				// A bundle of short options ending in -e: perl -lne CODE.
 				code, ok = args[k+1].val, args[k+1].lit
@@ -103,7 +103,9 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 				a.out.Commands[i].raise(Dangerous, "runs "+name+" code computed at run time ("+code+")")
 				return
 			}
-			a.inlineCode(i, name, code)
+			// Modules loaded on the command line are part of the code:
+			// perl -MIO::Socket, ruby -rsocket.
+			a.inlineCode(i, name, strings.Join(append(loadedModules(name, args), code), "\n"))
 			return
 		}
 	}
@@ -113,4 +115,50 @@ func interpCmd(a *analyzer, argv []arg, cx *callCtx) {
 		return
 	}
 	a.emit(argv, cx, RunsCode, "runs the "+name+" program "+ops[0].val)
+}
+
+// moduleFlags take the module to load attached (perl -MLWP::Simple,
+// ruby -rsocket) or, for ruby -r and -I, as the next word.
+var moduleFlags = map[string]string{"perl": "Mm", "ruby": "r"}
+
+// valueFlags are the short options of perl and ruby that take a value
+// attached; a word starting with one is not a bundle of flags.
+var valueFlags = map[string]string{"perl": "MmIixCdDV", "ruby": "rIECxTKWF"}
+
+// shortBundle reports whether w is a bundle of flag letters (perl -lne),
+// not an option with a value such as -MLWP::Simple, whose last letter
+// says nothing about -e.
+func shortBundle(name, w string) bool {
+	if len(w) <= 2 || w[0] != '-' || w[1] == '-' || strings.ContainsRune(valueFlags[name], rune(w[1])) {
+		return false
+	}
+	for _, r := range w[1:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// loadedModules are the modules argv loads with -M, -m or -r, as the
+// statements that would load them in code.
+func loadedModules(name string, args []arg) []string {
+	flags := moduleFlags[name]
+	if flags == "" {
+		return nil
+	}
+	var out []string
+	for k, x := range args {
+		if len(x.val) < 2 || x.val[0] != '-' || !strings.ContainsRune(flags, rune(x.val[1])) {
+			continue
+		}
+		mod := x.val[2:]
+		if mod == "" && k+1 < len(args) {
+			mod = args[k+1].val
+		}
+		if mod != "" {
+			out = append(out, "use "+mod+";")
+		}
+	}
+	return out
 }

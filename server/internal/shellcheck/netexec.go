@@ -17,6 +17,7 @@ var netCode = newLitFilter(`(?i)socket|fsockopen|stream_socket|curl_exec|urlopen
 	`net\.connect|net\.createconnection|require\(\s*['"](node:)?(net|http|https|dgram|tls)['"]\s*\)|from\s+['"](node:)?(net|http|https|dgram|tls)['"]|` +
 	`https?\.request|https?\.get\(|\bfetch\s*\(|xmlhttprequest|/dev/(tcp|udp)/|https?://|\b(nc|ncat|netcat|socat|telnet|curl|wget|ssh|scp)\s|` +
 	`TCPServer|TCPSocket|UDPSocket|IO::Socket|\binet\b|createServer|listen\s*\(|\bhttpd\b|WEBrick|SimpleHTTP|http\.server|` +
+	`Deno\.(connect|listen|serve|startTls)|Bun\.(connect|listen|serve|udpSocket)|` +
 	`Invoke-WebRequest|Invoke-RestMethod|Net\.WebClient|Net\.Sockets|\biwr\b|\birm\b|java\.net|HttpClient|downloadString`)
 
 // inlineCode raises sub-command i for code given to an interpreter on the

@@ -24,7 +24,9 @@ var programOptions = set("exec", "exec-batch", "pager", "editor", "pre", "comman
 	"lua-exec", "interpreter", "script-shell", "shell-cmd", "pre-hook", "post-hook", "hook", "eval",
 	"exec-command", "run-command", "filter-command", "textconv", "merge-program", "viewer", "open-with", "script",
 	"on-download-complete", "on-download-start", "on-download-error", "on-download-stop", "on-download-pause",
-	"on-bt-download-complete", "unzip-command", "ssh-command", "postprocessor", "pre-process", "wrapper")
+	"on-bt-download-complete", "unzip-command", "ssh-command", "postprocessor", "pre-process", "wrapper",
+	// split --filter, pandoc --filter, difftool-like --extcmd.
+	"filter", "extcmd")
 
 // optionsOwnHandled parse these options themselves (or treat them as
 // formats: df --output=source is a column list).

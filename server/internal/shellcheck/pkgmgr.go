@@ -55,6 +55,9 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 	pm := argv[0].val
 	var global bool
 	args := argv[1:]
+	if pm == "bun" && bunEval(a, argv, cx) {
+		return
+	}
 	for _, x := range args {
 		if x.lit && (x.val == "-g" || x.val == "--global" || x.val == "--location=global") {
 			global = true
@@ -128,7 +131,10 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 		if scriptArgsWrite(rest) {
 			a.out.Commands[i].raise(Mutating, "test options ask it to write files")
 		}
-	case cmd == "run" || cmd == "run-script" || cmd == "rum" || cmd == "urn" || (!pkgBuiltins[cmd] && pm != "npm"):
+	case cmd == "run" || cmd == "run-script" || cmd == "rum" || cmd == "urn" || (!pkgBuiltins[cmd] && pm != "npm") ||
+		(cmd == "build" && (pm == "yarn" || pm == "pnpm")):
+		// yarn and pnpm have no build of their own: yarn build runs the
+		// package's build script.
 		script := cmd
 		if cmd == "run" || cmd == "run-script" || cmd == "rum" || cmd == "urn" {
 			if len(rest) == 0 {
@@ -159,4 +165,34 @@ func pkgCmd(a *analyzer, argv []arg, cx *callCtx) {
 	default:
 		a.emit(argv, cx, Mutating, "")
 	}
+}
+
+// bunEval classifies bun -e/--eval/-p/--print CODE as the code it runs
+// (bun x.js runs a file; -e runs the next word), and reports whether it
+// did: without it the code was taken for a package script's name and its
+// sockets went unseen.
+func bunEval(a *analyzer, argv []arg, cx *callCtx) bool {
+	for k := 1; k < len(argv); k++ {
+		x := argv[k]
+		code, ok := "", false
+		switch {
+		case !x.lit:
+			continue
+		case (x.val == "-e" || x.val == "--eval" || x.val == "-p" || x.val == "--print") && k+1 < len(argv):
+			code, ok = argv[k+1].val, argv[k+1].lit
+		case strings.HasPrefix(x.val, "--eval=") || strings.HasPrefix(x.val, "--print="):
+			_, code, _ = strings.Cut(x.val, "=")
+			ok = true
+		default:
+			continue
+		}
+		i := a.emit(argv, cx, RunsCode, "runs bun code given on the command line")
+		if !ok {
+			a.out.Commands[i].raise(Dangerous, "runs bun code computed at run time ("+code+")")
+			return true
+		}
+		a.inlineCode(i, "bun", code)
+		return true
+	}
+	return false
 }

@@ -123,6 +123,10 @@ func (a *analyzer) run(argv []arg, cx *callCtx) {
 		}
 		base = file
 	}
+	if canon := canonicalName(base); canon != base {
+		a.runCanonical(argv, canon, cx)
+		return
+	}
 	if why := uploadTool(argv); why != "" {
 		a.emit(argv, cx, Dangerous, why)
 		return
@@ -151,9 +155,22 @@ func (a *analyzer) run(argv []arg, cx *callCtx) {
 		a.emit(argv, cx, Dangerous, "creates a file system, erasing a disk")
 		return
 	}
+	if execWrappers[base] {
+		i := a.emit(argv, cx, RunsCode, base+" runs the program it is given")
+		a.embedded(i, argv, cx)
+		return
+	}
 	i := a.emit(argv, cx, Mutating, "not a known read-only command")
 	a.embedded(i, argv, cx)
 }
+
+// execWrappers run the program named in their operands (strace -f ./x.sh,
+// torsocks ./x): whatever that program is, it is code the analysis does
+// not see, and a known program among the operands is analysed as well.
+var execWrappers = set("strace", "ltrace", "valgrind", "torsocks", "torify", "proxychains", "proxychains4", "xvfb-run",
+	"faketime", "catchsegv", "unbuffer", "firejail", "numactl", "chrt", "taskset", "unshare", "nsenter", "prlimit",
+	"systemd-run", "cgexec", "rlwrap", "dbus-run-session", "caffeinate", "script", "parallel", "entr", "chronic",
+	"fakeroot", "tsocks", "perf", "gdb", "lldb", "heaptrack", "hyperfine")
 
 // embedded analyses commands an unknown program is likely to run: an
 // argument that is itself a command line naming a known program
@@ -263,4 +280,9 @@ var dangerousCmds = map[string]string{
 	"killall5": "signals every process", "shred": "destroys file contents irrecoverably",
 	"launchctl": "changes system services", "httpd": "serves files over the network",
 	"nmap": "probes other machines over the network and runs scripts",
+	// Servers and builtins that connect a shell or a file to a socket.
+	"telnetd": "serves a login shell over the network", "inetd": "serves programs over the network",
+	"ztcp": "opens raw network connections (zsh/net/tcp)", "zsocket": "opens raw network connections (zsh/net/socket)",
+	"smbclient": "transfers files over the network", "rcp": "copies files over the network",
+	"lftp": "transfers files over the network", "curlftpfs": "mounts a remote file system",
 }

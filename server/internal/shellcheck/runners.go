@@ -49,6 +49,18 @@ var projectRunners = map[string]map[string]bool{
 	"next":      set("*"),
 	"hardhat":   set("*"),
 	"forge":     set("test", "script", "build"),
+	// Python web and task frameworks import the project's application for
+	// any command; CMake runs CMakeLists.txt (execute_process); pre-commit
+	// runs the hooks the repository configures.
+	"flask":        set("*"),
+	"django-admin": set("*"),
+	"uvicorn":      set("*"),
+	"gunicorn":     set("*"),
+	"celery":       set("*"),
+	"alembic":      set("*"),
+	"cmake":        set("*"),
+	"scons":        set("*"),
+	"pre-commit":   set("*"),
 }
 
 func projectRunnerCmd(a *analyzer, argv []arg, cx *callCtx) {

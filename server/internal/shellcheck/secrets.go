@@ -82,7 +82,38 @@ func (a *analyzer) secretWhy(p string) string {
 			return p + " holds credentials"
 		}
 	}
+	if credentialShape(path.Base(p)) {
+		return p + " is named like a credential file"
+	}
 	return ""
+}
+
+// credentialShape reports whether a file outside the workspace is named
+// like one that holds credentials, whatever tool keeps it: the list above
+// cannot name every tool (~/.gem/credentials, ~/.config/x/token.json,
+// /etc/ssl/private/site.key), but such files share their names' shape.
+// (/etc/passwd, world-readable and holding no password, is not one.)
+func credentialShape(base string) bool {
+	low := strings.ToLower(base)
+	stem := strings.TrimPrefix(low, ".")
+	if ext := path.Ext(stem); ext != "" && ext != stem {
+		switch ext {
+		case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".ovpn":
+			return true
+		}
+		stem = strings.TrimSuffix(stem, ext)
+	}
+	if strings.HasPrefix(stem, "id_") && strings.Contains("rsa dsa ecdsa ed25519 ecdsa_sk ed25519_sk", stem[3:]) && len(stem) > 3 {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch w {
+		case "credential", "credentials", "creds", "secret", "secrets", "token", "tokens", "password", "passwords",
+			"htpasswd", "apikey", "apikeys", "accesstokens", "keyfile", "keyring", "privatekey":
+			return true
+		}
+	}
+	return false
 }
 
 // secretExamples are paths a glob or a partly computed path is tried
