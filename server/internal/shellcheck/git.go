@@ -98,6 +98,9 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 	if unsafeGlobal != "" {
 		a.out.Commands[i].raise(RunsCode, unsafeGlobal)
 	}
+	for _, r := range a.gitRuns(sub, args[1:]) {
+		a.out.Commands[i].raise(r.class, r.why)
+	}
 	if class > ReadOnly {
 		// A writing git command writes into the repository it runs in.
 		a.checkWrite(i, arg{val: ".", lit: true})
