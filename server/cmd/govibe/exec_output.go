@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // execPrinter renders a headless run as text, one final JSON object, or
@@ -122,6 +124,9 @@ func (p *execPrinter) event(ev engine.Event) {
 			line := obj(ev, map[string]any{"type": "tool_result", "id": ev.Tool.CallID, "ok": ev.Tool.OK, "output": ev.Tool.Output})
 			if ev.Tool.Display != "" {
 				line["display"] = ev.Tool.Display
+			}
+			if a := autoApprovedOf(ev.Tool.Meta); a != nil {
+				line["auto_approved"] = a
 			}
 			printJSON(p.w, line)
 		case "text":
@@ -257,4 +262,25 @@ func firstNonEmptyText(a, b string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// autoApprovedOf is the auto-approval a tool result's meta records (by
+// and detail: a rule, the read-only setting, --approve all), or nil when
+// a person decided or nothing ran. Headless has no card, so the
+// stream-json line says why a command ran unasked.
+func autoApprovedOf(meta any) *tools.AutoApproval {
+	if meta == nil {
+		return nil
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return nil
+	}
+	var m struct {
+		AutoApproved *tools.AutoApproval `json:"autoApproved"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m.AutoApproved
 }
