@@ -25,6 +25,12 @@ while [ "$p" -gt 1 ]; do
 done
 `
 
+// ppidProbe is issue 13's reproduction: the parent of the shell that runs
+// a command is the sidecar; print its name and its environment.
+const ppidProbe = `echo "comm=$(cat /proc/$PPID/comm)"
+cat /proc/$PPID/environ | tr '\0' '\n'
+`
+
 func randomSecret(t *testing.T, prefix string) string {
 	b := make([]byte, 12)
 	if _, err := rand.Read(b); err != nil {
@@ -42,8 +48,11 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 	key := randomSecret(t, "sk-probe-")
 	aws := randomSecret(t, "aws-")
 	dbPass := randomSecret(t, "pw")
-	ws := gitRepo(t, map[string]string{"probe.sh": chainProbe})
+	// ppid.sh is the issue's read, run for real: the classifier refuses
+	// it typed directly (c1), so a script it cannot see into does it.
+	ws := gitRepo(t, map[string]string{"probe.sh": chainProbe, "ppid.sh": ppidProbe})
 	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c5", "run_shell_command", `{"command":"sh ppid.sh"}`)}},
 		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c1", "run_shell_command", `{"command":"cat /proc/$PPID/environ | tr '\\0' '\\n'"}`)}},
 		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c2", "run_shell_command", `{"command":"cat /proc/$(sed 's/.*) //' /proc/$PPID/stat | cut -d' ' -f2)/environ | tr '\\0' '\\n'"}`)}},
 		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("c3", "run_shell_command", `{"command":"sh probe.sh"}`)}},
@@ -55,7 +64,7 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 		"GOVIBE_API_KEY=" + key, "AWS_SECRET_ACCESS_KEY=" + aws, "DATABASE_URL=postgres://app:" + dbPass + "@db/app",
 		"HOME=" + t.TempDir(), "PLAIN_MARKER=visible",
 	}, "--workspace", ws, "--state-dir", state, "--base-url", model.URL(), "--model", "scripted",
-		"--approve", "all", "--set", "logLevel=debug", "--set", `permissions.allow=["Bash(sh probe.sh)"]`, "--output", "stream-json", "show me the environment")
+		"--approve", "all", "--set", "logLevel=debug", "--set", `permissions.allow=["Bash(sh probe.sh)","Bash(sh ppid.sh)"]`, "--output", "stream-json", "show me the environment")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -83,6 +92,11 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 	}
 	if strings.Contains(results["c1"], "PATH=") && !strings.Contains(results["c1"], "PLAIN_MARKER=visible") {
 		t.Fatalf("the parent's environment must be readable:\n%s", results["c1"])
+	}
+	// The command's parent is govibe itself, and its block is readable and
+	// clean (the planted secrets are checked in all output below).
+	if !strings.Contains(results["c5"], "comm=govibe") || !strings.Contains(results["c5"], "PLAIN_MARKER=visible") {
+		t.Fatalf("cat /proc/$PPID/environ did not read govibe's environment:\n%s", results["c5"])
 	}
 	if strings.Count(results["c3"], "== pid") < 3 || !strings.Contains(results["c3"], "PLAIN_MARKER=visible") {
 		t.Fatalf("the chain walk must cover the shell, govibe and its parent:\n%s", results["c3"])

@@ -2,6 +2,7 @@ package secretenv
 
 import (
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -36,3 +37,15 @@ func handOver(data []byte) (int, error) {
 func reexec(env []string) error { return syscall.Exec("/proc/self/exe", os.Args, env) }
 
 func closeFD(fd int) { unix.Close(fd) }
+
+// nameProcess gives the re-executed image its own name back: exec through
+// /proc/self/exe names the process "exe", so ps, pgrep govibe and a
+// command reading /proc/$PPID/comm would not find govibe. /proc/self/comm
+// is the main thread's name (prctl would name only the calling thread).
+func nameProcess() {
+	name := filepath.Base(os.Args[0])
+	if len(name) > 15 {
+		name = name[:15] // the kernel keeps 15 bytes
+	}
+	_ = os.WriteFile("/proc/self/comm", []byte(name), 0)
+}

@@ -40,3 +40,6 @@ func reexec(env []string) error {
 }
 
 func closeFD(fd int) { syscall.Close(fd) }
+
+// nameProcess: exec through the executable's path keeps its name here.
+func nameProcess() {}

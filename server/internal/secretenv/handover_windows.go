@@ -11,3 +11,6 @@ func handOver([]byte) (int, error) { return -1, errors.New("not supported on Win
 func reexec([]string) error { return errors.New("not supported on Windows") }
 
 func closeFD(int) {}
+
+// nameProcess: exec through the executable's path keeps its name here.
+func nameProcess() {}

@@ -40,6 +40,7 @@ const maxHeld = 8 << 20
 // continues). On success it does not return.
 func Hide(also ...string) error {
 	if fd := os.Getenv(fdVar); fd != "" {
+		nameProcess()
 		return restore(fd)
 	}
 	if !supported {

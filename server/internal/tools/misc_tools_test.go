@@ -218,7 +218,7 @@ func TestRunShellCommandTool(t *testing.T) {
 	wantFail(t, call(t, RunShellCommand(), env, map[string]any{"command": "touch made"}), "needs confirmation; not approved")
 	ap := &fakeApprover{shell: func(p ShellProposal) ShellDecision {
 		if strings.Contains(p.Command, "rm") {
-			return ShellDecision{Reason: "no deleting"}
+			return ShellDecision{Reason: "no deleting", ByUser: true}
 		}
 		return ShellDecision{Allowed: true, Command: "echo edited-by-user"}
 	}}

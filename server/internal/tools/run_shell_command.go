@@ -72,6 +72,11 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 		}
 		if !dec.Allowed {
 			msg := "the user denied running the command; nothing was run"
+			if !dec.ByUser {
+				// A policy refused it (headless, dangerous, a rule): no
+				// person saw it, so the model must not wait on one.
+				msg = "the command was refused before running; nothing was run"
+			}
 			if dec.Reason != "" {
 				msg += "\nReason: " + dec.Reason
 			}
