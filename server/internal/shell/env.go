@@ -26,6 +26,10 @@ var keptNames = map[string]bool{"PWD": true, "OLDPWD": true}
 // inertKeyWords are words that start or end with KEY but name no secret.
 var inertKeyWords = map[string]bool{"KEYBOARD": true, "KEYMAP": true}
 
+// inertTokenWords contain TOKEN but name no secret: Hugging Face's
+// TOKENIZERS_PARALLELISM changes how tests behave when it is dropped.
+var inertTokenWords = map[string]bool{"TOKENIZER": true, "TOKENIZERS": true}
+
 // proxyNames carry a proxy URL: its credentials are stripped, the proxy
 // itself is kept so builds behind it still work.
 var proxyNames = map[string]bool{
@@ -49,7 +53,12 @@ var (
 	// options kept in a variable).
 	bearer = regexp.MustCompile(`(?i)(authorization\s*[=:]|\b(bearer|basic)\s+[A-Za-z0-9._~+/\-]{12,})`)
 	// tokenValue matches values that are a credential by their prefix.
-	tokenValue = regexp.MustCompile(`^(-----BEGIN [A-Z ]*PRIVATE KEY|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_|glpat-|xox[abprs]-|AKIA[0-9A-Z]{16}$|sk-[A-Za-z0-9_\-]{20,}|npm_[A-Za-z0-9]{30,})`)
+	// Stripe (sk_/rk_live_/test_), Google API keys (AIza) and OAuth
+	// tokens (ya29.), Hugging Face (hf_), SendGrid (SG.), and JWTs (two
+	// base64url JSON segments) are added to the providers' prefixes.
+	tokenValue = regexp.MustCompile(`^(-----BEGIN [A-Z ]*PRIVATE KEY|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_|glpat-|xox[abprs]-|AKIA[0-9A-Z]{16}$|sk-[A-Za-z0-9_\-]{20,}|npm_[A-Za-z0-9]{30,}|` +
+		`[sr]k_(live|test)_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]{20,}|hf_[A-Za-z0-9]{30,}|SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}|` +
+		`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{4,}\.)`)
 )
 
 // IsSecretName reports whether a variable name alone marks it a credential.
@@ -72,9 +81,9 @@ func IsSecretName(name string) bool {
 func secretWord(w string) bool {
 	switch {
 	case (strings.HasPrefix(w, "KEY") || strings.HasSuffix(w, "KEY")) && !inertKeyWords[w],
-		strings.Contains(w, "TOKEN"), strings.Contains(w, "SECRET"),
+		strings.Contains(w, "TOKEN") && !inertTokenWords[w], strings.Contains(w, "SECRET"),
 		strings.Contains(w, "PASSWORD"), strings.Contains(w, "PASSWD"), strings.Contains(w, "PASSPHRASE"),
-		w == "PASS", w == "PWD", w == "DSN", strings.HasSuffix(w, "DSN"),
+		w == "PASS", w == "PWD", w == "PW", w == "DSN", strings.HasSuffix(w, "DSN"),
 		strings.Contains(w, "AUTH") && w != "AUTHOR" && w != "AUTHORS",
 		strings.Contains(w, "CREDENTIAL"), strings.Contains(w, "WEBHOOK"),
 		strings.Contains(w, "SESSION"), strings.Contains(w, "COOKIE"),
