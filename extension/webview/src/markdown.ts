@@ -38,7 +38,11 @@ function installHooks(): void {
       // relative, javascript:, data:, command: and vscode: links stay as text.
       keepIf(el, 'href', SAFE_LINK);
     } else if (tag === 'img' || tag === 'image' || tag === 'feimage') {
-      keepIf(el, inSvg ? 'href' : 'src', SAFE_IMG);
+      // Both attributes, whatever the namespace: an SVG <image src> is
+      // inert in browsers today, but no data: URL should leave the
+      // sanitizer on any image.
+      keepIf(el, 'src', SAFE_IMG);
+      keepIf(el, 'href', SAFE_IMG);
     } else if (inSvg) {
       // <use>, <textPath>, <animate>, <set>, <pattern>, gradients and
       // filters may all point elsewhere; nothing in a reply needs that.
