@@ -44,7 +44,9 @@ func (r *Resumed) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tool
 		return r.Approver.ConfirmShell(ctx, p)
 	}
 	if !r.ans.Accept {
-		return refuse(strings.TrimSpace(r.ans.Reason), "")
+		// The user declined it before the restart: say so, as a decline in
+		// the live flow does (the card marks it the user's choice).
+		return tools.ShellDecision{Reason: strings.TrimSpace(r.ans.Reason), ByUser: true}, nil
 	}
 	// The user approved the command shown, which the shell editor may
 	// have rewritten from the model's, or their own edit of it.
