@@ -151,7 +151,7 @@ type ReconcileState struct {
 	Approved bool   `json:"approved"`
 	// Manifest is the manifest's JSON as its file holds it.
 	Manifest string `json:"manifest"`
-	// Phase is Pending|Reconciling|Ready|CrashLoopBackOff.
+	// Phase is Pending|Reconciling|Ready|Failed (a run that gave up: CrashLoopBackOff, with the reason in LastError).
 	Phase       string `json:"phase"`
 	CurrentLoop int    `json:"currentLoop"`
 	LastError   string `json:"lastError,omitempty"`

@@ -136,10 +136,13 @@ describe('reconcile panel', () => {
     h.q('reconcile-resume')!.click();
     expect(h.posted).toContainEqual({ type: 'reconcileResume', sessionId: SID });
     await h.host(
-      ev({ kind: 'mode', mode: { mode: 'reconcile', state: 'CrashLoopBackOff', step: 0, reconcile: { ...running, running: false, phase: 'CrashLoopBackOff', lastError: 'loop cap reached' } } }),
+      ev({ kind: 'mode', mode: { mode: 'reconcile', state: 'Failed', step: 0, reconcile: { ...running, running: false, phase: 'Failed', lastError: 'CrashLoopBackOff: loop cap reached' } } }),
     );
     expect(h.q('reconcile-resume')).toBeNull();
-    expect(h.q('reconcile-error')!.textContent).toBe('loop cap reached');
+    expect(h.q('reconcile-error')!.textContent).toBe('CrashLoopBackOff: loop cap reached');
+    // A run saved under the old phase name has ended too.
+    await h.host(ev({ kind: 'mode', mode: { mode: 'reconcile', state: 'CrashLoopBackOff', step: 0, reconcile: { ...running, running: false, phase: 'CrashLoopBackOff' } } }));
+    expect(h.q('reconcile-resume')).toBeNull();
   });
 });
 

@@ -88,7 +88,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 }
 
 // runReconcile is a turn that runs (or resumes) the session's approved
-// reconcile run to Ready or CrashLoopBackOff. Stop cancels it between or
+// reconcile run to Ready or Failed (CrashLoopBackOff). Stop cancels it between or
 // inside steps; the last saved step runs again on resume.
 func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agent.Outcome {
 	loop, err := e.modes.NewLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
@@ -110,7 +110,7 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 	case modes.PhaseReady:
 		sink.Notice(e.tr("Reconcile %s: Ready after %d loops; all tests pass.", m.Metadata.Name, len(final.Diffs)))
 	default:
-		sink.Notice(e.tr("Reconcile %s: CrashLoopBackOff after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
+		sink.Notice(e.tr("Reconcile %s: Failed after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
 	}
 	return agent.Outcome{Status: agent.StatusDone}
 }

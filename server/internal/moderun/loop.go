@@ -50,7 +50,7 @@ func (m *Modes) NewLoop(ctx context.Context, sid, turnID string, a Agents) (*Loo
 	return l, nil
 }
 
-// Run runs the loop to Ready or CrashLoopBackOff (or ctx's end: the last
+// Run runs the loop to Ready or Failed (CrashLoopBackOff) (or ctx's end: the last
 // saved step runs again on resume).
 func (l *Loop) Run(ctx context.Context) (modes.RunState, error) {
 	cs := l.m.host.Settings()
@@ -79,8 +79,9 @@ func (l *Loop) RunAgent(ctx context.Context, step modes.Step, prompt string) err
 }
 
 // RunTests is the auditor: the manifest's command in the first workspace
-// root, with no model call. A failing command is expected (tests fail);
-// only a command that could not start is an error.
+// root, with no model call. A failing command is expected (tests fail):
+// its exit code comes back as a modes.TestExit with the output; a
+// command that could not start is another error.
 func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
 	l.agent = fmt.Sprintf("%s:%d", modes.Auditor, len(l.st.Diffs)+1)
 	l.publish()
@@ -97,6 +98,10 @@ func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
 		return "", ctx.Err()
 	}
 	out := res.Stdout + "\n" + res.Stderr
+	var exit error
+	if res.ExitCode != 0 {
+		exit = &modes.TestExit{Code: res.ExitCode}
+	}
 	if d, perr := modes.ParseDiff(out); perr == nil {
 		if l.last == modes.Specifier {
 			l.a.Notice(l.m.host.Tr("Auditor, on the specifier's tests: %d failing, %d passing.", d.Failed, d.Passed))
@@ -104,7 +109,7 @@ func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
 			l.a.Notice(l.m.host.Tr("Auditor, after loop %d: %d failing, %d passing.", len(l.st.Diffs)+1, d.Failed, d.Passed))
 		}
 	}
-	return out, nil
+	return out, exit
 }
 
 // Snapshot records the workspace after a loop.

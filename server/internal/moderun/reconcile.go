@@ -154,7 +154,7 @@ func (m *Modes) ResumeReconcile(ctx context.Context, sid string) (string, string
 	if !ok || !st.Manifest.Metadata.Approved {
 		return "", "", ErrNoReconcileRun
 	}
-	if p := st.Manifest.Status.Phase; p == modes.PhaseReady || p == modes.PhaseCrashLoop {
+	if modes.Ended(st.Manifest.Status.Phase) {
 		return "", "", ErrReconcileEnded
 	}
 	step := string(st.Step)
@@ -174,8 +174,7 @@ func (m *Modes) ResumesReconcile(ctx context.Context, sid, text string) bool {
 	if err != nil || !ok || !st.Manifest.Metadata.Approved {
 		return false
 	}
-	p := st.Manifest.Status.Phase
-	return p != modes.PhaseReady && p != modes.PhaseCrashLoop
+	return !modes.Ended(st.Manifest.Status.Phase)
 }
 
 // MaxLoops is the loop cap in effect.

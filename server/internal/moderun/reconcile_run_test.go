@@ -172,7 +172,7 @@ func TestReconcileRunStagnationAndCap(t *testing.T) {
 		x, sid := reconcileEnv(t, s, c.settings)
 		v := approve(x, sid)
 		m := v.Run.Manifest
-		if m.Status.Phase != modes.PhaseCrashLoop || len(v.Run.Diffs) != c.loops || !strings.Contains(m.Status.LastError, c.reason) {
+		if m.Status.Phase != modes.PhaseFailed || len(v.Run.Diffs) != c.loops || !strings.Contains(m.Status.LastError, c.reason) {
 			t.Fatalf("%v: run %+v", c.settings, v.Run)
 		}
 		// drafting (2) + specifier (2) + one unscripted coder reply per loop

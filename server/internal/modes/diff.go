@@ -23,15 +23,18 @@ var ErrNoReport = fmt.Errorf("no test report found: expected go test -json, jest
 // ParseDiff reads the number of failing tests from a test command's
 // output: go test -json events, a jest/vitest JSON report (vitest's json
 // reporter writes jest's shape), or a plain "N passed, N failed" line.
+//
+// A report in which no test ran or failed (no test files, every test
+// skipped, none collected) counts as one failure: Diff 0 means the tests
+// pass, and nothing that ran cannot say so.
 func ParseDiff(out string) (Result, error) {
-	if r, ok := parseGoJSON(out); ok {
-		return r, nil
-	}
-	if r, ok := parseJestJSON(out); ok {
-		return r, nil
-	}
-	if r, ok := parsePlain(out); ok {
-		return r, nil
+	for _, parse := range []func(string) (Result, bool){parseGoJSON, parseJestJSON, parsePlain} {
+		if r, ok := parse(out); ok {
+			if r.Failed == 0 && r.Passed == 0 {
+				r.Failed, r.Names = 1, append(r.Names, "no tests ran")
+			}
+			return r, nil
+		}
 	}
 	return Result{}, ErrNoReport
 }
@@ -151,15 +154,31 @@ func parseJestJSON(out string) (Result, bool) {
 	return Result{}, false
 }
 
-var plainRe = regexp.MustCompile(`(?m)^\s*(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, \d+ skipped)?\s*$`)
+// countRe is one count of a summary line: "3 passed", "1 failed",
+// "2 errors" (pytest's collection errors, counted as failures).
+var countRe = regexp.MustCompile(`(?:^|[\s,|(:=])(\d+) (passed|failed|errors?)\b`)
 
+// parsePlain reads the last summary line, in the shapes runners print:
+// "2 passed, 1 failed", jest's "Tests: 1 failed, 2 passed, 3 total",
+// pytest's "== 1 failed, 2 passed in 0.1s ==", vitest's "Tests 2 failed |
+// 1 passed". The closing line wins over any earlier progress line.
 func parsePlain(out string) (Result, bool) {
-	ms := plainRe.FindAllStringSubmatch(out, -1)
-	if len(ms) == 0 {
-		return Result{}, false
+	lines := strings.Split(out, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		ms := countRe.FindAllStringSubmatch(lines[i], -1)
+		if len(ms) == 0 {
+			continue
+		}
+		r := Result{Format: "plain"}
+		for _, m := range ms {
+			n, _ := strconv.Atoi(m[1])
+			if m[2] == "passed" {
+				r.Passed += n
+			} else {
+				r.Failed += n
+			}
+		}
+		return r, true
 	}
-	m := ms[len(ms)-1] // the closing line wins over any earlier progress line
-	p, _ := strconv.Atoi(m[1])
-	f, _ := strconv.Atoi(m[2])
-	return Result{Format: "plain", Passed: p, Failed: f}, true
+	return Result{}, false
 }

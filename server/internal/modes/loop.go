@@ -17,17 +17,30 @@ func (l Limits) Normalized() Limits {
 	return l
 }
 
-// Phase values of a manifest's status.
+// Phase values of a manifest's status, as the VibeOS seed names them. A
+// run that gives up is Failed, its lastError starting "CrashLoopBackOff:"
+// with the reason (the loop cap, stagnation, the model failing).
 const (
 	PhasePending     = "Pending"
 	PhaseReconciling = "Reconciling"
 	PhaseReady       = "Ready"
-	PhaseCrashLoop   = "CrashLoopBackOff"
+	PhaseFailed      = "Failed"
+	// PhaseCrashLoop is how runs saved before the seed's names ended; it
+	// is read as Failed.
+	PhaseCrashLoop = "CrashLoopBackOff"
 )
+
+// Ended says whether a status phase is final (Ready or Failed).
+func Ended(phase string) bool {
+	return phase == PhaseReady || phase == PhaseFailed || phase == PhaseCrashLoop
+}
+
+// crashLoop is the lastError of a run that gave up.
+func crashLoop(why string) string { return "CrashLoopBackOff: " + why }
 
 // Verdict is what the loop does after an audit.
 type Verdict struct {
-	Phase  string // Reconciling (go on), Ready or CrashLoopBackOff
+	Phase  string // Reconciling (go on), Ready or Failed (CrashLoopBackOff)
 	Reason string
 }
 
@@ -40,10 +53,10 @@ func Decide(baseline int, diffs []int, l Limits) Verdict {
 		return Verdict{Phase: PhaseReady, Reason: "all tests pass"}
 	}
 	if len(diffs) >= l.MaxTotalLoops {
-		return Verdict{Phase: PhaseCrashLoop, Reason: "loop cap reached"}
+		return Verdict{Phase: PhaseFailed, Reason: "loop cap reached"}
 	}
 	if Stagnant(baseline, diffs, l.MaxStagnation) {
-		return Verdict{Phase: PhaseCrashLoop, Reason: "stagnation: the diff stopped falling"}
+		return Verdict{Phase: PhaseFailed, Reason: "stagnation: the diff stopped falling"}
 	}
 	return Verdict{Phase: PhaseReconciling}
 }

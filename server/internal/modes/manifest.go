@@ -49,7 +49,7 @@ type FunctionalSpec struct {
 
 // ManifestStatus is written back as the loop runs.
 type ManifestStatus struct {
-	Phase       string `json:"phase"` // Pending|Reconciling|Ready|CrashLoopBackOff
+	Phase       string `json:"phase"` // Pending|Reconciling|Ready|Failed
 	CurrentLoop int    `json:"currentLoop"`
 	LastError   string `json:"lastError,omitempty"`
 	Diff        int    `json:"diff"`

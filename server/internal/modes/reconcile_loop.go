@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Reconciler is what the reconcile loop needs from the engine: scoped
@@ -39,7 +40,8 @@ const MaxSpecRetries = 3
 // ErrNotApproved is a run started on a manifest the user has not approved.
 var ErrNotApproved = errors.New("the manifest is not approved yet")
 
-// RunReconcile drives a run from its saved state to Ready or CrashLoopBackOff.
+// RunReconcile drives a run from its saved state to Ready or Failed
+// (CrashLoopBackOff).
 // Starting again from a saved state resumes at its step.
 func RunReconcile(ctx context.Context, rc Reconciler, st RunState, l Limits) (RunState, error) {
 	if !st.Manifest.Metadata.Approved {
@@ -57,7 +59,7 @@ func RunReconcile(ctx context.Context, rc Reconciler, st RunState, l Limits) (Ru
 		return rc.Save(ctx, st)
 	}
 	fail := func(why string) (RunState, error) {
-		st.Manifest.Status.Phase, st.Manifest.Status.LastError = PhaseCrashLoop, why
+		st.Manifest.Status.Phase, st.Manifest.Status.LastError = PhaseFailed, crashLoop(why)
 		return st, save()
 	}
 	st.Manifest.Status.Phase = PhaseReconciling
@@ -108,8 +110,8 @@ func RunReconcile(ctx context.Context, rc Reconciler, st RunState, l Limits) (Ru
 			st.Manifest.Status.Phase = v.Phase
 			if v.Phase != PhaseReconciling {
 				st.Manifest.Status.LastError = ""
-				if v.Phase == PhaseCrashLoop {
-					st.Manifest.Status.LastError = v.Reason
+				if v.Phase == PhaseFailed {
+					st.Manifest.Status.LastError = crashLoop(v.Reason)
 				}
 				return st, save()
 			}
@@ -130,8 +132,18 @@ func (st RunState) last() int {
 	return st.Diffs[len(st.Diffs)-1]
 }
 
+// TestExit is RunTests' error for a command that ran and exited non-zero
+// (the output is still the report to read).
+type TestExit struct{ Code int }
+
+func (e *TestExit) Error() string { return fmt.Sprintf("exit %d", e.Code) }
+
 // audit runs the manifest's test command (and its e2e command) with no
-// model call and returns Diff, the number of failing tests.
+// model call and returns Diff, the number of failing tests. A command
+// that exits non-zero while reporting no failure counts one: its exit
+// says something did not pass. Output with no report at all (the runner
+// crashed first, or the command is wrong) is an error naming the end of
+// the output, never a Diff of 0.
 func audit(ctx context.Context, rc Reconciler, m Manifest) (int, error) {
 	total := 0
 	for _, cmd := range []string{m.Spec.TestCommand, m.Spec.E2ECommand} {
@@ -139,16 +151,33 @@ func audit(ctx context.Context, rc Reconciler, m Manifest) (int, error) {
 			continue
 		}
 		out, err := rc.RunTests(ctx, cmd)
-		if err != nil && out == "" {
+		var exit *TestExit
+		if err != nil && !errors.As(err, &exit) {
 			return 0, fmt.Errorf("auditor: %s: %w", cmd, err)
 		}
 		r, perr := ParseDiff(out)
 		if perr != nil {
-			return 0, fmt.Errorf("auditor: %s: %w", cmd, perr)
+			code := 0
+			if exit != nil {
+				code = exit.Code
+			}
+			return 0, fmt.Errorf("auditor: %s (exit %d): %w; its output ends: %s", cmd, code, perr, tail(out, 300))
+		}
+		if exit != nil && r.Failed == 0 {
+			r.Failed = 1
 		}
 		total += r.Failed
 	}
 	return total, nil
+}
+
+// tail is the end of s, at most n bytes, trimmed.
+func tail(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		s = "…" + strings.ToValidUTF8(s[len(s)-n:], "")
+	}
+	return s
 }
 
 func specifierPrompt(m Manifest) string {

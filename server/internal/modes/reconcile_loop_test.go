@@ -17,6 +17,13 @@ type fakeRC struct {
 	snaps     []int
 	saved     []RunState
 	failAgent Step
+	// raw, when set, replaces the outputs: {output, exit code} per run.
+	raw []rawRun
+}
+
+type rawRun struct {
+	out  string
+	exit int
 }
 
 func (f *fakeRC) RunAgent(_ context.Context, s Step, p string) error {
@@ -29,6 +36,14 @@ func (f *fakeRC) RunAgent(_ context.Context, s Step, p string) error {
 }
 
 func (f *fakeRC) RunTests(context.Context, string) (string, error) {
+	if f.raw != nil {
+		r := f.raw[min(f.runs, len(f.raw)-1)]
+		f.runs++
+		if r.exit != 0 {
+			return r.out, &TestExit{Code: r.exit}
+		}
+		return r.out, nil
+	}
 	n := f.outs[min(f.runs, len(f.outs)-1)]
 	f.runs++
 	return fmt.Sprintf("1 passed, %d failed\n", n), nil
@@ -70,7 +85,7 @@ func TestReconcileSpecifierSentBackWhenTestsPass(t *testing.T) {
 	}
 	f = &fakeRC{outs: []int{0}}
 	st, _ = RunReconcile(context.Background(), f, approved(), Limits{})
-	if st.Manifest.Status.Phase != PhaseCrashLoop || len(f.agents) != MaxSpecRetries+1 {
+	if st.Manifest.Status.Phase != PhaseFailed || len(f.agents) != MaxSpecRetries+1 {
 		t.Fatalf("bounded send-backs: %+v, %d runs", st.Manifest.Status, len(f.agents))
 	}
 }
@@ -78,13 +93,13 @@ func TestReconcileSpecifierSentBackWhenTestsPass(t *testing.T) {
 func TestReconcileStagnationAndCap(t *testing.T) {
 	f := &fakeRC{outs: []int{10, 10}}
 	st, _ := RunReconcile(context.Background(), f, approved(), Limits{})
-	if st.Manifest.Status.Phase != PhaseCrashLoop || len(st.Diffs) != 5 || !strings.Contains(st.Manifest.Status.LastError, "stagnation") {
+	if st.Manifest.Status.Phase != PhaseFailed || len(st.Diffs) != 5 || !strings.Contains(st.Manifest.Status.LastError, "stagnation") {
 		t.Fatalf("stagnation: %+v", st)
 	}
 	// Falling by ≥10% each loop never stagnates, so the cap ends it.
 	f = &fakeRC{outs: []int{1000, 900, 800, 700, 600, 500, 400, 300, 200, 150, 100, 50}}
 	st, _ = RunReconcile(context.Background(), f, approved(), Limits{})
-	if st.Manifest.Status.Phase != PhaseCrashLoop || len(st.Diffs) != 10 || !strings.Contains(st.Manifest.Status.LastError, "cap") {
+	if st.Manifest.Status.Phase != PhaseFailed || len(st.Diffs) != 10 || !strings.Contains(st.Manifest.Status.LastError, "cap") {
 		t.Fatalf("cap: %+v", st)
 	}
 }
@@ -92,7 +107,7 @@ func TestReconcileStagnationAndCap(t *testing.T) {
 func TestReconcileModelFailure(t *testing.T) {
 	f := &fakeRC{outs: []int{5}, failAgent: Coder}
 	st, err := RunReconcile(context.Background(), f, approved(), Limits{})
-	if err != nil || st.Manifest.Status.Phase != PhaseCrashLoop || !strings.Contains(st.Manifest.Status.LastError, "coder") {
+	if err != nil || st.Manifest.Status.Phase != PhaseFailed || !strings.Contains(st.Manifest.Status.LastError, "coder") {
 		t.Fatalf("%+v %v", st, err)
 	}
 }

@@ -47,11 +47,11 @@ func TestDecide(t *testing.T) {
 	}{
 		{5, []int{3, 0}, PhaseReady},
 		{5, []int{4}, PhaseReconciling},
-		{100, []int{95, 94, 93, 92}, PhaseReconciling},            // 4 stagnant
-		{100, []int{95, 94, 93, 92, 91}, PhaseCrashLoop},          // 5 without a 10% fall
-		{100, []int{95, 94, 93, 92, 80}, PhaseReconciling},        // the fifth falls ≥10%
-		{10, []int{9, 8, 7, 6, 5, 4, 3, 2, 1, 1}, PhaseCrashLoop}, // the cap
-		{10, []int{12, 12, 12, 12, 12}, PhaseCrashLoop},           // rising is stagnation too
+		{100, []int{95, 94, 93, 92}, PhaseReconciling},         // 4 stagnant
+		{100, []int{95, 94, 93, 92, 91}, PhaseFailed},          // 5 without a 10% fall
+		{100, []int{95, 94, 93, 92, 80}, PhaseReconciling},     // the fifth falls ≥10%
+		{10, []int{9, 8, 7, 6, 5, 4, 3, 2, 1, 1}, PhaseFailed}, // the cap
+		{10, []int{12, 12, 12, 12, 12}, PhaseFailed},           // rising is stagnation too
 	}
 	for i, c := range cases {
 		if v := Decide(c.base, c.diffs, l); v.Phase != c.want {

@@ -29,7 +29,8 @@ export function ReconcilePanel({ run, sessionId, busy }: Props) {
       </section>
     );
   }
-  const ended = run.phase === 'Ready' || run.phase === 'CrashLoopBackOff';
+  // 'CrashLoopBackOff' is how runs saved before the seed's phase names ended.
+  const ended = run.phase === 'Ready' || run.phase === 'Failed' || run.phase === 'CrashLoopBackOff';
   const canResume = run.approved && !ended && !run.running && !busy;
   return (
     <section class="mode-panel reconcile-panel" data-testid="reconcile-panel">
