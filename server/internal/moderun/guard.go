@@ -3,6 +3,8 @@ package moderun
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -16,6 +18,9 @@ var writeTools = map[string]bool{"write_file": true, "edit": true, "delete_file"
 type pathGuard struct {
 	tools.Tool
 	rule func(string) error
+	// roots are the workspace roots: an absolute target is judged by its
+	// path inside the root that holds it, not by the folders above it.
+	roots []string
 	// after, when set, runs once the write succeeded; its error is told
 	// to the model with the result.
 	after func(ctx context.Context, env *tools.Env, path string) error
@@ -31,7 +36,7 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 	if p == "" {
 		p = a.Path
 	}
-	if err := g.rule(p); err != nil {
+	if err := g.rule(workspaceRel(g.roots, p)); err != nil {
 		return tools.Fail(err.Error()), nil
 	}
 	res, err := g.Tool.Run(ctx, env, args)
@@ -42,6 +47,21 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 		}
 	}
 	return res, err
+}
+
+// workspaceRel is p inside the workspace root that holds it (p itself
+// when relative, or outside every root, where the tools' sandbox refuses
+// it anyway).
+func workspaceRel(roots []string, p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel
+		}
+	}
+	return p
 }
 
 // guardWrites wraps the write tools with the drafting path rule in
@@ -57,9 +77,9 @@ func (m *Modes) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []
 	}
 	for i, t := range ts {
 		if writeTools[t.Name()] {
-			ts[i] = pathGuard{Tool: t, rule: rule}
+			ts[i] = pathGuard{Tool: t, rule: rule, roots: m.roots}
 			if t.Name() == "write_file" || t.Name() == "edit" {
-				ts[i] = pathGuard{Tool: t, rule: rule, after: drafted}
+				ts[i] = pathGuard{Tool: t, rule: rule, roots: m.roots, after: drafted}
 			}
 		}
 	}
@@ -76,7 +96,7 @@ func StepTools(step modes.Step, ts []tools.Tool, roots []string) ([]tools.Tool, 
 		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
 		switch {
 		case writeTools[t.Name()]:
-			ts[i] = pathGuard{Tool: t, rule: rule}
+			ts[i] = pathGuard{Tool: t, rule: rule, roots: roots}
 		case t.Name() == modes.ToolShell:
 			// Files change through the write tools, where the path rule
 			// holds; the shell may only read and run checks (the tests).

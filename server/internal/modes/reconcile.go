@@ -31,20 +31,28 @@ func reconcilePhase(s Step) Phase {
 	return Phase{Name: "manifest", Allow: func(t ToolInfo) bool { return t.ReadOnly || t.Name == "write_file" }}
 }
 
-// IsTestPath says whether a workspace path is a test file by the usual
-// conventions of Go, JS/TS and Python projects.
+// testDirs are folders whose files are tests or their inputs: Go's
+// testdata (golden files decide what passes) included.
+var testDirs = []string{"__tests__", "tests", "test", "e2e", "testdata"}
+
+// IsTestPath says whether a workspace-relative path is a test file (or a
+// test's input) by the usual conventions of Go, JS/TS and Python
+// projects. The path is cleaned first, so "tests/../src/app.go" is the
+// source file it names.
 func IsTestPath(p string) bool {
-	p = strings.ReplaceAll(p, "\\", "/")
+	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
 	base := path.Base(p)
-	for _, dir := range []string{"/__tests__/", "/tests/", "/test/", "/e2e/"} {
-		if strings.Contains("/"+p, dir) {
-			return true
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		for _, dir := range testDirs {
+			if seg == dir {
+				return true
+			}
 		}
 	}
 	switch {
 	case strings.HasSuffix(base, "_test.go"):
 		return true
-	case strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"):
+	case strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"):
 		return true
 	}
 	for _, mid := range []string{".test.", ".spec."} {
