@@ -31,7 +31,7 @@ echo "$p passed, $f failed"
 `
 
 const reconcileManifest = `{"apiVersion":"vibe/v1","kind":"VibeManifest","metadata":{"name":"greeter","approved":false},
-"spec":{"intent":"app.txt greets the world","constraints":{"language":"text","testing":"sh"},"functionalSpec":{"behaviours":["says hello","says world"]},
+"spec":{"intent":"app.txt greets the world","constraints":{"language":"text","testing":"sh"},"functionalSpec":{"behaviors":["says hello","says world"]},
 "testCommand":"sh run_tests.sh"},"status":{"phase":"Pending","currentLoop":0,"diff":0}}`
 
 // reconcileEnv is a workspace with the runner and app.txt, a session in

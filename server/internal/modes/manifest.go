@@ -9,10 +9,15 @@ import (
 
 // Manifest is the Vibe Manifest (VibeOS): the desired state that the
 // reconcile loop drives the workspace towards. It is saved to
-// .govibe/manifests/<name>.json for the user to edit and approve.
+// .govibe/manifests/<name>.json for the user to edit and approve. Its
+// fields are the seed's, under the seed's names (manifest_fields.go reads
+// the earlier shapes too); GoVibe adds metadata.approved and the commands
+// the auditor runs.
 type Manifest struct {
-	APIVersion string         `json:"apiVersion"`
-	Kind       string         `json:"kind"`
+	// APIVersion and Kind are not the seed's: read when present (manifests
+	// drafted before), never asked for.
+	APIVersion string         `json:"apiVersion,omitempty"`
+	Kind       string         `json:"kind,omitempty"`
 	Metadata   Metadata       `json:"metadata"`
 	Spec       ManifestSpec   `json:"spec"`
 	Status     ManifestStatus `json:"status"`
@@ -27,7 +32,7 @@ type Metadata struct {
 type ManifestSpec struct {
 	Intent         string         `json:"intent"`
 	Constraints    Constraints    `json:"constraints"`
-	VisualSpec     map[string]any `json:"visualSpec,omitempty"`
+	VisualSpec     *VisualSpec    `json:"visualSpec,omitempty"`
 	FunctionalSpec FunctionalSpec `json:"functionalSpec"`
 	// TestCommand is what the auditor runs; its output is parsed for Diff.
 	TestCommand string `json:"testCommand"`
@@ -36,15 +41,9 @@ type ManifestSpec struct {
 }
 
 type Constraints struct {
-	Framework string `json:"framework,omitempty"`
-	Language  string `json:"language,omitempty"`
-	Testing   string `json:"testing,omitempty"`
-}
-
-type FunctionalSpec struct {
-	Inputs     []string `json:"inputs,omitempty"`
-	States     []string `json:"states,omitempty"`
-	Behaviours []string `json:"behaviours,omitempty"`
+	Framework string     `json:"framework,omitempty"`
+	Language  string     `json:"language,omitempty"`
+	Testing   StringList `json:"testing,omitempty"` // test frameworks
 }
 
 // ManifestStatus is written back as the loop runs.

@@ -103,8 +103,8 @@ func WriteRule(s Step) func(string) error {
 // DraftPrompt asks the model for a Vibe Manifest from an intent.
 func DraftPrompt(intent string) string {
 	return "Reconcile mode. Turn this intent into a Vibe Manifest and save it with write_file to .govibe/manifests/<name>.json " +
-		"(name: lower-case letters, digits and dashes). Fields: apiVersion \"vibe/v1\", kind \"VibeManifest\", metadata {name, version, approved: false}, " +
-		"spec {intent, constraints {framework, language, testing}, visualSpec, functionalSpec {inputs, states, behaviours}, testCommand, e2eCommand}, " +
-		"status {phase: \"Pending\", currentLoop: 0, diff: 0}. testCommand must print a report the auditor can read: go test -json, jest --json, " +
-		"vitest run --reporter=json, or a final \"N passed, N failed\" line. Read the workspace first if it has code. Do not write anything else.\n\nIntent: " + intent
+		"(name: lower-case letters, digits and dashes). Fields: metadata {name, version, approved: false}, " +
+		"spec {intent, constraints {framework, language, testing: [test frameworks]}, visualSpec {style, elements: [required UI elements]}, " +
+		"functionalSpec {inputs, states, behaviors}, testCommand, e2eCommand (optional)}, status {phase: \"Pending\", currentLoop: 0}. " +
+		"testCommand must print a report the auditor can read: go test -json, jest --json, vitest run --reporter=json, or a final \"N passed, N failed\" line. Read the workspace first if it has code. Do not write anything else.\n\nIntent: " + intent
 }

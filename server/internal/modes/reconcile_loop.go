@@ -182,7 +182,7 @@ func tail(s string, n int) string {
 
 func specifierPrompt(m Manifest) string {
 	return fmt.Sprintf("You are the Specifier. Write or extend tests (test files only) for this manifest so that they fail until it is implemented. The tests run with: %s\n\nIntent: %s\nBehaviours: %v\nInputs: %v\nStates: %v",
-		m.Spec.TestCommand, m.Spec.Intent, m.Spec.FunctionalSpec.Behaviours, m.Spec.FunctionalSpec.Inputs, m.Spec.FunctionalSpec.States)
+		m.Spec.TestCommand, m.Spec.Intent, m.Spec.FunctionalSpec.Behaviors, m.Spec.FunctionalSpec.Inputs, m.Spec.FunctionalSpec.States)
 }
 
 func coderPrompt(m Manifest, diff int) string {
