@@ -78,11 +78,13 @@ func TestScenarioPhasesPanel(t *testing.T) {
 	report := func(name string, args map[string]any) modelReply {
 		return modelReply{ToolCalls: []modelToolCall{toolCall(name, args)}}
 	}
-	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
+	h := newHarness(t, harnessOptions{Extension: true, Settings: map[string]any{"govibe.autoApprove.edits": true}, ModelRules: modelRules{Rules: []modelRule{
 		{Match: "now VERIFYING", On: "tool", Reply: modelReply{ToolCalls: []modelToolCall{toolCall("run_shell_command", map[string]any{"command": "rm calc.go"})}}},
 		{Match: "may only run read-only commands", On: "tool", Reply: report("report_done", map[string]any{"text": "calc.go reads right"})},
-		{Match: "now PATCHING", On: "tool", Reply: report("report_done", map[string]any{"text": "nothing to change"})},
-		{Match: "now PLANNING", On: "tool", Reply: report("report_plan", map[string]any{"steps": []string{"fix Add in calc.go", "run the tests"}})},
+		// PATCHING offers no report_done: writing the plan's one step
+		// moves to VERIFYING.
+		{Match: "now PATCHING", On: "tool", Reply: report("write_file", map[string]any{"filePath": "calc.go", "content": "package calc\n\nfunc Add(a, b int) int { return a + b }\n"})},
+		{Match: "now PLANNING", On: "tool", Reply: report("report_plan", map[string]any{"steps": []string{"fix Add in calc.go"}})},
 		{Match: "look at calc", On: "user", Reply: report("report_findings", map[string]any{"text": "Add subtracts in calc.go"})},
 	}}})
 	wv := h.openGoVibe()
@@ -105,7 +107,7 @@ func TestScenarioPhasesPanel(t *testing.T) {
 		h.expectInView(panel.Locator(selPhaseChip).Nth(i), "a phase chip")
 	}
 	h.shot("phases-done")
-	if out := gitStatus(t, h.Workspace); out != "" {
-		t.Fatalf("VERIFYING's refused rm changed the workspace:\n%s", out)
+	if out := gitStatus(t, h.Workspace); strings.TrimSpace(out) != "M calc.go" {
+		t.Fatalf("the workspace after PATCHING's write and VERIFYING's refused rm:\n%s", out)
 	}
 }

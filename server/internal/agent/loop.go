@@ -63,6 +63,10 @@ type Run struct {
 	// StopAfter makes the run stop once a round calls one of these tools
 	// (create_todo_list hands over to the scheduler).
 	StopAfter map[string]bool
+	// StopWhen, when set, is asked after each round's calls; a non-empty
+	// answer stops the run with it as Stopped (a Phases run whose state
+	// moved on, so the next run is assembled with the next state's tools).
+	StopWhen func() string
 	// OnTextFallback, when set, is told that the endpoint rejected tool
 	// definitions and the run switched to the text protocol (so the
 	// caller remembers it); it reports whether the user should be told,
@@ -176,6 +180,12 @@ func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outc
 	for _, c := range calls {
 		if r.StopAfter[c.Name] {
 			out.Status, out.Stopped = StatusDone, c.Name
+			return true, *out
+		}
+	}
+	if r.StopWhen != nil {
+		if why := r.StopWhen(); why != "" {
+			out.Status, out.Stopped = StatusDone, why
 			return true, *out
 		}
 	}

@@ -24,6 +24,9 @@ type pathGuard struct {
 	// after, when set, runs once the write succeeded; its error is told
 	// to the model with the result.
 	after func(ctx context.Context, env *tools.Env, path string) error
+	// note, when set, runs once the write succeeded; what it returns is
+	// added to the result (what the write moved on).
+	note func(ctx context.Context, path string) string
 }
 
 func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
@@ -44,6 +47,11 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 		if aerr := g.after(ctx, env, p); aerr != nil {
 			res.OK = false
 			res.Output += "\n\nThe file was written, but " + aerr.Error() + ". Fix it and write it again."
+		}
+	}
+	if err == nil && res.OK && g.note != nil {
+		if n := g.note(ctx, p); n != "" {
+			res.Output = strings.TrimRight(res.Output, "\n") + "\n\n" + n
 		}
 	}
 	return res, err

@@ -110,10 +110,12 @@ func (m *Modes) ProposesOnly(ctx context.Context, sid string) bool {
 
 // Tools narrows a free run's tools by the session's mode: the mode's own
 // tools are added (Phases mode's report tools), write tools carry the
-// drafting path rule in Reconcile mode, the shell may only check in a
-// phase that says so, and a Phases run refuses a call it already made.
+// drafting path rule in Reconcile mode and move the plan on in PATCHING,
+// the shell may only check in a phase that says so, and a Phases run
+// refuses a call it already made.
 func (m *Modes) Tools(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	return m.guardRepeats(ctx, sid, m.phaseShell(ctx, sid, m.guardWrites(ctx, sid, append(ts, m.modeTools(ctx, sid)...))))
+	ts = m.guardWrites(ctx, sid, append(ts, m.modeTools(ctx, sid)...))
+	return m.guardRepeats(ctx, sid, m.phaseShell(ctx, sid, m.advanceOnWrites(ctx, sid, ts)))
 }
 
 // Block adds the mode phase's refusals to a run's blocked tools (nothing
@@ -135,19 +137,22 @@ func (m *Modes) Block(ctx context.Context, sid string, ts []tools.Tool, blocked 
 	return blocked
 }
 
-// StopAfter adds the phase's exit tools to the run's stop list.
-func (m *Modes) StopAfter(ctx context.Context, sid string, stop map[string]bool) map[string]bool {
+// StopWhen is a Phases run's stop: once the machine's state moves on (a
+// report accepted, the last plan step written), the run ends and the
+// next one offers the next state's tools. A refused report does not stop
+// the run: the model reads why and tries again within it. nil outside
+// Phases mode.
+func (m *Modes) StopWhen(ctx context.Context, sid string) func() string {
 	if m.Mode(ctx, sid) != modes.Phases {
-		return stop
+		return nil
 	}
-	out := map[string]bool{}
-	for k, v := range stop {
-		out[k] = v
+	from := m.Progress(ctx, sid).State
+	return func() string {
+		if st := m.Progress(ctx, sid).State; st != from {
+			return "phase " + string(st)
+		}
+		return ""
 	}
-	for _, n := range []string{modes.ToolReportFindings, modes.ToolReportPlan, modes.ToolReportBlocked, modes.ToolReportDone} {
-		out[n] = true
-	}
-	return out
 }
 
 // phaseShell limits run_shell_command to read-only commands and checks

@@ -89,8 +89,10 @@ func TestPhasesModeTransitions(t *testing.T) {
 		calls(call("w0", "write_file", map[string]any{"path": "early.txt", "content": "x"})),
 		calls(call("f1", "report_findings", map[string]any{"text": "the bug is in a.txt"})),
 		calls(call("p1", "report_plan", map[string]any{"steps": []string{"fix a.txt"}})),
-		calls(call("w1", "write_file", map[string]any{"filePath": "a.txt", "content": "fixed\n"})),
+		// PATCHING offers no report_done: refused, and the run goes on.
 		calls(call("d1", "report_done", map[string]any{"text": "patched"})),
+		// Writing the plan's one step moves to VERIFYING.
+		calls(call("w1", "write_file", map[string]any{"filePath": "a.txt", "content": "fixed\n"})),
 		calls(call("d2", "report_done", map[string]any{"text": "a.txt reads fixed"})),
 		text("Done."),
 	}}
@@ -122,8 +124,11 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if o := offered(5); !has(o, "report_plan") || has(o, "grep_search") || has(o, "write_file") {
 		t.Errorf("PLANNING offered %v", o)
 	}
-	if o := offered(6); !has(o, "write_file") || !has(o, "report_blocked") || has(o, "run_shell_command") {
+	if o := offered(6); !has(o, "write_file") || !has(o, "report_blocked") || has(o, "run_shell_command") || has(o, "report_done") {
 		t.Errorf("PATCHING offered %v", o)
+	}
+	if o := offered(7); !has(o, "write_file") || has(o, "report_done") {
+		t.Errorf("PATCHING after a refused report offered %v", o)
 	}
 	if o := offered(8); !has(o, "run_shell_command") || has(o, "write_file") {
 		t.Errorf("VERIFYING offered %v", o)
@@ -132,8 +137,8 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if !strings.HasPrefix(res["r1"], "ok") || !strings.Contains(res["r2"], "already made") {
 		t.Errorf("repeat: %q / %q", res["r1"], res["r2"])
 	}
-	if !strings.Contains(res["w0"], "does not allow write_file") || !strings.HasPrefix(res["w1"], "ok") {
-		t.Errorf("writes: early %q, patch %q", res["w0"], res["w1"])
+	if !strings.Contains(res["w0"], "does not allow write_file") || !strings.HasPrefix(res["w1"], "ok") || !strings.Contains(res["d1"], "does not allow report_done") {
+		t.Errorf("writes: early %q, patch %q; report_done in PATCHING %q", res["w0"], res["w1"], res["d1"])
 	}
 	p := x.E.Modes().Progress(ctx, sess.ID)
 	if p.State != modes.Done || p.Findings != "the bug is in a.txt" || len(p.Plan) != 1 {
@@ -224,8 +229,8 @@ func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 	s := &enginetest.Script{Main: []scripted.Reply{
 		calls(call("f1", "report_findings", map[string]any{"text": "a.txt"})),
-		calls(call("p1", "report_plan", map[string]any{"steps": []string{"none"}})),
-		calls(call("d1", "report_done", map[string]any{"text": "nothing to patch"})),
+		calls(call("p1", "report_plan", map[string]any{"steps": []string{"note the check in c.txt"}})),
+		calls(call("w1", "write_file", map[string]any{"filePath": "c.txt", "content": "checked\n"})),
 		calls(call("x1", "run_shell_command", map[string]any{"command": "rm a.txt"})),
 		calls(call("x2", "run_shell_command", map[string]any{"command": "echo hi > b.txt"})),
 		calls(call("x3", "run_shell_command", map[string]any{"command": "cat a.txt"})),

@@ -64,9 +64,9 @@ func (m *Modes) reportTools(sid string) []tools.Tool {
 		mk(modes.ToolReportFindings, "End the EXPLORING phase: report what you found (files, causes, constraints) in text.", textSchema),
 		mk(modes.ToolReportPlan, "End the PLANNING phase: report the ordered steps of the patch.",
 			`{"type":"object","properties":{"steps":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`),
-		mk(modes.ToolReportBlocked, "Report that the current step cannot go on, and why (text). Three reports on one step fail the run.",
+		mk(modes.ToolReportBlocked, "Report that the current step cannot go on, and why (text); in VERIFYING, that the checks fail, which returns to PATCHING to fix them. Three reports on one step fail the run.",
 			`{"type":"object","properties":{"text":{"type":"string"},"step":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
-		mk(modes.ToolReportDone, "PATCHING: the patch is written, go on to verify. VERIFYING: the checks pass; text says which.", textSchema),
+		mk(modes.ToolReportDone, "End the VERIFYING phase: the checks pass; text says which.", textSchema),
 	}
 }
 
@@ -77,6 +77,34 @@ func (m *Modes) modeTools(ctx context.Context, sid string) []tools.Tool {
 		return nil
 	}
 	return m.reportTools(sid)
+}
+
+// advanceOnWrites makes each successful write in PATCHING patch the
+// current plan step (codeCLI: write_file moves the plan on); writing the
+// last step's moves to VERIFYING, and StopWhen ends the run there.
+func (m *Modes) advanceOnWrites(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	if m.Mode(ctx, sid) != modes.Phases || !m.phase(ctx, sid).AdvancesOnWrite {
+		return ts
+	}
+	for i, t := range ts {
+		if writeTools[t.Name()] && t.Name() != "create_directory" {
+			ts[i] = pathGuard{Tool: t, rule: func(string) error { return nil }, note: func(ctx context.Context, p string) string {
+				pr := m.Progress(ctx, sid)
+				if err := pr.Apply(modes.Report{Tool: modes.ToolWrote, Text: p}); err != nil {
+					return ""
+				}
+				if err := sessionstate.Set(ctx, m.store, sid, sessionstate.PhaseProgress, pr); err != nil {
+					return ""
+				}
+				m.host.Publish(sid, "", pr)
+				if pr.State == modes.Verifying {
+					return fmt.Sprintf("All %d plan steps are patched: the phase is now VERIFYING.", len(pr.Plan))
+				}
+				return fmt.Sprintf("Step %d of the plan is patched; next: %s", pr.Step, pr.Plan[pr.Step])
+			}}
+		}
+	}
+	return ts
 }
 
 // repeatGuard refuses, in Phases mode, a call identical (name and

@@ -55,6 +55,8 @@ type Phase struct {
 	MaxNudges int
 	// ReadOnlyShell limits run_shell_command to read-only commands and checks.
 	ReadOnlyShell bool
+	// AdvancesOnWrite: each successful write ends a plan step (PATCHING).
+	AdvancesOnWrite bool
 }
 
 // Blocked returns, for each tool the phase does not offer, why. The agent

@@ -43,7 +43,7 @@ func TestWhitelists(t *testing.T) {
 		{PhaseOf(Plan, ""), "read_file find_in_file list_files glob grep_search get_workspace_info web_fetch create_todo_list"},
 		{PhaseOf(Phases, ""), "read_file find_in_file list_files glob grep_search get_workspace_info report_findings"},
 		{PhaseOf(Phases, string(Planning)), "read_file find_in_file report_plan"},
-		{PhaseOf(Phases, string(Patching)), "read_file find_in_file list_files glob grep_search get_workspace_info write_file edit delete_file report_blocked report_done"},
+		{PhaseOf(Phases, string(Patching)), "read_file find_in_file list_files glob grep_search get_workspace_info write_file edit delete_file report_blocked"},
 		{PhaseOf(Phases, string(Verifying)), "read_file find_in_file list_files glob grep_search get_workspace_info run_shell_command report_blocked report_done"},
 		{PhaseOf(Phases, string(Done)), ""},
 		{PhaseOf(Reconcile, string(Coder)), "read_file find_in_file list_files glob grep_search get_workspace_info write_file edit delete_file run_shell_command"},
@@ -74,7 +74,11 @@ func TestPhaseTransitions(t *testing.T) {
 		{Report{Tool: ToolReportFindings, Text: "main.go has the bug"}, Planning, ""},
 		{Report{Tool: ToolReportPlan}, Planning, "at least one step"},
 		{Report{Tool: ToolReportPlan, Steps: []string{"fix", "test"}}, Patching, ""},
-		{Report{Tool: ToolReportDone, Text: "patched"}, Verifying, ""},
+		{Report{Tool: ToolReportDone, Text: "patched"}, Patching, "not a report of the PATCHING phase"},
+		{Report{Tool: ToolWrote, Text: "main.go"}, Patching, ""}, // step 1 of 2 patched
+		{Report{Tool: ToolWrote, Text: "main_test.go"}, Verifying, ""},
+		{Report{Tool: ToolReportBlocked, Text: "go test fails"}, Patching, ""}, // back to patch the last step
+		{Report{Tool: ToolWrote, Text: "main.go"}, Verifying, ""},
 		{Report{Tool: ToolReportFindings, Text: "again"}, Verifying, "not a report"},
 		{Report{Tool: ToolReportDone, Text: "tests pass"}, Done, ""},
 	}

@@ -30,8 +30,11 @@ func codePhase(s State) Phase {
 		return Phase{Name: string(Planning), Allow: or(only("read_file", "find_in_file"), only(ToolReportPlan)),
 			Exit: []string{ToolReportPlan}, MaxNudges: 3}
 	case Patching:
-		return Phase{Name: string(Patching), Allow: or(in(reads), in(writes), only(ToolReportBlocked, ToolReportDone)),
-			Exit: []string{ToolReportDone, ToolReportBlocked}, MaxNudges: 3}
+		// As codeCLI: a write moves the plan on (ToolWrote), and writing
+		// the last step's moves to VERIFYING; report_blocked says a step
+		// cannot be done.
+		return Phase{Name: string(Patching), Allow: or(in(reads), in(writes), only(ToolReportBlocked)),
+			Exit: []string{ToolReportBlocked}, MaxNudges: 3, AdvancesOnWrite: true}
 	case Verifying:
 		return Phase{Name: string(Verifying), Allow: or(in(reads), only(ToolShell, ToolReportDone, ToolReportBlocked)),
 			Exit: []string{ToolReportDone, ToolReportBlocked}, MaxNudges: 3, ReadOnlyShell: true}
@@ -52,6 +55,10 @@ type Progress struct {
 	Reason   string         `json:"reason,omitempty"`  // why FAILED
 }
 
+// ToolWrote is not a tool: it is the report a successful write makes in
+// PATCHING (Text: the file), which patches the current plan step.
+const ToolWrote = "wrote"
+
 // Report is one report tool call.
 type Report struct {
 	Tool    string
@@ -68,6 +75,17 @@ func (p *Progress) Apply(r Report) error {
 		p.State = Exploring
 	}
 	ph := codePhase(p.State)
+	if r.Tool == ToolWrote {
+		if !ph.AdvancesOnWrite {
+			return nil // a write outside PATCHING moves nothing (and is refused there anyway)
+		}
+		p.Log = append(p.Log, fmt.Sprintf("step %d/%d patched: %s", p.Step+1, len(p.Plan), r.Text))
+		if p.Step++; p.Step >= len(p.Plan) {
+			p.Step = len(p.Plan) - 1
+			p.to(Verifying, fmt.Sprintf("all %d steps patched", len(p.Plan)))
+		}
+		return nil
+	}
 	if !contains(ph.Exit, r.Tool) {
 		return fmt.Errorf("%s is not a report of the %s phase (expected %s)", r.Tool, p.State, strings.Join(ph.Exit, " or "))
 	}
@@ -97,13 +115,13 @@ func (p *Progress) Apply(r Report) error {
 		if p.Blocked[key] >= MaxBlocked {
 			p.Reason = r.Text
 			p.to(Failed, fmt.Sprintf("blocked %d times on %s", MaxBlocked, key))
+		} else if p.State == Verifying {
+			// The checks fail: back to patching the last step, whose
+			// next write returns here.
+			p.to(Patching, "verification blocked: "+r.Text)
 		}
 	case ToolReportDone:
-		if p.State == Patching {
-			p.to(Verifying, "patch reported done")
-		} else {
-			p.to(Done, "verified: "+r.Text)
-		}
+		p.to(Done, "verified: "+r.Text)
 	}
 	return nil
 }
