@@ -83,7 +83,8 @@ func TestScenarioPhasesPanel(t *testing.T) {
 		{Match: "may only run read-only commands", On: "tool", Reply: report("report_done", map[string]any{"text": "calc.go reads right"})},
 		// PATCHING offers no report_done: writing the plan's one step
 		// moves to VERIFYING.
-		{Match: "now PATCHING", On: "tool", Reply: report("write_file", map[string]any{"filePath": "calc.go", "content": "package calc\n\nfunc Add(a, b int) int { return a + b }\n"})},
+		{Match: "now PATCHING", On: "tool", Reply: report("read_file", map[string]any{"filePath": "calc.go"})},
+		{Match: "File: calc.go", On: "tool", Reply: report("write_file", map[string]any{"filePath": "calc.go", "content": "package calc\n\nfunc Add(a, b int) int { return a + b }\n"})},
 		{Match: "now PLANNING", On: "tool", Reply: report("report_plan", map[string]any{"steps": []string{"fix Add in calc.go"}})},
 		{Match: "look at calc", On: "user", Reply: report("report_findings", map[string]any{"text": "Add subtracts in calc.go"})},
 	}}})

@@ -95,6 +95,11 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 			return out.SessionID, out.TurnID, err
 		}
 		turnText, btw, limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
+	} else if p.origin != store.OriginControl {
+		// Reconcile mode's input is an intent, as /reconcile's argument.
+		if d, ok := e.modes.DraftText(ctx, p.SessionID, text); ok {
+			turnText = d
+		}
 	}
 	if p.SessionID == "" {
 		s, err := e.CreateSession(ctx, "")

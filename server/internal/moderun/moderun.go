@@ -10,6 +10,7 @@ package moderun
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/govibe/govibe/server/internal/config"
@@ -114,8 +115,33 @@ func (m *Modes) ProposesOnly(ctx context.Context, sid string) bool {
 // the shell may only check in a phase that says so, and a Phases run
 // refuses a call it already made.
 func (m *Modes) Tools(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	ts = m.guardWrites(ctx, sid, append(ts, m.modeTools(ctx, sid)...))
+	ts = m.proposeOnly(ctx, sid, m.guardWrites(ctx, sid, append(ts, m.modeTools(ctx, sid)...)))
 	return m.guardRepeats(ctx, sid, m.phaseShell(ctx, sid, m.advanceOnWrites(ctx, sid, ts)))
+}
+
+// proposal is create_todo_list in Plan mode: the plan is proposed, not
+// run, and the model's result says so (the tool's own text announces the
+// scheduler, which would mislead the next turn).
+type proposal struct{ tools.Tool }
+
+func (p proposal) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
+	res, err := p.Tool.Run(ctx, env, args)
+	if err == nil && res.OK {
+		res.Output = "The plan is proposed, not run: the user reviews it, may edit it, and runs it with Run plan."
+	}
+	return res, err
+}
+
+func (m *Modes) proposeOnly(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
+	if !m.ProposesOnly(ctx, sid) {
+		return ts
+	}
+	for i, t := range ts {
+		if t.Name() == modes.ToolCreateTodo {
+			ts[i] = proposal{t}
+		}
+	}
+	return ts
 }
 
 // Block adds the mode phase's refusals to a run's blocked tools (nothing

@@ -182,6 +182,21 @@ func (m *Modes) MaxLoops() int {
 	return modes.Limits{MaxTotalLoops: m.host.Settings().Reconcile.MaxTotalLoops}.Normalized().MaxTotalLoops
 }
 
+// DraftText is a plain message typed in Reconcile mode as the turn's
+// text: the drafting prompt for that intent (as /reconcile <intent>),
+// unless an approved run is under way, whose session takes questions as
+// ordinary turns. ok is false when the message is not a draft.
+func (m *Modes) DraftText(ctx context.Context, sid, text string) (string, bool) {
+	if sid == "" || m.Mode(ctx, sid) != modes.Reconcile || planrun.IsResumeText(text) {
+		return "", false
+	}
+	st, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	if err == nil && ok && st.Manifest.Metadata.Approved && !modes.Ended(st.Manifest.Status.Phase) {
+		return "", false
+	}
+	return modes.DraftPrompt(text), true
+}
+
 // DraftCommand handles "/reconcile <intent>": the session switches to
 // Reconcile mode and the turn's text is the drafting prompt.
 func (m *Modes) DraftCommand(ctx context.Context, sid, args string) (string, error) {

@@ -137,6 +137,10 @@ func (p *Progress) to(s State, why string) {
 // Nudge is what the model is told when it replies without its phase's
 // report tool: the reply does not end the phase.
 func Nudge(ph Phase) string {
+	if ph.AdvancesOnWrite {
+		return fmt.Sprintf("You are in the %s phase. A plain reply does not end it: write the plan's remaining steps (each write moves the plan on), or call %s.",
+			ph.Name, strings.Join(ph.Exit, " or "))
+	}
 	return fmt.Sprintf("You are in the %s phase. A plain reply does not end it: call %s to report and move on.",
 		ph.Name, strings.Join(ph.Exit, " or "))
 }
