@@ -73,6 +73,7 @@ var zhCN = map[string]string{
 	"Reconcile %s: approved, starting the loop.":                                  "协调 %s：已批准，开始循环。",
 	"Reconcile %s: Ready after %d loops; all tests pass.":                         "协调 %s：%d 轮后就绪，所有测试通过。",
 	"Reconcile %s: Failed after %d loops: %s":                                     "协调 %s：%d 轮后失败：%s",
+	"Auditor, before the specifier: %d failing, %d passing.":                      "审计器（规格编写者之前）：%d 个失败，%d 个通过。",
 	"Auditor, on the specifier's tests: %d failing, %d passing.":                  "审计器（规格编写者的测试）：%d 个失败，%d 个通过。",
 	"Auditor, after loop %d: %d failing, %d passing.":                             "审计器（第 %d 轮后）：%d 个失败，%d 个通过。",
 	"/reconcile needs an intent, e.g. /reconcile a snake game in React":           "/reconcile 需要一个意图，例如 /reconcile 用 React 写一个贪吃蛇游戏",

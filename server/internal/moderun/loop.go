@@ -32,7 +32,8 @@ type Loop struct {
 	// st is the last state saved, published with the agent now running.
 	st    modes.RunState
 	agent string
-	// last is the step whose work the next test run checks.
+	// last is the step whose work the next test run checks; "" for the
+	// run before the specifier (what already fails).
 	last modes.Step
 }
 
@@ -102,8 +103,12 @@ func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
 	if res.ExitCode != 0 {
 		exit = &modes.TestExit{Code: res.ExitCode}
 	}
+	last := l.last
+	l.last = ""
 	if d, perr := modes.ParseDiff(out); perr == nil {
-		if l.last == modes.Specifier {
+		if last == "" {
+			l.a.Notice(l.m.host.Tr("Auditor, before the specifier: %d failing, %d passing.", d.Failed, d.Passed))
+		} else if last == modes.Specifier {
 			l.a.Notice(l.m.host.Tr("Auditor, on the specifier's tests: %d failing, %d passing.", d.Failed, d.Passed))
 		} else {
 			l.a.Notice(l.m.host.Tr("Auditor, after loop %d: %d failing, %d passing.", len(l.st.Diffs)+1, d.Failed, d.Passed))

@@ -109,7 +109,7 @@ func TestReconcileRunReady(t *testing.T) {
 			specPrompts = append(specPrompts, c)
 		}
 	}
-	if len(specPrompts) != 2 || !strings.Contains(specPrompts[1], "all passed") {
+	if len(specPrompts) != 2 || !strings.Contains(specPrompts[1], "did not fail") {
 		t.Fatalf("the specifier must be sent back: %q", specPrompts)
 	}
 	for _, r := range reqs[2:] {

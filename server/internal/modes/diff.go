@@ -15,6 +15,8 @@ type Result struct {
 	Passed int
 	Format string   // go-json|jest-json|plain
 	Names  []string // failing tests, where the format names them
+	// NoneRan: the report shows no test run; Failed is 1 for it.
+	NoneRan bool
 }
 
 // ErrNoReport means the output holds none of the known report formats.
@@ -31,7 +33,7 @@ func ParseDiff(out string) (Result, error) {
 	for _, parse := range []func(string) (Result, bool){parseGoJSON, parseJestJSON, parsePlain} {
 		if r, ok := parse(out); ok {
 			if r.Failed == 0 && r.Passed == 0 {
-				r.Failed, r.Names = 1, append(r.Names, "no tests ran")
+				r.Failed, r.Names, r.NoneRan = 1, append(r.Names, "no tests ran"), true
 			}
 			return r, nil
 		}

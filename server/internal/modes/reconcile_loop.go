@@ -32,6 +32,45 @@ type RunState struct {
 	Diffs    []int    `json:"diffs,omitempty"` // after each loop
 	// SpecRetries counts specifier runs sent back because their tests passed.
 	SpecRetries int `json:"specRetries,omitempty"`
+	// SpecBefore is what failed before the specifier's run (saved, so a
+	// resumed specifier is judged against the same start).
+	SpecBefore *Audit `json:"specBefore,omitempty"`
+}
+
+// Audit is what one audit read: the failing count and, where every
+// report names its tests, the failing names.
+type Audit struct {
+	Failed int      `json:"failed"`
+	Names  []string `json:"names,omitempty"`
+	Named  bool     `json:"named,omitempty"`
+	// NoneRan: no test ran at all (its one failure stands for that).
+	NoneRan bool `json:"noneRan,omitempty"`
+}
+
+// NewFailures says whether after fails tests that before did not: the
+// specifier's new tests must fail when run. Tests already failing (a run
+// approved again after it failed, a workspace with broken tests) do not
+// count; by name where the reports name tests, else by a higher count.
+func NewFailures(before, after Audit) bool {
+	if after.Failed == 0 || after.NoneRan {
+		return false // no test failed, or none ran: nothing was specified
+	}
+	if before.NoneRan {
+		return true
+	}
+	if before.Named && after.Named {
+		old := map[string]bool{}
+		for _, n := range before.Names {
+			old[n] = true
+		}
+		for _, n := range after.Names {
+			if !old[n] {
+				return true
+			}
+		}
+		return false
+	}
+	return after.Failed > before.Failed
 }
 
 // MaxSpecRetries bounds how often a specifier is sent back.
@@ -69,28 +108,45 @@ func RunReconcile(ctx context.Context, rc Reconciler, st RunState, l Limits) (Ru
 		}
 		switch st.Step {
 		case Specifier:
+			if st.SpecBefore == nil {
+				// What already fails is not the specifier's: a command
+				// that reads as nothing (no tests yet) is nothing failing.
+				before, err := auditDetail(ctx, rc, st.Manifest)
+				if err != nil {
+					if ctx.Err() != nil {
+						return st, ctx.Err()
+					}
+					before = Audit{Named: true}
+				}
+				st.SpecBefore = &before
+				if err := save(); err != nil {
+					return st, err
+				}
+			}
 			prompt := specifierPrompt(st.Manifest)
 			if st.SpecRetries > 0 {
-				prompt += "\n\nYour previous tests all passed against the current code, so they check nothing new. Write tests that fail until the manifest is implemented."
+				prompt += "\n\nYour previous tests did not fail against the current code (or only tests that already failed did), so they check nothing new. Write tests that fail until the manifest is implemented."
 			}
 			if err := rc.RunAgent(ctx, Specifier, prompt); err != nil {
 				return fail("specifier: " + err.Error())
 			}
-			res, err := audit(ctx, rc, st.Manifest)
+			after, err := auditDetail(ctx, rc, st.Manifest)
 			if err != nil {
 				return fail(err.Error())
 			}
-			if res == 0 {
+			before := *st.SpecBefore
+			st.SpecBefore = nil
+			if !NewFailures(before, after) {
 				st.SpecRetries++
 				if st.SpecRetries > MaxSpecRetries {
-					return fail(fmt.Sprintf("the specifier's tests passed at once %d times", st.SpecRetries))
+					return fail(fmt.Sprintf("the specifier's tests did not fail %d times", st.SpecRetries))
 				}
 				if err := save(); err != nil {
 					return st, err
 				}
 				continue
 			}
-			st.Baseline, st.Step = res, Coder
+			st.Baseline, st.Step = after.Failed, Coder
 		case Coder:
 			if err := rc.RunAgent(ctx, Coder, coderPrompt(st.Manifest, st.last())); err != nil {
 				return fail("coder: " + err.Error())
@@ -145,7 +201,12 @@ func (e *TestExit) Error() string { return fmt.Sprintf("exit %d", e.Code) }
 // crashed first, or the command is wrong) is an error naming the end of
 // the output, never a Diff of 0.
 func audit(ctx context.Context, rc Reconciler, m Manifest) (int, error) {
-	total := 0
+	a, err := auditDetail(ctx, rc, m)
+	return a.Failed, err
+}
+
+func auditDetail(ctx context.Context, rc Reconciler, m Manifest) (Audit, error) {
+	total := Audit{Named: true}
 	for _, cmd := range []string{m.Spec.TestCommand, m.Spec.E2ECommand} {
 		if cmd == "" {
 			continue
@@ -153,7 +214,7 @@ func audit(ctx context.Context, rc Reconciler, m Manifest) (int, error) {
 		out, err := rc.RunTests(ctx, cmd)
 		var exit *TestExit
 		if err != nil && !errors.As(err, &exit) {
-			return 0, fmt.Errorf("auditor: %s: %w", cmd, err)
+			return Audit{}, fmt.Errorf("auditor: %s: %w", cmd, err)
 		}
 		r, perr := ParseDiff(out)
 		if perr != nil {
@@ -161,12 +222,15 @@ func audit(ctx context.Context, rc Reconciler, m Manifest) (int, error) {
 			if exit != nil {
 				code = exit.Code
 			}
-			return 0, fmt.Errorf("auditor: %s (exit %d): %w; its output ends: %s", cmd, code, perr, tail(out, 300))
+			return Audit{}, fmt.Errorf("auditor: %s (exit %d): %w; its output ends: %s", cmd, code, perr, tail(out, 300))
 		}
 		if exit != nil && r.Failed == 0 {
-			r.Failed = 1
+			r.Failed, r.Names = 1, append(r.Names, fmt.Sprintf("%s exited %d", cmd, exit.Code))
 		}
-		total += r.Failed
+		total.NoneRan = r.NoneRan && (total.Failed == 0 || total.NoneRan)
+		total.Failed += r.Failed
+		total.Names = append(total.Names, r.Names...)
+		total.Named = total.Named && r.Format != "plain"
 	}
 	return total, nil
 }
@@ -181,7 +245,7 @@ func tail(s string, n int) string {
 }
 
 func specifierPrompt(m Manifest) string {
-	return fmt.Sprintf("You are the Specifier. Write or extend tests (test files only) for this manifest so that they fail until it is implemented. The tests run with: %s\n\nIntent: %s\nBehaviours: %v\nInputs: %v\nStates: %v",
+	return fmt.Sprintf("You are the Specifier. Write or extend tests (test files only) for this manifest so that they fail until it is implemented. The tests run with: %s\n\nIntent: %s\nBehaviors: %v\nInputs: %v\nStates: %v",
 		m.Spec.TestCommand, m.Spec.Intent, m.Spec.FunctionalSpec.Behaviors, m.Spec.FunctionalSpec.Inputs, m.Spec.FunctionalSpec.States)
 }
 

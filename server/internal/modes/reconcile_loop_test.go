@@ -19,6 +19,11 @@ type fakeRC struct {
 	failAgent Step
 	// raw, when set, replaces the outputs: {output, exit code} per run.
 	raw []rawRun
+	// pre is the output of the audit before each specifier run (a test
+	// run with no agent run since the last one); "" is no tests at all.
+	pre        string
+	preRuns    int
+	agentsSeen int
 }
 
 type rawRun struct {
@@ -27,6 +32,7 @@ type rawRun struct {
 }
 
 func (f *fakeRC) RunAgent(_ context.Context, s Step, p string) error {
+	f.agentsSeen++
 	f.agents = append(f.agents, s)
 	f.prompts = append(f.prompts, p)
 	if s == f.failAgent {
@@ -36,6 +42,14 @@ func (f *fakeRC) RunAgent(_ context.Context, s Step, p string) error {
 }
 
 func (f *fakeRC) RunTests(context.Context, string) (string, error) {
+	if f.agentsSeen == 0 {
+		f.preRuns++
+		if f.pre == "" {
+			return "0 passed, 0 failed", nil
+		}
+		return f.pre, nil
+	}
+	f.agentsSeen = 0
 	if f.raw != nil {
 		r := f.raw[min(f.runs, len(f.raw)-1)]
 		f.runs++
@@ -80,7 +94,7 @@ func TestReconcileSpecifierSentBackWhenTestsPass(t *testing.T) {
 	if err != nil || st.Manifest.Status.Phase != PhaseReady {
 		t.Fatalf("%+v %v", st, err)
 	}
-	if fmt.Sprint(f.agents[:2]) != "[specifier specifier]" || !strings.Contains(f.prompts[1], "all passed") {
+	if fmt.Sprint(f.agents[:2]) != "[specifier specifier]" || !strings.Contains(f.prompts[1], "did not fail") {
 		t.Fatalf("the specifier must be sent back: %v %q", f.agents, f.prompts[1])
 	}
 	f = &fakeRC{outs: []int{0}}
