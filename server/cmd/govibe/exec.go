@@ -258,12 +258,27 @@ func execCmd(args []string) int {
 		unsub()
 		return exitError
 	}
-	var status agent.Status
-	select {
-	case status = <-finished:
-	case <-ctx.Done():
-		eng.Cancel(sess)
-		status = <-finished
+	wait := func() agent.Status {
+		select {
+		case st := <-finished:
+			return st
+		case <-ctx.Done():
+			eng.Cancel(sess)
+			return <-finished
+		}
+	}
+	status := wait()
+	if name := draftedManifest(ctx, eng, sess); status == agent.StatusDone && name != "" {
+		if *approve == "all" {
+			if _, _, err := eng.Modes().ApproveManifest(ctx, sess, ""); err != nil {
+				out.fail(err)
+				unsub()
+				return exitError
+			}
+			status = wait()
+		} else {
+			fmt.Fprintln(os.Stderr, "govibe exec:", eng.Tr("the manifest %s waits for approval in the editor's Reconcile panel; headless, --approve all approves it and runs the loop", modes.ManifestPath(name)))
+		}
 	}
 	unsub()
 	out.finish(status)
