@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/modes"
@@ -45,6 +46,9 @@ type Modes struct {
 	host  Host
 	store sessionstate.KV
 	roots []string
+	// calls holds, per session, the calls of the current Phases phase
+	// (*phaseCalls), for the repeat guard.
+	calls sync.Map
 }
 
 // New returns the modes of an engine whose workspace roots are roots.

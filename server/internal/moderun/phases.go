@@ -108,30 +108,49 @@ func (m *Modes) advanceOnWrites(ctx context.Context, sid string, ts []tools.Tool
 }
 
 // repeatGuard refuses, in Phases mode, a call identical (name and
-// arguments) to one already made in the same run: the codeCLI rule
-// against a model looping on the same step.
+// arguments) to one already made in the same phase of the same turn: the
+// codeCLI rule against a model looping on the same step. A nudge after a
+// plain reply starts another run of the same phase, so the calls seen
+// are the session's (calls), not the run's.
 type repeatGuard struct {
 	tools.Tool
-	seen *sync.Map
+	m   *Modes
+	sid string
+}
+
+// phaseCalls are the calls made in one phase of one turn.
+type phaseCalls struct {
+	mu    sync.Mutex
+	turn  string
+	state modes.State
+	seen  map[string]bool
 }
 
 func (g repeatGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
+	v, _ := g.m.calls.LoadOrStore(g.sid, &phaseCalls{})
+	pc := v.(*phaseCalls)
+	state := g.m.Progress(ctx, g.sid).State
 	key := g.Name() + "\x00" + string(args)
-	if _, dup := g.seen.LoadOrStore(key, true); dup {
+	pc.mu.Lock()
+	if pc.turn != env.TurnID || pc.state != state {
+		pc.turn, pc.state, pc.seen = env.TurnID, state, map[string]bool{}
+	}
+	dup := pc.seen[key]
+	pc.seen[key] = true
+	pc.mu.Unlock()
+	if dup {
 		return tools.Fail("This exact call was already made in this phase; its result is above. Do something different, or report."), nil
 	}
 	return g.Tool.Run(ctx, env, args)
 }
 
-// guardRepeats wraps every tool of a Phases-mode run with one shared
-// repeatGuard.
+// guardRepeats wraps every tool of a Phases-mode run with the repeat guard.
 func (m *Modes) guardRepeats(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
 	if m.Mode(ctx, sid) != modes.Phases {
 		return ts
 	}
-	seen := &sync.Map{}
 	for i, t := range ts {
-		ts[i] = repeatGuard{Tool: t, seen: seen}
+		ts[i] = repeatGuard{Tool: t, m: m, sid: sid}
 	}
 	return ts
 }

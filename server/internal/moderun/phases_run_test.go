@@ -55,3 +55,32 @@ func TestPhasesBlockedVerifyingLoopsBackThenFails(t *testing.T) {
 		t.Errorf("log %v", p.Log)
 	}
 }
+
+// A call repeated after a nudge (another run of the same phase) is still
+// a repeat; in the next phase, or the next turn, it runs again.
+func TestPhasesRepeatIsPerPhaseNotPerRun(t *testing.T) {
+	s := &enginetest.Script{Main: []scripted.Reply{
+		calls(call("l1", "list_files", map[string]any{})),
+		text("Looked."), // nudged: another run of EXPLORING
+		calls(call("l2", "list_files", map[string]any{})),
+		calls(call("f1", "report_findings", map[string]any{"text": "found"})),
+		calls(call("r1", "read_file", map[string]any{"filePath": "a.txt"})),
+		text("stop"), text("stop"), text("stop"), text("stop"),
+		calls(call("r2", "read_file", map[string]any{"filePath": "a.txt"})), // next turn
+		text("ok"),
+	}}
+	x := enginetest.NewScripted(t, s, config.Values{}, false)
+	x.WriteFile("a.txt", "a\n")
+	ctx := context.Background()
+	sess, _ := x.E.CreateSession(ctx, "")
+	_ = x.E.Modes().Set(ctx, sess.ID, "phases")
+	x.Turn(sess.ID, "look")
+	x.Turn(sess.ID, "go on")
+	res := x.ToolResults(sess.ID)
+	if !strings.Contains(res["l2"], "already made") {
+		t.Errorf("the repeat after a nudge ran: %q", res["l2"])
+	}
+	if !strings.HasPrefix(res["r1"], "ok") || !strings.HasPrefix(res["r2"], "ok") {
+		t.Errorf("a read in a new phase / turn was refused: %q / %q", res["r1"], res["r2"])
+	}
+}
