@@ -131,3 +131,41 @@ func TestExecInvalidRuleIsReportedNotAskedFor(t *testing.T) {
 		t.Fatal("touch did not run")
 	}
 }
+
+// TestExecReadRulesSeeImpliedReads: shell commands that read a protected
+// file without naming it as an operand are refused too: a search with no
+// path, REV:path, $PWD, and git printing a tracked file whole. git's
+// whole-repository reads stay allowed while the protected file is one
+// git does not know.
+func TestExecReadRulesSeeImpliedReads(t *testing.T) {
+	ws := gitRepo(t, map[string]string{".env": "SECRET_NAME=hunter2\n", "t.txt": "hello SECRET_NAME\n", "prod.key": "hunter3\n", ".gitignore": "*.key\n"})
+	if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("SECRET_NAME=hunter4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "t.txt"), []byte("hello again\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh := func(cmd string, ok bool, has ...string) step {
+		b, _ := json.Marshal(map[string]string{"command": cmd})
+		s := step{name: "run_shell_command", args: string(b), ok: ok, has: has}
+		if !ok {
+			s.lacks = []string{"hunter"}
+		}
+		return s
+	}
+	runSteps(t, ws, []string{"--set", `permissions.deny=["Read(.env)"]`}, []step{
+		sh("rg -uu SECRET_NAME", false, "Read(.env)"),
+		sh("grep -rn SECRET_NAME", false, "Read(.env)"),
+		sh("git show HEAD:.env", false, "Read(.env)"),
+		sh("git diff", false, "Read(.env)"),
+		sh("git log -p", false, "Read(.env)"),
+		sh("cat $PWD/.env", false, "Read(.env)"),
+		sh("git diff -- t.txt", true, "hello again"),
+		sh("git log --oneline", true, "init"),
+	})
+	// prod.key is ignored: git never prints it, so git diff runs.
+	runSteps(t, ws, []string{"--set", `permissions.deny=["Read(*.key)"]`}, []step{
+		sh("git diff", true, "hunter4"),
+		sh("rg hunter3", false, "Read(*.key)"),
+	})
+}

@@ -98,11 +98,16 @@ func readRefusal(d permission.Decision, what string) error {
 }
 
 // shellReads applies the Read rules to what a command reads (its existing
-// operands and input redirections, from the shell analysis): the decision
+// operands, input redirections and implied reads, from the shell analysis,
+// and the tracked files of a repository git prints whole): the decision
 // and the model-visible reason.
 func (e *Approvals) shellReads(ws shellcheck.Workspace, cmd string, an shellcheck.Analysis) (permission.Decision, string) {
 	p, _ := e.permissionPolicy(ws)
 	d := p.EvaluateReads(permission.ReadPaths(cmd, an, ws))
+	if d.Verdict == permission.None {
+		// git with no pathspec prints what it tracks, nothing else.
+		d = p.EvaluateTracked(permission.TrackedReads(an, ws))
+	}
 	switch d.Verdict {
 	case permission.Deny:
 		return d, "the user's permission rule " + d.Rule.String() + " denies reading " + e.DisplayPath(d.Command)
