@@ -505,7 +505,9 @@ func (r *Run) isReadOnly(name string) bool {
 func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, suspended bool) {
 	t, why := r.lookup(c.Name)
 	if t == nil {
-		return tools.Fail(why), false
+		res := tools.Fail(why)
+		res.Display = r.tr("Not run: %s is not available to the model here.", c.Name)
+		return res, false
 	}
 	args := strings.TrimSpace(c.Arguments)
 	if args == "" {

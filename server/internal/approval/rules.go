@@ -9,6 +9,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/shellcheck"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // workspace is the shell analysis' view of a command's surroundings.
@@ -84,15 +85,19 @@ func (e *Approvals) evaluate(ws shellcheck.Workspace, a permission.Action) (perm
 func (e *Approvals) Readable(abs string) error {
 	p, _ := e.permissionPolicy(e.workspace(""))
 	d := p.Evaluate(permission.Action{Tool: permission.ToolRead, Path: abs})
-	return readRefusal(d, e.DisplayPath(abs))
+	return e.readRefusal(d, e.DisplayPath(abs))
 }
 
-func readRefusal(d permission.Decision, what string) error {
+// readRefusal is worded for the model (which rule, what to do) and for the
+// person in their language (the tool card and headless output).
+func (e *Approvals) readRefusal(d permission.Decision, what string) error {
 	switch d.Verdict {
 	case permission.Deny:
-		return fmt.Errorf("not read: the user's permission rule %s denies reading %s", d.Rule, what)
+		return &tools.Refusal{Reason: fmt.Sprintf("not read: the user's permission rule %s denies reading %s", d.Rule, what),
+			Display: e.host.Tr("Not read: your permission rule %s denies reading %s.", d.Rule.String(), what)}
 	case permission.Ask:
-		return fmt.Errorf("not read: the user's permission rule %s requires asking before reading %s, and reads cannot be confirmed; ask the user for what you need", d.Rule, what)
+		return &tools.Refusal{Reason: fmt.Sprintf("not read: the user's permission rule %s requires asking before reading %s, and reads cannot be confirmed; ask the user for what you need", d.Rule, what),
+			Display: e.host.Tr("Not read: your permission rule %s asks before reading %s, and reads cannot be confirmed.", d.Rule.String(), what)}
 	}
 	return nil
 }
