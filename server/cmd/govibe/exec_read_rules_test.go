@@ -124,7 +124,7 @@ func TestExecInvalidRuleIsReportedNotAskedFor(t *testing.T) {
 		{name: "run_shell_command", args: `{"command":"touch made.txt"}`, ok: true},
 		{name: "run_shell_command", args: `{"command":"rm made.txt"}`, ok: false, has: []string{"Bash(rm *)"}},
 	})
-	if !strings.Contains(errOut, "govibe.permissions.deny entry 1") || !strings.Contains(errOut, `"Bash("`) {
+	if !strings.Contains(errOut, `govibe.permissions.deny entry 1 ("Bash(") in the --set flags`) {
 		t.Fatalf("stderr does not locate the invalid rule: %q", errOut)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "made.txt")); err != nil {
@@ -168,4 +168,20 @@ func TestExecReadRulesSeeImpliedReads(t *testing.T) {
 		sh("git diff", true, "hunter4"),
 		sh("rg hunter3", false, "Read(*.key)"),
 	})
+}
+
+// TestExecInvalidWorkspaceRuleIsReportedWhereWritten: a rule of the
+// workspace lists given with --set is named by its own key and place, and
+// the valid rule beside it still applies.
+func TestExecInvalidWorkspaceRuleIsReportedWhereWritten(t *testing.T) {
+	ws := readRulesRepo(t)
+	errOut := runSteps(t, ws, []string{"--set", `permissions.workspace.deny=["Bash(rm *)","Read("]`}, []step{
+		{name: "run_shell_command", args: `{"command":"rm t.txt"}`, ok: false, has: []string{"Bash(rm *)"}},
+	})
+	if !strings.Contains(errOut, `govibe.permissions.workspace.deny entry 2 ("Read(") in the --set flags`) {
+		t.Fatalf("stderr does not locate the invalid rule: %q", errOut)
+	}
+	if strings.Contains(errOut, "unknown setting") {
+		t.Fatalf("a known key was called unknown: %q", errOut)
+	}
 }

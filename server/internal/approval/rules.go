@@ -44,11 +44,23 @@ func (e *Approvals) PermissionProblems() []string {
 	for _, p := range joined(err) {
 		var rp permission.RuleProblem
 		if errors.As(p, &rp) {
-			where := e.host.Tr("your user settings")
+			setting, where := rp.Setting(), e.host.Tr("your user settings")
 			if rp.Source == "workspace" {
 				where = e.host.Tr("the workspace settings")
 			}
-			out = append(out, e.host.Tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", rp.Setting(), rp.Index, rp.Rule, where, rp.Err))
+			// Headless, the workspace lists are keys of their own
+			// (permissions.workspace.*), written in flags or a file:
+			// name the key and the place the user wrote.
+			key := "permissions." + rp.List
+			if rp.Source == "workspace" {
+				key = "permissions.workspace." + rp.List
+			}
+			if o := e.opts.SettingOrigin; o != nil {
+				if w := o(key); w != "" {
+					setting, where = "govibe."+key, w
+				}
+			}
+			out = append(out, e.host.Tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", setting, rp.Index, rp.Rule, where, rp.Err))
 		}
 	}
 	return out
