@@ -246,9 +246,19 @@ func (l *loop) run(ctx context.Context) Outcome {
 			}
 		}
 		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, send...)
+		var hide *callHider
+		if l.mode == ToolCallingText {
+			hide = &callHider{}
+		}
 		resp, err := r.Client.Stream(ctx, req, func(e llm.Event) {
 			switch e.Kind {
 			case llm.EventText:
+				if hide != nil {
+					if v := hide.push(e.Text); v != "" {
+						sink.TextDelta(v)
+					}
+					return
+				}
 				sink.TextDelta(e.Text)
 			case llm.EventReasoning:
 				sink.ReasoningDelta(e.Text)
@@ -277,6 +287,11 @@ func (l *loop) run(ctx context.Context) Outcome {
 			out.Status, out.Err = StatusError, err
 			return *out
 		}
+		if hide != nil {
+			if v := hide.flush(); v != "" {
+				sink.TextDelta(v)
+			}
+		}
 		out.Requests++
 		sink.Usage(resp.Usage)
 		out.Usage.Add(resp.Usage)
@@ -301,6 +316,9 @@ func (l *loop) run(ctx context.Context) Outcome {
 		fillRawContent(content, calls)
 		l.appendMsg(llm.Message{Role: llm.RoleAssistant, Content: content, ReasoningContent: resp.ReasoningContent, ToolCalls: nativeOnly(l.mode, calls)})
 		out.Final = content
+		if l.mode == ToolCallingText {
+			out.Final = withoutTextCalls(content)
+		}
 		if len(calls) == 0 {
 			out.Status = StatusDone
 			return *out
