@@ -127,3 +127,20 @@ func hasHan(s string) bool {
 	}
 	return false
 }
+
+// TestExecHelpInTheUsersLanguage: /help lists the built-in commands with
+// descriptions in the user's language.
+func TestExecHelpInTheUsersLanguage(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"x.txt": "x\n"})
+	model := scripted.Start(t)
+	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()},
+		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--set", "language=zh-CN", "/help")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "/") && !hasHan(line) {
+			t.Errorf("an English line in a zh-CN /help: %q", line)
+		}
+	}
+}
