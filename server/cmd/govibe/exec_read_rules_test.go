@@ -134,7 +134,8 @@ func TestExecInvalidRuleIsReportedNotAskedFor(t *testing.T) {
 
 // TestExecReadRulesSeeImpliedReads: shell commands that read a protected
 // file without naming it as an operand are refused too: a search with no
-// path, REV:path, $PWD, and git printing a tracked file whole. git's
+// path, REV:path, $PWD, inline interpreter code, xargs fed from the line,
+// and git printing a tracked file whole. git's
 // whole-repository reads stay allowed while the protected file is one
 // git does not know.
 func TestExecReadRulesSeeImpliedReads(t *testing.T) {
@@ -160,6 +161,8 @@ func TestExecReadRulesSeeImpliedReads(t *testing.T) {
 		sh("git diff", false, "Read(.env)"),
 		sh("git log -p", false, "Read(.env)"),
 		sh("cat $PWD/.env", false, "Read(.env)"),
+		sh(`python3 -c 'print(open(".env").read())'`, false, "Read(.env)"),
+		sh("xargs cat <<< .env", false, "Read(.env)"),
 		sh("git diff -- t.txt", true, "hello again"),
 		sh("git log --oneline", true, "init"),
 	})

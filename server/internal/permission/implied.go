@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/shellcheck"
@@ -27,10 +28,34 @@ var gitContent = map[string]bool{"diff": true, "show": true, "grep": true, "blam
 	"cat-file": true, "archive": true, "format-patch": true, "diff-tree": true, "diff-index": true,
 	"diff-files": true, "range-diff": true, "whatchanged": true, "stash": true, "log": true}
 
-// implied adds what sub reads without naming it.
-func (r *reader) implied(sub shellcheck.SubCommand) {
+// interpreters run code given inline (-c, -e) or in a script; what the
+// code opens is not an operand, so the words of their arguments that name
+// existing files count as read (`python3 -c 'open(".env")'`).
+var interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "node": true, "nodejs": true,
+	"deno": true, "bun": true, "perl": true, "ruby": true, "php": true, "lua": true, "Rscript": true, "tclsh": true}
+
+// pathWord matches the words of code or data that may name a file.
+var pathWord = regexp.MustCompile(`[A-Za-z0-9_./~@+-]+`)
+
+// words adds every word of text that names an existing file.
+func (r *reader) words(text string) {
+	for _, w := range pathWord.FindAllString(text, -1) {
+		r.add(w)
+	}
+}
+
+// implied adds what sub reads without naming it. command is the whole
+// line: xargs takes its operands from stdin, often a here-string or a
+// here-document of the same line.
+func (r *reader) implied(sub shellcheck.SubCommand, command string) {
 	name := path.Base(sub.Name)
 	switch {
+	case interpreters[name] || strings.HasPrefix(name, "python3."):
+		for _, a := range sub.Args {
+			r.words(a)
+		}
+	case name == "xargs" || name == "parallel":
+		r.words(command)
 	case cwdSearchers[name] || grepFamily[name] && recursiveGrep(sub.Args):
 		if r.namedPaths(sub.Args, true) == 0 {
 			r.keep(r.cwd)

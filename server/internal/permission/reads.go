@@ -36,7 +36,7 @@ func ReadPaths(command string, an shellcheck.Analysis, ws shellcheck.Workspace) 
 			}
 			r.add(a)
 		}
-		r.implied(sub)
+		r.implied(sub, command)
 	}
 	for _, f := range inputRedirects(command) {
 		r.add(f)
