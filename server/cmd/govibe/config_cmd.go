@@ -127,3 +127,17 @@ func showValue(v any) string {
 	b, _ := json.Marshal(v)
 	return strings.TrimSpace(string(b))
 }
+
+// settingOrigin words a config source for a person: where to fix a value
+// ("" for a default, which nobody wrote).
+func settingOrigin(source string, tr func(string, ...any) string) string {
+	switch {
+	case source == sourceFlag:
+		return tr("the --set flags")
+	case source == sourceEnv:
+		return tr("the environment")
+	case strings.HasPrefix(source, "user file "):
+		return tr("your settings file %s", strings.TrimPrefix(source, "user file "))
+	}
+	return ""
+}

@@ -177,8 +177,9 @@ func execCmd(args []string) int {
 		AllowRules: allowrules.Open(allowrules.DefaultPath()),
 		OnNotice:   func(level, msg, _ string) { fmt.Fprintf(os.Stderr, "govibe exec: %s: %s\n", level, msg) },
 		// The asker speaks the engine's language; eng is set before any turn.
-		AskTerminal: stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
-		HostInfo:    engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+		AskTerminal:   stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
+		SettingOrigin: func(key string) string { return settingOrigin(resolved.Sources[key], eng.Tr) },
+		HostInfo:      engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "govibe exec:", err)

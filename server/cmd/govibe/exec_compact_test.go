@@ -75,3 +75,31 @@ func TestExecCompactShortensADominantRead(t *testing.T) {
 	}
 	t.Fatal("no tool result in the stored track")
 }
+
+// TestExecCompactNoticeInTheUsersLanguage: what /compact did is told in
+// the user's language, not in English behind a translated "note:".
+func TestExecCompactNoticeInTheUsersLanguage(t *testing.T) {
+	var file strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&file, "x%d := load(%d)\n", i, i*3)
+	}
+	ws := gitRepo(t, map[string]string{"big.txt": file.String()})
+	model := scripted.Start(t,
+		scripted.Reply{ToolCalls: []scripted.ToolCall{tc("r1", "read_file", `{"filePath":"big.txt"}`)}},
+		scripted.Reply{Text: "ok"})
+	env := []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()}
+	common := []string{"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m",
+		"--set", "compact.keepTokens=200", "--set", "language=zh-CN"}
+	out, errOut, code := runExec(t, env, append(common, "--output", "stream-json", "read big.txt")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var init struct {
+		SessionID string `json:"session_id"`
+	}
+	_ = json.NewDecoder(strings.NewReader(out)).Decode(&init)
+	out, errOut, code = runExec(t, env, append(common, "--session", init.SessionID, "/compact")...)
+	if code != 0 || !strings.Contains(out, "一个较大的工具输出已缩短为开头和结尾") || strings.Contains(out, "shortened") {
+		t.Fatalf("/compact: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -36,6 +36,10 @@ func TestExecTextFallbackIsRememberedAndToldOnce(t *testing.T) {
 	if !strings.Contains(out, notice) || !strings.Contains(out, "It says alpha.") {
 		t.Fatalf("first run:\n%s", out)
 	}
+	// The text protocol's call is a tool card, not words of the answer.
+	if strings.Contains(out, "<tool_call>") || !strings.Contains(out, "read_file a.txt") {
+		t.Fatalf("the text protocol's markup reached the person:\n%s", out)
+	}
 	first := len(model.Requests())
 	if first != 3 || len(model.Requests()[0].Tools) == 0 || len(model.Requests()[1].Tools) != 0 {
 		t.Fatalf("first run: %d requests (want: with tools, then two in text)", first)

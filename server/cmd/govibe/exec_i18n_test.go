@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
@@ -61,5 +66,81 @@ func TestExecEditRefusalInTheUsersLanguage(t *testing.T) {
 	}
 	if !strings.Contains(out, `"output":"the user rejected the write_file of new.txt`) {
 		t.Fatalf("the model's text changed:\n%s", out)
+	}
+}
+
+// TestExecRefusalsInTheUsersLanguage: every refusal line a person reads
+// in a zh-CN run is Chinese (a Read rule, a path outside the workspace,
+// an edit before a read, a tool the model may not call, the compact tool
+// with nothing to do), while the model's results stay English.
+func TestExecRefusalsInTheUsersLanguage(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"x.txt": "x\n"})
+	if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("K=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := [][2]string{
+		{"read_file", `{"filePath":".env"}`},
+		{"find_in_file", `{"filePath":".env","searchString":"K"}`},
+		{"read_file", `{"filePath":"../outside.txt"}`},
+		{"write_file", `{"filePath":"../outside.txt","content":"x"}`},
+		{"edit", `{"filePath":"x.txt","startLine":1,"endLine":1,"newContent":"y"}`},
+		{"no_such_tool", `{}`},
+		{"compact", `{}`},
+	}
+	var replies []scripted.Reply
+	for i, c := range calls {
+		replies = append(replies, scripted.Reply{ToolCalls: []scripted.ToolCall{tc(fmt.Sprintf("c%d", i), c[0], c[1])}})
+	}
+	model := scripted.Start(t, append(replies, scripted.Reply{Text: "好"})...)
+	args := []string{"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--approve", "all",
+		"--set", "language=zh-CN", "--set", `permissions.deny=["Read(.env)"]`}
+	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()}, append(args, "--output", "stream-json", "go")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	results := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var obj map[string]any
+		if json.Unmarshal([]byte(line), &obj) != nil || obj["type"] != "tool_result" {
+			continue
+		}
+		results++
+		display, _ := obj["display"].(string)
+		output, _ := obj["output"].(string)
+		if !hasHan(display) {
+			t.Errorf("result %v: display %q is not Chinese (output %q)", obj["id"], display, output)
+		}
+		if hasHan(output) {
+			t.Errorf("result %v: the model read Chinese: %q", obj["id"], output)
+		}
+	}
+	if results != len(calls) {
+		t.Fatalf("%d results, want %d\n%s", results, len(calls), out)
+	}
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExecHelpInTheUsersLanguage: /help lists the built-in commands with
+// descriptions in the user's language.
+func TestExecHelpInTheUsersLanguage(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"x.txt": "x\n"})
+	model := scripted.Start(t)
+	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()},
+		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--set", "language=zh-CN", "/help")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "/") && !hasHan(line) {
+			t.Errorf("an English line in a zh-CN /help: %q", line)
+		}
 	}
 }

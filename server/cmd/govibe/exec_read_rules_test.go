@@ -124,10 +124,67 @@ func TestExecInvalidRuleIsReportedNotAskedFor(t *testing.T) {
 		{name: "run_shell_command", args: `{"command":"touch made.txt"}`, ok: true},
 		{name: "run_shell_command", args: `{"command":"rm made.txt"}`, ok: false, has: []string{"Bash(rm *)"}},
 	})
-	if !strings.Contains(errOut, "govibe.permissions.deny entry 1") || !strings.Contains(errOut, `"Bash("`) {
+	if !strings.Contains(errOut, `govibe.permissions.deny entry 1 ("Bash(") in the --set flags`) {
 		t.Fatalf("stderr does not locate the invalid rule: %q", errOut)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "made.txt")); err != nil {
 		t.Fatal("touch did not run")
+	}
+}
+
+// TestExecReadRulesSeeImpliedReads: shell commands that read a protected
+// file without naming it as an operand are refused too: a search with no
+// path, REV:path, $PWD, inline interpreter code, xargs fed from the line,
+// and git printing a tracked file whole. git's
+// whole-repository reads stay allowed while the protected file is one
+// git does not know.
+func TestExecReadRulesSeeImpliedReads(t *testing.T) {
+	ws := gitRepo(t, map[string]string{".env": "SECRET_NAME=hunter2\n", "t.txt": "hello SECRET_NAME\n", "prod.key": "hunter3\n", ".gitignore": "*.key\n"})
+	if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("SECRET_NAME=hunter4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "t.txt"), []byte("hello again\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh := func(cmd string, ok bool, has ...string) step {
+		b, _ := json.Marshal(map[string]string{"command": cmd})
+		s := step{name: "run_shell_command", args: string(b), ok: ok, has: has}
+		if !ok {
+			s.lacks = []string{"hunter"}
+		}
+		return s
+	}
+	runSteps(t, ws, []string{"--set", `permissions.deny=["Read(.env)"]`}, []step{
+		sh("rg -uu SECRET_NAME", false, "Read(.env)"),
+		sh("grep -rn SECRET_NAME", false, "Read(.env)"),
+		sh("git show HEAD:.env", false, "Read(.env)"),
+		sh("git diff", false, "Read(.env)"),
+		sh("git log -p", false, "Read(.env)"),
+		sh("cat $PWD/.env", false, "Read(.env)"),
+		sh(`python3 -c 'print(open(".env").read())'`, false, "Read(.env)"),
+		sh("xargs cat <<< .env", false, "Read(.env)"),
+		sh("git diff -- t.txt", true, "hello again"),
+		sh("git log --oneline", true, "init"),
+	})
+	// prod.key is ignored: git never prints it, so git diff runs.
+	runSteps(t, ws, []string{"--set", `permissions.deny=["Read(*.key)"]`}, []step{
+		sh("git diff", true, "hunter4"),
+		sh("rg hunter3", false, "Read(*.key)"),
+	})
+}
+
+// TestExecInvalidWorkspaceRuleIsReportedWhereWritten: a rule of the
+// workspace lists given with --set is named by its own key and place, and
+// the valid rule beside it still applies.
+func TestExecInvalidWorkspaceRuleIsReportedWhereWritten(t *testing.T) {
+	ws := readRulesRepo(t)
+	errOut := runSteps(t, ws, []string{"--set", `permissions.workspace.deny=["Bash(rm *)","Read("]`}, []step{
+		{name: "run_shell_command", args: `{"command":"rm t.txt"}`, ok: false, has: []string{"Bash(rm *)"}},
+	})
+	if !strings.Contains(errOut, `govibe.permissions.workspace.deny entry 2 ("Read(") in the --set flags`) {
+		t.Fatalf("stderr does not locate the invalid rule: %q", errOut)
+	}
+	if strings.Contains(errOut, "unknown setting") {
+		t.Fatalf("a known key was called unknown: %q", errOut)
 	}
 }

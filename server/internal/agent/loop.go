@@ -256,9 +256,19 @@ func (l *loop) run(ctx context.Context) Outcome {
 			}
 		}
 		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, send...)
+		var hide *callHider
+		if l.mode == ToolCallingText {
+			hide = &callHider{}
+		}
 		resp, err := r.Client.Stream(ctx, req, func(e llm.Event) {
 			switch e.Kind {
 			case llm.EventText:
+				if hide != nil {
+					if v := hide.push(e.Text); v != "" {
+						sink.TextDelta(v)
+					}
+					return
+				}
 				sink.TextDelta(e.Text)
 			case llm.EventReasoning:
 				sink.ReasoningDelta(e.Text)
@@ -287,6 +297,11 @@ func (l *loop) run(ctx context.Context) Outcome {
 			out.Status, out.Err = StatusError, err
 			return *out
 		}
+		if hide != nil {
+			if v := hide.flush(); v != "" {
+				sink.TextDelta(v)
+			}
+		}
 		out.Requests++
 		sink.Usage(resp.Usage)
 		out.Usage.Add(resp.Usage)
@@ -311,6 +326,9 @@ func (l *loop) run(ctx context.Context) Outcome {
 		fillRawContent(content, calls)
 		l.appendMsg(llm.Message{Role: llm.RoleAssistant, Content: content, ReasoningContent: resp.ReasoningContent, ToolCalls: nativeOnly(l.mode, calls)})
 		out.Final = content
+		if l.mode == ToolCallingText {
+			out.Final = withoutTextCalls(content)
+		}
 		if len(calls) == 0 {
 			out.Status = StatusDone
 			return *out
@@ -515,7 +533,9 @@ func (r *Run) isReadOnly(name string) bool {
 func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, suspended bool) {
 	t, why := r.lookup(c.Name)
 	if t == nil {
-		return tools.Fail(why), false
+		res := tools.Fail(why)
+		res.Display = r.tr("Not run: %s is not available to the model here.", c.Name)
+		return res, false
 	}
 	args := strings.TrimSpace(c.Arguments)
 	if args == "" {

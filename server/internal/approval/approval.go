@@ -48,6 +48,10 @@ type Options struct {
 	// AskTerminal, headless with a terminal on stdin, asks the person
 	// there (the plan question); nil when nobody can answer.
 	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
+	// SettingOrigin, headless, says where a setting's value was written
+	// (flags, environment, settings file), in the user's language; "" or
+	// nil falls back to user or workspace settings.
+	SettingOrigin func(key string) string
 	// Editor, when set, writes accepted edits.
 	Editor Editor
 	// AllowRules is the user's always-allow file (nil when none).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/shellcheck"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // workspace is the shell analysis' view of a command's surroundings.
@@ -43,11 +44,23 @@ func (e *Approvals) PermissionProblems() []string {
 	for _, p := range joined(err) {
 		var rp permission.RuleProblem
 		if errors.As(p, &rp) {
-			where := e.host.Tr("your user settings")
+			setting, where := rp.Setting(), e.host.Tr("your user settings")
 			if rp.Source == "workspace" {
 				where = e.host.Tr("the workspace settings")
 			}
-			out = append(out, e.host.Tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", rp.Setting(), rp.Index, rp.Rule, where, rp.Err))
+			// Headless, the workspace lists are keys of their own
+			// (permissions.workspace.*), written in flags or a file:
+			// name the key and the place the user wrote.
+			key := "permissions." + rp.List
+			if rp.Source == "workspace" {
+				key = "permissions.workspace." + rp.List
+			}
+			if o := e.opts.SettingOrigin; o != nil {
+				if w := o(key); w != "" {
+					setting, where = "govibe."+key, w
+				}
+			}
+			out = append(out, e.host.Tr("Permission rule %s entry %d (%q) in %s is invalid and ignored: %v", setting, rp.Index, rp.Rule, where, rp.Err))
 		}
 	}
 	return out
@@ -84,25 +97,34 @@ func (e *Approvals) evaluate(ws shellcheck.Workspace, a permission.Action) (perm
 func (e *Approvals) Readable(abs string) error {
 	p, _ := e.permissionPolicy(e.workspace(""))
 	d := p.Evaluate(permission.Action{Tool: permission.ToolRead, Path: abs})
-	return readRefusal(d, e.DisplayPath(abs))
+	return e.readRefusal(d, e.DisplayPath(abs))
 }
 
-func readRefusal(d permission.Decision, what string) error {
+// readRefusal is worded for the model (which rule, what to do) and for the
+// person in their language (the tool card and headless output).
+func (e *Approvals) readRefusal(d permission.Decision, what string) error {
 	switch d.Verdict {
 	case permission.Deny:
-		return fmt.Errorf("not read: the user's permission rule %s denies reading %s", d.Rule, what)
+		return &tools.Refusal{Reason: fmt.Sprintf("not read: the user's permission rule %s denies reading %s", d.Rule, what),
+			Display: e.host.Tr("Not read: your permission rule %s denies reading %s.", d.Rule.String(), what)}
 	case permission.Ask:
-		return fmt.Errorf("not read: the user's permission rule %s requires asking before reading %s, and reads cannot be confirmed; ask the user for what you need", d.Rule, what)
+		return &tools.Refusal{Reason: fmt.Sprintf("not read: the user's permission rule %s requires asking before reading %s, and reads cannot be confirmed; ask the user for what you need", d.Rule, what),
+			Display: e.host.Tr("Not read: your permission rule %s asks before reading %s, and reads cannot be confirmed.", d.Rule.String(), what)}
 	}
 	return nil
 }
 
 // shellReads applies the Read rules to what a command reads (its existing
-// operands and input redirections, from the shell analysis): the decision
+// operands, input redirections and implied reads, from the shell analysis,
+// and the tracked files of a repository git prints whole): the decision
 // and the model-visible reason.
 func (e *Approvals) shellReads(ws shellcheck.Workspace, cmd string, an shellcheck.Analysis) (permission.Decision, string) {
 	p, _ := e.permissionPolicy(ws)
 	d := p.EvaluateReads(permission.ReadPaths(cmd, an, ws))
+	if d.Verdict == permission.None {
+		// git with no pathspec prints what it tracks, nothing else.
+		d = p.EvaluateTracked(permission.TrackedReads(an, ws))
+	}
 	switch d.Verdict {
 	case permission.Deny:
 		return d, "the user's permission rule " + d.Rule.String() + " denies reading " + e.DisplayPath(d.Command)

@@ -86,6 +86,9 @@ type Host interface {
 	// Compacted announces an attempt that changed the track (or failed
 	// and fell back), after it is persisted.
 	Compacted(ctx context.Context, sid, turnID string, info Info)
+	// Tr words the notice a person reads of an attempt (the divider) in
+	// their language.
+	Tr(format string, args ...any) string
 }
 
 // Tracks is the store access compaction needs: the model track, the UI

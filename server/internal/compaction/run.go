@@ -125,7 +125,7 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	}
 	_ = sessionstate.Delete(ctx, c.tracks, sid, sessionstate.CompactGuard)
 	info.Summary, info.SavedTokens = snapshot, info.BeforeTokens-info.AfterTokens+info.Shortened
-	info.Notice = fmt.Sprintf("Earlier messages were summarised (saved %d tokens)", info.SavedTokens)
+	info.Notice = c.host.Tr("Earlier messages were summarised (saved %d tokens)", info.SavedTokens)
 	m, err := c.tracks.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: []store.Part{
 		{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeInfo, Text: info.Notice}},
 		{Kind: store.PartText, Text: snapshot},
@@ -146,7 +146,7 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 // context shrank, and no model call was needed.
 func (c *Compactor) shortenedOnly(ctx context.Context, sid, turnID string, info Info) (Info, error) {
 	info.SavedTokens = info.Shortened
-	info.Notice = fmt.Sprintf("A large tool output was shortened to its beginning and end (saved %d tokens); the model can read the rest again.", info.Shortened)
+	info.Notice = c.host.Tr("A large tool output was shortened to its beginning and end (saved %d tokens); the model can read the rest again.", info.Shortened)
 	m, err := c.tracks.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: []store.Part{
 		{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeInfo, Text: info.Notice}},
 	}})
@@ -181,7 +181,7 @@ func (c *Compactor) failed(ctx context.Context, sid, turnID string, info Info, t
 	info.SavedTokens = saved + info.Shortened
 	now, _ := c.tracks.LLMMessages(ctx, sid)
 	_ = sessionstate.Set(ctx, c.tracks, sid, sessionstate.CompactGuard, sessionstate.CompactGuardState{RetryAbove: est.Request(system, defs, now) + pol.KeepTokens})
-	info.Notice = fmt.Sprintf("Summarising earlier messages failed (%s). Large old tool outputs were shortened instead (saved %d tokens).", info.Reason, info.SavedTokens)
+	info.Notice = c.host.Tr("Summarising earlier messages failed (%s). Large old tool outputs were shortened instead (saved %d tokens).", info.Reason, info.SavedTokens)
 	m, err := c.tracks.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: []store.Part{
 		{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeWarn, Text: info.Notice}},
 	}})

@@ -34,14 +34,16 @@ func (t *tool) Description() string     { return toolDescription }
 func (t *tool) Schema() json.RawMessage { return toolSchema }
 func (t *tool) ReadOnly() bool          { return false }
 
-func (t *tool) Run(ctx context.Context, _ *tools.Env, _ json.RawMessage) (tools.Result, error) {
+func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tools.Result, error) {
 	if !t.allowed {
 		return tools.Fail("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted."), nil
 	}
 	info, err := t.c.Compact(ctx, t.sid, t.turnID, TriggerTool)
 	switch {
 	case errors.Is(err, ErrNothingToCompact):
-		return tools.Fail("Nothing to compact yet: the conversation still fits in the verbatim window."), nil
+		r := tools.Fail("Nothing to compact yet: the conversation still fits in the verbatim window.")
+		r.Display = env.Tr("Nothing to summarise yet: the conversation is still short.")
+		return r, nil
 	case err != nil:
 		return tools.Fail("compact failed: " + err.Error()), nil
 	case info.Failed:

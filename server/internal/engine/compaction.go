@@ -76,6 +76,8 @@ func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger 
 	h.e.hooks.PreCompact(ctx, sid, turnID, trigger == TriggerCommand || trigger == TriggerButton)
 }
 
+func (h compactionHost) Tr(format string, args ...any) string { return h.e.tr(format, args...) }
+
 func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
 	status, text := "done", info.Summary
 	if info.Failed {

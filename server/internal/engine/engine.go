@@ -51,7 +51,11 @@ type Options struct {
 	// AskTerminal answers ask_human in a headless run (exec with a TTY on
 	// stdin); nil means nobody can answer there.
 	AskTerminal func(context.Context, tools.HumanQuestion) (tools.HumanReply, error)
-	HostInfo    HostInfo
+	// SettingOrigin says, in the user's language, where a setting's value
+	// was written ("the --set flags"), so an invalid permission rule is
+	// reported there; nil (the editor) names user or workspace settings.
+	SettingOrigin func(key string) string
+	HostInfo      HostInfo
 	// Trusted is the workspace's trust at start; Trust().Set changes it.
 	Trusted bool
 	// Home is the user's home directory (user skills, hooks, MCP config);
@@ -214,7 +218,7 @@ func New(o Options) (*Engine, error) {
 	e.reviewers = reviewers.New(reviewHost{e}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
 		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, o.Logger.Named("review"))
 	e.approvals = approval.New(approvalHost{e}, st, e.reviewers, approval.Options{Roots: o.Roots, Headless: o.Headless,
-		Approve: o.Approve, AskTerminal: o.AskTerminal, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
+		Approve: o.Approve, AskTerminal: o.AskTerminal, SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
 	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
 	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)

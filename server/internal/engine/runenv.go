@@ -51,6 +51,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		},
 		BeforeMutation: beforeMutation,
 		Readable:       e.readable,
+		Translator:     e.tr,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
 		Web:            e.webFetcher(),

@@ -22,20 +22,20 @@ import (
 func (c *Commands) newBuiltin() *Registry {
 	r := commands.New[Handler]()
 	for _, cmd := range []Command{
-		{Name: "compact", Description: "Summarise the earlier messages of this session now", Handler: c.compact},
+		{Name: "compact", Description: c.h.Tr("Summarise the earlier messages of this session now"), Handler: c.compact},
 		{Name: btwCommand, Aliases: []string{`\btw`}, ArgumentHint: "<question>",
-			Description: "Ask a side question; it leaves the conversation when the next normal message arrives", Handler: btw},
-		{Name: "reconcile", ArgumentHint: "<intent>", Description: "Reconcile mode: draft a Vibe Manifest from the intent", Handler: c.reconcile},
-		{Name: "help", Description: "List the chat's commands", Handler: c.help},
-		{Name: "new", Description: "Start a new session (this one stays in the history)", Handler: c.newSession},
-		{Name: "clear", Description: "Clear the model's context in this session: it forgets the earlier messages, which stay here to read", Handler: c.clear},
-		{Name: "init", Description: "Explore the project and write AGENTS.md and the project memory (every write is shown as a diff)", Handler: c.initProject},
-		{Name: "model", ArgumentHint: "[profile]", Description: "Show or switch the model profile of this session", Handler: c.model},
-		{Name: "sessions", Description: "List recent sessions", Handler: c.sessions},
-		{Name: "skills", ArgumentHint: "[reload]", Description: "List the skills (active ones marked); reload reads the skill folders again", Handler: c.skills},
-		{Name: "undo", Description: "Restore the workspace to before the last turn's changes", Handler: c.undo},
-		{Name: "cost", Description: "Tokens and cost of this session", Handler: c.cost},
-		{Name: "spec", ArgumentHint: "proposal|apply|archive|validate [change or idea]", Description: "Spec-driven changes: propose, apply, archive or validate a change", Handler: c.spec},
+			Description: c.h.Tr("Ask a side question; it leaves the conversation when the next normal message arrives"), Handler: btw},
+		{Name: "reconcile", ArgumentHint: "<intent>", Description: c.h.Tr("Reconcile mode: draft a Vibe Manifest from the intent"), Handler: c.reconcile},
+		{Name: "help", Description: c.h.Tr("List the chat's commands"), Handler: c.help},
+		{Name: "new", Description: c.h.Tr("Start a new session (this one stays in the history)"), Handler: c.newSession},
+		{Name: "clear", Description: c.h.Tr("Clear the model's context in this session: it forgets the earlier messages, which stay here to read"), Handler: c.clear},
+		{Name: "init", Description: c.h.Tr("Explore the project and write AGENTS.md and the project memory (every write is shown as a diff)"), Handler: c.initProject},
+		{Name: "model", ArgumentHint: "[profile]", Description: c.h.Tr("Show or switch the model profile of this session"), Handler: c.model},
+		{Name: "sessions", Description: c.h.Tr("List recent sessions"), Handler: c.sessions},
+		{Name: "skills", ArgumentHint: "[reload]", Description: c.h.Tr("List the skills (active ones marked); reload reads the skill folders again"), Handler: c.skills},
+		{Name: "undo", Description: c.h.Tr("Restore the workspace to before the last turn's changes"), Handler: c.undo},
+		{Name: "cost", Description: c.h.Tr("Tokens and cost of this session"), Handler: c.cost},
+		{Name: "spec", ArgumentHint: "proposal|apply|archive|validate [change or idea]", Description: c.h.Tr("Spec-driven changes: propose, apply, archive or validate a change"), Handler: c.spec},
 	} {
 		if err := r.Register(cmd); err != nil {
 			panic(err) // the built-in table is constant: a clash is a programming error

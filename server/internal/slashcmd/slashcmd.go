@@ -222,7 +222,9 @@ func (c *Commands) List() []commands.Info {
 		seen[x.Name] = true
 	}
 	out := custom
-	for _, x := range c.builtin.List() {
+	// The table is built again so its descriptions are in the language
+	// of now (govibe.language may have changed since c.builtin was).
+	for _, x := range c.newBuiltin().List() {
 		if !seen[x.Name] {
 			out = append(out, x)
 		}

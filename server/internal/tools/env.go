@@ -28,9 +28,12 @@ type Env struct {
 	// model-visible reason. Tools that read content refuse a denied file;
 	// listing and searching tools leave it out and say how many they
 	// withheld. nil allows everything.
-	Readable  func(abs string) error
-	SessionID string
-	TurnID    string
+	Readable func(abs string) error
+	// Translator words a message for the person watching, in their
+	// language (the Display of a refusal); nil leaves it English.
+	Translator func(format string, args ...any) string
+	SessionID  string
+	TurnID     string
 	// Web fetches pages under the SSRF policy; nil turns web_fetch off.
 	// A *web.Fetcher is safe for concurrent use.
 	Web *web.Fetcher

@@ -30,7 +30,7 @@ func resolve(env *Env, path string) (string, *sandbox.Sandbox, *Result) {
 	sb := sandboxOf(env)
 	abs, err := sb.Resolve(path)
 	if err != nil {
-		r := Fail(err.Error())
+		r := failFrom(env, err)
 		return "", sb, &r
 	}
 	return abs, sb, nil
@@ -44,7 +44,7 @@ func resolveRead(env *Env, path string) (string, *sandbox.Sandbox, *Result) {
 		return abs, sb, fail
 	}
 	if err := env.readable(abs); err != nil {
-		r := Fail(err.Error())
+		r := failFrom(env, err)
 		return "", sb, &r
 	}
 	return abs, sb, nil
@@ -70,7 +70,7 @@ func resolveWrite(env *Env, path string) (string, *sandbox.Sandbox, *Result) {
 	sb := sandboxOf(env)
 	abs, err := sb.ResolveForWrite(path)
 	if err != nil {
-		r := Fail(err.Error())
+		r := failFrom(env, err)
 		return "", sb, &r
 	}
 	return abs, sb, nil

@@ -35,10 +35,10 @@ func runDiagnostics(ctx context.Context, env *Env, a diagnosticsArgs) (Result, e
 	if a.FilePath != "" {
 		abs, err := sb.Resolve(a.FilePath)
 		if err != nil {
-			return Fail(err.Error()), nil
+			return failFrom(env, err), nil
 		}
 		if err := env.readable(abs); err != nil {
-			return Fail(err.Error()), nil
+			return failFrom(env, err), nil
 		}
 		path = abs
 	}

@@ -95,10 +95,10 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 	} else {
 		abs, err := sb.Resolve(a.Path)
 		if err != nil {
-			return Fail(err.Error()), nil
+			return failFrom(env, err), nil
 		}
 		if err := env.readable(abs); err != nil {
-			return Fail(err.Error()), nil
+			return failFrom(env, err), nil
 		}
 		if _, err := os.Stat(abs); err != nil {
 			return notFound(sb, "path", a.Path, abs), nil

@@ -93,10 +93,12 @@ func beforeMutation(ctx context.Context, env *Env) {
 func checkFresh(env *Env, abs, display string, cur current, lines string) *Result {
 	if !env.Files.ReadThisTurn(abs) {
 		r := Fail(fmt.Sprintf("refused: read %s with read_file first (files must be read since the user's last message before they are changed); nothing was written", display))
+		r.Display = env.Tr("Not written: %s must be read first (the model has not read it since your last message).", display)
 		return &r
 	}
 	if !env.Files.Unchanged(abs, cur.content) {
 		r := Fail(fmt.Sprintf("refused: %s changed since you read it; re-read lines %s and retry; nothing was written", display, lines))
+		r.Display = env.Tr("Not written: %s changed since the model read it.", display)
 		return &r
 	}
 	return nil
