@@ -27,6 +27,10 @@ type pathGuard struct {
 	// note, when set, runs once the write succeeded; what it returns is
 	// added to the result (what the write moved on).
 	note func(ctx context.Context, path string) string
+	// shared, when set, judges a write to a file the code and the tests
+	// share (package.json…) by its content before and after; a refused
+	// write is undone.
+	shared func(rel string, before, after []byte) error
 }
 
 func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
@@ -39,8 +43,12 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 	if p == "" {
 		p = a.Path
 	}
-	if err := g.rule(workspaceRel(g.roots, p)); err != nil {
+	rel := workspaceRel(g.roots, p)
+	if err := g.rule(rel); err != nil {
 		return tools.Fail(err.Error()), nil
+	}
+	if g.shared != nil && modes.IsSharedConfigPath(rel) {
+		return g.runShared(ctx, env, args, p, rel)
 	}
 	res, err := g.Tool.Run(ctx, env, args)
 	if err == nil && res.OK && g.after != nil {
@@ -99,12 +107,13 @@ func (m *Modes) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []
 // tool, and a shell that may only check.
 func StepTools(step modes.Step, ts []tools.Tool, roots []string) ([]tools.Tool, map[string]string) {
 	rule := modes.WriteRule(step)
+	shared := func(rel string, before, after []byte) error { return modes.CheckSharedEdit(step, rel, before, after) }
 	infos := make([]modes.ToolInfo, len(ts))
 	for i, t := range ts {
 		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
 		switch {
 		case writeTools[t.Name()]:
-			ts[i] = pathGuard{Tool: t, rule: rule, roots: roots}
+			ts[i] = pathGuard{Tool: t, rule: rule, roots: roots, shared: shared}
 		case t.Name() == modes.ToolShell:
 			// Files change through the write tools, where the path rule
 			// holds; the shell may only read and run checks (the tests).

@@ -32,12 +32,13 @@ func reconcilePhase(s Step) Phase {
 }
 
 // testDirs are folders whose files are tests or their inputs: Go's
-// testdata (golden files decide what passes) included.
-var testDirs = []string{"__tests__", "tests", "test", "e2e", "testdata"}
+// testdata (golden files decide what passes), snapshots, mocks and
+// fixtures included.
+var testDirs = []string{"__tests__", "tests", "test", "e2e", "testdata", "__snapshots__", "__mocks__", "__fixtures__", "fixtures"}
 
 // IsTestPath says whether a workspace-relative path is a test file (or a
-// test's input) by the usual conventions of Go, JS/TS and Python
-// projects. The path is cleaned first, so "tests/../src/app.go" is the
+// test's input, or a file configuring the test run: IsTestConfigPath) by
+// the usual conventions of Go, JS/TS and Python projects. The path is cleaned first, so "tests/../src/app.go" is the
 // source file it names.
 func IsTestPath(p string) bool {
 	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
@@ -50,7 +51,7 @@ func IsTestPath(p string) bool {
 		}
 	}
 	switch {
-	case strings.HasSuffix(base, "_test.go"):
+	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, ".snap"), IsTestConfigPath(base):
 		return true
 	case strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"):
 		return true
@@ -65,8 +66,12 @@ func IsTestPath(p string) bool {
 
 // CheckWrite enforces a reconcile agent's path rule on a write tool's
 // target: the specifier touches test files only, the coder never does.
-// Other steps and modes have no path rule.
+// Shared config files (package.json…) pass here: CheckSharedEdit judges
+// the edit itself. Other steps and modes have no path rule.
 func CheckWrite(s Step, p string) error {
+	if IsSharedConfigPath(p) && !IsTestPath(p) && (s == Coder || s == Specifier) {
+		return nil
+	}
 	switch s {
 	case Specifier:
 		if !IsTestPath(p) {

@@ -1,0 +1,59 @@
+package moderun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// runShared runs a write to a shared config file (package.json,
+// vite.config.*…) and judges it by the file's content before and after,
+// since whether it touches the test configuration is in the edit, not the
+// path (the edit tool's result cannot be known before it runs). A refused
+// write is undone: the file gets its old bytes back, or is removed when it
+// did not exist.
+func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawMessage, p, rel string) (tools.Result, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		roots := g.roots
+		if env != nil && len(env.Roots) > 0 {
+			roots = env.Roots
+		}
+		if len(roots) == 0 {
+			return tools.Fail("no workspace root to resolve " + p + " against"), nil
+		}
+		abs = filepath.Join(roots[0], p)
+	}
+	before, rerr := os.ReadFile(abs)
+	existed := rerr == nil
+	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return tools.Fail("cannot read " + p + " before writing it: " + rerr.Error()), nil
+	}
+	res, err := g.Tool.Run(ctx, env, args)
+	if err != nil || !res.OK {
+		return res, err
+	}
+	after, aerr := os.ReadFile(abs)
+	if aerr != nil && !errors.Is(aerr, fs.ErrNotExist) {
+		after = nil
+	}
+	if verr := g.shared(rel, before, after); verr != nil {
+		var undo error
+		if existed {
+			undo = os.WriteFile(abs, before, 0o644)
+		} else {
+			undo = os.Remove(abs)
+		}
+		msg := verr.Error()
+		if undo != nil && !errors.Is(undo, fs.ErrNotExist) {
+			msg += " (undoing it failed: " + undo.Error() + ")"
+		}
+		return tools.Fail(msg), nil
+	}
+	return res, err
+}
