@@ -49,7 +49,17 @@ func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawM
 		} else {
 			undo = os.Remove(abs)
 		}
-		msg := verr.Error()
+		// The model's view of the file is the refused content: the
+		// tracker gets the restored bytes, and a fresh read is due
+		// before the next line edit.
+		if env != nil && env.Files != nil {
+			if existed {
+				env.Files.MustReread(abs, before)
+			} else {
+				env.Files.Forget(abs)
+			}
+		}
+		msg := verr.Error() + "; read it again before writing it"
 		if undo != nil && !errors.Is(undo, fs.ErrNotExist) {
 			msg += " (undoing it failed: " + undo.Error() + ")"
 		}

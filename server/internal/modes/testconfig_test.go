@@ -9,7 +9,7 @@ import (
 // tests': the coder may not write them, the specifier may.
 func TestCheckWriteTestConfigPaths(t *testing.T) {
 	for _, c := range []struct {
-		path              string
+		path             string
 		coder, specifier bool // allowed?
 	}{
 		{"vitest.config.ts", false, true},
@@ -73,8 +73,8 @@ func TestCheckSharedEdit(t *testing.T) {
 		{"package.json", pkg, strings.Replace(pkg, `"name":"snake",`, `"name":"snake","vitest":{"exclude":["src/**"]},`, 1), false},
 		{"package.json", pkg, strings.Replace(pkg, `"name":"snake",`, `"name":"snake","jest":{"testPathIgnorePatterns":["game"]},`, 1), false},
 		{"package.json", pkg, `{"name":"snake"}`, false}, // the test script dropped
-		{"package.json", pkg, "", false},                  // deleted
-		{"package.json", pkg, `{"name":`, false},          // unparsable: cannot be told
+		{"package.json", pkg, "", false},         // deleted
+		{"package.json", pkg, `{"name":`, false}, // unparsable: cannot be told
 		{"package.json", "", `{"name":"x","dependencies":{}}`, true},
 		{"vite.config.ts", vite, strings.Replace(vite, "react()", "react(), svgr()", 1), true},
 		{"vite.config.ts", vite, strings.Replace(vite, "include: ['src/**/*.test.ts']", "include: []", 1), false},
