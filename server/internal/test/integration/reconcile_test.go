@@ -30,8 +30,10 @@ func TestReconcileOverTheWire(t *testing.T) {
 			w("s1", "tests/world.want", "world"), scripted.Reply{Text: "tests written"},
 			scripted.Reply{ToolCalls: []scripted.ToolCall{call("c0", "read_file", `{"filePath":"app.txt"}`)}},
 			w("c1", "app.txt", "hello\nworld\n"), scripted.Reply{Text: "implemented"})
+		// Before the specifier there are no tests: "0 passed, 0 failed",
+		// which is nothing failing, so its one test is a new failure.
 		if err := os.WriteFile(filepath.Join(ws, "run_tests.sh"), []byte(`p=0; f=0
-for t in tests/*.want; do if grep -qxF "$(cat "$t")" app.txt; then p=$((p+1)); else f=$((f+1)); fi; done
+for t in tests/*.want; do [ -e "$t" ] || continue; if grep -qxF "$(cat "$t")" app.txt; then p=$((p+1)); else f=$((f+1)); fi; done
 echo "$p passed, $f failed"
 `), 0o644); err != nil {
 			t.Fatal(err)
