@@ -431,7 +431,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		}
 		if ctx.Err() != nil {
 			for ; i < len(calls); i++ {
-				finish(calls[i], tools.Fail("interrupted: not executed ("+stopReason(ctx)+")"), 0)
+				finish(calls[i], r.notExecuted(ctx), 0)
 			}
 			break
 		}
@@ -468,7 +468,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 					defer wg.Done()
 					for _, k := range g {
 						if ctx.Err() != nil {
-							finish(calls[k], tools.Fail("interrupted: not executed ("+stopReason(ctx)+")"), 0)
+							finish(calls[k], r.notExecuted(ctx), 0)
 							continue
 						}
 						runOne(k, true)
@@ -543,11 +543,11 @@ func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, sus
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(args), &obj); err != nil {
-		return tools.Fail(fmt.Sprintf("invalid JSON arguments for %s: %v. Send a JSON object matching the tool's schema.", c.Name, err)), false
+		return r.badJSONArgs(c.Name, err), false
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			res, suspended = tools.Fail(fmt.Sprintf("tool %s failed unexpectedly: %v", c.Name, p)), false
+			res, suspended = r.toolCrashed(c.Name, p), false
 		}
 	}()
 	res, err := t.Run(tools.WithCallID(ctx, c.ID), r.Env, json.RawMessage(args))
@@ -556,9 +556,9 @@ func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, sus
 			return tools.Result{}, true
 		}
 		if ctx.Err() != nil {
-			return tools.Fail("interrupted: " + stopReason(ctx) + " while " + c.Name + " was running"), false
+			return r.interruptedWhile(ctx, c.Name), false
 		}
-		return tools.Fail(fmt.Sprintf("%s failed: %v", c.Name, err)), false
+		return r.toolFailed(c.Name, err), false
 	}
 	return res, false
 }

@@ -73,11 +73,11 @@ func (a *action) ReadOnly() bool          { return false }
 
 // Run performs the action and answers with its note and the page state
 // after it, so each step sees where it stands.
-func (a *action) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (tools.Result, error) {
+func (a *action) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	var args actionArgs
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return tools.Fail(a.name + ": invalid arguments: " + err.Error()), nil
+			return tools.FailShown(a.name+": invalid arguments: "+err.Error(), env.Tr("%s was called with arguments that are not a JSON object.", a.name)), nil
 		}
 	}
 	target, note, err := a.run(ctx, a, args)

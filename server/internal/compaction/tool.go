@@ -36,7 +36,8 @@ func (t *tool) ReadOnly() bool          { return false }
 
 func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tools.Result, error) {
 	if !t.allowed {
-		return tools.Fail("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted."), nil
+		return tools.FailShown("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted.",
+			env.Tr("Only the main conversation can be compacted.")), nil
 	}
 	info, err := t.c.Compact(ctx, t.sid, t.turnID, TriggerTool)
 	switch {
@@ -45,9 +46,10 @@ func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tool
 		r.Display = env.Tr("Nothing to summarise yet: the conversation is still short.")
 		return r, nil
 	case err != nil:
-		return tools.Fail("compact failed: " + err.Error()), nil
+		return tools.FailShown("compact failed: "+err.Error(), env.Tr("Could not summarise earlier messages: %s", err.Error())), nil
 	case info.Failed:
-		return tools.Fail(fmt.Sprintf("The summary could not be made (%s); large old tool outputs were shortened instead, saving %d tokens.", info.Reason, info.SavedTokens)), nil
+		return tools.FailShown(fmt.Sprintf("The summary could not be made (%s); large old tool outputs were shortened instead, saving %d tokens.", info.Reason, info.SavedTokens),
+			env.Tr("The summary could not be made (%s); large old tool outputs were shortened instead, saving %d tokens.", info.Reason, info.SavedTokens)), nil
 	case info.Summary == "":
 		return tools.Result{OK: true, Output: fmt.Sprintf("Compacted: a large tool output was shortened to its beginning and end, saving about %d tokens; read it again if you need the middle. Continue the task.", info.SavedTokens)}, nil
 	}

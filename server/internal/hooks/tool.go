@@ -21,7 +21,7 @@ type hookedTool struct {
 func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	pre := h.m.Fire(ctx, env.TurnID, Input{SessionID: env.SessionID, HookEventName: PreToolUse, ToolName: h.Name(), ToolInput: raw})
 	if pre.Blocked {
-		return tools.Fail("Blocked by a PreToolUse hook: " + pre.Reason), nil
+		return tools.FailShown("Blocked by a PreToolUse hook: "+pre.Reason, env.Tr("Not run: a PreToolUse hook blocked it: %s", pre.Reason)), nil
 	}
 	if len(pre.UpdatedInput) > 0 {
 		raw = pre.UpdatedInput

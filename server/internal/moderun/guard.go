@@ -45,7 +45,7 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 	}
 	rel := workspaceRel(g.roots, p)
 	if err := g.rule(rel); err != nil {
-		return tools.Fail(err.Error()), nil
+		return tools.FailShown(err.Error(), env.Tr("Not written: this step may not change %s.", rel)), nil
 	}
 	if g.shared != nil && modes.IsSharedConfigPath(rel) {
 		return g.runShared(ctx, env, args, p, rel)

@@ -25,14 +25,14 @@ func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawM
 			roots = env.Roots
 		}
 		if len(roots) == 0 {
-			return tools.Fail("no workspace root to resolve " + p + " against"), nil
+			return tools.FailShown("no workspace root to resolve "+p+" against", env.Tr("No workspace folder is open.")), nil
 		}
 		abs = filepath.Join(roots[0], p)
 	}
 	before, rerr := os.ReadFile(abs)
 	existed := rerr == nil
 	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-		return tools.Fail("cannot read " + p + " before writing it: " + rerr.Error()), nil
+		return tools.FailShown("cannot read "+p+" before writing it: "+rerr.Error(), env.Tr("Could not access %s: %v", p, rerr)), nil
 	}
 	res, err := g.Tool.Run(ctx, env, args)
 	if err != nil || !res.OK {
@@ -63,7 +63,7 @@ func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawM
 		if undo != nil && !errors.Is(undo, fs.ErrNotExist) {
 			msg += " (undoing it failed: " + undo.Error() + ")"
 		}
-		return tools.Fail(msg), nil
+		return tools.FailShown(msg, env.Tr("Not written: this step may not change the test part of %s; the change was undone.", rel)), nil
 	}
 	return res, err
 }

@@ -34,18 +34,18 @@ func (r *reportTool) Description() string     { return r.desc }
 func (r *reportTool) Schema() json.RawMessage { return json.RawMessage(r.schema) }
 func (r *reportTool) ReadOnly() bool          { return false }
 
-func (r *reportTool) Run(ctx context.Context, _ *tools.Env, args json.RawMessage) (tools.Result, error) {
+func (r *reportTool) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
 	var a struct {
 		Text  string   `json:"text"`
 		Steps []string `json:"steps"`
 		Step  string   `json:"step"`
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return tools.Fail("invalid arguments: " + err.Error()), nil
+		return tools.FailShown("invalid arguments: "+err.Error(), env.Tr("%s was called with arguments that are not a JSON object.", r.name)), nil
 	}
 	p := r.m.Progress(ctx, r.sid)
 	if err := p.Apply(modes.Report{Tool: r.name, Text: a.Text, Steps: a.Steps, StepKey: a.Step}); err != nil {
-		return tools.Fail(err.Error()), nil
+		return tools.FailShown(err.Error(), env.Tr("The report of this step was not accepted: %v", err)), nil
 	}
 	if err := sessionstate.Set(ctx, r.m.store, r.sid, sessionstate.PhaseProgress, p); err != nil {
 		return tools.Result{}, err
@@ -139,7 +139,8 @@ func (g repeatGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessa
 	pc.seen[key] = true
 	pc.mu.Unlock()
 	if dup {
-		return tools.Fail("This exact call was already made in this phase; its result is above. Do something different, or report."), nil
+		return tools.FailShown("This exact call was already made in this phase; its result is above. Do something different, or report.",
+			env.Tr("Not run: the same call was already made in this step.")), nil
 	}
 	return g.Tool.Run(ctx, env, args)
 }

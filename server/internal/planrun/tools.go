@@ -60,12 +60,12 @@ func (t *todoTool) Schema() json.RawMessage {
 // ReadOnly is false: plan changes run alone, in the order the model wrote them.
 func (t *todoTool) ReadOnly() bool { return false }
 
-func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (tools.Result, error) {
+func (t *todoTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	var msg string
 	if t.create {
 		a, err := scheduler.ParseCreate(raw)
 		if err != nil {
-			return tools.Fail("create_todo_list: " + err.Error()), nil
+			return tools.FailShown("create_todo_list: "+err.Error(), env.Tr("The todo plan was not accepted: %v", err)), nil
 		}
 		// A new plan from the main agent is checked by the independent
 		// plan reviewer before the scheduler takes over; a rejection goes
@@ -78,7 +78,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 				return tools.Result{}, err
 			}
 			if !accepted {
-				return tools.Fail("create_todo_list: the plan was not accepted. " + feedback), nil
+				return tools.FailShown("create_todo_list: the plan was not accepted. "+feedback, env.Tr("The plan reviewer did not accept the plan; the model revises it.")), nil
 			}
 			note = feedback
 		}
@@ -88,7 +88,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 			return q, err
 		})
 		if err != nil {
-			return tools.Fail("create_todo_list: " + err.Error()), nil
+			return tools.FailShown("create_todo_list: "+err.Error(), env.Tr("The todo plan was not accepted: %v", err)), nil
 		}
 		t.created.Store(true)
 		if note != "" {
@@ -98,7 +98,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 	}
 	a, err := scheduler.ParseComplete(raw)
 	if err != nil {
-		return tools.Fail("complete_todo_item: " + err.Error()), nil
+		return tools.FailShown("complete_todo_item: "+err.Error(), env.Tr("The todo item could not be completed: %v", err)), nil
 	}
 	_, err = t.r.Update(ctx, t.sid, t.turnID, t.tag, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 		m, err := p.Complete(t.role, a)
@@ -106,7 +106,7 @@ func (t *todoTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (
 		return p, err
 	})
 	if err != nil {
-		return tools.Fail("complete_todo_item: " + err.Error()), nil
+		return tools.FailShown("complete_todo_item: "+err.Error(), env.Tr("The todo item could not be completed: %v", err)), nil
 	}
 	return tools.Result{OK: true, Output: msg}, nil
 }

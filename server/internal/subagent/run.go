@@ -72,16 +72,17 @@ func (c *CompleteTask) Schema() json.RawMessage {
 }
 func (c *CompleteTask) ReadOnly() bool { return false }
 
-func (c *CompleteTask) Run(_ context.Context, _ *tools.Env, raw json.RawMessage) (tools.Result, error) {
+func (c *CompleteTask) Run(_ context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	var a struct {
 		Report json.RawMessage `json:"report"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return tools.Fail("complete_task: invalid arguments: " + err.Error()), nil
+		return tools.FailShown("complete_task: invalid arguments: "+err.Error(), env.Tr("%s was called with arguments that are not a JSON object.", "complete_task")), nil
 	}
 	r, err := ParseReport(a.Report)
 	if err != nil {
-		return tools.Fail("complete_task: the report is invalid: " + err.Error() + ". Call complete_task again with a corrected report."), nil
+		return tools.FailShown("complete_task: the report is invalid: "+err.Error()+". Call complete_task again with a corrected report.",
+			env.Tr("The report is not valid; the agent is asked to correct it: %v", err)), nil
 	}
 	c.mu.Lock()
 	c.report = &r

@@ -52,7 +52,7 @@ func (s *agentTool) ReadOnly() bool { return s.investigate }
 func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	objective, err := ParseObjective(raw)
 	if err != nil {
-		return tools.Fail(s.Name() + ": " + err.Error()), nil
+		return tools.FailShown(s.Name()+": "+err.Error(), env.Tr("%s was called without an objective.", s.Name())), nil
 	}
 	parent := env.SessionID
 	title := s.Name() + ": " + objective
@@ -96,12 +96,14 @@ func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	}
 	if s.investigate {
 		if out.Report == nil {
-			return tools.Result{OK: false, Output: fmt.Sprintf("investigate did not return a valid report: %v", out.Err), Meta: meta}, nil
+			return tools.Result{OK: false, Output: fmt.Sprintf("investigate did not return a valid report: %v", out.Err),
+				Display: env.Tr("The investigation did not return a valid report: %v", out.Err), Meta: meta}, nil
 		}
 		return tools.Result{OK: true, Output: out.Report.JSON(), Meta: meta}, nil
 	}
 	if out.Err != nil {
-		return tools.Result{OK: false, Output: fmt.Sprintf("%s stopped: %v\nLast reply:\n%s", s.Name(), out.Err, out.Text), Meta: meta}, nil
+		return tools.Result{OK: false, Output: fmt.Sprintf("%s stopped: %v\nLast reply:\n%s", s.Name(), out.Err, out.Text),
+			Display: env.Tr("%s stopped: %v", s.Name(), out.Err), Meta: meta}, nil
 	}
 	return tools.Result{OK: true, Output: out.Text, Meta: meta}, nil
 }

@@ -54,7 +54,8 @@ func (c confirmedBrowser) Run(ctx context.Context, env *Env, args json.RawMessag
 	}
 	ba, ok := env.Approver.(BrowserApprover)
 	if !ok || env.Approver == nil {
-		return Fail(BrowserToolName + " needs the user's confirmation, which is not available here."), nil
+		return FailShown(BrowserToolName+" needs the user's confirmation, which is not available here.",
+			env.Tr("Not run: the browser run needs approval and no one is available to approve it.")), nil
 	}
 	d, err := ba.ConfirmBrowser(ctx, BrowserProposal{Task: a.Task, URL: a.URL, Arguments: args, ToolCallID: CallID(ctx)})
 	if err != nil {
@@ -65,7 +66,7 @@ func (c confirmedBrowser) Run(ctx context.Context, env *Env, args json.RawMessag
 		if why == "" {
 			why = "the user declined the browser run."
 		}
-		return Fail(fmt.Sprintf("%s was not run: %s", BrowserToolName, why)), nil
+		return FailShown(fmt.Sprintf("%s was not run: %s", BrowserToolName, why), env.Tr("Not run: the browser run was declined.")), nil
 	}
 	r, err := c.Tool.Run(ctx, env, args)
 	if err == nil && d.Rule != "" {

@@ -41,11 +41,11 @@ func runCreateDirectory(ctx context.Context, env *Env, a createDirectoryArgs) (R
 		if fi.IsDir() {
 			return Result{OK: true, Output: display + " already exists."}, nil
 		}
-		return Fail(display + " exists and is a file, not a folder"), nil
+		return FailShown(display+" exists and is a file, not a folder", env.Tr("%s exists and is a file, not a folder.", display)), nil
 	}
 	if !a.Recursive {
 		if _, err := os.Stat(filepath.Dir(abs)); err != nil {
-			return Fail(fmt.Sprintf("the parent folder of %s does not exist; pass recursive=true to create it too", display)), nil
+			return FailShown(fmt.Sprintf("the parent folder of %s does not exist; pass recursive=true to create it too", display), env.Tr("The parent folder of %s does not exist.", display)), nil
 		}
 	}
 	beforeMutation(ctx, env)
@@ -54,7 +54,7 @@ func runCreateDirectory(ctx context.Context, env *Env, a createDirectoryArgs) (R
 		mk = os.MkdirAll
 	}
 	if err := mk(abs, 0o755); err != nil {
-		return Fail(fmt.Sprintf("could not create %s: %v", display, err)), nil
+		return FailShown(fmt.Sprintf("could not create %s: %v", display, err), errShown(env, display, err)), nil
 	}
 	return Result{OK: true, Output: "Created folder " + display + "."}, nil
 }

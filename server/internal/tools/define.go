@@ -77,22 +77,23 @@ func (d *define[A]) init() {
 func (d *define[A]) Run(ctx context.Context, env *Env, raw json.RawMessage) (Result, error) {
 	d.init()
 	a := d.defaults()
-	if msg := decodeArgs(raw, d.required, &a); msg != "" {
-		return Fail(d.name + ": " + msg), nil
+	if msg, shown := decodeArgs(env, d.name, raw, d.required, &a); msg != "" {
+		return FailShown(d.name+": "+msg, shown), nil
 	}
 	return d.run(ctx, env, a)
 }
 
 // decodeArgs fills a from raw, reporting missing required fields and type
-// mismatches in words the model can act on.
-func decodeArgs(raw json.RawMessage, required []string, a any) string {
+// mismatches in words the model can act on, and in the person's words for
+// the tool card.
+func decodeArgs(env *Env, tool string, raw json.RawMessage, required []string, a any) (string, string) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
 	var present map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &present); err != nil {
-		return "arguments must be a JSON object: " + err.Error()
+		return "arguments must be a JSON object: " + err.Error(), env.Tr("%s was called with arguments that are not a JSON object.", tool)
 	}
 	var missing []string
 	for _, r := range required {
@@ -102,16 +103,18 @@ func decodeArgs(raw json.RawMessage, required []string, a any) string {
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		return "missing required argument(s): " + strings.Join(missing, ", ")
+		list := strings.Join(missing, ", ")
+		return "missing required argument(s): " + list, env.Tr("%s was called without the required argument(s): %s.", tool, list)
 	}
 	if err := json.Unmarshal(raw, a); err != nil {
 		var te *json.UnmarshalTypeError
 		if ok := asTypeError(err, &te); ok {
-			return fmt.Sprintf("argument %q must be %s, got %s", te.Field, jsonKind(te.Type), te.Value)
+			return fmt.Sprintf("argument %q must be %s, got %s", te.Field, jsonKind(te.Type), te.Value),
+				env.Tr("%s was called with the argument %s of the wrong type (%s).", tool, te.Field, te.Value)
 		}
-		return "invalid arguments: " + err.Error()
+		return "invalid arguments: " + err.Error(), badArgsShown(env, tool)
 	}
-	return ""
+	return "", ""
 }
 
 func asTypeError(err error, te **json.UnmarshalTypeError) bool {

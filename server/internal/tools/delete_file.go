@@ -32,15 +32,15 @@ func runDeleteFile(ctx context.Context, env *Env, a deleteFileArgs) (Result, err
 	abs, sb, display := t.abs, t.sb, t.display
 	fi, err := os.Lstat(abs)
 	if err != nil {
-		return notFound(sb, "file", a.FilePath, abs), nil
+		return notFound(env, sb, "file", a.FilePath, abs), nil
 	}
 	if fi.IsDir() {
-		return Fail(display + " is a folder; delete_file only deletes files"), nil
+		return FailShown(display+" is a folder; delete_file only deletes files", env.Tr("%s is a folder, not a file.", display)), nil
 	}
 	var before []byte
 	if fi.Mode().IsRegular() && fi.Size() <= maxFileSize(env) {
 		if before, err = os.ReadFile(abs); err != nil {
-			return Fail(fmt.Sprintf("cannot read %s: %v", display, err)), nil
+			return FailShown(fmt.Sprintf("cannot read %s: %v", display, err), errShown(env, display, err)), nil
 		}
 	}
 	p := proposal{

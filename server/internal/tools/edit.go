@@ -42,7 +42,7 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 	newLines := splitNewContent(a.NewContent)
 	if !cur.exists {
 		if a.StartLine != 1 || a.EndLine != 0 {
-			r := notFound(sb, "file", a.FilePath, abs)
+			r := notFound(env, sb, "file", a.FilePath, abs)
 			r.Output += "\nTo create a new file, use startLine=1, endLine=0 (or write_file)."
 			return r, nil
 		}
@@ -56,15 +56,16 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 	}
 	start, refusal := env.Files.planEdit(abs, a.StartLine, a.EndLine)
 	if refusal != "" {
-		return Fail("edit refused: " + refusal + "; nothing was written"), nil
+		return FailShown("edit refused: "+refusal+"; nothing was written", env.Tr("Not written: the edit of %s (lines %d–%d) does not fit the file as the model read it.", display, a.StartLine, a.EndLine)), nil
 	}
 	end := start + (a.EndLine - a.StartLine)
 	after, region, err := replaceLinesInfo(cur.content, ti, start, end, newLines)
 	if err != nil {
-		return Fail("edit refused: " + err.Error() + "; nothing was written"), nil
+		return FailShown("edit refused: "+err.Error()+"; nothing was written", linesShown(env, display, a.StartLine, a.EndLine, total)), nil
 	}
 	if !utf8.Valid(region) {
-		return Fail(fmt.Sprintf("edit refused: lines %d–%d contain bytes that are not valid UTF-8 (shown as \uFFFD by read_file); replacing them from text would corrupt them; nothing was written", a.StartLine, a.EndLine)), nil
+		return FailShown(fmt.Sprintf("edit refused: lines %d–%d contain bytes that are not valid UTF-8 (shown as \uFFFD by read_file); replacing them from text would corrupt them; nothing was written", a.StartLine, a.EndLine),
+			env.Tr("Not written: lines %d–%d of %s are not valid UTF-8 text.", a.StartLine, a.EndLine, display)), nil
 	}
 	before := cur.content
 	p := proposal{

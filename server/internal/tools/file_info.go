@@ -48,7 +48,7 @@ func runFileInfo(ctx context.Context, env *Env, a fileInfoArgs) (Result, error) 
 	info := FileInfo{Path: display}
 	lfi, err := os.Lstat(abs)
 	if err != nil {
-		r := notFound(sb, "file", a.FilePath, abs)
+		r := notFound(env, sb, "file", a.FilePath, abs)
 		return Result{OK: true, Output: display + ": does not exist." + strings.TrimPrefix(r.Output, "file not found: "+a.FilePath), Meta: info}, nil
 	}
 	fi := lfi

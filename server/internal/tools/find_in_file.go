@@ -31,10 +31,10 @@ func FindInFile() Tool {
 
 func runFindInFile(ctx context.Context, env *Env, a findInFileArgs) (Result, error) {
 	if a.SearchString == "" {
-		return Fail("find_in_file: searchString must not be empty"), nil
+		return FailShown("find_in_file: searchString must not be empty", env.Tr("%s: the text to search for is empty.", "find_in_file")), nil
 	}
 	if a.Occurrence < 1 || a.ContextBefore < 0 || a.ContextAfter < 0 {
-		return Fail("find_in_file: occurrence must be ≥ 1 and context lines ≥ 0"), nil
+		return FailShown("find_in_file: occurrence must be ≥ 1 and context lines ≥ 0", env.Tr("%s: the occurrence must be 1 or more and the context lines 0 or more.", "find_in_file")), nil
 	}
 	abs, sb, fail := resolveRead(env, a.FilePath)
 	if fail != nil {
@@ -42,19 +42,19 @@ func runFindInFile(ctx context.Context, env *Env, a findInFileArgs) (Result, err
 	}
 	cur, err := loadCurrent(ctx, env, abs)
 	if err != nil {
-		return Fail(fmt.Sprintf("cannot read %s: %v", a.FilePath, err)), nil
+		return FailShown(fmt.Sprintf("cannot read %s: %v", a.FilePath, err), errShown(env, a.FilePath, err)), nil
 	}
 	display := sb.Display(abs)
 	switch {
 	case !cur.exists:
-		return notFound(sb, "file", a.FilePath, abs), nil
+		return notFound(env, sb, "file", a.FilePath, abs), nil
 	case cur.isDir:
-		return Fail(display + " is a folder; use grep_search to search folders"), nil
+		return FailShown(display+" is a folder; use grep_search to search folders", env.Tr("%s is a folder, not a file.", display)), nil
 	case cur.tooLarge:
-		return Fail(fmt.Sprintf("%s is %s, over the size limit; use grep_search", display, humanSize(cur.size))), nil
+		return FailShown(fmt.Sprintf("%s is %s, over the size limit; use grep_search", display, humanSize(cur.size)), tooLargeShown(env, display, cur.size)), nil
 	}
 	if kind := binaryKind(cur.content); kind != "" {
-		return Fail(fmt.Sprintf("%s is a binary file (%s, %s)", display, kind, humanSize(int64(len(cur.content))))), nil
+		return FailShown(fmt.Sprintf("%s is a binary file (%s, %s)", display, kind, humanSize(int64(len(cur.content)))), binaryShown(env, display, kind)), nil
 	}
 	body := bytes.TrimPrefix(cur.content, utf8BOM)
 	needle := strings.ReplaceAll(a.SearchString, "\r\n", "\n")
@@ -80,10 +80,11 @@ func runFindInFile(ctx context.Context, env *Env, a findInFileArgs) (Result, err
 		} else if f := strings.Fields(a.SearchString); len(f) > 0 && bytes.Contains(body, []byte(f[0])) && len(f) > 1 {
 			msg += fmt.Sprintf(" (the first word %q does occur; check whitespace and line breaks)", f[0])
 		}
-		return Fail(msg), nil
+		return FailShown(msg, env.Tr("Text not found in %s.", display)), nil
 	}
 	if a.Occurrence > len(offs) {
-		return Fail(fmt.Sprintf("occurrence %d requested but %q occurs only %d time(s) in %s", a.Occurrence, a.SearchString, len(offs), display)), nil
+		return FailShown(fmt.Sprintf("occurrence %d requested but %q occurs only %d time(s) in %s", a.Occurrence, a.SearchString, len(offs), display),
+			env.Tr("Occurrence %d was asked for, but the text occurs only %d time(s) in %s.", a.Occurrence, len(offs), display)), nil
 	}
 	lineAt := func(off int) int { return bytes.Count(body[:off], []byte{'\n'}) + 1 }
 	off := offs[a.Occurrence-1]

@@ -28,7 +28,8 @@ const maxDiagnostics = 200
 
 func runDiagnostics(ctx context.Context, env *Env, a diagnosticsArgs) (Result, error) {
 	if env.Host == nil {
-		return Fail("diagnostics are unavailable: no editor is attached (headless run); run the build or linter with run_shell_command instead"), nil
+		return FailShown("diagnostics are unavailable: no editor is attached (headless run); run the build or linter with run_shell_command instead",
+			env.Tr("Diagnostics are unavailable: no editor is attached.")), nil
 	}
 	sb := sandboxOf(env)
 	path := ""
@@ -47,7 +48,7 @@ func runDiagnostics(ctx context.Context, env *Env, a diagnosticsArgs) (Result, e
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Fail(fmt.Sprintf("the editor could not provide diagnostics: %v", err)), nil
+		return FailShown(fmt.Sprintf("the editor could not provide diagnostics: %v", err), env.Tr("The editor could not provide diagnostics: %v", err)), nil
 	}
 	// Diagnostics quote code: a file the Read rules deny is left out.
 	withheld := map[string]bool{}

@@ -34,10 +34,10 @@ func Glob() Tool {
 func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 	pat := filepath.ToSlash(strings.TrimSpace(a.Pattern))
 	if pat == "" {
-		return Fail("glob: pattern must not be empty"), nil
+		return FailShown("glob: pattern must not be empty", env.Tr("%s: the pattern is empty.", "glob")), nil
 	}
 	if !doublestar.ValidatePattern(pat) {
-		return Fail(fmt.Sprintf("glob: invalid pattern %q", a.Pattern)), nil
+		return FailShown(fmt.Sprintf("glob: invalid pattern %q", a.Pattern), env.Tr("%s: the pattern %s is not valid.", "glob", a.Pattern)), nil
 	}
 	sb := sandboxOf(env)
 	type hit struct {
@@ -109,7 +109,8 @@ func runGlob(ctx context.Context, env *Env, a globArgs) (Result, error) {
 		}
 	}
 	if !matchedAny {
-		return Fail(fmt.Sprintf("glob: %q is outside the workspace roots: %s", a.Pattern, strings.Join(sb.Roots(), ", "))), nil
+		return FailShown(fmt.Sprintf("glob: %q is outside the workspace roots: %s", a.Pattern, strings.Join(sb.Roots(), ", ")),
+			env.Tr("Refused: the path %s is outside the workspace or not allowed.", a.Pattern)), nil
 	}
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()

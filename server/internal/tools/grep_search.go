@@ -70,7 +70,7 @@ type grepEngine func(ctx context.Context, base, start string, q grepQuery, limit
 
 func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 	if a.Pattern == "" {
-		return Fail("grep_search: pattern must not be empty"), nil
+		return FailShown("grep_search: pattern must not be empty", env.Tr("%s: the pattern is empty.", "grep_search")), nil
 	}
 	if a.MaxResults <= 0 {
 		a.MaxResults = grepDefaultResults
@@ -80,12 +80,13 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 		includes: splitGlobs(a.IncludePattern), excludes: splitGlobs(a.ExcludePattern)}
 	if q.regex {
 		if _, err := regexp.Compile(a.Pattern); err != nil {
-			return Fail(fmt.Sprintf("grep_search: invalid regular expression: %v (set isRegex=false to search literally)", err)), nil
+			return FailShown(fmt.Sprintf("grep_search: invalid regular expression: %v (set isRegex=false to search literally)", err),
+				env.Tr("The search pattern %s is not a valid regular expression.", a.Pattern)), nil
 		}
 	}
 	for _, g := range append(append([]string(nil), q.includes...), q.excludes...) {
 		if !doublestar.ValidatePattern(g) {
-			return Fail(fmt.Sprintf("grep_search: invalid glob %q", g)), nil
+			return FailShown(fmt.Sprintf("grep_search: invalid glob %q", g), env.Tr("%s: the pattern %s is not valid.", "grep_search", g)), nil
 		}
 	}
 	sb := sandboxOf(env)
@@ -101,7 +102,7 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 			return failFrom(env, err), nil
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return notFound(sb, "path", a.Path, abs), nil
+			return notFound(env, sb, "path", a.Path, abs), nil
 		}
 		starts = []string{abs}
 	}
@@ -120,7 +121,7 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()
 			}
-			return Fail("grep_search: " + err.Error()), nil
+			return FailShown("grep_search: "+err.Error(), env.Tr("The search failed: %v", err)), nil
 		}
 		dir := start
 		if fi, err := os.Stat(start); err == nil && !fi.IsDir() {

@@ -40,10 +40,10 @@ func runListFiles(ctx context.Context, env *Env, a listFilesArgs) (Result, error
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return notFound(sb, "folder", a.Path, abs), nil
+		return notFound(env, sb, "folder", a.Path, abs), nil
 	}
 	if !fi.IsDir() {
-		return Fail(fmt.Sprintf("%s is a file, not a folder; use read_file or get_file_info", sb.Display(abs))), nil
+		return FailShown(fmt.Sprintf("%s is a file, not a folder; use read_file or get_file_info", sb.Display(abs)), env.Tr("%s is a file, not a folder.", sb.Display(abs))), nil
 	}
 	out, n, withheld := listDir(env, sb, abs, a.Recursive, a.MaxEntries)
 	if n == 0 {

@@ -50,8 +50,8 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 		name: mcpSearchName, readOnly: true,
 		desc:     fmt.Sprintf("Finds tools of the connected MCP servers (%d tools; too many to list here) by words of their names and descriptions, and shows each match's input schema. Call a match with %s.", len(ts), mcpCallName),
 		defaults: func() mcpSearchArgs { return mcpSearchArgs{Limit: searchDefault} },
-		run: func(_ context.Context, _ *Env, a mcpSearchArgs) (Result, error) {
-			return searchMCP(ts, a), nil
+		run: func(_ context.Context, env *Env, a mcpSearchArgs) (Result, error) {
+			return searchMCP(env, ts, a), nil
 		},
 	}
 	call := &define[mcpCallArgs]{
@@ -61,7 +61,8 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 		run: func(ctx context.Context, env *Env, a mcpCallArgs) (Result, error) {
 			t, ok := byName[strings.TrimSpace(a.Tool)]
 			if !ok {
-				return Fail(fmt.Sprintf("no MCP tool named %q is available here (a custom command's allowedTools may leave it out); find the available ones with %s.", a.Tool, mcpSearchName)), nil
+				return FailShown(fmt.Sprintf("no MCP tool named %q is available here (a custom command's allowedTools may leave it out); find the available ones with %s.", a.Tool, mcpSearchName),
+					env.Tr("No MCP tool named %s is available here.", a.Tool)), nil
 			}
 			args := a.Arguments
 			if len(args) == 0 || string(args) == "null" {
@@ -69,7 +70,7 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 			}
 			var obj map[string]any
 			if json.Unmarshal(args, &obj) != nil {
-				return Fail("arguments must be a JSON object following the tool's input schema."), nil
+				return FailShown("arguments must be a JSON object following the tool's input schema.", badArgsShown(env, a.Tool)), nil
 			}
 			tl := MCPTool(t, m)
 			if wrap != nil {
@@ -81,10 +82,10 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 	return []Tool{search, call}
 }
 
-func searchMCP(ts []mcpclient.Tool, a mcpSearchArgs) Result {
+func searchMCP(env *Env, ts []mcpclient.Tool, a mcpSearchArgs) Result {
 	words := strings.Fields(strings.ToLower(a.Query))
 	if len(words) == 0 {
-		return Fail("query must name what the tool should do.")
+		return FailShown("query must name what the tool should do.", env.Tr("%s: the query is empty.", mcpSearchName))
 	}
 	limit := a.Limit
 	if limit <= 0 {

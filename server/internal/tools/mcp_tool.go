@@ -68,7 +68,8 @@ func (x *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) (Resu
 	meta := MCPToolMeta{Server: x.t.Server, Tool: x.t.Remote}
 	ta, ok := env.Approver.(ToolApprover)
 	if !ok || env.Approver == nil {
-		return Result{OK: false, Output: fmt.Sprintf("%s needs the user's confirmation, which is not available here.", x.t.Name), Meta: meta}, nil
+		return Result{OK: false, Output: fmt.Sprintf("%s needs the user's confirmation, which is not available here.", x.t.Name),
+			Display: env.Tr("Not run: the call of %s needs approval and no one is available to approve it.", x.t.Name), Meta: meta}, nil
 	}
 	d, err := ta.ConfirmTool(ctx, ToolProposal{Tool: x.t.Name, Server: x.t.Server, Remote: x.t.Remote, Arguments: args,
 		ToolCallID: CallID(ctx), ReadOnlyHint: x.t.ReadOnly})
@@ -80,7 +81,7 @@ func (x *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) (Resu
 		if d.Reason != "" {
 			msg += " Reason: " + d.Reason
 		}
-		return Result{OK: false, Output: msg, Meta: meta}, nil
+		return Result{OK: false, Output: msg, Display: env.Tr("Not run: the call of %s was declined.", x.t.Name), Meta: meta}, nil
 	}
 	meta.Approved = d.Rule
 	r, err := x.m.Call(ctx, x.t.Server, x.t.Remote, args)
@@ -88,7 +89,7 @@ func (x *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) (Resu
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Result{OK: false, Output: err.Error(), Meta: meta}, nil
+		return Result{OK: false, Output: err.Error(), Display: env.Tr("The MCP server %s could not run %s: %v", x.t.Server, x.t.Remote, err), Meta: meta}, nil
 	}
 	meta.Images, meta.IsError = r.Images, r.IsError
 	return Result{OK: !r.IsError, Output: r.Text, Meta: meta}, nil

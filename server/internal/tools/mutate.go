@@ -45,7 +45,7 @@ func beginWrite(env *Env, tool, path string) (*writeTarget, *Result, error) {
 func (t *writeTarget) loadText(ctx context.Context, env *Env, path, tool, binaryHint string) (current, *Result) {
 	cur, err := loadCurrent(ctx, env, t.abs)
 	if err != nil {
-		r := Fail(fmt.Sprintf("cannot read %s: %v", path, err))
+		r := FailShown(fmt.Sprintf("cannot read %s: %v", path, err), errShown(env, path, err))
 		return cur, &r
 	}
 	var r Result
@@ -53,15 +53,15 @@ func (t *writeTarget) loadText(ctx context.Context, env *Env, path, tool, binary
 	case !cur.exists:
 		return cur, nil
 	case cur.isDir:
-		r = Fail(t.display + " is a folder, not a file")
+		r = FailShown(t.display+" is a folder, not a file", env.Tr("%s is a folder, not a file.", t.display))
 	case cur.tooLarge:
-		r = Fail(fmt.Sprintf("%s is %s, over the size limit for %s", t.display, humanSize(cur.size), tool))
+		r = FailShown(fmt.Sprintf("%s is %s, over the size limit for %s", t.display, humanSize(cur.size), tool), tooLargeShown(env, t.display, cur.size))
 	default:
 		kind := binaryKind(cur.content)
 		if kind == "" {
 			return cur, nil
 		}
-		r = Fail(fmt.Sprintf("%s is a binary file (%s); %s", t.display, kind, binaryHint))
+		r = FailShown(fmt.Sprintf("%s is a binary file (%s); %s", t.display, kind, binaryHint), binaryShown(env, t.display, kind))
 	}
 	return cur, &r
 }
@@ -71,7 +71,8 @@ func editsDisabled(env *Env, tool string) *Result {
 	if env.Settings.EditEnabled {
 		return nil
 	}
-	r := Fail(tool + " refused: edits are disabled by the user (the lock toggle is off). Describe the change instead, or ask the user to enable edits.")
+	r := FailShown(tool+" refused: edits are disabled by the user (the lock toggle is off). Describe the change instead, or ask the user to enable edits.",
+		env.Tr("Not written: edits are turned off (the lock toggle)."))
 	return &r
 }
 
@@ -149,7 +150,8 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 	out := &outcome{content: p.after}
 	if env.Settings.ConfirmChanges {
 		if env.Approver == nil {
-			r := Fail(fmt.Sprintf("%s of %s needs confirmation; not approved (no one is available to approve it); nothing was written", p.tool, p.display))
+			r := FailShown(fmt.Sprintf("%s of %s needs confirmation; not approved (no one is available to approve it); nothing was written", p.tool, p.display),
+				env.Tr("Not written: the change to %s needs approval and no one is available to approve it.", p.display))
 			return nil, &r, nil
 		}
 		dec, err := env.Approver.ConfirmEdit(ctx, EditProposal{
@@ -168,6 +170,9 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 			}
 			r := Fail(msg)
 			r.Display = dec.Display
+			if r.Display == "" {
+				r.Display = env.Tr("Not written: the change to %s was rejected.", p.display)
+			}
 			if dec.ByUser {
 				r.Meta = Declined{Declined: true, Reason: dec.Reason}
 			}
@@ -180,7 +185,8 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 			return out, nil, nil
 		}
 		if !p.stillCurrent() {
-			r := Fail(fmt.Sprintf("refused: %s changed while waiting for your change to be approved; re-read lines %s and retry; nothing was written", p.display, p.reread))
+			r := FailShown(fmt.Sprintf("refused: %s changed while waiting for your change to be approved; re-read lines %s and retry; nothing was written", p.display, p.reread),
+				env.Tr("Not written: %s changed while the change waited for approval.", p.display))
 			return nil, &r, nil
 		}
 		if !p.delete {
@@ -191,7 +197,7 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 	beforeMutation(ctx, env)
 	if p.delete {
 		if err := os.Remove(p.abs); err != nil {
-			r := Fail(fmt.Sprintf("could not delete %s: %v", p.display, err))
+			r := FailShown(fmt.Sprintf("could not delete %s: %v", p.display, err), errShown(env, p.display, err))
 			return nil, &r, nil
 		}
 		out.content = nil
@@ -201,12 +207,12 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 		// Parents are made only now, after approval, so a rejected
 		// proposal leaves no trace.
 		if err := os.MkdirAll(filepath.Dir(p.abs), 0o755); err != nil {
-			r := Fail(fmt.Sprintf("could not create the folder for %s: %v", p.display, err))
+			r := FailShown(fmt.Sprintf("could not create the folder for %s: %v", p.display, err), errShown(env, p.display, err))
 			return nil, &r, nil
 		}
 	}
 	if err := writeAtomic(p.abs, out.content, p.mode); err != nil {
-		r := Fail(fmt.Sprintf("could not write %s: %v; the file is unchanged", p.display, err))
+		r := FailShown(fmt.Sprintf("could not write %s: %v; the file is unchanged", p.display, err), errShown(env, p.display, err))
 		return nil, &r, nil
 	}
 	return out, nil, nil

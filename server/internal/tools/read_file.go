@@ -41,20 +41,20 @@ func runReadFile(ctx context.Context, env *Env, a readFileArgs) (Result, error) 
 	}
 	cur, err := loadCurrent(ctx, env, abs)
 	if err != nil {
-		return Fail(fmt.Sprintf("cannot read %s: %v", a.FilePath, err)), nil
+		return FailShown(fmt.Sprintf("cannot read %s: %v", a.FilePath, err), errShown(env, a.FilePath, err)), nil
 	}
 	display := sb.Display(abs)
 	switch {
 	case !cur.exists:
-		return notFound(sb, "file", a.FilePath, abs), nil
+		return notFound(env, sb, "file", a.FilePath, abs), nil
 	case cur.isDir:
 		out, _, withheld := listDir(env, sb, abs, false, 500)
 		return Result{OK: true, Output: display + " is a folder; its entries:\n" + out + withheldNote(withheld, "entries")}, nil
 	case cur.tooLarge:
-		return Fail(fmt.Sprintf("%s is %s, larger than the %s limit for reading; use grep_search or find_in_file to locate what you need", display, humanSize(cur.size), humanSize(maxFileSize(env)))), nil
+		return FailShown(fmt.Sprintf("%s is %s, larger than the %s limit for reading; use grep_search or find_in_file to locate what you need", display, humanSize(cur.size), humanSize(maxFileSize(env))), tooLargeShown(env, display, cur.size)), nil
 	}
 	if kind := binaryKind(cur.content); kind != "" {
-		return Fail(fmt.Sprintf("%s is a binary file (%s, %s); read_file only reads text", display, kind, humanSize(int64(len(cur.content))))), nil
+		return FailShown(fmt.Sprintf("%s is a binary file (%s, %s); read_file only reads text", display, kind, humanSize(int64(len(cur.content)))), binaryShown(env, display, kind)), nil
 	}
 	body := bytes.TrimPrefix(cur.content, utf8BOM)
 	total := countLines(body)
@@ -68,10 +68,10 @@ func runReadFile(ctx context.Context, env *Env, a readFileArgs) (Result, error) 
 		return Result{OK: true, Output: fmt.Sprintf("File: %s (empty, 0 lines)", display)}, nil
 	}
 	if a.StartLine > total {
-		return Fail(fmt.Sprintf("startLine %d is past the end of %s, which has %d lines", a.StartLine, display, total)), nil
+		return FailShown(fmt.Sprintf("startLine %d is past the end of %s, which has %d lines", a.StartLine, display, total), linesShown(env, display, a.StartLine, a.EndLine, total)), nil
 	}
 	if a.EndLine != 0 && a.EndLine < a.StartLine {
-		return Fail(fmt.Sprintf("endLine %d is before startLine %d", a.EndLine, a.StartLine)), nil
+		return FailShown(fmt.Sprintf("endLine %d is before startLine %d", a.EndLine, a.StartLine), linesShown(env, display, a.StartLine, a.EndLine, total)), nil
 	}
 	end := a.EndLine
 	if end == 0 || end > total {

@@ -28,7 +28,7 @@ func (env *Env) Tr(format string, args ...any) string {
 
 // failFrom is Fail(err.Error()) with the words a person reads: a
 // Refusal's Display, or a translated line for a path the sandbox refuses.
-// Other errors show as the model reads them.
+// Other errors show under a translated lead.
 func failFrom(env *Env, err error) Result {
 	r := Fail(err.Error())
 	var ref *Refusal
@@ -38,6 +38,8 @@ func failFrom(env *Env, err error) Result {
 		r.Display = ref.Display
 	case errors.As(err, &esc):
 		r.Display = env.Tr("Refused: the path %s is outside the workspace or not allowed.", esc.Path)
+	default:
+		r.Display = env.Tr("Refused: %v", err)
 	}
 	return r
 }

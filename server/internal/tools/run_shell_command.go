@@ -37,14 +37,14 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 		return Result{}, err
 	}
 	if strings.TrimSpace(a.Command) == "" {
-		return Fail("run_shell_command: command must not be empty"), nil
+		return FailShown("run_shell_command: command must not be empty", env.Tr("%s: the command is empty.", "run_shell_command")), nil
 	}
 	cwd, sb, fail := resolve(env, a.Cwd)
 	if fail != nil {
 		return *fail, nil
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return notFound(sb, "folder", a.Cwd, cwd), nil
+		return notFound(env, sb, "folder", a.Cwd, cwd), nil
 	}
 	timeout := time.Duration(env.Settings.ShellTimeoutMs) * time.Millisecond
 	if timeout <= 0 {
@@ -64,7 +64,8 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	var auto *AutoApproval
 	if env.Settings.ConfirmShell {
 		if env.Approver == nil {
-			return Fail("run_shell_command needs confirmation; not approved (no one is available to approve it); nothing was run"), nil
+			return FailShown("run_shell_command needs confirmation; not approved (no one is available to approve it); nothing was run",
+				env.Tr("Not run: the command needs approval and no one is available to approve it.")), nil
 		}
 		dec, err := env.Approver.ConfirmShell(ctx, ShellProposal{Command: command, Cwd: cwd, ToolCallID: CallID(ctx)})
 		if err != nil {
@@ -82,6 +83,9 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 			}
 			r := Fail(msg)
 			r.Display = dec.Display
+			if r.Display == "" {
+				r.Display = env.Tr("Not run: the command was refused.")
+			}
 			if dec.ByUser {
 				r.Meta = Declined{Declined: true, Reason: dec.Reason}
 			}
@@ -97,7 +101,7 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	res, err := shell.Run(ctx, shell.Spec{Command: command, Cwd: cwd, Timeout: timeout, Shell: env.Settings.Shell,
 		Passthrough: env.Settings.EnvPassthrough, OnScrub: env.OnEnvScrub})
 	if err != nil {
-		return Fail("run_shell_command: " + err.Error()), nil
+		return FailShown("run_shell_command: "+err.Error(), env.Tr("The command could not start: %v", err)), nil
 	}
 	res.Cwd = sb.Display(cwd)
 	var out strings.Builder

@@ -53,25 +53,29 @@ func ShowNotification() Tool {
 func runShowNotification(ctx context.Context, env *Env, a showNotificationArgs) (Result, error) {
 	msg := strings.TrimSpace(a.Message)
 	if msg == "" {
-		return Fail("show_notification needs a non-empty message."), nil
+		return FailShown("show_notification needs a non-empty message.", env.Tr("%s: the message is empty.", "show_notification")), nil
 	}
 	if n := utf8.RuneCountInString(msg); n > MaxNotificationChars {
-		return Fail(fmt.Sprintf("show_notification: the message has %d characters, at most %d are allowed; shorten it and put details in your reply.", n, MaxNotificationChars)), nil
+		return FailShown(fmt.Sprintf("show_notification: the message has %d characters, at most %d are allowed; shorten it and put details in your reply.", n, MaxNotificationChars),
+			env.Tr("Notification not shown: it has %d characters, at most %d are allowed.", n, MaxNotificationChars)), nil
 	}
 	sev := strings.ToLower(strings.TrimSpace(a.Severity))
 	if sev == "" {
 		sev = SeverityInfo
 	}
 	if sev != SeverityInfo && sev != SeverityWarning && sev != SeverityError {
-		return Fail(fmt.Sprintf("show_notification: severity must be info, warning or error, not %q.", a.Severity)), nil
+		return FailShown(fmt.Sprintf("show_notification: severity must be info, warning or error, not %q.", a.Severity),
+			env.Tr("Notification not shown: the severity %s is not info, warning or error.", a.Severity)), nil
 	}
 	n, ok := env.Approver.(Notifier)
 	if !ok {
-		return Fail("show_notification: nobody can see notifications in this run; say it in your reply instead."), nil
+		return FailShown("show_notification: nobody can see notifications in this run; say it in your reply instead.",
+			env.Tr("Notification not shown: notifications cannot be shown in this run.")), nil
 	}
 	err := n.Notify(ctx, sev, msg)
 	if errors.Is(err, ErrTooManyNotifications) {
-		return Fail(fmt.Sprintf("show_notification: this turn already showed %d notifications, the most allowed; say the rest in your reply.", MaxNotificationsPerRun)), nil
+		return FailShown(fmt.Sprintf("show_notification: this turn already showed %d notifications, the most allowed; say the rest in your reply.", MaxNotificationsPerRun),
+			env.Tr("Notification not shown: this turn already showed %d notifications.", MaxNotificationsPerRun)), nil
 	}
 	if err != nil {
 		return Result{}, err

@@ -67,7 +67,7 @@ func ActivateSkill() Tool {
 
 func skillCatalog(env *Env) (*skills.Catalog, *Result) {
 	if env.Skills == nil || env.Skills.Catalog() == nil {
-		r := Fail("Skills are not available in this session.")
+		r := FailShown("Skills are not available in this session.", env.Tr("Skills are not available in this session."))
 		return nil, &r
 	}
 	return env.Skills.Catalog(), nil
@@ -80,7 +80,7 @@ func findSkill(env *Env, name string) (*skills.Skill, *Result) {
 	}
 	s, ok := c.Get(name)
 	if !ok {
-		r := Fail(fmt.Sprintf("No skill named %q. Available: %s.", name, strings.Join(c.Names(), ", ")))
+		r := FailShown(fmt.Sprintf("No skill named %q. Available: %s.", name, strings.Join(c.Names(), ", ")), env.Tr("No skill named %s.", name))
 		return nil, &r
 	}
 	return s, nil
@@ -143,10 +143,10 @@ func runReadSkillFile(ctx context.Context, env *Env, a skillFileArgs) (Result, e
 		note, err = fmt.Sprintf("\n[cut at %d KB]", len(data)>>10), nil
 	}
 	if err != nil {
-		return Fail(err.Error()), nil
+		return FailShown(err.Error(), errShown(env, a.Path, err)), nil
 	}
 	if !utf8.Valid(data) || strings.IndexByte(string(data), 0) >= 0 {
-		return Fail(fmt.Sprintf("%s in skill %s is a binary file (%d bytes) and cannot be shown.", a.Path, s.Name, len(data))), nil
+		return FailShown(fmt.Sprintf("%s in skill %s is a binary file (%d bytes) and cannot be shown.", a.Path, s.Name, len(data)), binaryShown(env, a.Path, s.Name)), nil
 	}
 	return Result{OK: true, Output: string(data) + note}, nil
 }
@@ -157,10 +157,10 @@ func runActivateSkill(ctx context.Context, env *Env, a activateSkillArgs) (Resul
 		return *fail, nil
 	}
 	if a.Scope != "" && a.Scope != "session" && a.Scope != "workspace" {
-		return Fail(`scope must be "session" or "workspace".`), nil
+		return FailShown(`scope must be "session" or "workspace".`, env.Tr("%s: the scope must be session or workspace.", "activate_skill")), nil
 	}
 	if err := env.Skills.Activate(ctx, env.SessionID, s.Name, a.Scope == "workspace"); err != nil {
-		return Fail(fmt.Sprintf("Could not activate %s: %v", s.Name, err)), nil
+		return FailShown(fmt.Sprintf("Could not activate %s: %v", s.Name, err), env.Tr("Could not activate the skill %s: %v", s.Name, err)), nil
 	}
 	scope := "this session"
 	if a.Scope == "workspace" {

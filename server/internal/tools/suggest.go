@@ -13,12 +13,19 @@ import (
 
 // notFound builds the model-visible "does not exist" message with up to
 // three similar existing names from the workspace.
-func notFound(sb *sandbox.Sandbox, what, path, abs string) Result {
+func notFound(env *Env, sb *sandbox.Sandbox, what, path, abs string) Result {
 	msg := fmt.Sprintf("%s not found: %s", what, path)
 	if s := suggest(sb, abs); len(s) > 0 {
 		msg += "\nDid you mean: " + strings.Join(s, ", ") + "?"
 	}
-	return Fail(msg)
+	shown := env.Tr("Path not found: %s", path)
+	switch what {
+	case "file":
+		shown = env.Tr("File not found: %s", path)
+	case "folder":
+		shown = env.Tr("Folder not found: %s", path)
+	}
+	return FailShown(msg, shown)
 }
 
 // suggest ranks existing paths whose base name is close to abs's base name:

@@ -28,7 +28,7 @@ func TextDiff() Tool {
 
 func runTextDiff(ctx context.Context, env *Env, a textDiffArgs) (Result, error) {
 	if a.ContextLines < 0 {
-		return Fail("text_diff: contextLines must be ≥ 0"), nil
+		return FailShown("text_diff: contextLines must be ≥ 0", env.Tr("%s: the context lines must be 0 or more.", "text_diff")), nil
 	}
 	if a.Original == a.Modified {
 		return Result{OK: true, Output: "The texts are identical."}, nil
@@ -36,7 +36,7 @@ func runTextDiff(ctx context.Context, env *Env, a textDiffArgs) (Result, error) 
 	edits := udiff.Strings(a.Original, a.Modified)
 	d, err := udiff.ToUnified("original", "modified", a.Original, edits, a.ContextLines)
 	if err != nil {
-		return Fail(fmt.Sprintf("text_diff: %v", err)), nil
+		return FailShown(fmt.Sprintf("text_diff: %v", err), env.Tr("The diff failed: %v", err)), nil
 	}
 	return Result{OK: true, Output: d}, nil
 }

@@ -25,7 +25,7 @@ func ValidateSpec() Tool {
 
 func runValidateSpec(ctx context.Context, env *Env, a validateSpecArgs) (Result, error) {
 	if len(env.Roots) == 0 {
-		return Fail("No workspace folder is open."), nil
+		return FailShown("No workspace folder is open.", env.Tr("No workspace folder is open.")), nil
 	}
 	root := env.Roots[0]
 	if a.Root != "" {
@@ -39,10 +39,13 @@ func runValidateSpec(ctx context.Context, env *Env, a validateSpecArgs) (Result,
 	if len(ps) == 0 {
 		return Result{OK: true, Output: fmt.Sprintf("changes/%s is valid.", a.ChangeID), Meta: ps}, nil
 	}
-	var b strings.Builder
+	var b, list strings.Builder
 	fmt.Fprintf(&b, "changes/%s has %d problem(s):\n", a.ChangeID, len(ps))
 	for _, p := range ps {
-		b.WriteString("- " + p.String() + "\n")
+		list.WriteString("- " + p.String() + "\n")
 	}
-	return Result{OK: false, Output: strings.TrimRight(b.String(), "\n"), Meta: ps}, nil
+	b.WriteString(list.String())
+	// The problems are the spec's own words; only the lead is translated.
+	shown := env.Tr("changes/%s has %d problem(s):", a.ChangeID, len(ps)) + "\n" + strings.TrimRight(list.String(), "\n")
+	return Result{OK: false, Output: strings.TrimRight(b.String(), "\n"), Display: shown, Meta: ps}, nil
 }

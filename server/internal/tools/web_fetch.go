@@ -54,13 +54,13 @@ func WebFetch() Tool {
 
 func runWebFetch(ctx context.Context, env *Env, a webFetchArgs) (Result, error) {
 	if env.Web == nil {
-		return Fail("web_fetch is not available in this session (web access is turned off)."), nil
+		return FailShown("web_fetch is not available in this session (web access is turned off).", env.Tr("Web access is turned off in this session.")), nil
 	}
 	if a.MaxLength <= 0 {
 		a.MaxLength = web.DefaultMaxLength
 	}
 	if a.Offset < 0 {
-		return Fail("offset must be 0 or more."), nil
+		return FailShown("offset must be 0 or more.", env.Tr("%s: the offset must be 0 or more.", "web_fetch")), nil
 	}
 	meta := WebFetchMeta{URL: a.URL}
 	if res, ok, err := confirmFetch(ctx, env, a, meta); !ok || err != nil {
@@ -71,16 +71,17 @@ func runWebFetch(ctx context.Context, env *Env, a webFetchArgs) (Result, error) 
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Result{OK: false, Output: fmt.Sprintf("web_fetch %s failed: %v", clip(a.URL, 300), err), Meta: meta}, nil
+		return Result{OK: false, Output: fmt.Sprintf("web_fetch %s failed: %v", clip(a.URL, 300), err), Display: fetchShown(env, a.URL, err), Meta: meta}, nil
 	}
 	meta.FinalURL, meta.Status, meta.ContentType = resp.FinalURL, resp.Status, resp.ContentType
 	doc, err := web.Document(resp)
 	if err != nil {
 		var bin web.ErrBinary
 		if errors.As(err, &bin) {
-			return Result{OK: false, Output: fmt.Sprintf("%s: %v (%d bytes).", clip(resp.FinalURL, 300), err, len(resp.Body)), Meta: meta}, nil
+			return Result{OK: false, Output: fmt.Sprintf("%s: %v (%d bytes).", clip(resp.FinalURL, 300), err, len(resp.Body)),
+				Display: env.Tr("%s is not a text page (%s).", clip(resp.FinalURL, 300), resp.ContentType), Meta: meta}, nil
 		}
-		return Result{OK: false, Output: err.Error(), Meta: meta}, nil
+		return Result{OK: false, Output: err.Error(), Display: fetchShown(env, resp.FinalURL, err), Meta: meta}, nil
 	}
 	part, next, total := web.Window(doc, a.Offset, a.MaxLength)
 	meta.Chars = total
@@ -114,11 +115,12 @@ func runWebFetch(ctx context.Context, env *Env, a webFetchArgs) (Result, error) 
 // res is then the tool's result.
 func confirmFetch(ctx context.Context, env *Env, a webFetchArgs, meta WebFetchMeta) (res Result, ok bool, err error) {
 	if err := env.Web.Check(ctx, a.URL); err != nil {
-		return Result{OK: false, Output: fmt.Sprintf("web_fetch %s failed: %v", clip(a.URL, 300), err), Meta: meta}, false, nil
+		return Result{OK: false, Output: fmt.Sprintf("web_fetch %s failed: %v", clip(a.URL, 300), err), Display: fetchShown(env, a.URL, err), Meta: meta}, false, nil
 	}
 	fa, can := env.Approver.(FetchApprover)
 	if !can || env.Approver == nil {
-		return Result{OK: false, Output: "web_fetch needs the user's confirmation, which is not available here.", Meta: meta}, false, nil
+		return Result{OK: false, Output: "web_fetch needs the user's confirmation, which is not available here.",
+			Display: env.Tr("Not fetched: the fetch needs approval and no one is available to approve it."), Meta: meta}, false, nil
 	}
 	u, _ := url.Parse(strings.TrimSpace(a.URL)) // Check parsed it
 	var headers []string
