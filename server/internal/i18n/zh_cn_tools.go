@@ -97,3 +97,17 @@ func init() {
 		zhCN[k] = v
 	}
 }
+
+// zhCNAsk translates ask_human's refusals.
+var zhCNAsk = map[string]string{
+	"%s: the question is empty.":                                      "%s：问题为空。",
+	"Not asked: the question has %d choices, at most %d are allowed.": "未提问：该问题有 %d 个选项，最多允许 %d 个。",
+	"Not asked: a choice is longer than %d characters.":               "未提问：有选项超过了 %d 个字符。",
+	"Not asked: no one is available to answer in this run.":           "未提问：本次运行中没有人可以回答。",
+}
+
+func init() {
+	for k, v := range zhCNAsk {
+		zhCN[k] = v
+	}
+}

@@ -74,7 +74,7 @@ func AskHuman() Tool {
 func runAskHuman(ctx context.Context, env *Env, a askHumanArgs) (Result, error) {
 	q := strings.TrimSpace(a.Question)
 	if q == "" {
-		return Result{Output: "ask_human needs a non-empty question."}, nil
+		return FailShown("ask_human needs a non-empty question.", env.Tr("%s: the question is empty.", "ask_human")), nil
 	}
 	var opts []string
 	for _, o := range a.Options {
@@ -84,20 +84,22 @@ func runAskHuman(ctx context.Context, env *Env, a askHumanArgs) (Result, error) 
 	}
 	// Choices are buttons: a long list is a form, not a question.
 	if len(opts) > MaxHumanOptions {
-		return Result{Output: fmt.Sprintf("ask_human takes at most %d options (got %d); ask a narrower question or let the user type.", MaxHumanOptions, len(opts))}, nil
+		return FailShown(fmt.Sprintf("ask_human takes at most %d options (got %d); ask a narrower question or let the user type.", MaxHumanOptions, len(opts)),
+			env.Tr("Not asked: the question has %d choices, at most %d are allowed.", len(opts), MaxHumanOptions)), nil
 	}
 	for _, o := range opts {
 		if len([]rune(o)) > maxOptionChars {
-			return Result{Output: fmt.Sprintf("Each ask_human option is a short label of at most %d characters; put details in the question.", maxOptionChars)}, nil
+			return FailShown(fmt.Sprintf("Each ask_human option is a short label of at most %d characters; put details in the question.", maxOptionChars),
+				env.Tr("Not asked: a choice is longer than %d characters.", maxOptionChars)), nil
 		}
 	}
 	asker, ok := env.Approver.(HumanAsker)
 	if !ok {
-		return Result{Output: NoHumanText}, nil
+		return FailShown(NoHumanText, env.Tr("Not asked: no one is available to answer in this run.")), nil
 	}
 	r, err := asker.AskHuman(ctx, HumanQuestion{ToolCallID: CallID(ctx), Question: q, Options: opts})
 	if errors.Is(err, ErrNoHuman) {
-		return Result{Output: NoHumanText}, nil
+		return FailShown(NoHumanText, env.Tr("Not asked: no one is available to answer in this run.")), nil
 	}
 	if err != nil {
 		return Result{}, err

@@ -54,6 +54,9 @@ func binaryShown(env *Env, display, kind string) string {
 
 // linesShown words a line range that does not fit the file.
 func linesShown(env *Env, display string, start, end, total int) string {
+	if end < 1 {
+		end = start // no end given: the range is the start line
+	}
 	return env.Tr("Lines %d–%d are out of range for %s, which has %d lines.", start, end, display, total)
 }
 
