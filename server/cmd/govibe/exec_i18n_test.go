@@ -119,6 +119,60 @@ func TestExecRefusalsInTheUsersLanguage(t *testing.T) {
 	}
 }
 
+// TestExecToolErrorsInTheUsersLanguage: tool errors that are not
+// refusals — a missing file, a search pattern that does not compile, an
+// edit out of range, a missing objective, an argument of the wrong type —
+// read Chinese in a zh-CN run, while the model reads English.
+func TestExecToolErrorsInTheUsersLanguage(t *testing.T) {
+	ws := gitRepo(t, map[string]string{"x.txt": "x\n"})
+	calls := [][3]string{
+		{"read_file", `{"filePath":"missing.txt"}`, "file not found: missing.txt"},
+		{"grep_search", `{"pattern":"a(","isRegex":true}`, "grep_search: invalid regular expression"},
+		{"read_file", `{"filePath":"x.txt"}`, ""},
+		{"edit", `{"filePath":"x.txt","startLine":5,"endLine":6,"newContent":"y"}`, "edit refused:"},
+		{"investigate", `{}`, "investigate: "},
+		{"read_file", `{"filePath":5}`, "must be a string"},
+	}
+	var replies []scripted.Reply
+	for i, c := range calls {
+		replies = append(replies, scripted.Reply{ToolCalls: []scripted.ToolCall{tc(fmt.Sprintf("c%d", i), c[0], c[1])}})
+	}
+	model := scripted.Start(t, append(replies, scripted.Reply{Text: "好"})...)
+	out, errOut, code := runExec(t, []string{"GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME=" + t.TempDir()},
+		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "m", "--approve", "all",
+		"--set", "language=zh-CN", "--output", "stream-json", "go")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	byID := map[string]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var obj map[string]any
+		if json.Unmarshal([]byte(line), &obj) == nil && obj["type"] == "tool_result" {
+			byID[fmt.Sprint(obj["id"])] = obj
+		}
+	}
+	for i, c := range calls {
+		obj := byID[fmt.Sprintf("c%d", i)]
+		if obj == nil {
+			t.Fatalf("no result for %s %s\n%s", c[0], c[1], out)
+		}
+		display, _ := obj["display"].(string)
+		output, _ := obj["output"].(string)
+		if c[2] == "" {
+			if obj["ok"] != true {
+				t.Fatalf("%s %s failed: %q", c[0], c[1], output)
+			}
+			continue
+		}
+		if obj["ok"] != false || !hasHan(display) {
+			t.Errorf("%s %s: ok=%v display %q (output %q)", c[0], c[1], obj["ok"], display, output)
+		}
+		if hasHan(output) || !strings.Contains(output, c[2]) {
+			t.Errorf("%s %s: the model read %q, want English with %q", c[0], c[1], output, c[2])
+		}
+	}
+}
+
 func hasHan(s string) bool {
 	for _, r := range s {
 		if unicode.Is(unicode.Han, r) {

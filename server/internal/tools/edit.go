@@ -56,7 +56,7 @@ func runEdit(ctx context.Context, env *Env, a editArgs) (Result, error) {
 	}
 	start, refusal := env.Files.planEdit(abs, a.StartLine, a.EndLine)
 	if refusal != "" {
-		return FailShown("edit refused: "+refusal+"; nothing was written", env.Tr("Not written: the edit of %s (lines %d–%d) does not fit the file as the model read it.", display, a.StartLine, a.EndLine)), nil
+		return FailShown("edit refused: "+refusal+"; nothing was written", env.Tr("Not written: lines %d–%d are outside %s as the model read it.", a.StartLine, a.EndLine, display)), nil
 	}
 	end := start + (a.EndLine - a.StartLine)
 	after, region, err := replaceLinesInfo(cur.content, ti, start, end, newLines)
