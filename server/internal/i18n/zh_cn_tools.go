@@ -103,6 +103,7 @@ var zhCNAsk = map[string]string{
 	"%s: the question is empty.":                                      "%s：问题为空。",
 	"Not asked: the question has %d choices, at most %d are allowed.": "未提问：该问题有 %d 个选项，最多允许 %d 个。",
 	"Not asked: a choice is longer than %d characters.":               "未提问：有选项超过了 %d 个字符。",
+	"Not fetched: you declined fetching %s.":                          "未获取：你拒绝了获取 %s。",
 	"Not asked: no one is available to answer in this run.":           "未提问：本次运行中没有人可以回答。",
 }
 

@@ -136,7 +136,9 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	}
 	meta := ShellMeta{Result: res, AutoApproved: auto}
 	if res.Canceled && ctx.Err() != nil {
-		return Result{OK: false, Output: strings.TrimRight(out.String(), "\n"), Meta: meta}, nil
+		// The person sees the command's output under a translated lead.
+		shown := env.Tr("Stopped while %s was running.", "run_shell_command") + "\n" + strings.TrimRight(out.String(), "\n")
+		return Result{OK: false, Output: strings.TrimRight(out.String(), "\n"), Display: shown, Meta: meta}, nil
 	}
 	return Result{OK: res.ExitCode == 0 && !res.TimedOut, Output: strings.TrimRight(out.String(), "\n"), Meta: meta}, nil
 }

@@ -141,7 +141,8 @@ func confirmFetch(ctx context.Context, env *Env, a webFetchArgs, meta WebFetchMe
 			if d.Reason != "" {
 				msg += " The user's reason: " + d.Reason
 			}
-			return Result{OK: false, Output: msg, Meta: Declined{Declined: true, Reason: d.Reason}}, false, nil
+			return Result{OK: false, Output: msg, Display: env.Tr("Not fetched: you declined fetching %s.", clip(a.URL, 300)),
+				Meta: Declined{Declined: true, Reason: d.Reason}}, false, nil
 		}
 		return Result{OK: false, Output: "not fetched: " + d.Reason, Display: d.Display, Meta: meta}, false, nil
 	}
