@@ -228,22 +228,14 @@ func logPrintsContent(args []string) bool {
 // counts only when git knows the file, so `git diff` stays usable in a
 // repository whose ignored .env a rule protects.
 func (p *Policy) EvaluateTracked(tops []string) Decision {
-	for _, list := range []struct {
-		rules []Rule
-		v     Verdict
-	}{{p.Deny, Deny}, {p.Ask, Ask}} {
-		for _, r := range list.rules {
-			if r.Tool != ToolRead {
-				continue
-			}
-			for _, top := range tops {
-				if m := p.firstBelow(r, top, func(abs string) bool { return gitKnows(top, abs) }); m != "" {
-					return Decision{Verdict: list.v, Rule: r, Command: m}
-				}
+	return p.firstReadRule(func(r Rule) string {
+		for _, top := range tops {
+			if m := p.firstBelow(r, top, func(abs string) bool { return gitKnows(top, abs) }); m != "" {
+				return m
 			}
 		}
-	}
-	return Decision{}
+		return ""
+	})
 }
 
 // gitKnows reports whether git tracks abs in the repository at top, in

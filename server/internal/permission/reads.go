@@ -150,6 +150,19 @@ func inputRedirects(command string) []string {
 // have nothing to add: reads need no permission unless a rule restricts
 // them.
 func (p *Policy) EvaluateReads(paths []string) Decision {
+	return p.firstReadRule(func(r Rule) string {
+		for _, path := range paths {
+			if p.matches(r, Action{Tool: ToolRead, Path: path}) || p.matchesBelow(r, path) {
+				return path
+			}
+		}
+		return ""
+	})
+}
+
+// firstReadRule applies the Read rules in their order of precedence: the
+// first deny whose match names a path, else the first ask.
+func (p *Policy) firstReadRule(match func(r Rule) string) Decision {
 	for _, list := range []struct {
 		rules []Rule
 		v     Verdict
@@ -158,10 +171,8 @@ func (p *Policy) EvaluateReads(paths []string) Decision {
 			if r.Tool != ToolRead {
 				continue
 			}
-			for _, path := range paths {
-				if p.matches(r, Action{Tool: ToolRead, Path: path}) || p.matchesBelow(r, path) {
-					return Decision{Verdict: list.v, Rule: r, Command: path}
-				}
+			if m := match(r); m != "" {
+				return Decision{Verdict: list.v, Rule: r, Command: m}
 			}
 		}
 	}
