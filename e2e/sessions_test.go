@@ -30,6 +30,7 @@ func TestScenarioSwitchBetweenSessions(t *testing.T) {
 	}
 	h.sendChat(wv, "ping beta")
 	h.expectTranscript(wv, "ping beta", "pong beta")
+	h.shot("new-chat-answered")
 	h.expectText(wv.Locator(selAssistantMessage).Last(), "pong beta")
 	h.expectText(title, "ping beta")
 
