@@ -1,0 +1,5 @@
+//go:build !linux
+
+package osbox
+
+func landlockWorks() string { return "Landlock is a Linux feature" }
