@@ -47,9 +47,12 @@ func Hide(also ...string) error {
 		return nil
 	}
 	environ := os.Environ()
-	kept, scrubbed := shell.Scrub(environ, nil)
+	// Everything outside the commands' allowlist is held, not only what
+	// looks like a credential: a shape nobody listed must not sit in
+	// /proc/<pid>/environ either.
+	kept, _ := shell.Scrub(environ, nil)
 	kept, named := without(kept, also)
-	if len(scrubbed) == 0 && !named {
+	if len(kept) == len(environ) && !named {
 		return nil
 	}
 	held := heldVars(environ, kept)

@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// A model-written command must not see the user's credentials, whatever
-// they are called. Variables are judged by the shape of the name (words
-// such as KEY, TOKEN, AUTH), by a list of well-known credential names, and
-// by the shape of the value (a URL with a password, a connection string
-// with a key, a token with a well-known prefix). A short list would miss
-// most of them: an audit found 16 of 42 planted credentials leaking.
+// A command must not see the user's credentials, whatever they are called.
+// The boundary is an allowlist (safeNames): a scrub of bad shapes missed 26
+// of 68 credential shapes in an audit. The shape checks below stay as the
+// second layer: an allowlisted variable whose value is a credential (a
+// proxy with a password, a GOPROXY with a token) is dropped too, and they
+// name what was withheld in the log.
 
 // knownSecret are credential variables whose names carry none of the words.
 // Connection URLs (DATABASE_URL, MONGODB_URI, REDIS_URL) are judged by their
@@ -110,39 +110,76 @@ func stripUserinfo(v string) (string, bool) {
 	return u.String(), true
 }
 
-// Scrub returns environ without credentials, and the sorted names it
-// removed or changed (never their values). passthrough names variables the
-// user keeps on purpose (exact, case-insensitive; "PREFIX_*" keeps a
-// family).
-func Scrub(environ, passthrough []string) (kept, scrubbed []string) {
+// safeNames is the environment a command gets: what locates things, the
+// locale and the terminal, and nothing else. Children get this set plus
+// the user's explicit passthrough; a variable of any other name is not
+// passed, whatever it looks like, so a credential with a new prefix or an
+// innocent name cannot leak. Variables that load code (LD_PRELOAD,
+// BASH_ENV, NODE_OPTIONS, PYTHONSTARTUP, PERL5OPT, GIT_CONFIG_*, …) are
+// never in it.
+var safeNames = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "SHELL": true, "TERM": true, "COLORTERM": true,
+	"LANG": true, "LANGUAGE": true, "TZ": true, "TMPDIR": true, "PWD": true, "OLDPWD": true,
+	"COLUMNS": true, "LINES": true, "NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CI": true,
+	"XDG_CONFIG_HOME": true, "XDG_CACHE_HOME": true, "XDG_DATA_HOME": true, "XDG_STATE_HOME": true,
+	// Toolchains: where they live and where their caches are.
+	"GOPATH": true, "GOROOT": true, "GOCACHE": true, "GOMODCACHE": true, "GOFLAGS": true, "GOPROXY": true,
+	"GOPRIVATE": true, "GONOPROXY": true, "GONOSUMDB": true, "GOSUMDB": true, "GOTOOLCHAIN": true, "CGO_ENABLED": true,
+	"CARGO_HOME": true, "RUSTUP_HOME": true, "RUSTUP_TOOLCHAIN": true,
+	"JAVA_HOME": true, "MAVEN_HOME": true, "M2_HOME": true, "GRADLE_USER_HOME": true, "ANDROID_HOME": true, "ANDROID_SDK_ROOT": true,
+	"VIRTUAL_ENV": true, "CONDA_PREFIX": true, "CONDA_DEFAULT_ENV": true, "PYENV_ROOT": true, "PYENV_VERSION": true, "PIP_CACHE_DIR": true,
+	"NVM_DIR": true, "NVM_BIN": true, "VOLTA_HOME": true, "PNPM_HOME": true, "BUN_INSTALL": true, "DENO_DIR": true,
+	"NPM_CONFIG_CACHE": true, "YARN_CACHE_FOLDER": true,
+	"DOTNET_ROOT": true, "GEM_HOME": true, "GEM_PATH": true, "RBENV_ROOT": true, "SDKMAN_DIR": true, "HOMEBREW_PREFIX": true,
+	"PKG_CONFIG_PATH": true,
+	// Identity git writes into commits (no credential, no program).
+	"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true,
+	// Windows' own locators.
+	"SYSTEMROOT": true, "WINDIR": true, "COMSPEC": true, "PATHEXT": true, "USERPROFILE": true, "APPDATA": true,
+	"LOCALAPPDATA": true, "PROGRAMFILES": true, "PROGRAMDATA": true, "TEMP": true, "TMP": true,
+}
+
+// Safe reports whether a variable of this name is in the safe set (the
+// proxy variables are, once their credentials are stripped).
+func Safe(name string) bool {
+	up := strings.ToUpper(name)
+	return safeNames[up] || strings.HasPrefix(up, "LC_") || proxyNames[up] || up == "NO_PROXY"
+}
+
+// Scrub returns the safe part of environ: the allowlisted variables whose
+// values carry no credential (proxies with their credentials stripped),
+// plus passthrough (names the user keeps on purpose: exact,
+// case-insensitive, or "PREFIX_*" for a family). reported names, sorted,
+// the dropped or changed variables that look like credentials (never
+// their values); ordinary variables outside the set are dropped silently.
+func Scrub(environ, passthrough []string) (kept, reported []string) {
 	kept = make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
+		secret := IsSecretName(name) || IsSecretValue(val)
 		switch {
 		case strings.EqualFold(name, "GOVIBE_API_KEY"):
 			// GoVibe's own key is never handed to a command, even on request.
-			scrubbed = append(scrubbed, name)
+			reported = append(reported, name)
 		case passedThrough(name, passthrough):
 			kept = append(kept, kv)
-		case IsSecretName(name):
-			scrubbed = append(scrubbed, name)
 		case proxyNames[strings.ToUpper(name)]:
 			if clean, ok := stripUserinfo(val); ok {
 				kept = append(kept, name+"="+clean)
-				scrubbed = append(scrubbed, name)
-			} else if IsSecretValue(val) {
-				scrubbed = append(scrubbed, name)
+				reported = append(reported, name)
+			} else if secret {
+				reported = append(reported, name)
 			} else {
 				kept = append(kept, kv)
 			}
-		case IsSecretValue(val):
-			scrubbed = append(scrubbed, name)
-		default:
+		case Safe(name) && !secret:
 			kept = append(kept, kv)
+		case secret:
+			reported = append(reported, name)
 		}
 	}
-	sort.Strings(scrubbed)
-	return kept, scrubbed
+	sort.Strings(reported)
+	return kept, reported
 }
 
 // ScrubEnv is Scrub without passthrough, returning only what is kept.

@@ -28,10 +28,10 @@ var unseenDropped = map[string]string{
 	"MAILER": "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789abcd",
 }
 
-// unseenKept come close to a rule but are no credential.
+// unseenKept come close to a rule but are no credential, and are
+// allowlisted.
 var unseenKept = map[string]string{
-	"TOKENIZERS_PARALLELISM": "false", "CLIENT_ID_HINT": "x", "VAULT_ADDR": "https://vault:8200",
-	"PASSENGER_APP_ENV": "dev", "COMPASS_HOME": "/x", "PWSH_HOME": "/opt/pwsh", "SK_LIMIT": "sk_",
+	"LC_MESSAGES": "C", "GOPRIVATE": "corp.example/*", "JAVA_HOME": "/opt/jdk", "PNPM_HOME": "/x", "TZ": "Europe/Paris",
 }
 
 func TestScrubUnseenNamesAndValues(t *testing.T) {

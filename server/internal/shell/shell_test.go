@@ -161,15 +161,19 @@ func TestEnvScrubbed(t *testing.T) {
 	for k, v := range secrets {
 		t.Setenv(k, v)
 	}
-	t.Setenv("HARMLESS_SETTING", "kept")
+	t.Setenv("HARMLESS_SETTING", "withheld")
+	t.Setenv("GOCACHE", "/tmp/gocache-kept")
 	res := run(t, context.Background(), Spec{Command: "env", Env: []string{"EXTRA=1"}})
 	for k := range secrets {
 		if strings.Contains(res.Stdout, k+"=") {
 			t.Errorf("%s leaked into the command environment", k)
 		}
 	}
-	if !strings.Contains(res.Stdout, "HARMLESS_SETTING=kept") || !strings.Contains(res.Stdout, "EXTRA=1") || !strings.Contains(res.Stdout, "PATH=") {
-		t.Fatal("ordinary variables must be kept")
+	if strings.Contains(res.Stdout, "HARMLESS_SETTING") {
+		t.Fatal("a variable outside the allowlist reached the command")
+	}
+	if !strings.Contains(res.Stdout, "GOCACHE=/tmp/gocache-kept") || !strings.Contains(res.Stdout, "EXTRA=1") || !strings.Contains(res.Stdout, "PATH=") {
+		t.Fatal("allowlisted variables and the spec's own must be kept")
 	}
 }
 
