@@ -36,6 +36,13 @@ export const SETTING_KEYS = [
 	"web.allowHosts",
 	"contextFiles",
 	"shell.env.passthrough",
+	"sandbox.enabled",
+	"sandbox.autoApprove",
+	"sandbox.network.allowedDomains",
+	"sandbox.network.allowRegistries",
+	"sandbox.mask",
+	"sandbox.maxProcesses",
+	"sandbox.maxMemoryMB",
 	"editReview.enabled",
 	"editReview.timeoutMs",
 	"editReview.model",
@@ -101,6 +108,13 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"web.allowHosts": "user",
 	"contextFiles": "workspace",
 	"shell.env.passthrough": "user",
+	"sandbox.enabled": "user",
+	"sandbox.autoApprove": "user",
+	"sandbox.network.allowedDomains": "user",
+	"sandbox.network.allowRegistries": "user",
+	"sandbox.mask": "user",
+	"sandbox.maxProcesses": "user",
+	"sandbox.maxMemoryMB": "user",
 	"editReview.enabled": "restrict",
 	"editReview.timeoutMs": "workspace",
 	"editReview.model": "workspace",
@@ -216,6 +230,20 @@ export interface SettingValues {
 	"contextFiles": string[];
 	/** Environment variables passed to commands although they look like credentials (exact names, or PREFIX_*). Only user settings count. */
 	"shell.env.passthrough": string[];
+	/** Run every shell command in the OS sandbox (bubblewrap, or Landlock where bwrap is missing): the system read-only, the workspace writable only when a command is approved to write, secrets masked, network only through GoVibe's allowlisting proxy. Turning it off makes commands run unconfined, judged by the static analysis alone. Only user settings count. */
+	"sandbox.enabled": boolean;
+	/** While the sandbox works, run commands that do not change the workspace without asking, in the read-only sandbox with no network. Commands that write still ask. Only user settings count. */
+	"sandbox.autoApprove": boolean;
+	/** Domains sandboxed commands may reach through GoVibe's proxy once approved (example.com, or *.example.com for its subdomains). Only user settings count: a workspace can never add one. */
+	"sandbox.network.allowedDomains": string[];
+	/** Let approved sandboxed commands reach the public package registries (npm, PyPI, the Go module proxy and checksum database, crates.io). Only user settings count. */
+	"sandbox.network.allowRegistries": boolean;
+	/** More files or folders (absolute, or ~/…) hidden from sandboxed commands by an empty file or folder. Only user settings count. */
+	"sandbox.mask": string[];
+	/** Most processes one sandboxed command may run at once. */
+	"sandbox.maxProcesses": number;
+	/** Most data memory one process of a sandboxed command may use, in MB. */
+	"sandbox.maxMemoryMB": number;
 	/** Let a reviewer model check each edit before it is proposed. */
 	"editReview.enabled": boolean;
 	/** Timeout of one edit review in milliseconds. */
@@ -308,6 +336,13 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"web.allowHosts": [],
 	"contextFiles": [],
 	"shell.env.passthrough": [],
+	"sandbox.enabled": true,
+	"sandbox.autoApprove": true,
+	"sandbox.network.allowedDomains": [],
+	"sandbox.network.allowRegistries": true,
+	"sandbox.mask": [],
+	"sandbox.maxProcesses": 1024,
+	"sandbox.maxMemoryMB": 8192,
 	"editReview.enabled": false,
 	"editReview.timeoutMs": 60000,
 	"editReview.model": "",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/osbox"
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/review"
 	"github.com/govibe/govibe/server/internal/reviewers"
@@ -33,6 +34,13 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	ws := e.workspace(p.Cwd)
 	cmd := p.Command
 	an := shellcheck.Analyze(cmd, ws)
+	if p.Denial != nil {
+		return a.expandSandbox(ctx, p, an)
+	}
+	sandboxed := cs.Sandbox.Enabled && osbox.Detect().Available()
+	// What a command a person (or their rule or flag) approved may do: write
+	// the workspace, reach the allowed domains, and, for git, its metadata.
+	approved := tools.SandboxGrant{Write: true, Network: true, GitWrite: runsGit(an)}
 	if an.UseTool != nil && an.Class != shellcheck.Dangerous {
 		return refuse("not run: "+an.UseTool.Message+" Use the "+an.UseTool.Tool+" tool instead of the shell for this.",
 			e.host.Tr("Not run: the %s tool does this better than the shell; the model was asked to use it.", an.UseTool.Tool))
@@ -84,19 +92,33 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if card != nil && card.Unavailable != "" {
 		needHuman = append(needHuman, "review unavailable: "+card.Unavailable)
 	}
+	grant := approved
 	allow := func(command string, auto *tools.AutoApproval) (tools.ShellDecision, error) {
 		e.recordRun(ctx, sid, p.Cwd, command, fp)
-		return tools.ShellDecision{Allowed: true, Command: command, Auto: auto}, nil
+		return tools.ShellDecision{Allowed: true, Command: command, Auto: auto, Grant: grant}, nil
 	}
-	readOnlyAuto := an.Class == shellcheck.ReadOnly && cs.AutoApprove.ReadOnlyCommands
+	// Without a sandbox nothing runs unasked on the analysis' word alone
+	// (fail closed); the user's own rules and flags still apply.
+	readOnlyAuto := sandboxed && an.Class == shellcheck.ReadOnly && cs.AutoApprove.ReadOnlyCommands
+	// In the sandbox, anything that does not set out to change the
+	// workspace may run unasked, read-only and offline: the kernel, not
+	// the analysis, keeps it from writing or calling out.
+	sandboxAuto := sandboxed && cs.Sandbox.AutoApprove && !readOnlyAuto &&
+		an.Class != shellcheck.Mutating && an.Class != shellcheck.Dangerous && perm.Verdict != permission.Ask
 	// Why no one is asked, in the order the checks below grant it.
 	auto := shellAutoApproval(ruleAllows, perm, readOnlyAuto, an)
+	if !ruleAllows && (readOnlyAuto || sandboxAuto) {
+		grant = tools.SandboxGrant{}
+		if sandboxAuto {
+			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.sandbox.autoApprove"}
+		}
+	}
 	if e.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
 			return refuse("refused: "+strings.Join(needHuman, "; ")+", and headless runs never run such commands without a human (or, for dangerous commands, a matching user permission rule).",
 				e.host.Tr("Refused: this command needs a person's approval, and a headless run cannot ask for it."))
-		case ruleAllows, readOnlyAuto:
+		case ruleAllows, readOnlyAuto, sandboxAuto:
 			return allow(cmd, auto)
 		case e.opts.Approve == "all":
 			return allow(cmd, &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve all"})
@@ -105,7 +127,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 				e.host.Tr("Refused: this headless run does not approve commands (use --approve all)."))
 		}
 	}
-	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto) {
+	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || sandboxAuto) {
 		return allow(cmd, auto)
 	}
 	if len(needHuman) == 0 && !cs.ConfirmShellCommand {
@@ -128,6 +150,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if edited := strings.TrimSpace(ans.Command); edited != "" && edited != strings.TrimSpace(cmd) {
 		// The rules were proposed for the command shown, not the user's
 		// edit of it: run the edit once, write no rule.
+		grant = tools.SandboxGrant{Write: true, Network: true, GitWrite: runsGit(shellcheck.Analyze(ans.Command, ws))}
 		return allow(ans.Command, nil)
 	}
 	e.rememberAllow(c, ans)

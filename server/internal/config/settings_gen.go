@@ -35,6 +35,7 @@ type Settings struct {
 	Web         WebSettings
 	// More instruction files (paths relative to each workspace folder) read like AGENTS.md and sent to the model in the first message of a session. (contextFiles)
 	ContextFiles       []string
+	Sandbox            SandboxSettings
 	EditReview         EditReviewSettings
 	TodolistReview     TodolistReviewSettings
 	ShellCommandReview ShellCommandReviewSettings
@@ -130,6 +131,29 @@ type WebSettings struct {
 type ShellEnvSettings struct {
 	// Environment variables passed to commands although they look like credentials (exact names, or PREFIX_*). Only user settings count. (shell.env.passthrough)
 	Passthrough []string
+}
+
+// SandboxSettings holds the sandbox.* settings.
+type SandboxSettings struct {
+	// Run every shell command in the OS sandbox (bubblewrap, or Landlock where bwrap is missing): the system read-only, the workspace writable only when a command is approved to write, secrets masked, network only through GoVibe's allowlisting proxy. Turning it off makes commands run unconfined, judged by the static analysis alone. Only user settings count. (sandbox.enabled)
+	Enabled bool
+	// While the sandbox works, run commands that do not change the workspace without asking, in the read-only sandbox with no network. Commands that write still ask. Only user settings count. (sandbox.autoApprove)
+	AutoApprove bool
+	Network     SandboxNetworkSettings
+	// More files or folders (absolute, or ~/…) hidden from sandboxed commands by an empty file or folder. Only user settings count. (sandbox.mask)
+	Mask []string
+	// Most processes one sandboxed command may run at once. (sandbox.maxProcesses)
+	MaxProcesses int
+	// Most data memory one process of a sandboxed command may use, in MB. Unit: MB. (sandbox.maxMemoryMB)
+	MaxMemoryMB int
+}
+
+// SandboxNetworkSettings holds the sandbox.network.* settings.
+type SandboxNetworkSettings struct {
+	// Domains sandboxed commands may reach through GoVibe's proxy once approved (example.com, or *.example.com for its subdomains). Only user settings count: a workspace can never add one. (sandbox.network.allowedDomains)
+	AllowedDomains []string
+	// Let approved sandboxed commands reach the public package registries (npm, PyPI, the Go module proxy and checksum database, crates.io). Only user settings count. (sandbox.network.allowRegistries)
+	AllowRegistries bool
 }
 
 // EditReviewSettings holds the editReview.* settings.
@@ -260,6 +284,13 @@ func Typed(v Values) Settings {
 	s.Web.AllowHosts = v.Strings("web.allowHosts")
 	s.ContextFiles = v.Strings("contextFiles")
 	s.Shell.Env.Passthrough = v.Strings("shell.env.passthrough")
+	s.Sandbox.Enabled = v.Bool("sandbox.enabled")
+	s.Sandbox.AutoApprove = v.Bool("sandbox.autoApprove")
+	s.Sandbox.Network.AllowedDomains = v.Strings("sandbox.network.allowedDomains")
+	s.Sandbox.Network.AllowRegistries = v.Bool("sandbox.network.allowRegistries")
+	s.Sandbox.Mask = v.Strings("sandbox.mask")
+	s.Sandbox.MaxProcesses = v.Int("sandbox.maxProcesses")
+	s.Sandbox.MaxMemoryMB = v.Int("sandbox.maxMemoryMB")
 	s.EditReview.Enabled = v.Bool("editReview.enabled")
 	s.EditReview.TimeoutMs = v.Int("editReview.timeoutMs")
 	s.EditReview.Model = v.String("editReview.model")

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/osbox"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/shell"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // Agents is what the reconcile loop needs from the turn that drives it.
@@ -87,8 +89,17 @@ func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
 	l.agent = fmt.Sprintf("%s:%d", modes.Auditor, len(l.st.Diffs)+1)
 	l.publish()
 	cs := l.m.host.Settings()
-	res, err := shell.Run(ctx, shell.Spec{Command: command, Cwd: l.m.roots[0],
-		Timeout: time.Duration(cs.Reconcile.TestTimeoutMs) * time.Millisecond, MaxOutput: 4 << 20, Passthrough: cs.Shell.Env.Passthrough})
+	spec := shell.Spec{Command: command, Cwd: l.m.roots[0],
+		Timeout: time.Duration(cs.Reconcile.TestTimeoutMs) * time.Millisecond, MaxOutput: 4 << 20, Passthrough: cs.Shell.Env.Passthrough}
+	if cs.Sandbox.Enabled {
+		// The approval of the manifest covered running its tests, which may
+		// write reports and caches in the workspace, not reaching out.
+		if sb := tools.NewSandboxEnv(osbox.Detect(), cs.Sandbox.Mask, cs.Sandbox.MaxProcesses, cs.Sandbox.MaxMemoryMB); sb.On() {
+			p := sb.Policy(l.m.roots, tools.SandboxGrant{Write: true})
+			spec.Sandbox, spec.SandboxStatus = &p, sb.Status
+		}
+	}
+	res, err := shell.Run(ctx, spec)
 	if err != nil {
 		return "", err
 	}

@@ -60,10 +60,13 @@ type Network struct {
 }
 
 // Describe says how a command ran, in the words the card and stream-json
-// use: "read-only", "workspace-write", plus "network: a, b" when granted.
+// use: "read-only" or "workspace-write", then "no network" or
+// "network: a, b".
 func (p Policy) Describe() string {
 	s := p.Access.String()
-	if p.Network != nil {
+	if p.Network == nil || len(p.Network.Domains) == 0 {
+		s += "; no network"
+	} else {
 		d := append([]string(nil), p.Network.Domains...)
 		sort.Strings(d)
 		if len(d) > 6 {

@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/osbox"
 )
 
 // Defaults used when a Spec leaves a field zero.
@@ -48,6 +50,10 @@ type Spec struct {
 	// OnScrub, when set, receives the names (never the values) of the
 	// variables removed or stripped from the command's environment.
 	OnScrub func(names []string)
+	// Sandbox, when set, confines the command (package osbox) with the
+	// mechanism SandboxStatus found; nil runs it unconfined.
+	Sandbox       *osbox.Policy
+	SandboxStatus osbox.Status
 }
 
 // Result is the structured outcome of a command. A non-zero exit, a timeout
@@ -63,13 +69,19 @@ type Result struct {
 	KeyErrors  []string `json:"keyErrors"`
 	TimedOut   bool     `json:"timedOut,omitempty"`
 	Canceled   bool     `json:"canceled,omitempty"`
+	// Sandbox says how the command ran: "read-only", "workspace-write"
+	// (with "; network: …" when granted) or "none" (unconfined).
+	Sandbox string `json:"sandbox,omitempty"`
+	// SandboxRemoved are protected paths the command created and the
+	// sandbox removed after it.
+	SandboxRemoved []string `json:"sandboxRemoved,omitempty"`
 }
 
 // Run executes spec and waits for it and every process it started to be
 // gone. The error is non-nil only when the command could not be started.
 // Run is safe to call from many goroutines at once.
-func Run(ctx context.Context, spec Spec) (Result, error) {
-	res := Result{Command: spec.Command, Cwd: spec.Cwd, ExitCode: -1, KeyErrors: []string{}}
+func Run(ctx context.Context, spec Spec) (res Result, err error) {
+	res = Result{Command: spec.Command, Cwd: spec.Cwd, ExitCode: -1, KeyErrors: []string{}}
 	if spec.Timeout <= 0 {
 		spec.Timeout = DefaultTimeout
 	}
@@ -83,13 +95,26 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	cmd := exec.Command(name, args...)
-	cmd.Dir = spec.Cwd
 	env, scrubbed := Scrub(os.Environ(), spec.Passthrough)
 	if spec.OnScrub != nil && len(scrubbed) > 0 {
 		spec.OnScrub(scrubbed)
 	}
-	cmd.Env = append(env, spec.Env...)
+	env = append(env, spec.Env...)
+	var boxed *osbox.Prepared
+	res.Sandbox = "none"
+	if spec.Sandbox != nil {
+		boxed, err = osbox.Prepare(spec.SandboxStatus, *spec.Sandbox, spec.Cwd, append([]string{name}, args...))
+		if err != nil {
+			return res, fmt.Errorf("preparing the sandbox: %w", err)
+		}
+		name, args = boxed.Path, boxed.Args[1:]
+		env = append(env, boxed.Env...)
+		res.Sandbox = boxed.Policy.Describe()
+		defer func() { res.SandboxRemoved = boxed.After() }()
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Dir = spec.Cwd
+	cmd.Env = env
 	cmd.Stdin = nil // the null device: commands see EOF instead of hanging
 	if spec.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(spec.Stdin)

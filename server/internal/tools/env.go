@@ -42,6 +42,8 @@ type Env struct {
 	// OnEnvScrub receives the names of variables scrubbed from a shell
 	// command's environment, for a debug log. May be nil.
 	OnEnvScrub func(names []string)
+	// Sandbox confines shell commands; nil runs them unconfined.
+	Sandbox *SandboxEnv
 }
 
 // Settings are the knobs tools read; the agent fills them from govibe.*.
@@ -116,6 +118,11 @@ type ShellProposal struct {
 	Cwd        string
 	ToolCallID string
 	Analysis   any // static analysis, shown to the user
+	// Denial is set when the command already ran in the sandbox and was
+	// denied something: the approver asks whether to run it again with
+	// that granted (never by itself), and Granted is what it had.
+	Denial  *Denial
+	Granted SandboxGrant
 }
 
 // ShellDecision is the user's answer; Command may be edited by the user.
@@ -130,6 +137,8 @@ type ShellDecision struct {
 	ByUser bool
 	// Auto is set when no one was asked: the card says which rule let it through.
 	Auto *AutoApproval
+	// Grant is what the command may do inside the OS sandbox.
+	Grant SandboxGrant
 }
 
 // AutoApproval says why a command or change ran without asking anyone.

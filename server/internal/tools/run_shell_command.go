@@ -62,6 +62,9 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	command := a.Command
 	var note string
 	var auto *AutoApproval
+	// Without an approver (ConfirmShell off) the caller vouches for the
+	// command: it gets what an approved command gets.
+	grant := SandboxGrant{Write: true, Network: true}
 	if env.Settings.ConfirmShell {
 		if env.Approver == nil {
 			return FailShown("run_shell_command needs confirmation; not approved (no one is available to approve it); nothing was run",
@@ -91,21 +94,37 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 			}
 			return r, nil
 		}
-		auto = dec.Auto
+		auto, grant = dec.Auto, dec.Grant
 		if c := strings.TrimSpace(dec.Command); c != "" && c != strings.TrimSpace(command) {
 			note = "The user edited the command before running it; it ran as shown above."
 			command = dec.Command
 		}
 	}
 	beforeMutation(ctx, env)
-	res, err := shell.Run(ctx, shell.Spec{Command: command, Cwd: cwd, Timeout: timeout, Shell: env.Settings.Shell,
-		Passthrough: env.Settings.EnvPassthrough, OnScrub: env.OnEnvScrub})
+	run := shellRun{env: env, command: command, cwd: cwd, roots: env.Roots, timeout: timeout}
+	res, denial, err := run.do(ctx, grant)
 	if err != nil {
 		return FailShown("run_shell_command: "+err.Error(), env.Tr("The command could not start: %v", err)), nil
 	}
+	if !denial.Empty() && (denial.Write || denial.Network) && env.Approver != nil && ctx.Err() == nil {
+		// Ask the person whether to grant what was denied; never retry by
+		// ourselves (a retry outside the sandbox for every failure is the
+		// trap). Headless approvers refuse, and the model reads why.
+		d := denial
+		dec, aerr := env.Approver.ConfirmShell(ctx, ShellProposal{Command: command, Cwd: cwd, ToolCallID: CallID(ctx), Denial: &d, Granted: grant})
+		if aerr == nil && dec.Allowed {
+			first := denial
+			grant = dec.Grant
+			if res, denial, err = run.do(ctx, grant); err != nil {
+				return FailShown("run_shell_command: "+err.Error(), env.Tr("The command could not start: %v", err)), nil
+			}
+			note = strings.TrimSpace(note + "\n" + first.explain(sb.Display) + " The user then allowed it, and it ran again (" + res.Sandbox + ").")
+			auto = nil
+		}
+	}
 	res.Cwd = sb.Display(cwd)
 	var out strings.Builder
-	fmt.Fprintf(&out, "$ %s\n(cwd %s, exit code %d, %d ms)\n", command, res.Cwd, res.ExitCode, res.DurationMs)
+	fmt.Fprintf(&out, "$ %s\n(cwd %s, exit code %d, %d ms, sandbox: %s)\n", command, res.Cwd, res.ExitCode, res.DurationMs, res.Sandbox)
 	if note != "" {
 		out.WriteString(note + "\n")
 	}
@@ -134,7 +153,13 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 	if len(res.KeyErrors) > 0 {
 		out.WriteString("Key errors:\n  " + strings.Join(res.KeyErrors, "\n  ") + "\n")
 	}
+	if !denial.Empty() {
+		out.WriteString(denial.explain(sb.Display) + "\n")
+	}
 	meta := ShellMeta{Result: res, AutoApproved: auto}
+	if !denial.Empty() {
+		meta.Denial = &denial
+	}
 	if res.Canceled && ctx.Err() != nil {
 		// The person sees the command's output under a translated lead.
 		shown := env.Tr("Stopped while %s was running.", "run_shell_command") + "\n" + strings.TrimRight(out.String(), "\n")
@@ -148,4 +173,6 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 type ShellMeta struct {
 	shell.Result
 	AutoApproved *AutoApproval `json:"autoApproved,omitempty"`
+	// Denial is what the sandbox refused the command, when it failed so.
+	Denial *Denial `json:"sandboxDenial,omitempty"`
 }
