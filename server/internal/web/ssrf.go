@@ -100,11 +100,30 @@ func (p Policy) CheckAddr(a netip.Addr) error {
 	}
 	for _, pre := range blocked {
 		if pre.Contains(a) {
-			return fmt.Errorf("%w: %s is in %s (%s)", ErrBlocked, a, pre, rangeName(pre))
+			return &BlockedError{Addr: a, Range: pre, Kind: rangeName(pre)}
 		}
 	}
 	return nil
 }
+
+// BlockedError is CheckAddr's refusal: the address and the blocked range
+// that holds it, so a caller (the sandbox's network proxy) can name the
+// kind of address without parsing the message. For an address that embeds
+// an IPv4 address, Addr is the embedded one and the error is wrapped.
+type BlockedError struct {
+	Addr  netip.Addr
+	Range netip.Prefix
+	// Kind is "loopback", "private network", "link-local, cloud metadata",
+	// "multicast", "unspecified", "carrier-grade NAT" or "reserved".
+	Kind string
+}
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("%v: %s is in %s (%s)", ErrBlocked, e.Addr, e.Range, e.Kind)
+}
+
+// Unwrap makes errors.Is(err, ErrBlocked) hold.
+func (e *BlockedError) Unwrap() error { return ErrBlocked }
 
 func rangeName(p netip.Prefix) string {
 	switch a := p.Addr(); {
