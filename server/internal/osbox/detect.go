@@ -26,7 +26,8 @@ const (
 // Status is what Detect found.
 type Status struct {
 	Mechanism Mechanism `json:"mechanism"`
-	// Reason, for None, says in plain words why and how to enable one.
+	// Reason, for None, says in plain words why and how to enable one;
+	// for Landlock, why bubblewrap could not be used.
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -34,7 +35,7 @@ type Status struct {
 // once per session ("" = nothing beyond the documented non-promises).
 func (s Status) Limits() string {
 	if s.Mechanism == Landlock {
-		return "bubblewrap is not installed, so commands run under the Landlock fallback: they get no network at all, and a command allowed to write may also change .git, .vscode and .env files in the workspace. Install bubblewrap for the full sandbox."
+		return "bubblewrap cannot be used (" + s.Reason + "), so commands run under the Landlock fallback: they get no network at all, and a command allowed to write may also change .git, .vscode and .env files in the workspace. Install bubblewrap for the full sandbox."
 	}
 	return ""
 }
@@ -71,7 +72,7 @@ func detect(force string) Status {
 		return Status{Mechanism: Bubblewrap}
 	}
 	if llWhy := landlockWorks(); llWhy == "" {
-		return Status{Mechanism: Landlock}
+		return Status{Mechanism: Landlock, Reason: bwrapWhy}
 	} else if force == string(Landlock) {
 		return Status{Mechanism: None, Reason: "Landlock was asked for but " + llWhy}
 	} else {
@@ -90,7 +91,7 @@ func bwrapWorks() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-		"--unshare-all", "--disable-userns", "--die-with-parent", "--", "true")
+		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--disable-userns", "--die-with-parent", "--", "true")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		msg := string(out)
 		if len(msg) > 200 {

