@@ -30,7 +30,9 @@ func sandboxedEnv(t *testing.T, ap Approver) (*Env, string) {
 	env.Approver = ap
 	sb := NewSandboxEnv(st, nil, 256, 2048)
 	sb.Home = t.TempDir()
-	sb.Proxy = func(bool) (string, func() []string, error) { return netproxy.Ephemeral(func(string) bool { return false }) }
+	sb.Proxy = func(bool) (string, func() []string, error) {
+		return netproxy.Ephemeral(func(string) bool { return false })
+	}
 	env.Sandbox = sb
 	return env, root
 }
