@@ -9,6 +9,7 @@ package approval
 
 import (
 	"context"
+	"github.com/govibe/govibe/server/internal/osbox"
 
 	"go.uber.org/zap"
 
@@ -56,7 +57,9 @@ type Options struct {
 	Editor Editor
 	// AllowRules is the user's always-allow file (nil when none).
 	AllowRules *allowrules.File
-	Log        *zap.Logger
+	// Sandbox reports the OS sandbox of this machine (nil: osbox.Detect).
+	Sandbox func() osbox.Status
+	Log     *zap.Logger
 }
 
 // Approvals is one engine's approval flow. Safe for concurrent use: it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/osbox"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,6 +117,11 @@ func newFixture(t *testing.T, values config.Values, o Options) *fixture {
 	root := filepath.Join(dir, "ws")
 	o.Roots = []string{root}
 	o.AllowRules = allowrules.Open(filepath.Join(dir, "allow-rules.json"))
+	if o.Sandbox == nil {
+		// These tests decide, they run nothing: the machine's sandbox is
+		// taken as working unless a test says otherwise.
+		o.Sandbox = func() osbox.Status { return osbox.Status{Mechanism: osbox.Bubblewrap} }
+	}
 	kv := &memKV{}
 	rv := reviewers.New(reviewHost{h}, nil, reviewers.Options{Roots: o.Roots}, nil)
 	x := New(h, kv, rv, o)
@@ -231,7 +237,7 @@ func TestConfirmToolHeadless(t *testing.T) {
 // A question the user never answers ends with the turn: the error is the
 // context's and nothing is allowed or written.
 func TestConfirmCancelled(t *testing.T) {
-	f := newFixture(t, nil, Options{})
+	f := newFixture(t, config.Values{"sandbox.autoApprove": false}, Options{})
 	f.host.block = true
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -303,7 +309,7 @@ func TestConfirmFetch(t *testing.T) {
 // writes no rule; a refusal is the user's.
 func TestConfirmShell(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t, nil, Options{})
+	f := newFixture(t, config.Values{"sandbox.autoApprove": false}, Options{})
 	cwd := f.a.x.opts.Roots[0]
 	p := tools.ShellProposal{ToolCallID: "c1", Command: "make build", Cwd: cwd}
 
@@ -350,9 +356,60 @@ func TestConfirmShellHeadless(t *testing.T) {
 	if d, _ := f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "rm -rf /", Cwd: cwd}); d.Allowed || !strings.Contains(d.Reason, "headless") {
 		t.Fatalf("dangerous: %+v", d)
 	}
-	f = newFixture(t, nil, Options{Headless: true, Approve: "none"})
+	if d, _ := f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "make build", Cwd: cwd}); d.Grant != (tools.SandboxGrant{Write: true, Network: true}) {
+		t.Fatalf("--approve all must grant workspace writes and the allowed network: %+v", d.Grant)
+	}
+	f = newFixture(t, config.Values{"sandbox.autoApprove": false}, Options{Headless: true, Approve: "none"})
 	if d, _ := f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "make build", Cwd: cwd}); d.Allowed || len(f.host.asked) != 0 {
 		t.Fatalf("approve none: %+v", d)
+	}
+	// With the sandbox, --approve none still runs it, read-only and offline.
+	f = newFixture(t, nil, Options{Headless: true, Approve: "none"})
+	if d, _ := f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "make build", Cwd: cwd}); !d.Allowed || d.Grant != (tools.SandboxGrant{}) {
+		t.Fatalf("approve none in the sandbox: %+v", d)
+	}
+}
+
+// The sandbox decides what runs unasked: with it, anything but a command
+// that sets out to write (mutating) or a dangerous one runs read-only and
+// offline; a person's yes grants writes, the allowed network and, for git,
+// its metadata. Without it (fail closed) even read-only commands ask.
+func TestSandboxApprovals(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, nil, Options{})
+	cwd := f.a.x.opts.Roots[0]
+	for _, cmd := range []string{"ls", "go test ./...", "python3 x.py", "git status"} {
+		d, _ := f.a.ConfirmShell(ctx, tools.ShellProposal{Command: cmd, Cwd: cwd})
+		if !d.Allowed || d.Grant != (tools.SandboxGrant{}) || len(f.host.asked) != 0 {
+			t.Fatalf("%s: %+v (asked %d)", cmd, d, len(f.host.asked))
+		}
+	}
+	d, _ := f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "git commit -am x", Cwd: cwd})
+	if len(f.host.asked) != 1 || !d.Allowed || d.Grant != (tools.SandboxGrant{Write: true, Network: true, GitWrite: true}) {
+		t.Fatalf("a writing git command must ask and then may write .git: %+v", d)
+	}
+	d, _ = f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "mkdir build && touch build/x", Cwd: cwd})
+	if len(f.host.asked) != 2 || d.Grant != (tools.SandboxGrant{Write: true, Network: true}) {
+		t.Fatalf("a mutating command must ask: %+v", d)
+	}
+	// Asked after a denial, a yes grants what was denied, nothing else.
+	den := &tools.Denial{Write: true, Paths: []string{"out.txt"}}
+	d, _ = f.a.ConfirmShell(ctx, tools.ShellProposal{Command: "make build", Cwd: cwd, Denial: den})
+	c := f.host.asked[len(f.host.asked)-1]
+	if !d.Allowed || d.Grant != (tools.SandboxGrant{Write: true}) || c.Analysis == nil || c.Analysis.Class != "sandbox-denied" ||
+		!strings.Contains(strings.Join(c.Analysis.Reasons, " "), "Run again with write access (denied: writing out.txt)") {
+		t.Fatalf("expansion: %+v card %+v", d, c.Analysis)
+	}
+	// Headless never widens a sandbox.
+	h := newFixture(t, nil, Options{Headless: true, Approve: "all"})
+	if d, _ := h.a.ConfirmShell(ctx, tools.ShellProposal{Command: "make build", Cwd: cwd, Denial: den}); d.Allowed {
+		t.Fatalf("headless widened the sandbox: %+v", d)
+	}
+	// No sandbox: fail closed.
+	n := newFixture(t, nil, Options{Sandbox: func() osbox.Status { return osbox.Status{Mechanism: osbox.None, Reason: "test"} }})
+	n.host.answer = Answer{Accept: false}
+	if d, _ := n.a.ConfirmShell(ctx, tools.ShellProposal{Command: "ls", Cwd: cwd}); d.Allowed || len(n.host.asked) != 1 {
+		t.Fatalf("without a sandbox a read-only command must ask: %+v", d)
 	}
 }
 

@@ -2,9 +2,9 @@ package approval
 
 import (
 	"context"
+	"github.com/govibe/govibe/server/internal/osbox"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/osbox"
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/review"
 	"github.com/govibe/govibe/server/internal/reviewers"
@@ -37,7 +37,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if p.Denial != nil {
 		return a.expandSandbox(ctx, p, an)
 	}
-	sandboxed := cs.Sandbox.Enabled && osbox.Detect().Available()
+	sandboxed := cs.Sandbox.Enabled && e.sandbox().Available()
 	// What a command a person (or their rule or flag) approved may do: write
 	// the workspace, reach the allowed domains, and, for git, its metadata.
 	approved := tools.SandboxGrant{Write: true, Network: true, GitWrite: runsGit(an)}
@@ -118,10 +118,13 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		case len(needHuman) > 0:
 			return refuse("refused: "+strings.Join(needHuman, "; ")+", and headless runs never run such commands without a human (or, for dangerous commands, a matching user permission rule).",
 				e.host.Tr("Refused: this command needs a person's approval, and a headless run cannot ask for it."))
-		case ruleAllows, readOnlyAuto, sandboxAuto:
+		case ruleAllows, readOnlyAuto:
 			return allow(cmd, auto)
 		case e.opts.Approve == "all":
+			grant = approved
 			return allow(cmd, &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve all"})
+		case sandboxAuto:
+			return allow(cmd, auto)
 		default:
 			return refuse("refused: this headless run does not approve commands (use --approve all).",
 				e.host.Tr("Refused: this headless run does not approve commands (use --approve all)."))
@@ -171,3 +174,11 @@ func shellAutoApproval(ruleAllows bool, perm permission.Decision, readOnlyAuto b
 
 const repeatHint = "not run: this exact command already ran twice and nothing in the workspace changed since, so it would give the same result. " +
 	"Try something else: read the output you already have, change the code, run a narrower command, or ask the user."
+
+// sandbox is the machine's OS sandbox as Options says (osbox.Detect).
+func (e *Approvals) sandbox() osbox.Status {
+	if e.opts.Sandbox != nil {
+		return e.opts.Sandbox()
+	}
+	return osbox.Detect()
+}

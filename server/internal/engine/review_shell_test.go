@@ -50,8 +50,21 @@ func TestDangerousCommandNeedsAHumanUnderApproveAll(t *testing.T) {
 		t.Fatalf("the mutating command did not run under --approve all: %q", res[1])
 	}
 
-	// A user rule naming that exact command lets it run.
-	x2 := newRV(t, config.Values{"permissions.allow": []any{"Bash(rm -rf " + v + ")"}}, true, "")
+	// A user rule naming that exact command lets it run, inside the
+	// sandbox: it cannot reach a folder outside the workspace.
+	rule := config.Values{"permissions.allow": []any{"Bash(rm -rf " + v + ")"}}
+	x3 := newRV(t, rule, true, "")
+	x3.mainScript(shellCall("s1", "rm -rf "+v))
+	x3.finish(x3.send("clean up"))
+	if res := x3.toolResults(); len(res) != 1 || !strings.Contains(res[0], "sandbox: workspace-write") {
+		if sandboxAvailable() {
+			t.Fatalf("the allowed dangerous command did not run in the sandbox: %q", res)
+		}
+	} else if _, err := os.Stat(v); err != nil {
+		t.Fatal("a sandboxed command deleted a folder outside the workspace")
+	}
+	// Without the sandbox the rule is all there is.
+	x2 := newRV(t, config.Values{"permissions.allow": []any{"Bash(rm -rf " + v + ")"}, "sandbox.enabled": false}, true, "")
 	x2.mainScript(shellCall("s1", "rm -rf "+v))
 	x2.finish(x2.send("clean up"))
 	if _, err := os.Stat(v); !os.IsNotExist(err) {

@@ -14,7 +14,8 @@ import (
 // not: the user is asked, with the class and its reason, and saying no
 // means it never ran.
 func TestRunsCodeAsksWhereReadOnlyIsAutoApproved(t *testing.T) {
-	x := newRV(t, nil, false, "")
+	// Without the sandbox's auto-approval the analysis alone decides.
+	x := newRV(t, config.Values{"sandbox.autoApprove": false}, false, "")
 	x.write("notes.txt", "hi\n")
 	x.mainScript(shellCall("s1", "ls notes.txt"), shellCall("s2", "LESSOPEN='|touch pwn %s' less notes.txt"), shellCall("s3", "cat /etc/hostname"))
 	sid := x.send("look")
@@ -50,5 +51,29 @@ func TestAllowRulePermitsRunsCode(t *testing.T) {
 	x.noConfirm()
 	if _, err := os.Stat(filepath.Join(x.dir, "ran")); err != nil {
 		t.Fatalf("the allowed command did not run: %q", x.toolResults())
+	}
+}
+
+// With the sandbox (the default), code the analysis cannot see runs
+// unasked, read-only and offline: its write fails, the model is told what
+// the sandbox denied, and the person is asked whether to run it again
+// with write access; saying no leaves the workspace untouched.
+func TestSandboxRunsCodeReadOnlyAndAsksToWiden(t *testing.T) {
+	requireSandbox(t)
+	x := newRV(t, nil, false, "")
+	x.mainScript(shellCall("s1", `python3 -c "open('pwn','w').write('x')"`))
+	sid := x.send("run it")
+	c := x.confirm()
+	if c.Analysis == nil || c.Analysis.Class != "sandbox-denied" || !strings.Contains(strings.Join(c.Analysis.Reasons, ";"), "Run again with write access (denied: writing pwn)") {
+		t.Fatalf("the widening card: %+v", c.Analysis)
+	}
+	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "no"})
+	x.finish(sid)
+	res := x.toolResults()
+	if len(res) != 1 || !strings.Contains(res[0], "sandbox: read-only; no network") || !strings.Contains(res[0], "The OS sandbox denied this command: writing pwn") {
+		t.Fatalf("tool result %q", res)
+	}
+	if _, err := os.Stat(filepath.Join(x.dir, "pwn")); err == nil {
+		t.Fatal("the write happened")
 	}
 }

@@ -74,8 +74,9 @@ func (d Denial) Empty() bool { return !d.Write && !d.Network && len(d.Removed) =
 
 // erofsPath finds the path in the usual messages for a refused write:
 // "touch: cannot touch 'x': Read-only file system",
-// "bash: line 1: x: Read-only file system", "open x: read-only file system".
-var erofsPath = regexp.MustCompile(`(?i)(?:'([^'\n]+)'|"([^"\n]+)"|([^\s:'"]+)):\s*read-only file system`)
+// "bash: line 1: x: Read-only file system", "open x: read-only file system",
+// and Python's "[Errno 30] Read-only file system: 'x'".
+var erofsPath = regexp.MustCompile(`(?i)(?:'([^'\n]+)'|"([^"\n]+)"|([^\s:'"]+)):\s*read-only file system|read-only file system:\s*(?:'([^'\n]+)'|"([^"\n]+)")`)
 
 // netFailure are messages of clients that found no network at all.
 var netFailure = regexp.MustCompile(`(?i)(could not resolve host|temporary failure in name resolution|name or service not known|network is unreachable|no such host|getaddrinfo|ENOTFOUND|EAI_AGAIN|failed to resolve|connection refused)`)
@@ -89,7 +90,7 @@ func findDenial(out string, g SandboxGrant, refused, removed []string) Denial {
 		d.Write = true
 		seen := map[string]bool{}
 		for _, m := range erofsPath.FindAllStringSubmatch(out, 8) {
-			p := m[1] + m[2] + m[3]
+			p := m[1] + m[2] + m[3] + m[4] + m[5]
 			if p != "" && !seen[p] {
 				seen[p] = true
 				d.Paths = append(d.Paths, p)
