@@ -128,6 +128,14 @@ func (p *execPrinter) event(ev engine.Event) {
 			if a := autoApprovedOf(ev.Tool.Meta); a != nil {
 				line["auto_approved"] = a
 			}
+			if sb := sandboxOf(ev.Tool.Meta); sb.Sandbox != "" {
+				// How the command ran (read-only | workspace-write; no
+				// network | network: a, b | none) and what it was denied.
+				line["sandbox"] = sb.Sandbox
+				if sb.Denial != nil {
+					line["sandbox_denial"] = sb.Denial
+				}
+			}
 			printJSON(p.w, line)
 		case "text":
 			if !ev.Tool.OK {
@@ -268,6 +276,20 @@ func firstLine(s string) string {
 // and detail: a rule, the read-only setting, --approve all), or nil when
 // a person decided or nothing ran. Headless has no card, so the
 // stream-json line says why a command ran unasked.
+// sandboxOf reads a shell result's sandbox fields from its meta.
+func sandboxOf(meta any) (m struct {
+	Sandbox string        `json:"sandbox"`
+	Denial  *tools.Denial `json:"sandboxDenial"`
+}) {
+	if meta == nil {
+		return m
+	}
+	if b, err := json.Marshal(meta); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
 func autoApprovedOf(meta any) *tools.AutoApproval {
 	if meta == nil {
 		return nil

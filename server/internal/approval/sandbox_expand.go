@@ -24,22 +24,22 @@ func (a *Approver) expandSandbox(ctx context.Context, p tools.ShellProposal, an 
 	if d.Write && !g.Write {
 		g.Write, g.GitWrite = true, runsGit(an)
 		if len(d.Paths) > 0 {
-			asks = append(asks, "Run again with write access (denied: writing "+strings.Join(d.Paths, ", ")+")")
+			asks = append(asks, e.host.Tr("Run again with write access (denied: writing %s)", strings.Join(d.Paths, ", ")))
 		} else {
-			asks = append(asks, "Run again with write access")
+			asks = append(asks, e.host.Tr("Run again with write access"))
 		}
 	}
 	if d.Network && !g.Network {
 		g.Network = true
 		if len(d.Domains) > 0 {
-			asks = append(asks, "Allow network to "+strings.Join(d.Domains, ", "))
+			asks = append(asks, e.host.Tr("Allow network to %s", strings.Join(d.Domains, ", ")))
 		} else {
-			asks = append(asks, "Allow network (to the allowed domains)")
+			asks = append(asks, e.host.Tr("Allow network (to the allowed domains)"))
 		}
 	} else if len(d.Domains) > 0 {
 		// Network was granted and these domains are outside the allowlist:
 		// a person may add them for this session.
-		asks = append(asks, "Allow network to "+strings.Join(d.Domains, ", ")+" for this session")
+		asks = append(asks, e.host.Tr("Allow network to %s for this session", strings.Join(d.Domains, ", ")))
 	}
 	if len(asks) == 0 {
 		return tools.ShellDecision{Reason: "nothing the sandbox denied can be granted"}, nil

@@ -93,7 +93,10 @@ type HostInfo struct {
 // Engine is safe for concurrent use. Each session runs at most one turn at
 // a time; different sessions run independently.
 type Engine struct {
-	opts   Options
+	// sandboxNoticed: the notice that commands run without the full
+	// sandbox is given once per process, on the first turn.
+	sandboxNoticed sync.Once
+	opts           Options
 	log    *zap.Logger
 	Store  *store.Store
 	Bus    *Bus

@@ -17,3 +17,24 @@ func sandboxEnv(cs config.Settings, sessionID string) *tools.SandboxEnv {
 	attachProxy(sb, cs, sessionID)
 	return sb
 }
+
+// noticeSandbox says once, in plain words, when commands run without the
+// full sandbox: why, and how to enable it (or, for the Landlock fallback,
+// what it does not keep).
+func (e *Engine) noticeSandbox(sink *turnSink) {
+	cs := config.Typed(e.Settings())
+	if !cs.Sandbox.Enabled {
+		return
+	}
+	st := osbox.Detect()
+	var text string
+	switch {
+	case !st.Available():
+		text = e.tr("Commands run without a sandbox, so each one asks first: %s", st.Reason)
+	case st.Limits() != "":
+		text = e.tr("Commands run in a reduced sandbox: %s", st.Limits())
+	default:
+		return
+	}
+	e.sandboxNoticed.Do(func() { sink.Notice(text) })
+}

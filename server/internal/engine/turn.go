@@ -247,6 +247,7 @@ func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextStat
 func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
+	e.noticeSandbox(sink)
 	before := e.SessionUsageOf(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	var out agent.Outcome
