@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"github.com/govibe/govibe/server/internal/shellcheck"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/tools"
@@ -57,7 +58,14 @@ func (r *Resumed) ConfirmShell(ctx context.Context, p tools.ShellProposal) (tool
 		r.x.rememberAllow(r.c, r.ans)
 	}
 	r.x.recordRun(ctx, r.t.SessionID, p.Cwd, cmd, workspaceFingerprint(r.x.opts.Roots))
-	return tools.ShellDecision{Allowed: true, Command: cmd}, nil
+	if p.Denial != nil {
+		// The recorded yes was for running the command, not for widening
+		// the sandbox after a denial: that is asked afresh.
+		return r.Approver.ConfirmShell(ctx, p)
+	}
+	ws := r.x.workspace(p.Cwd)
+	return tools.ShellDecision{Allowed: true, Command: cmd,
+		Grant: tools.SandboxGrant{Write: true, Network: true, GitWrite: runsGit(shellcheck.Analyze(cmd, ws))}}, nil
 }
 
 // ConfirmTool answers the restored MCP call with the recorded answer. The

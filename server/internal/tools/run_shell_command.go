@@ -112,7 +112,7 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 		// trap). Headless approvers refuse, and the model reads why.
 		d := denial
 		dec, aerr := env.Approver.ConfirmShell(ctx, ShellProposal{Command: command, Cwd: cwd, ToolCallID: CallID(ctx), Denial: &d, Granted: grant})
-		if aerr == nil && dec.Allowed {
+		if aerr == nil && dec.Allowed && widens(dec.Grant, grant) {
 			first := denial
 			grant = dec.Grant
 			if res, denial, err = run.do(ctx, grant); err != nil {

@@ -152,3 +152,9 @@ func NewSandboxEnv(st osbox.Status, mask []string, maxProcs, maxMemMB int) *Sand
 	}
 	return s
 }
+
+// widens reports whether g grants something before did not: only then is a
+// denied command worth running again.
+func widens(g, before SandboxGrant) bool {
+	return g.Write && !before.Write || g.Network && !before.Network || g.GitWrite && !before.GitWrite || g.Outside && !before.Outside
+}
