@@ -150,3 +150,26 @@ func withFolders(files []string) (all, lower []string) {
 	}
 	return all, lower
 }
+
+// ListingStatus is the state of one root's background listing.
+type ListingStatus struct {
+	// Ready: a walk has ended and no other is running, so Paths is final.
+	Ready bool
+	// Complete: that walk saw every file (it was not cut at MaxFiles).
+	Complete bool
+	// Paths counts the files and folders the listing holds.
+	Paths int
+}
+
+// Listing reports root's background listing: the zero ListingStatus for a
+// root that has none (small, or not asked about yet). Used to time the
+// listing (completebench) without reaching into the index.
+func (x *Index) Listing(root string) ListingStatus {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	l := x.roots[root]
+	if l == nil || l.paths == nil || l.walking {
+		return ListingStatus{}
+	}
+	return ListingStatus{Ready: true, Complete: l.complete, Paths: len(l.paths)}
+}
