@@ -59,3 +59,11 @@ func TestDocRefs(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+func TestUnmapped(t *testing.T) {
+	got := unmapped(map[string]bool{"engine": true, "store": true, "wire": true, "tools": true},
+		[]string{"internal/engine", "server/internal/store/", "internal/tools/env.go", "wire"})
+	if want := []string{"tools", "wire"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -264,4 +265,39 @@ func closingRun(s string, i, n int) int {
 		i += j + m
 	}
 	return -1
+}
+
+// TestArchitectureMapsEveryPackage fails when a folder directly under
+// server/internal has no line in docs/architecture.md's ownership table
+// (named `internal/<name>` or `server/internal/<name>`), so a new or
+// renamed package cannot be left off the map.
+func TestArchitectureMapsEveryPackage(t *testing.T) {
+	root := repoRoot(t)
+	tree := newTreeIndex(filesInTree(t, root))
+	data, err := os.ReadFile(filepath.Join(root, "docs/architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range unmapped(tree.packages, docRefs(string(data))) {
+		t.Errorf("docs/architecture.md does not map server/internal/%s: add a line for it to the ownership table", name)
+	}
+}
+
+// unmapped are the packages no reference names as internal/<name>.
+func unmapped(packages map[string]bool, refs []string) []string {
+	named := map[string]bool{}
+	for _, r := range refs {
+		r = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(r), "server/"), "/")
+		if name, ok := strings.CutPrefix(r, "internal/"); ok && !strings.Contains(name, "/") {
+			named[name] = true
+		}
+	}
+	var out []string
+	for p := range packages {
+		if !named[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
