@@ -25,10 +25,11 @@
 // event; the run stops when the state moves on (agent.Run.StopWhen,
 // Modes.StopWhen), and the next run gets the next state's tools; a refused
 // report does not stop the run (the model reads why). The repeat guard
-// (repeatGuard, phases.go) spans the runs a nudge starts. VERIFYING's run_shell_command is
-// ChecksOnlyShell: only commands shellcheck classifies read-only, or checks
-// (test runners, linters) run; anything else is refused before it runs. The
-// webview's PhasesPanel shows the state, findings, plan and last log line.
+// (repeatGuard, phases.go) spans the runs a nudge starts. VERIFYING's
+// run_shell_command is ChecksOnlyShell: only commands shellcheck classifies
+// read-only, or checks (test runners, linters) run; anything else is refused
+// before it runs. The webview's PhasesPanel shows the state, findings, plan
+// and last log line.
 //
 // # Reconcile as run
 //
