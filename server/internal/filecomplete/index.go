@@ -153,12 +153,14 @@ func withFolders(files []string) (all, lower []string) {
 
 // ListingStatus is the state of one root's background listing.
 type ListingStatus struct {
-	// Ready: a walk has ended and no other is running, so Paths is final.
+	// Ready: a walk has ended, so the listing answers keystrokes.
 	Ready bool
 	// Complete: that walk saw every file (it was not cut at MaxFiles).
 	Complete bool
 	// Paths counts the files and folders the listing holds.
 	Paths int
+	// Walking: a walk is running, the first or a refresh.
+	Walking bool
 }
 
 // Listing reports root's background listing: the zero ListingStatus for a
@@ -168,8 +170,8 @@ func (x *Index) Listing(root string) ListingStatus {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	l := x.roots[root]
-	if l == nil || l.paths == nil || l.walking {
+	if l == nil {
 		return ListingStatus{}
 	}
-	return ListingStatus{Ready: true, Complete: l.complete, Paths: len(l.paths)}
+	return ListingStatus{Ready: l.paths != nil, Complete: l.complete, Paths: len(l.paths), Walking: l.walking}
 }

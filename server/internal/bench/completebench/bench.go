@@ -72,8 +72,7 @@ func Bench(root string, dirs, files, runs int, cpu func() time.Duration) (BenchF
 func awaitListing(x *filecomplete.Index, root string, limit time.Duration) (int, error) {
 	deadline := time.Now().Add(limit)
 	for {
-		st := x.Listing(root)
-		if st.Ready {
+		if st := x.Listing(root); st.Ready && !st.Walking {
 			if !st.Complete {
 				return st.Paths, fmt.Errorf("the listing of %s stopped at MaxFiles", root)
 			}
