@@ -69,7 +69,7 @@ func TestSQLStaysWithItsTable(t *testing.T) {
 					ok = ok || o == name
 				}
 				if !ok {
-					t.Errorf("%s writes %s; only %v may (move the statement, or name the operation in sqlOwners and the architecture doc)", name, table, owners)
+					t.Errorf("%s writes %s; only %v may (move the statement, or name the operation in sqlOwners and the package doc)", name, table, owners)
 				}
 			}
 			return true

@@ -5,8 +5,9 @@
 //     commented testdata list there (build outputs and binaries belong in
 //     .gitignore, never in git: they stay in the history forever);
 //   - docpaths_test.go: every file or package path that docs/architecture.md
-//     and README.md name in backticks exists in the tree, so the map cannot
-//     drift from the code unnoticed.
+//     and README.md name in backticks (or link to) exists in the tree, and
+//     every folder directly under server/internal has a line in the map,
+//     so the map cannot drift from the code unnoticed.
 //
 // Both need the repository's work tree and git; they skip, saying why, when
 // run outside a git checkout (a source archive).
