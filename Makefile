@@ -39,11 +39,19 @@ build: sidecar extension
 
 # e2e-setup comes first: the Go browser tests (test-go) run on the Chromium
 # and playwright driver it installs, and skip only when they are absent.
+# The slowest ten Go tests (unit and integration) are printed at the end of
+# test-go and again at the very end (scripts/testsummary).
 test: e2e-setup test-go test-ts test-e2e
+	@cat bin/slowest-go-tests.txt 2>/dev/null || true
 
+# go test -json through scripts/testsummary: plain go test output (a line
+# per package, failing tests' output), then the slowest ten tests; pipefail
+# keeps go test's exit status.
 test-go:
 	$(GO) vet $(GO_PKGS)
-	$(GO) test -count=1 -timeout 20m $(GO_PKGS)
+	@mkdir -p bin && $(GO) build -o bin/testsummary ./scripts/testsummary
+	@rm -f bin/slowest-go-tests.txt
+	set -o pipefail; $(GO) test -json -count=1 -timeout 20m $(GO_PKGS) | bin/testsummary -slowest bin/slowest-go-tests.txt
 
 test-ts: deps
 	npm run typecheck

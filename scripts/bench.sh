@@ -100,11 +100,11 @@ go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/eve
 go_bench promptbench "prompt budget: tokens of a plain hello with everything on, small and large AGENTS.md (budget 5k)" \
   server/internal/bench/promptbench
 go_bench shellbench "shell command analysis (1 KB command)" \
-  server/internal/shellcheck/cmd/shellbench
+  server/internal/bench/shellbench
 go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \
-  server/internal/sandbox/cmd/pathbench
+  server/internal/bench/pathbench
 go_bench toolbench "tools: list_files and glob vs a raw walk, grep (ripgrep and Go engine vs rg) over a generated tree, edit of a 100k-line file, 256 KB read_file" \
-  server/internal/tools/cmd/toolbench "${tool_args[@]}"
+  server/internal/bench/toolbench "${tool_args[@]}"
 go_bench completebench "@-mention autocomplete over 100k files: first answer within the walk budget, a keystroke from the listing" \
   server/internal/bench/completebench "${complete_args[@]}"
 go_bench storebench "conversation store: persistence, paging, listing, RSS, session/search" \

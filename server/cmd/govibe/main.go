@@ -1,12 +1,3 @@
-// Command govibe is GoVibe's sidecar and headless CLI.
-//
-//	govibe serve --stdio          JSON-RPC over stdio, for the VS Code extension
-//	govibe exec [flags] PROMPT    run the agent headless
-//	govibe snapshot list|diff|restore
-//	govibe session list|show|export
-//	govibe config [--json]
-//	govibe permissions list|add|revoke
-//	govibe models presets|list|probe
 package main
 
 import (

@@ -1,6 +1,3 @@
-// Package agent is the ReAct loop: model → tool calls → results → model,
-// until a reply has no tool calls. It knows nothing about sessions, storage
-// or the wire; the engine feeds it history and a Sink.
 package agent
 
 import (

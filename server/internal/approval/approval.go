@@ -1,10 +1,3 @@
-// Package approval decides whether what the model asks to do may happen:
-// an edit, a shell command, an MCP tool call, and a plan the plan
-// reviewer gave up on. It applies the permission
-// rules, the reviewers (package reviewers), anti-repeat, auto-approve
-// settings and the headless policy, and asks the user otherwise through
-// Host.Ask (the engine's Broker). It reaches the engine only through Host
-// and the Turn it decides for.
 package approval
 
 import (

@@ -1,7 +1,3 @@
-// Package browser is the browser sub-agent: a headless Chromium driven by
-// playwright-go, offered to a model as a small set of tools (navigate,
-// click, fill, ...) run by the ordinary agent loop. Every request the page
-// makes passes the web package's SSRF policy through request interception.
 package browser
 
 import (

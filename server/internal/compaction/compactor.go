@@ -1,9 +1,3 @@
-// Package compaction summarises a session's earlier model messages to free
-// context: on demand (the /compact command, the button, the compact tool)
-// and automatically before a free-phase request that would pass the
-// threshold. Policy and token arithmetic live in package compact; this
-// package does the work against the store and a model, and reaches the
-// engine only through Host.
 package compaction
 
 import (

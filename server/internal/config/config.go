@@ -1,7 +1,3 @@
-// Package config resolves govibe.* settings into typed values. The same
-// keys (without the "govibe." prefix) come from VS Code over the wire, or,
-// headless, from ~/.config/govibe/settings.json, then the environment, then
-// flags.
 package config
 
 import (

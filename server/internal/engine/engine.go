@@ -1,6 +1,3 @@
-// Package engine is the sidecar's state layer: sessions, turns, the event
-// bus, confirmations and snapshots. The JSON-RPC server and the headless
-// CLI both drive it; neither owns any logic of its own.
 package engine
 
 import (

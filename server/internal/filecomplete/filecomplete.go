@@ -1,8 +1,3 @@
-// Package filecomplete answers the chat input's @-mention autocomplete:
-// fuzzy matching of workspace paths, walked with the tools' own walker
-// (.gitignore honoured, hidden files skipped). On a large tree the walk
-// stops at a time and count budget, so the first results come fast; the
-// answer then says it is partial.
 package filecomplete
 
 import (

@@ -150,3 +150,28 @@ func withFolders(files []string) (all, lower []string) {
 	}
 	return all, lower
 }
+
+// ListingStatus is the state of one root's background listing.
+type ListingStatus struct {
+	// Ready: a walk has ended, so the listing answers keystrokes.
+	Ready bool
+	// Complete: that walk saw every file (it was not cut at MaxFiles).
+	Complete bool
+	// Paths counts the files and folders the listing holds.
+	Paths int
+	// Walking: a walk is running, the first or a refresh.
+	Walking bool
+}
+
+// Listing reports root's background listing: the zero ListingStatus for a
+// root that has none (small, or not asked about yet). Used to time the
+// listing (completebench) without reaching into the index.
+func (x *Index) Listing(root string) ListingStatus {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	l := x.roots[root]
+	if l == nil {
+		return ListingStatus{}
+	}
+	return ListingStatus{Ready: l.paths != nil, Complete: l.complete, Paths: len(l.paths), Walking: l.walking}
+}

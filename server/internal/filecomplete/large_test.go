@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/test/gentree"
 )
 
 func tree(t *testing.T, root string, dirs, files int) {
 	t.Helper()
-	if err := GenTree(root, dirs, files); err != nil {
+	if err := gentree.Empty(root, dirs, files); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -65,5 +67,32 @@ func TestLargeRootIsListedInTheBackground(t *testing.T) {
 	x.mu.Unlock()
 	if listed {
 		t.Fatal("a root walked within the budget got a listing")
+	}
+}
+
+// Listing reports nothing for a root it was never asked about, a walk
+// in progress once the budget cut the first answer short, then the
+// listing's size: every file plus each folder once.
+func TestListingReportsTheBackgroundListing(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, 40, 100) // 4,000 files in 40 package folders under 2 modules: past the budget
+	x := NewIndex()
+	x.MaxAge = time.Hour
+	if st := x.Listing(root); st != (ListingStatus{}) {
+		t.Fatalf("before any walk: %+v", st)
+	}
+	o := Options{Budget: time.Nanosecond}
+	if _, partial := x.Complete([]string{root}, "file001", o); !partial {
+		t.Fatal("a walk cut by the budget was not partial")
+	}
+	if st := x.Listing(root); !st.Ready && !st.Walking {
+		t.Fatalf("after a cut walk: %+v, want a listing walk running or done", st)
+	}
+	awaitFound(t, x, root, "pkg039file099", "mod001/pkg039/file099.go", o)
+	// A refresh may be walking by now; the listing it replaces stays.
+	st := x.Listing(root)
+	st.Walking = false
+	if want := (ListingStatus{Ready: true, Complete: true, Paths: 4000 + 40 + 2}); st != want {
+		t.Fatalf("listed: %+v, want %+v", st, want)
 	}
 }

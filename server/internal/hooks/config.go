@@ -1,9 +1,3 @@
-// Package hooks runs the user's lifecycle hooks: commands configured, in
-// Claude Code's format, for events such as PreToolUse or Stop. A hook gets
-// the event as JSON on stdin. Exit 0 continues (stdout may be a JSON reply
-// that adds context or changes a tool's input), exit 2 blocks with stderr
-// as the reason the model reads, and anything else is a logged failure
-// that never blocks. Project hooks load only in a trusted workspace.
 package hooks
 
 import (

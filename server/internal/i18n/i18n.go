@@ -1,7 +1,3 @@
-// Package i18n localises the messages the sidecar shows to people. Keys are
-// the English format strings themselves (as in vscode.l10n), so a missing
-// translation falls back to English instead of to a key. What the model
-// reads stays English; only user-facing text goes through here.
 package i18n
 
 import (

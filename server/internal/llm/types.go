@@ -1,5 +1,3 @@
-// Package llm is GoVibe's provider-neutral model layer. The agent loop only
-// sees the types in this file; provider wire formats stay inside the client.
 package llm
 
 import (

@@ -1,6 +1,3 @@
-// Package logging builds the sidecar's zap logger: stderr (the extension
-// shows it in the "GoVibe" output channel) plus a size-rotated file in the
-// storage directory. Secrets are scrubbed from every entry at every level.
 package logging
 
 import (

@@ -1,9 +1,3 @@
-// Package mcpclient connects GoVibe to Model Context Protocol servers with
-// the official Go SDK. Servers come from the user's ~/.govibe/mcp.json and,
-// in trusted workspaces only, from .govibe/mcp.json, .vscode/mcp.json and
-// .mcp.json. Their tools are offered as mcp__<server>__<tool>, their
-// prompts become /mcp:<server>:<prompt> commands, and their resources can
-// be attached as @mcp:<server>:<uri>.
 package mcpclient
 
 import (

@@ -1,6 +1,3 @@
-// Package memory keeps project memory's L2 inventory true: a turn that
-// changed files the inventory does not list (or removed files it still
-// lists) leaves a reminder for the next message's context block, once.
 package memory
 
 import (

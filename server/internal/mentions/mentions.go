@@ -1,9 +1,3 @@
-// Package mentions expands the @mentions of a chat message before the
-// model is called: @path/to/file, @folder/, @problems, @git-changes, @url,
-// @terminal, @mcp:<server>:<uri> and @#Symbol. Files and folders are read through
-// the same tools the model uses (read_file and list_files), so the path
-// sandbox, .gitignore, binary refusal and Read deny rules apply to
-// mentions exactly as they apply to the agent.
 package mentions
 
 import (

@@ -1,11 +1,3 @@
-// Package moderun is the working modes (package modes) as a session runs
-// them: the session's mode and Phases progress as session state, the
-// narrowing of every run's tools by the mode's current phase (the same
-// Blocked map the scheduler's roles use, so a phase's whitelist is both
-// offered and enforced), Phases mode's report tools, and Reconcile mode's
-// controls and loop. It sees the engine only through Host; the scoped
-// agents of the reconcile loop run through Agents, which the engine's
-// turn implements.
 package moderun
 
 import (

@@ -1,8 +1,3 @@
-// Package modes holds the working modes (Agent, Plan, Phases, Reconcile)
-// as phase machines: each phase names the tools it offers, the tools that
-// end it, and its limits. The engine asks a mode which tools a phase
-// blocks and feeds the loop's reports back; the loop itself is the
-// engine's one agent loop, never a second one.
 package modes
 
 import (

@@ -1,13 +1,3 @@
-// Package permission decides whether a tool call may run without asking,
-// from rules written like Claude Code's: Bash(npm test*), Edit(src/**),
-// Read(**), WebFetch(domain:go.dev). A Policy holds allow, ask and deny
-// lists; deny is checked first, then ask, then allow, and within a list
-// the first matching rule wins.
-//
-// Bash rules are matched against every sub-command shellcheck finds in the
-// command line, not against its text, so `ls && rm -rf x` is not allowed
-// by Bash(ls*): an allow needs every sub-command allowed, and one denied
-// sub-command denies the line.
 package permission
 
 import (

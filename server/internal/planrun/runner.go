@@ -1,9 +1,3 @@
-// Package planrun runs a session's todo plan: it keeps the plan (session
-// state, one writer at a time per session), offers the plan tools, and
-// drives a plan's items, each an executor then an evaluator agent, then
-// the closing free phase. It reaches the engine only through Host (per
-// engine) and Turn (the running turn it was handed); the turn stays the
-// one place that sequences a run and hands over to Run.
 package planrun
 
 import (

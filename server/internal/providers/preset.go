@@ -1,8 +1,3 @@
-// Package providers holds the provider presets GoVibe ships (endpoint,
-// header conventions, wire fields, known models) and the endpoint probes
-// (list models, one-token probe) that "Add Model" and `govibe models` use.
-// It depends on llm only for the quirk names; the engine and server use it,
-// never the other way round.
 package providers
 
 import (

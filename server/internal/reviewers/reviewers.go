@@ -1,11 +1,3 @@
-// Package reviewers runs the independent reviewers (package review) for
-// a session: the plan reviewer of create_todo_list, the edit reviewer
-// and the shell command editor and security reviewer. It reads their
-// settings, keeps each conversation in a hidden child session, publishes
-// the verdict cards and carries the plan reviewer's rejections between
-// calls. It reaches the engine only through Host; what a rejection or an
-// unavailable reviewer means for the user (asking, refusing) is the
-// approval flow's decision (package approval), not this package's.
 package reviewers
 
 import (

@@ -1,16 +1,3 @@
-// Package rollback is the snapshot and rollback capability: one shadow
-// snapshot store per workspace root (opened lazily, pruned in the
-// background), the snapshots taken before, during and after a turn, the
-// record of which snapshot holds each root as it was before a turn, and
-// the restores (a snapshot, one file of it, or every root back to before
-// a turn) with what they tell the user and the model.
-//
-// It sees the engine only through Host: stopping the running turns,
-// publishing the events a client shows, forgetting what the model read,
-// the settings and the user's language. It is the product's rollback path,
-// so it must always do exactly what it says: a turn is rolled back in
-// every root or not offered at all, and a safety snapshot of every root is
-// taken before any is touched.
 package rollback
 
 import (

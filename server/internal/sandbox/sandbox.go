@@ -1,10 +1,3 @@
-// Package sandbox confines model-supplied paths to the workspace roots.
-//
-// Every path a tool touches goes through Resolve (reads) or ResolveForWrite
-// (writes). The checks are lexical first (.., absolute paths, Windows drive
-// and UNC forms) and then physical: the longest existing ancestor of the
-// path is resolved through symlinks, so a link inside the workspace that
-// points outside it is refused even when the final file does not exist yet.
 package sandbox
 
 import (

@@ -1,5 +1,3 @@
-// Package server implements protocol.Server on top of the engine: one file
-// per method, converting between wire and domain types at this edge.
 package server
 
 import (

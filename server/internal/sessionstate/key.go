@@ -1,7 +1,3 @@
-// Package sessionstate is the typed view of the store's per-session state
-// (the session_state table): every key is declared once, in keys.go, with
-// the Go type of its value. Callers read and write through Get, Set and
-// Delete, never with a bare string key (a test enforces it).
 package sessionstate
 
 import (

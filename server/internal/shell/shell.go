@@ -1,6 +1,3 @@
-// Package shell runs one shell command for the agent: in its own process
-// group, with stdin closed, a scrubbed environment, a timeout, and output
-// capped so a runaway command cannot flood the model's context.
 package shell
 
 import (

@@ -9,7 +9,7 @@ import (
 )
 
 func benchCommand(b *testing.B) string {
-	data, err := os.ReadFile("cmd/shellbench/bench1k.sh")
+	data, err := os.ReadFile("../bench/shellbench/bench1k.sh")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,8 +1,3 @@
-// Package skills finds and reads skills: folders holding a SKILL.md whose
-// YAML frontmatter names and describes the skill and whose body is the
-// instruction. Loading is lazy: only names and one-line descriptions reach
-// the system prompt; the body and the folder's other files are read when
-// the model asks for them, through a path sandbox rooted at the skill.
 package skills
 
 import (

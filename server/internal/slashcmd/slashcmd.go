@@ -1,15 +1,3 @@
-// Package slashcmd is the chat's slash commands as a session runs them:
-// the built-in ones (/compact, /btw, /help, /new, /clear, /init, /model,
-// /sessions, /skills, /undo, /cost, /spec, /reconcile), the custom
-// markdown commands of the command folders (package customcmd, reloaded
-// when those folders change), the connected MCP servers' prompts
-// (/mcp:server:prompt), and the limits a custom command's frontmatter
-// puts on the turn it starts (limits.go).
-//
-// A command either answers the message itself (a notice in the session's
-// UI track, closed by turnFinished) or turns it into the text of a turn;
-// the engine's Send starts that turn. The package sees the engine only
-// through Host; the registry itself is package commands.
 package slashcmd
 
 import (

@@ -1,12 +1,3 @@
-// Package snapshot keeps whole-workspace snapshots in a private ("shadow")
-// git repository so that an agent's changes can be rolled back without ever
-// touching the user's own repository, index, branches or stash.
-//
-// Each workspace root gets a bare repository under
-// <stateDir>/snapshots/<hash of root>/. A snapshot is a parentless commit
-// referenced by refs/govibe/snapshots/<commit>; its metadata lives in the
-// commit message trailers, so the shadow repository is self-describing and
-// can be inspected with the git CLI.
 package snapshot
 
 import (

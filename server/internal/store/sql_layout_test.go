@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// sqlOwners says which files may write each table (docs/architecture.md,
-// "SQL"). A table's own queries live in the file named for it; the other
+// sqlOwners says which files may write each table (the package doc,
+// "Hand-written SQL"). A table's own queries live in the file named for it; the other
 // entries are the operations that must change several tables in one
 // transaction (a turn's begin, a streaming message, import, recovery),
 // each in the file named for that operation.
@@ -69,7 +69,7 @@ func TestSQLStaysWithItsTable(t *testing.T) {
 					ok = ok || o == name
 				}
 				if !ok {
-					t.Errorf("%s writes %s; only %v may (move the statement, or name the operation in sqlOwners and the architecture doc)", name, table, owners)
+					t.Errorf("%s writes %s; only %v may (move the statement, or name the operation in sqlOwners and the package doc)", name, table, owners)
 				}
 			}
 			return true

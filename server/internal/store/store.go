@@ -332,7 +332,7 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // commit, which makes it durable with everything before it (the WAL is
 // written and synced in order). For intermediate turn records only:
 // streamed-text flushes, tool-call bookkeeping, usage accounting; see
-// docs/architecture.md, "Durability".
+// the package doc, "Durability in a turn".
 func (s *Store) writeTxRelaxed(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if s.opts.RelaxedSync {
 		return s.writeTx(ctx, fn)

@@ -1,7 +1,3 @@
-// Package subagent runs bounded sub-agents as tools: the built-in
-// read-only codebase investigator and custom agents defined in Markdown
-// files with YAML frontmatter. A sub-agent has its own context; the
-// calling agent receives only its result.
 package subagent
 
 import (

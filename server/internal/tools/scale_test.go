@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/test/gentree"
 )
 
 // Over a tree larger than the cap, glob stops walking at globMaxResults
@@ -11,7 +13,7 @@ import (
 // it reports every match with no note.
 func TestGlobStopsAtCapDeterministically(t *testing.T) {
 	env, root := newEnv(t)
-	if err := GenTree(root, 1600); err != nil { // 1,200 .go files
+	if err := gentree.Sources(root, 1600); err != nil { // 1,200 .go files
 		t.Fatal(err)
 	}
 	first := call(t, Glob(), env, map[string]any{"pattern": "**/*.go"})
@@ -36,7 +38,7 @@ func TestGlobStopsAtCapDeterministically(t *testing.T) {
 // every call.
 func TestListFilesCapIsDeterministic(t *testing.T) {
 	env, root := newEnv(t)
-	if err := GenTree(root, 600); err != nil {
+	if err := gentree.Sources(root, 600); err != nil {
 		t.Fatal(err)
 	}
 	a := call(t, ListFiles(), env, map[string]any{"recursive": true, "maxEntries": 50})

@@ -1,6 +1,3 @@
-// Package tools holds the model-visible tools. Each tool is a small file with
-// its description embedded; model-visible failures are returned as a Result
-// with OK=false, never as a Go error (a Go error means the turn must stop).
 package tools
 
 import (

@@ -1,10 +1,3 @@
-// Package trust is the workspace trust gate. What can act on the user's
-// machine from project files (project skills with scripts or
-// allowedTools, custom commands, custom agents, hooks, MCP servers) loads
-// only in a trusted workspace; plain-text context files load either way.
-// Trust starts from the engine's options and changes with Set (VS Code's
-// onDidGrantWorkspaceTrust); everything it gates is loaded lazily from
-// the current value, so a change only has to drop what was loaded.
 package trust
 
 import (

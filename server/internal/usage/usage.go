@@ -1,8 +1,3 @@
-// Package usage keeps the accounting of model requests: every session's
-// accumulated usage and cost (a hidden child session's requests count in
-// its root's too), what each turn consumed, and the context size the
-// provider last reported. It sees the engine only as a Store; the engine
-// wraps every model client with Meter.Client and reads the figures back.
 package usage
 
 import (

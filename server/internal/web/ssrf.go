@@ -1,8 +1,3 @@
-// Package web fetches pages for the model without letting a prompt turn the
-// fetch against the user's own network (SSRF). Every address is checked at
-// dial time, after resolution, so a DNS answer that changes between a check
-// and a connect (rebinding) cannot slip through: the fetcher resolves once,
-// checks every address, and dials the checked IPs only.
 package web
 
 import (

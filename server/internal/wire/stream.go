@@ -1,6 +1,3 @@
-// Package wire is the JSON-RPC edge: framing, ordering, cancellation and
-// panic recovery around sourcegraph/jsonrpc2. Nothing above it sees
-// jsonrpc2 types.
 package wire
 
 import (

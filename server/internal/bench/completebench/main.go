@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/bench/cputime"
-	"github.com/govibe/govibe/server/internal/filecomplete"
+	"github.com/govibe/govibe/server/internal/test/gentree"
 )
 
 // Goals: the first answer within the walk budget (80 ms) and 100 ms more
@@ -57,12 +57,12 @@ func run(files, runs int) error {
 	}
 	defer os.RemoveAll(root)
 	t0 := time.Now()
-	if err := filecomplete.GenTree(root, dirs, perDir); err != nil {
+	if err := gentree.Empty(root, dirs, perDir); err != nil {
 		return err
 	}
 	fmt.Printf("@-mention autocomplete over %d files (generated in %v), median of %d fresh indexes\n",
 		dirs*perDir, time.Since(t0).Round(time.Millisecond), runs)
-	f, err := filecomplete.Bench(root, dirs, perDir, runs, cputime.Self)
+	f, err := Bench(root, dirs, perDir, runs, cputime.Self)
 	if err != nil {
 		return err
 	}

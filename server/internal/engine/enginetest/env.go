@@ -1,7 +1,8 @@
 // Package enginetest runs an engine on a scripted model for the tests that
 // exercise it end to end: the engine's own (package engine_test) and those
-// of the capability packages (compaction, the plan runner). Only tests
-// import it.
+// of the capability packages (compaction, the plan runner), and the
+// compaction benchmark (bench/compactbench), which replays a scripted
+// session through it. The product never imports it.
 package enginetest
 
 import (

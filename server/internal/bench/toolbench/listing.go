@@ -1,4 +1,4 @@
-package tools
+package main
 
 import (
 	"context"
@@ -6,47 +6,22 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
-)
 
-// GenTree writes n small source files under dir, 100 to a folder in a
-// three-level tree, with "func main" in one file of 50, so that grep,
-// list_files and glob can be measured at monorepo scale (issue 17).
-func GenTree(dir string, n int) error {
-	for i := 0; i < n; i++ {
-		sub := filepath.Join(dir, fmt.Sprintf("pkg%02d", i/10000), fmt.Sprintf("mod%03d", i/100%100))
-		if i%100 == 0 {
-			if err := os.MkdirAll(sub, 0o755); err != nil {
-				return err
-			}
-		}
-		body := fmt.Sprintf("package mod\n\n// File %d holds a helper.\nfunc helper%d(x int) int {\n\treturn x * %d\n}\n", i, i, i)
-		if i%50 == 0 {
-			body += "\nfunc main() {}\n"
-		}
-		name := fmt.Sprintf("file%06d.go", i)
-		if i%4 == 0 {
-			name = fmt.Sprintf("file%06d.ts", i)
-		}
-		if err := os.WriteFile(filepath.Join(sub, name), []byte(body), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+	"github.com/govibe/govibe/server/internal/tools"
+)
 
 // BenchListing measures list_files (recursive, default cap) and glob over
 // root against a raw filepath.WalkDir of the whole tree in the same run,
 // and prints one line per figure to w. The goal is the first page in
 // under 100 ms whatever the tree's size, so the ratio falls as trees grow.
 func BenchListing(ctx context.Context, w io.Writer, root string, runs int) (missed int, err error) {
-	env := &Env{Roots: []string{root}, Files: NewFileTracker()}
+	env := &tools.Env{Roots: []string{root}, Files: tools.NewFileTracker()}
 	walk := func() error {
 		return filepath.WalkDir(root, func(string, fs.DirEntry, error) error { return nil })
 	}
-	tool := func(t Tool, args map[string]any) func() error {
+	tool := func(t tools.Tool, args map[string]any) func() error {
 		raw, _ := json.Marshal(args)
 		return func() error {
 			r, err := t.Run(ctx, env, raw)
@@ -61,9 +36,9 @@ func BenchListing(ctx context.Context, w io.Writer, root string, runs int) (miss
 		fn   func() error
 	}{
 		{"raw walk of the whole tree (reference)", walk},
-		{"list_files recursive, first 500", tool(ListFiles(), map[string]any{"recursive": true})},
-		{"glob **/*.go, first page", tool(Glob(), map[string]any{"pattern": "**/*.go"})},
-		{"glob pkg00/**/file0000*.ts (selective)", tool(Glob(), map[string]any{"pattern": "pkg00/**/file0000*.ts"})},
+		{"list_files recursive, first 500", tool(tools.ListFiles(), map[string]any{"recursive": true})},
+		{"glob **/*.go, first page", tool(tools.Glob(), map[string]any{"pattern": "**/*.go"})},
+		{"glob pkg00/**/file0000*.ts (selective)", tool(tools.Glob(), map[string]any{"pattern": "pkg00/**/file0000*.ts"})},
 	}
 	ds := make([][]time.Duration, len(cases))
 	for i := 0; i <= runs; i++ {

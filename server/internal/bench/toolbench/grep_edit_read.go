@@ -1,4 +1,4 @@
-package tools
+package main
 
 import (
 	"bytes"
@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/bench/cputime"
 	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // BenchOptions configures Bench.
@@ -63,14 +65,13 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 	if o.GrepRoot == "" {
 		o.GrepRoot = filepath.Join(runtime.GOROOT(), "src")
 	}
-	rg := findRipgrep("")
+	rg, rgArgs := tools.RipgrepCommand(o.GrepPattern)
 	if rg == "" {
 		return f, errors.New("bench needs ripgrep (rg) on PATH as the reference")
 	}
-	q := grepQuery{pattern: o.GrepPattern}
 	directLines := 0
 	direct := func() error {
-		cmd := exec.CommandContext(ctx, rg, ripgrepArgs(q)...)
+		cmd := exec.CommandContext(ctx, rg, rgArgs...)
 		lc := &lineCounter{}
 		cmd.Dir, cmd.Stdout = o.GrepRoot, lc
 		err := cmd.Run()
@@ -81,13 +82,13 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 		}
 		return err
 	}
-	env := &Env{Roots: []string{o.GrepRoot}, Files: NewFileTracker()}
+	env := &tools.Env{Roots: []string{o.GrepRoot}, Files: tools.NewFileTracker()}
 	args, _ := json.Marshal(map[string]any{"pattern": o.GrepPattern, "maxResults": 500})
 	viaTool := func(rgPath string) func() error {
 		return func() error {
 			e := *env
 			e.Settings.RipgrepPath = rgPath
-			r, err := GrepSearch().Run(ctx, &e, args)
+			r, err := tools.GrepSearch().Run(ctx, &e, args)
 			if err == nil && !r.OK {
 				err = errors.New(r.Output)
 			}
@@ -108,21 +109,21 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 			// engine's run would otherwise be billed to the next figure
 			// (rg direct's, the reference).
 			runtime.GC()
-			t0, cpu0 := time.Now(), cpuTime()
+			t0, cpu0 := time.Now(), cputime.WithChildren()
 			if err = m.fn(); err != nil {
 				return f, err
 			}
 			if i > 0 { // the first round only warms the page cache
 				*m.out = append(*m.out, time.Since(t0))
-				*m.cpu = append(*m.cpu, cpuTime()-cpu0)
+				*m.cpu = append(*m.cpu, cputime.WithChildren()-cpu0)
 			}
 		}
 	}
-	// The tool stops collecting at grepCollectCap matches and rg direct
+	// The tool stops collecting at tools.GrepCollectCap matches and rg direct
 	// never does; past the cap they would not do the same work, and the
 	// ratios would flatter the tool.
-	if directLines >= grepCollectCap {
-		return f, fmt.Errorf("%q matches %d lines in %s, at or past the tool's cap of %d: rg direct and the tool would not do the same work; pick a rarer pattern", o.GrepPattern, directLines, o.GrepRoot, grepCollectCap)
+	if directLines >= tools.GrepCollectCap {
+		return f, fmt.Errorf("%q matches %d lines in %s, at or past the tool's cap of %d: rg direct and the tool would not do the same work; pick a rarer pattern", o.GrepPattern, directLines, o.GrepRoot, tools.GrepCollectCap)
 	}
 	f.RipgrepDirectCPU, f.GrepToolRipgrepCPU, f.GrepToolGoCPU = median(c1), median(c2), median(c3)
 	f.RipgrepDirect, f.GrepToolRipgrep, f.GrepToolGo = median(d1), median(d2), median(d3)
@@ -163,7 +164,7 @@ func Bench(ctx context.Context, w io.Writer, o BenchOptions) (BenchFigures, erro
 	if f.Read256K, f.ReadFileBytes, err = benchRead(ctx, dir, o.Runs); err != nil {
 		return f, err
 	}
-	fmt.Fprintf(w, "read_file of a 256 KB slice (2,000 lines of a %s file): %6.2f ms (goal < 5 ms: %s)\n", humanSize(int64(f.ReadFileBytes)), ms(f.Read256K), verdict(f.Read256K < 5*time.Millisecond, &f.Missed))
+	fmt.Fprintf(w, "read_file of a 256 KB slice (2,000 lines of a %s file): %6.2f ms (goal < 5 ms: %s)\n", fmt.Sprintf("%.1f KB", float64(f.ReadFileBytes)/(1<<10)), ms(f.Read256K), verdict(f.Read256K < 5*time.Millisecond, &f.Missed))
 	return f, nil
 }
 
@@ -183,7 +184,7 @@ func benchEdit(ctx context.Context, dir string, runs int) (editFigures, error) {
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		return f, err
 	}
-	env := &Env{Roots: []string{dir}, Files: NewFileTracker(), Settings: Settings{EditEnabled: true}}
+	env := &tools.Env{Roots: []string{dir}, Files: tools.NewFileTracker(), Settings: tools.Settings{EditEnabled: true}}
 	var wall, cpu, refWall, refCPU []time.Duration
 	for i := 0; i <= runs; i++ {
 		content, err := os.ReadFile(p)
@@ -193,18 +194,18 @@ func benchEdit(ctx context.Context, dir string, runs int) (editFigures, error) {
 		env.Files.RecordRead(p, content)
 		args, _ := json.Marshal(map[string]any{"filePath": "big.go", "startLine": 50000 + i, "endLine": 50000 + i, "newContent": fmt.Sprintf("\tedited %d", i)})
 		runtime.GC() // the previous run's garbage is not this one's cost
-		t0, c0 := time.Now(), cpuTime()
-		r, err := Edit().Run(ctx, env, args)
-		d, c := time.Since(t0), cpuTime()-c0
+		t0, c0 := time.Now(), cputime.WithChildren()
+		r, err := tools.Edit().Run(ctx, env, args)
+		d, c := time.Since(t0), cputime.WithChildren()-c0
 		if err != nil || !r.OK {
 			return f, fmt.Errorf("edit: %v %s", err, r.Output)
 		}
 		runtime.GC()
-		t1, c1 := time.Now(), cpuTime()
+		t1, c1 := time.Now(), cputime.WithChildren()
 		if err := replaceLineByHand(p, 60000+i, fmt.Sprintf("\tby hand %d", i)); err != nil {
 			return f, err
 		}
-		rd, rc := time.Since(t1), cpuTime()-c1
+		rd, rc := time.Since(t1), cputime.WithChildren()-c1
 		// Both changes are in the file: the figures are of real edits.
 		if after, err := os.ReadFile(p); err != nil || !bytes.Contains(after, []byte(fmt.Sprintf("\tedited %d\n", i))) || !bytes.Contains(after, []byte(fmt.Sprintf("\tby hand %d\n", i))) {
 			return f, fmt.Errorf("round %d: the edits are not both in %s (%v)", i, p, err)
@@ -241,12 +242,12 @@ func benchRead(ctx context.Context, dir string, runs int) (time.Duration, int, e
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		return 0, 0, err
 	}
-	env := &Env{Roots: []string{dir}, Files: NewFileTracker()}
+	env := &tools.Env{Roots: []string{dir}, Files: tools.NewFileTracker()}
 	args := json.RawMessage(`{"filePath":"wide.txt","startLine":3000}`)
 	var ds []time.Duration
 	for i := 0; i <= runs*4; i++ {
 		t0 := time.Now()
-		r, err := ReadFile().Run(ctx, env, args)
+		r, err := tools.ReadFile().Run(ctx, env, args)
 		d := time.Since(t0)
 		if err != nil || !r.OK || !strings.Contains(r.Output, "4999\t") {
 			return 0, 0, fmt.Errorf("read_file: %v %.200s", err, r.Output)

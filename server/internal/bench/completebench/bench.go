@@ -1,32 +1,14 @@
-package filecomplete
+package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/filecomplete"
 )
 
-// GenTree writes dirs folders of files empty Go files each under root,
-// twenty folders to a module: mod000/pkg000/file000.go and on. The tree
-// the autocomplete is measured on (completebench) and tested on.
-func GenTree(root string, dirs, files int) error {
-	for d := 0; d < dirs; d++ {
-		dir := filepath.Join(root, fmt.Sprintf("mod%03d", d/20), fmt.Sprintf("pkg%03d", d))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		for f := 0; f < files; f++ {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%03d.go", f)), nil, 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// BenchFigures are the autocomplete's figures over a GenTree tree, each
+// BenchFigures are the autocomplete's figures over a gentree.Empty tree, each
 // the median of the runs.
 type BenchFigures struct {
 	// First is a fresh Index's first answer: the budgeted walk, scored
@@ -45,7 +27,7 @@ type BenchFigures struct {
 	Paths int
 }
 
-// Bench measures the autocomplete on root, a GenTree(root, dirs, files)
+// Bench measures the autocomplete on root, a gentree.Empty(root, dirs, files)
 // tree, runs times; cpu is the process's CPU clock.
 func Bench(root string, dirs, files, runs int, cpu func() time.Duration) (BenchFigures, error) {
 	var first, listed, search, searchCPU []time.Duration
@@ -53,10 +35,10 @@ func Bench(root string, dirs, files, runs int, cpu func() time.Duration) (BenchF
 	last := fmt.Sprintf("pkg%03dfile%03d", dirs-1, files-1)
 	want := fmt.Sprintf("mod%03d/pkg%03d/file%03d.go", (dirs-1)/20, dirs-1, files-1)
 	for i := 0; i < runs; i++ {
-		x := NewIndex()
+		x := filecomplete.NewIndex()
 		x.MaxAge = time.Hour // no refresh walk while the searches are timed
 		t0 := time.Now()
-		got, partial := x.Complete([]string{root}, "file042", Options{})
+		got, partial := x.Complete([]string{root}, "file042", filecomplete.Options{})
 		first = append(first, time.Since(t0))
 		f.FirstMatches = len(got)
 		if len(got) == 0 {
@@ -65,15 +47,15 @@ func Bench(root string, dirs, files, runs int, cpu func() time.Duration) (BenchF
 		if !partial {
 			return f, fmt.Errorf("the walk of %s ended within the budget, so it has no listing to measure: generate more files", root)
 		}
-		l, err := x.awaitListing(root, time.Minute)
+		paths, err := awaitListing(x, root, time.Minute)
 		if err != nil {
 			return f, err
 		}
 		listed = append(listed, time.Since(t0))
-		f.Paths = len(l.paths)
+		f.Paths = paths
 		for j := 0; j < 5; j++ {
 			t0, c0 := time.Now(), cpu()
-			got, partial := x.Complete([]string{root}, last, Options{})
+			got, partial := x.Complete([]string{root}, last, filecomplete.Options{})
 			search, searchCPU = append(search, time.Since(t0)), append(searchCPU, cpu()-c0)
 			if partial || len(got) == 0 || got[0].Path != want {
 				return f, fmt.Errorf("from the listing, %q: %+v (partial %v), want %s first", last, got, partial, want)
@@ -84,26 +66,20 @@ func Bench(root string, dirs, files, runs int, cpu func() time.Duration) (BenchF
 	return f, nil
 }
 
-// awaitListing waits for root's background listing to be complete.
-func (x *Index) awaitListing(root string, limit time.Duration) (listing, error) {
+// awaitListing waits for root's background listing to be complete and
+// returns how many paths it holds. It polls: the index has no event to
+// wait on, and 10 ms is well under the listing's seconds.
+func awaitListing(x *filecomplete.Index, root string, limit time.Duration) (int, error) {
 	deadline := time.Now().Add(limit)
 	for {
-		x.mu.Lock()
-		l := x.roots[root]
-		var done listing
-		ok := l != nil && l.paths != nil && !l.walking
-		if ok {
-			done = *l
-		}
-		x.mu.Unlock()
-		if ok {
-			if !done.complete {
-				return done, fmt.Errorf("the listing of %s stopped at MaxFiles", root)
+		if st := x.Listing(root); st.Ready && !st.Walking {
+			if !st.Complete {
+				return st.Paths, fmt.Errorf("the listing of %s stopped at MaxFiles", root)
 			}
-			return done, nil
+			return st.Paths, nil
 		}
 		if time.Now().After(deadline) {
-			return listing{}, fmt.Errorf("no listing of %s after %v", root, limit)
+			return 0, fmt.Errorf("no listing of %s after %v", root, limit)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

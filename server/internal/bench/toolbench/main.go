@@ -10,11 +10,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/test/gentree"
 )
 
 func main() {
-	var o tools.BenchOptions
+	var o BenchOptions
 	flag.StringVar(&o.GrepRoot, "root", "", "tree to search (default $GOROOT/src)")
 	flag.StringVar(&o.GrepPattern, "pattern", "", `literal pattern (default "func main")`)
 	flag.IntVar(&o.Runs, "runs", 5, "runs per figure (median reported)")
@@ -30,13 +30,13 @@ func main() {
 		}
 		defer os.RemoveAll(dir)
 		t0 := time.Now()
-		if err := tools.GenTree(dir, *files); err != nil {
+		if err := gentree.Sources(dir, *files); err != nil {
 			fmt.Fprintln(os.Stderr, "toolbench:", err)
 			os.Exit(1)
 		}
 		fmt.Printf("generated %d files in %v\n", *files, time.Since(t0).Round(time.Millisecond))
 		o.GrepRoot = dir
-		m, err := tools.BenchListing(ctx, os.Stdout, dir, o.Runs)
+		m, err := BenchListing(ctx, os.Stdout, dir, o.Runs)
 		missed += m
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "toolbench:", err)
@@ -44,7 +44,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	f, err := tools.Bench(ctx, os.Stdout, o)
+	f, err := Bench(ctx, os.Stdout, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "toolbench:", err)
 		os.Exit(1)

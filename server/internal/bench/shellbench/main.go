@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/bench/cputime"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -36,11 +37,11 @@ func main() {
 	var cpu time.Duration
 	ops := 0
 	analyze := testing.Benchmark(func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Self()
 		for b.Loop() {
 			shellcheck.Analyze(command, ws)
 		}
-		cpu += cpuTime() - c0
+		cpu += cputime.Self() - c0
 		ops += b.N
 	})
 	a := shellcheck.Analyze(command, ws)

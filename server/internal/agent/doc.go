@@ -1,0 +1,52 @@
+// Package agent is the ReAct loop: model → tool calls → results → model,
+// until a reply has no tool calls. It knows nothing about sessions, storage
+// or the wire; the engine feeds it history and a Sink.
+//
+// # The request prefix
+//
+// Everything that enters a request keeps its prefix stable, so the provider's
+// prefix cache covers it: the system prompt gets only the skills section
+// (sorted names and one-line descriptions, unchanged until a reload), MCP
+// tools come after the built-ins sorted by name, a hook wrapper keeps each
+// tool's definition, and context files, mention attachments, hook context and
+// active skills go into the user message (the context block, ContextBlock).
+// make bench (promptbench) prints the tokens of a plain "hello" with
+// everything on (budget 5k), then the same per tool profile, and fails if two
+// requests differ; `go run ./server/internal/bench/promptbench -per-tool`
+// lists each tool definition's tokens. Tool descriptions stay short: a default
+// or limit the parameter's description states is not repeated.
+//
+// # Tool profiles
+//
+// A profile's toolProfile (full, readonly, no-shell, or tool names separated
+// by commas; ToolProfile in toolprofile.go): the tools it leaves out join the
+// run's Blocked map (not offered, refused if called). The system prompt's "How
+// to work" bullets follow the offered set (Guidance): with every tool the text
+// is the full prompt unchanged; otherwise only rules about offered tools
+// remain. The prompt depends only on the profile's tool set (never on the
+// mode's phase), so each profile's prompt is byte-stable. A malformed profile,
+// or a list naming no real tool, is reported once and read as full.
+//
+// # Running tools
+//
+// A batch of consecutive read-only tool calls runs in parallel; the batch
+// reports every call's start first, in the model's order, then runs them, so
+// the cards appear in order however the goroutines are scheduled. Turn limits:
+// govibe.maxInteractions (exec --max-turns) N allows at most N tool rounds;
+// the model is then asked once more so it can answer from their results, and
+// calls it makes past the cap are answered "not run" (each call keeps its one
+// result) and the run ends max_turns. 0 means answer only: no tool runs. So N
+// rounds take at most N+1 requests. A context-length error makes the run
+// compact once and retry once (Run.OverflowCompact).
+//
+// # Text tool calls
+//
+// A 400/422 to a request with tools that names tools, tool_choice or functions
+// (or says tools are unsupported) switches the run to the text protocol
+// (textproto.go). The outcome is stored per base URL and model (the store's
+// endpoints table), so later runs and restarts start there; the notice appears
+// once, from the run that learned it. The <tool_call> blocks the model writes
+// are kept out of the text a person reads (callHider in textfilter.go, which
+// holds back a streamed piece that may start a tag) and of the run's final
+// text; the call shows as its tool card.
+package agent

@@ -1,0 +1,37 @@
+// Package compaction summarises a session's earlier model messages to free
+// context: on demand (the /compact command, the button, the compact tool)
+// and automatically before a free-phase request that would pass the
+// threshold. Policy and token arithmetic live in package compact; this
+// package does the work against the store and a model, and reaches the
+// engine only through Host.
+//
+// # When and how
+//
+// Global compaction runs only in the free phase, before a request that would
+// pass compact.threshold of the window. The cut never falls inside a tool
+// result; when one larger than the verbatim window sits in the part that stays
+// and nothing else can be summarised (or that part alone passes the
+// threshold), it is shortened to its head and tail with a note naming the
+// removed lines and how to read them again, so the context can always shrink.
+// Its request reuses the system prompt and tool definitions byte for byte and
+// ends with the <state_snapshot> instruction, so the provider's prefix cache
+// covers everything before it. It replaces only the range it read, so messages
+// appended meanwhile survive. When a plan's agent finishes, its part of the
+// model track is replaced by a summary built from its tool calls (scoped
+// compaction); the UI track keeps everything.
+//
+// # Which model
+//
+// Host gives the policy, the request prefix (system prompt and tool
+// definitions), a model client, the context estimate and the compaction event;
+// Tracks gives the store's tracks and state. The policy (Host.Policy(ctx,
+// sid)), which decides when to compact, is the window of the model the next
+// request goes to: the running turn's custom command model, else the
+// session's, so a switch to a smaller window compacts in time; the summary
+// request itself is cut to the window and output reserve of the model that
+// answers it (Host.Client returns that model's policy: roles.compaction when
+// set). Tests: TestCompactionFollowsTheSessionsModel,
+// TestCompactionFollowsTheCommandsModel,
+// TestSummaryRequestFitsTheCompactionRolesWindow. /compact reports its
+// request's usage as a turn does.
+package compaction
