@@ -27,7 +27,7 @@ import (
 // payload; the others read Claude Code's, which VS Code shares.
 
 type fileShape struct {
-	Version *int                       `json:"version"`
+	Version *int                         `json:"version"`
 	Hooks   map[string][]json.RawMessage `json:"hooks"`
 }
 
