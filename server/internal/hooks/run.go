@@ -152,6 +152,10 @@ func (r *Runner) settle(h Hook, in Input, v view, res shell.Result, out *Outcome
 	switch {
 	case blocks:
 		reason := stderr
+		if reason == "" && h.Format == FormatCopilot && !parsed {
+			// Copilot's hooks often explain a denial on stdout.
+			reason = strings.TrimSpace(res.Stdout)
+		}
 		if parsed {
 			if why, ok := rp.blockReason(h.Event); ok && why != "" {
 				reason = why

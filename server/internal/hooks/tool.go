@@ -94,7 +94,8 @@ func (h hookedTool) confirm(ctx context.Context, env *tools.Env, raw json.RawMes
 		if d.Reason != "" {
 			msg = "Not run: " + d.Reason
 		}
-		return tools.Result{OK: false, Output: msg, Meta: tools.Declined{Declined: true, Reason: d.Reason}}, false, nil
+		return tools.Result{OK: false, Output: msg, Display: env.Tr("Not run: you declined it when a PreToolUse hook asked."),
+			Meta: tools.Declined{Declined: true, Reason: d.Reason}}, false, nil
 	}
 	return tools.Result{}, true, nil
 }
