@@ -70,7 +70,21 @@ func (m *Manager) load() loadedHooks {
 	cfg, problems, _ := Load(m.o.UserSetting(), Sources(m.o.Home, m.o.Roots), m.o.Trusted())
 	// Hooks run in the shell runner's default shell: no setting chooses
 	// another (an undeclared "shell.path" was read here, always empty).
-	return loadedHooks{runner: &Runner{Config: cfg, Cwd: m.o.Roots[0], Roots: m.o.Roots}, problems: problems}
+	return loadedHooks{runner: &Runner{Config: cfg, Cwd: m.o.Roots[0], Roots: m.o.Roots, Prepare: m.prepare}, problems: problems}
+}
+
+// prepare fills what an event needs only when a hook will read it: the
+// session's permission mode and its transcript file (written now).
+func (m *Manager) prepare(ctx context.Context, in *Input) {
+	if in.PermissionMode == "" {
+		in.PermissionMode = "default"
+		if m.o.PermissionMode != nil && in.SessionID != "" {
+			in.PermissionMode = firstNonEmpty(m.o.PermissionMode(ctx, in.SessionID), "default")
+		}
+	}
+	if in.TranscriptPath == "" && m.o.Transcript != nil && in.SessionID != "" {
+		in.TranscriptPath = m.o.Transcript(ctx, in.SessionID)
+	}
 }
 
 func (m *Manager) report(l loadedHooks) {
@@ -102,15 +116,6 @@ func (m *Manager) Fire(ctx context.Context, turnID string, in Input) Outcome {
 	}
 	if in.Cwd == "" {
 		in.Cwd = m.o.Roots[0]
-	}
-	if in.PermissionMode == "" {
-		in.PermissionMode = "default"
-		if m.o.PermissionMode != nil && in.SessionID != "" {
-			in.PermissionMode = firstNonEmpty(m.o.PermissionMode(ctx, in.SessionID), "default")
-		}
-	}
-	if in.TranscriptPath == "" && m.o.Transcript != nil && in.SessionID != "" {
-		in.TranscriptPath = m.o.Transcript(ctx, in.SessionID)
 	}
 	out := r.Fire(ctx, in)
 	for _, run := range out.Runs {

@@ -58,6 +58,9 @@ type Runner struct {
 	Roots []string
 	Env   []string
 	Shell string
+	// Prepare, when set, completes an event that has hooks to run (its
+	// transcript, its permission mode) before the first runs.
+	Prepare func(ctx context.Context, in *Input)
 	// now is the clock of Copilot's timestamps (time.Now when nil).
 	now func() time.Time
 }
@@ -78,7 +81,11 @@ func (r *Runner) Fire(ctx context.Context, in Input) Outcome {
 		return out
 	}
 	roots := r.roots()
-	for _, h := range r.hooksFor(in, roots) {
+	hs := r.hooksFor(in, roots)
+	if len(hs) > 0 && r.Prepare != nil {
+		r.Prepare(ctx, &in)
+	}
+	for _, h := range hs {
 		if out.UpdatedInput != nil {
 			in.ToolInput = out.UpdatedInput
 		}
