@@ -216,3 +216,19 @@ func TestHookedToolCarriesTheDecision(t *testing.T) {
 		t.Fatalf("stop: %q", why)
 	}
 }
+
+// suppressOutput keeps a run out of the chat (it is still logged); other
+// runs are published.
+func TestSuppressOutputIsNotPublished(t *testing.T) {
+	var published []string
+	m := NewManager(ManagerOptions{Roots: []string{t.TempDir()}, Trusted: func() bool { return true },
+		UserSetting: func() json.RawMessage {
+			return json.RawMessage(`{"Stop":[{"hooks":[{"command":"echo '{\"suppressOutput\":true}'"},{"command":"echo shown"}]}]}`)
+		},
+		Publish: func(_, _ string, r Run) { published = append(published, r.Command) },
+		Notice:  func(string, string) {}, Tr: func(s string, a ...any) string { return s }})
+	out := m.Fire(context.Background(), "t1", Input{SessionID: "s1", HookEventName: Stop})
+	if len(out.Runs) != 2 || len(published) != 1 || published[0] != "echo shown" {
+		t.Fatalf("runs %+v, published %v", out.Runs, published)
+	}
+}
