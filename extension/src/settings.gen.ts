@@ -286,7 +286,7 @@ export interface SettingValues {
 	"contextWindow": number;
 	/** Maximum output tokens per reply; 0 uses the model's default. */
 	"maxOutputTokens": number;
-	/** Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{"matcher": "edit|write_file", "hooks": [{"type": "command", "command": "...", "timeout": 60}]}]`. User settings only; project hooks come from `.govibe/hooks.json` in a trusted workspace. */
+	/** Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "...", "timeout": 60}]}]`. Hooks read Claude Code's tool names and fields (`Bash`, `tool_input.file_path`). User settings only; project hooks come from `.govibe/hooks.json`, `.claude/settings.json` and `.github/hooks/*.json` in a trusted workspace. */
 	"hooks": Record<string, unknown>;
 	/** Tool calls allowed without asking, e.g. `Bash(npm test)`. Only user settings count: a workspace cannot allow. */
 	"permissions.allow": string[];

@@ -44,6 +44,8 @@ export function autoApprovalText(a: AutoApproval): string {
       return l10n.t('auto-approved: setting {0}', a.detail ?? '');
     case 'flag':
       return l10n.t('auto-approved: {0}', a.detail ?? '--approve');
+    case 'hook':
+      return a.detail ? l10n.t('auto-approved: a PreToolUse hook ({0})', a.detail) : l10n.t('auto-approved: a PreToolUse hook');
   }
   return l10n.t('auto-approved');
 }

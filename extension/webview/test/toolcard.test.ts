@@ -37,12 +37,20 @@ describe('auto-approval and declined cards', () => {
       meta: { path: 'a.go', before: '', after: 'x', autoApproved: { by: 'setting', detail: 'govibe.autoApprove.edits' } },
     });
     await result({ callId: 'c4', name: 'run_shell_command', ok: true, meta: { exitCode: 0 } });
+    await result({
+      callId: 'c5',
+      name: 'run_shell_command',
+      arguments: '{"command":"make"}',
+      ok: true,
+      meta: { exitCode: 0, autoApproved: { by: 'hook', detail: './check.sh' } },
+    });
     const cards = h.qa('tool-card');
     expect(cards.map((c) => c.querySelector('[data-testid="auto-approved"]')?.textContent?.trim())).toEqual([
       'auto-approved: read-only command',
       'auto-approved: allow rule Bash(go test:*)',
       'auto-approved: edits auto-approve setting',
       undefined,
+      'auto-approved: a PreToolUse hook (./check.sh)',
     ]);
   });
 

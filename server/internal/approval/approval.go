@@ -85,6 +85,10 @@ type Turn struct {
 	// BeforeMutation runs before an accepted edit is written by the
 	// editor (the turn's before-snapshot).
 	BeforeMutation func(context.Context)
+	// AllowRules are permission rules (`Bash(git add:*)`) the custom
+	// command that started the turn allows for it (its allowed-tools);
+	// see turnrules.go.
+	AllowRules []string
 }
 
 // Approver decides the confirmations of one turn. Safe for concurrent use

@@ -16,15 +16,21 @@ import (
 // --approve all, and otherwise the user is asked on a tool card whose
 // "Always allow" writes that rule.
 func (a *Approver) ConfirmBrowser(ctx context.Context, p tools.BrowserProposal) (tools.BrowserDecision, error) {
-	d, why := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: tools.BrowserToolName})
+	d, why := a.evaluate(a.x.workspace(""), permission.Action{Tool: tools.BrowserToolName})
+	asked := hookAsk(ctx)
 	switch d.Verdict {
 	case permission.Deny:
 		return tools.BrowserDecision{Reason: why + "."}, nil
 	case permission.Allow:
-		return tools.BrowserDecision{Allowed: true, Rule: d.Rule.String()}, nil
+		if asked == "" {
+			return tools.BrowserDecision{Allowed: true, Rule: ruleDetail(d.Rule)}, nil
+		}
+	}
+	if h := hookAllow(ctx, d.Verdict); h != nil && asked == "" {
+		return tools.BrowserDecision{Allowed: true, Rule: "PreToolUse hook " + h.Detail}, nil
 	}
 	if a.x.opts.Headless {
-		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask {
+		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask && asked == "" {
 			return tools.BrowserDecision{Allowed: true, Rule: "--approve all"}, nil
 		}
 		return tools.BrowserDecision{Reason: "this headless run does not approve browser runs (use --approve all or the allow rule " + tools.BrowserToolName + "); do without the browser or stop and explain."}, nil
@@ -35,7 +41,7 @@ func (a *Approver) ConfirmBrowser(ctx context.Context, p tools.BrowserProposal) 
 	}
 	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "tool",
 		Command: tools.BrowserToolName, Question: args, URL: p.URL}
-	if d.Verdict != permission.Ask {
+	if d.Verdict != permission.Ask && asked == "" {
 		c.AllowRules = a.x.mcpAllowRules(tools.BrowserToolName)
 	}
 	ans, err := a.x.host.Ask(ctx, c)

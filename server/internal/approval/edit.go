@@ -71,7 +71,7 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	// does (memory.go); headless, the approve flag decides as for any edit.
 	newMemory := createsMemory(p.RelPath, p.Path, p.IsNew)
 	asks := isProtected || newMemory
-	perm, permWhy := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
+	perm, permWhy := a.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolEdit, Path: p.Path})
 	if perm.Verdict == permission.Deny {
 		return tools.EditDecision{Note: "not applied: " + permWhy + " for " + p.RelPath + ".",
 			Display: a.x.host.Tr("Not applied: your permission rule %s denies changing %s.", perm.Rule.String(), p.RelPath)}, nil
@@ -90,7 +90,11 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 	if card != nil && card.Unavailable != "" {
 		needHuman = append(needHuman, "review unavailable: "+card.Unavailable)
 	}
+	if why := hookAsk(ctx); why != "" {
+		needHuman = append(needHuman, why)
+	}
 	ruleAllows := perm.Verdict == permission.Allow
+	hooked := hookAllow(ctx, perm.Verdict)
 	if a.x.opts.Headless {
 		switch {
 		case len(needHuman) > 0:
@@ -101,6 +105,8 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 				Display: a.x.host.Tr("Not applied: %s is a protected file; headless runs change it only with --approve all.", p.RelPath)}, nil
 		case ruleAllows:
 			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: editRuleApproval(perm)}, nil
+		case hooked != nil:
+			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: hooked}, nil
 		case a.x.opts.Approve == "edits" || a.x.opts.Approve == "all":
 			return tools.EditDecision{Accepted: true, Content: p.Proposed, Auto: &tools.AutoApproval{By: tools.AutoByFlag, Detail: "--approve " + a.x.opts.Approve}}, nil
 		default:
@@ -116,6 +122,8 @@ func (a *Approver) ConfirmEdit(ctx context.Context, p tools.EditProposal) (tools
 		case asks:
 		case ruleAllows:
 			auto = editRuleApproval(perm)
+		case hooked != nil:
+			auto = hooked
 		case cs.AutoApprove.Edits:
 			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.autoApprove.edits"}
 		}
@@ -246,5 +254,5 @@ func joinInts(xs []int) string {
 }
 
 func editRuleApproval(perm permission.Decision) *tools.AutoApproval {
-	return &tools.AutoApproval{By: tools.AutoByRule, Detail: perm.Rule.String()}
+	return &tools.AutoApproval{By: tools.AutoByRule, Detail: ruleDetail(perm.Rule)}
 }

@@ -17,18 +17,24 @@ import (
 // the host. A fetched URL can carry workspace data to any host, which is
 // why a read-only tool still asks.
 func (a *Approver) ConfirmFetch(ctx context.Context, p tools.FetchProposal) (tools.FetchDecision, error) {
-	d, why := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolWebFetch, URL: p.URL})
+	d, why := a.evaluate(a.x.workspace(""), permission.Action{Tool: permission.ToolWebFetch, URL: p.URL})
+	asked := hookAsk(ctx)
 	switch d.Verdict {
 	case permission.Deny:
 		return tools.FetchDecision{Reason: why + ".", Display: a.x.host.Tr("Not fetched: your permission rule %s denies it.", d.Rule.String())}, nil
 	case permission.Allow:
-		return tools.FetchDecision{Allowed: true, Rule: d.Rule.String()}, nil
+		if asked == "" {
+			return tools.FetchDecision{Allowed: true, Rule: ruleDetail(d.Rule)}, nil
+		}
 	}
-	if p.Typed {
+	if h := hookAllow(ctx, d.Verdict); h != nil && asked == "" {
+		return tools.FetchDecision{Allowed: true, Rule: "PreToolUse hook " + h.Detail}, nil
+	}
+	if p.Typed && asked == "" {
 		return tools.FetchDecision{Allowed: true, Rule: "@url"}, nil
 	}
 	if a.x.opts.Headless {
-		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask {
+		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask && asked == "" {
 			return tools.FetchDecision{Allowed: true, Rule: "--approve all"}, nil
 		}
 		rule := fetchRule(p.Host)

@@ -80,7 +80,11 @@ func joined(err error) []error {
 // of it (they are reported by PermissionProblems).
 func (e *Approvals) evaluate(ws shellcheck.Workspace, a permission.Action) (permission.Decision, string) {
 	p, _ := e.permissionPolicy(ws)
-	d := p.Evaluate(a)
+	return decided(p.Evaluate(a))
+}
+
+// decided is a decision and its model-visible reason.
+func decided(d permission.Decision) (permission.Decision, string) {
 	switch d.Verdict {
 	case permission.Deny:
 		return d, "denied by your permission rule " + d.Rule.String()

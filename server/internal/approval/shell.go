@@ -45,7 +45,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		return refuse("not run: "+an.UseTool.Message+" Use the "+an.UseTool.Tool+" tool instead of the shell for this.",
 			e.host.Tr("Not run: the %s tool does this better than the shell; the model was asked to use it.", an.UseTool.Tool))
 	}
-	perm, permWhy := e.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
+	perm, permWhy := a.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
 	if perm.Verdict == permission.Deny {
 		return refuse("not run: "+permWhy+".", e.host.Tr("Not run: your permission rule %s denies it.", perm.Rule.String()))
 	}
@@ -70,7 +70,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		}
 		if res.Command != cmd {
 			cmd, an = res.Command, res.Analysis
-			perm, permWhy = e.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
+			perm, permWhy = a.evaluate(ws, permission.Action{Tool: permission.ToolBash, Command: cmd, Analysis: &an})
 			if rd, why := e.shellReads(ws, cmd, an); rd.Verdict == permission.Deny {
 				return refuse("not run: "+why+".", e.host.Tr("Not run: your permission rule %s denies reading %s.", rd.Rule.String(), e.DisplayPath(rd.Command)))
 			} else if rd.Verdict == permission.Ask && perm.Verdict != permission.Ask {
@@ -92,6 +92,9 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 	if card != nil && card.Unavailable != "" {
 		needHuman = append(needHuman, "review unavailable: "+card.Unavailable)
 	}
+	if why := hookAsk(ctx); why != "" {
+		needHuman = append(needHuman, why)
+	}
 	grant := approved
 	allow := func(command string, auto *tools.AutoApproval) (tools.ShellDecision, error) {
 		e.recordRun(ctx, sid, p.Cwd, command, fp)
@@ -107,7 +110,14 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		an.Class != shellcheck.Mutating && an.Class != shellcheck.Dangerous && perm.Verdict != permission.Ask
 	// Why no one is asked, in the order the checks below grant it.
 	auto := shellAutoApproval(ruleAllows, perm, readOnlyAuto, an)
-	if !ruleAllows && (readOnlyAuto || sandboxAuto) {
+	// A hook's allow stands in for the person where no rule decided (so
+	// the command gets what a person's yes grants, in the sandbox); a
+	// dangerous command still needs one (needHuman).
+	hooked := hookAllow(ctx, perm.Verdict)
+	if auto == nil {
+		auto = hooked
+	}
+	if !ruleAllows && hooked == nil && (readOnlyAuto || sandboxAuto) {
 		grant = tools.SandboxGrant{}
 		if sandboxAuto {
 			auto = &tools.AutoApproval{By: tools.AutoBySetting, Detail: "govibe.sandbox.autoApprove"}
@@ -118,7 +128,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 		case len(needHuman) > 0:
 			return refuse("refused: "+strings.Join(needHuman, "; ")+", and headless runs never run such commands without a human (or, for dangerous commands, a matching user permission rule).",
 				e.host.Tr("Refused: this command needs a person's approval, and a headless run cannot ask for it."))
-		case ruleAllows, readOnlyAuto:
+		case ruleAllows, readOnlyAuto, hooked != nil:
 			return allow(cmd, auto)
 		case e.opts.Approve == "all":
 			grant = approved
@@ -130,7 +140,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 				e.host.Tr("Refused: this headless run does not approve commands (use --approve all)."))
 		}
 	}
-	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || sandboxAuto) {
+	if len(needHuman) == 0 && (ruleAllows || readOnlyAuto || sandboxAuto || hooked != nil) {
 		return allow(cmd, auto)
 	}
 	if len(needHuman) == 0 && !cs.ConfirmShellCommand {
@@ -165,7 +175,7 @@ func (a *Approver) ConfirmShell(ctx context.Context, p tools.ShellProposal) (too
 func shellAutoApproval(ruleAllows bool, perm permission.Decision, readOnlyAuto bool, an shellcheck.Analysis) *tools.AutoApproval {
 	switch {
 	case ruleAllows:
-		return &tools.AutoApproval{By: tools.AutoByRule, Detail: perm.Rule.String()}
+		return &tools.AutoApproval{By: tools.AutoByRule, Detail: ruleDetail(perm.Rule)}
 	case readOnlyAuto:
 		return &tools.AutoApproval{By: tools.AutoByReadOnly, Detail: an.Reason}
 	}

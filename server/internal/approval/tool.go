@@ -29,19 +29,25 @@ func (a *Approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools
 	if r := serverRule(cs.Permissions.Deny, cs.Permissions.Workspace.Deny); r != "" {
 		return tools.ToolDecision{Reason: "denied by your permission rule " + r}, nil
 	}
-	d, why := a.x.evaluate(a.x.workspace(""), permission.Action{Tool: p.Tool})
+	d, why := a.evaluate(a.x.workspace(""), permission.Action{Tool: p.Tool})
 	if d.Verdict == permission.Deny {
 		return tools.ToolDecision{Reason: why}, nil
 	}
-	if d.Verdict == permission.Allow {
-		return tools.ToolDecision{Allowed: true, Rule: d.Rule.String()}, nil
+	// A PreToolUse hook's ask beats every allow; its allow stands in for
+	// the person where no rule decided.
+	asked := hookAsk(ctx)
+	if d.Verdict == permission.Allow && asked == "" {
+		return tools.ToolDecision{Allowed: true, Rule: ruleDetail(d.Rule)}, nil
 	}
 	// Only the user's allow rules permit; a workspace's never do.
-	if r := serverRule(cs.Permissions.Allow, a.x.alwaysAllowed()); r != "" && d.Verdict != permission.Ask {
+	if r := serverRule(cs.Permissions.Allow, a.x.alwaysAllowed()); r != "" && d.Verdict != permission.Ask && asked == "" {
 		return tools.ToolDecision{Allowed: true, Rule: r}, nil
 	}
+	if h := hookAllow(ctx, d.Verdict); h != nil && asked == "" {
+		return tools.ToolDecision{Allowed: true, Rule: "PreToolUse hook " + h.Detail}, nil
+	}
 	if a.x.opts.Headless {
-		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask {
+		if a.x.opts.Approve == "all" && d.Verdict != permission.Ask && asked == "" {
 			return tools.ToolDecision{Allowed: true, Rule: "--approve all"}, nil
 		}
 		return tools.ToolDecision{Reason: "this headless run does not approve MCP tool calls (use --approve all or an allow rule " + p.Tool + ")"}, nil
@@ -52,9 +58,10 @@ func (a *Approver) ConfirmTool(ctx context.Context, p tools.ToolProposal) (tools
 	}
 	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "tool",
 		Command: p.Tool, Question: args, Server: p.Server, Tool: p.Remote}
-	if d.Verdict != permission.Ask {
-		// An ask rule would still ask: offering "Always allow" would
-		// write a rule that never applies.
+	if d.Verdict != permission.Ask && asked == "" && p.Server != "" {
+		// An ask rule or hook would still ask: offering "Always allow"
+		// would write a rule that never applies. A built-in tool a hook
+		// asks about has no rule to offer.
 		c.AllowRules = a.x.mcpAllowRules(p.Tool)
 	}
 	ans, err := a.x.host.Ask(ctx, c)

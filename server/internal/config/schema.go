@@ -195,8 +195,8 @@ var Schema = []Setting{
 	{Key: "maxOutputTokens", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "tokens", Min: num(0),
 		EN: "Maximum output tokens per reply; 0 uses the model's default.", ZH: "每次回复的最大输出 token 数；0 表示使用模型默认值。"},
 	{Key: "hooks", Type: "object", Default: map[string]any{}, Scope: UserOnly, VSCodeScope: "application", Markdown: true, ObjectSchema: hookEvents(),
-		EN: "Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{\"matcher\": \"edit|write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": 60}]}]`. User settings only; project hooks come from `.govibe/hooks.json` in a trusted workspace.",
-		ZH: "Claude Code 格式的生命周期钩子：事件（`PreToolUse`、`PostToolUse`、`UserPromptSubmit`、`Stop`、`SubagentStop`、`PreCompact`、`SessionStart`、`SessionEnd`、`Notification`）→ `[{\"matcher\": \"edit|write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": 60}]}]`。仅限用户设置；项目钩子来自受信任工作区中的 `.govibe/hooks.json`。"},
+		EN: "Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{\"matcher\": \"Edit|Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": 60}]}]`. Hooks read Claude Code's tool names and fields (`Bash`, `tool_input.file_path`). User settings only; project hooks come from `.govibe/hooks.json`, `.claude/settings.json` and `.github/hooks/*.json` in a trusted workspace.",
+		ZH: "Claude Code 格式的生命周期钩子：事件（`PreToolUse`、`PostToolUse`、`PostToolUseFailure`、`UserPromptSubmit`、`Stop`、`SubagentStop`、`PreCompact`、`SessionStart`、`SessionEnd`、`Notification`）→ `[{\"matcher\": \"Edit|Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": 60}]}]`。钩子读取 Claude Code 的工具名和字段（`Bash`、`tool_input.file_path`）。仅限用户设置；项目钩子来自受信任工作区中的 `.govibe/hooks.json`、`.claude/settings.json` 和 `.github/hooks/*.json`。"},
 	{Key: "permissions.allow", Type: "array", Items: "string", Default: []any{}, Scope: UserOnly, Markdown: true,
 		EN: "Tool calls allowed without asking, e.g. `Bash(npm test)`. Only user settings count: a workspace cannot allow.", ZH: "无需确认即可执行的工具调用，例如 `Bash(npm test)`。只有用户设置生效：工作区不能放行。"},
 	{Key: "permissions.ask", Type: "array", Items: "string", Default: []any{}, Scope: Restrict, WorkspaceKey: "permissions.workspace.ask",
@@ -290,6 +290,6 @@ func hookEvents() map[string]any {
 			}},
 		},
 	}}
-	events := []any{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd", "Notification"}
+	events := []any{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd", "Notification"}
 	return map[string]any{"propertyNames": map[string]any{"enum": events}, "additionalProperties": group}
 }

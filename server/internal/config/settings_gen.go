@@ -46,7 +46,7 @@ type Settings struct {
 	ContextWindow int
 	// Maximum output tokens per reply; 0 uses the model's default. Unit: tokens. (maxOutputTokens)
 	MaxOutputTokens int
-	// Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{"matcher": "edit|write_file", "hooks": [{"type": "command", "command": "...", "timeout": 60}]}]`. User settings only; project hooks come from `.govibe/hooks.json` in a trusted workspace. (hooks)
+	// Lifecycle hooks in Claude Code's format: an event (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `UserPromptSubmit`, `Stop`, `SubagentStop`, `PreCompact`, `SessionStart`, `SessionEnd`, `Notification`) → `[{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "...", "timeout": 60}]}]`. Hooks read Claude Code's tool names and fields (`Bash`, `tool_input.file_path`). User settings only; project hooks come from `.govibe/hooks.json`, `.claude/settings.json` and `.github/hooks/*.json` in a trusted workspace. (hooks)
 	Hooks       map[string]any
 	Permissions PermissionsSettings
 	Snapshots   SnapshotsSettings

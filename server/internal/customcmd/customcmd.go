@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"gopkg.in/yaml.v3"
 
 	"github.com/govibe/govibe/server/internal/frontmatter"
 )
@@ -62,7 +63,12 @@ func (p Problem) Error() string {
 type Dir struct {
 	Path   string
 	Source string
-	Format Format // FormatPrompt folders hold *.prompt.md; others take .md and .toml
+	// Format is what the folder's tool reads as a command: FormatPrompt
+	// *.prompt.md (VS Code), FormatTOML only .toml (Gemini CLI, whose
+	// commands may include Markdown files that are not commands),
+	// FormatMarkdown only .md (Claude Code); "" (GoVibe's) both .md and
+	// .toml.
+	Format Format
 }
 
 // Dirs lists the folders, highest precedence first: the workspace's
@@ -73,8 +79,8 @@ func Dirs(home string, roots []string, trusted bool) []Dir {
 		for _, r := range roots {
 			out = append(out,
 				Dir{Path: filepath.Join(r, ".govibe", "commands"), Source: "project"},
-				Dir{Path: filepath.Join(r, ".claude", "commands"), Source: "project"},
-				Dir{Path: filepath.Join(r, ".gemini", "commands"), Source: "project"},
+				Dir{Path: filepath.Join(r, ".claude", "commands"), Source: "project", Format: FormatMarkdown},
+				Dir{Path: filepath.Join(r, ".gemini", "commands"), Source: "project", Format: FormatTOML},
 				Dir{Path: filepath.Join(r, ".github", "prompts"), Source: "project", Format: FormatPrompt},
 			)
 		}
@@ -82,8 +88,8 @@ func Dirs(home string, roots []string, trusted bool) []Dir {
 	if home != "" {
 		out = append(out,
 			Dir{Path: filepath.Join(home, ".govibe", "commands"), Source: "user"},
-			Dir{Path: filepath.Join(home, ".claude", "commands"), Source: "user"},
-			Dir{Path: filepath.Join(home, ".gemini", "commands"), Source: "user"},
+			Dir{Path: filepath.Join(home, ".claude", "commands"), Source: "user", Format: FormatMarkdown},
+			Dir{Path: filepath.Join(home, ".gemini", "commands"), Source: "user", Format: FormatTOML},
 		)
 	}
 	return out
@@ -177,25 +183,14 @@ func commandName(root, p string, f Format) (string, Format, bool) {
 			return "", "", false
 		}
 		rel, format = strings.TrimSuffix(rel, ".prompt.md"), FormatPrompt
-	case strings.HasSuffix(rel, ".md"):
+	case strings.HasSuffix(rel, ".md") && f != FormatTOML:
 		rel, format = strings.TrimSuffix(rel, ".md"), FormatMarkdown
-	case strings.HasSuffix(rel, ".toml"):
+	case strings.HasSuffix(rel, ".toml") && f != FormatMarkdown:
 		rel, format = strings.TrimSuffix(rel, ".toml"), FormatTOML
 	default:
 		return "", "", false
 	}
 	return strings.ReplaceAll(rel, "/", ":"), format, true
-}
-
-type mdFields struct {
-	Description   string `yaml:"description"`
-	ArgumentHint  string `yaml:"argument-hint"`
-	ArgumentHint2 string `yaml:"argumentHint"`
-	Model         string `yaml:"model"`
-	AllowedTools  any    `yaml:"allowedTools"`
-	AllowedTools2 any    `yaml:"allowed-tools"`
-	Tools         any    `yaml:"tools"`
-	Mode          string `yaml:"mode"`
 }
 
 type tomlFields struct {
@@ -230,9 +225,13 @@ func parseFile(p string, f Format) (Command, *Problem) {
 		return c, nil
 	}
 	doc, err := frontmatter.Split(data, false)
-	var fm mdFields
+	// The header is read as a map, as the tools these files come from
+	// read it: a key GoVibe does not use (context, agent, hooks,
+	// disable-model-invocation…) or a value of another shape never drops
+	// the command.
+	var fm map[string]yaml.Node
 	if err == nil {
-		err = doc.Decode(&fm, false)
+		err = doc.DecodeAsWritten(&fm)
 	}
 	if err != nil {
 		var fe *frontmatter.Error
@@ -245,11 +244,19 @@ func parseFile(p string, f Format) (Command, *Problem) {
 	if c.Template == "" {
 		return c, &Problem{Path: p, Line: doc.BodyLine, Message: "the command's prompt (the body) is empty"}
 	}
-	c.Description = strings.Join(strings.Fields(fm.Description), " ")
-	c.ArgumentHint = firstNonEmpty(fm.ArgumentHint, fm.ArgumentHint2)
-	c.Model = strings.TrimSpace(fm.Model)
-	for _, v := range []any{fm.AllowedTools, fm.AllowedTools2, fm.Tools} {
-		if ts := list(v); len(ts) > 0 {
+	field := func(keys ...string) *yaml.Node {
+		for _, k := range keys {
+			if n, ok := fm[k]; ok {
+				return &n
+			}
+		}
+		return nil
+	}
+	c.Description = strings.Join(strings.Fields(nodeText(field("description"))), " ")
+	c.ArgumentHint = strings.TrimSpace(nodeText(field("argument-hint", "argumentHint")))
+	c.Model = strings.TrimSpace(nodeText(field("model")))
+	for _, k := range []string{"allowedTools", "allowed-tools", "tools"} {
+		if ts := list(field(k)); len(ts) > 0 {
 			c.AllowedTools = ts
 			break
 		}
@@ -260,21 +267,67 @@ func parseFile(p string, f Format) (Command, *Problem) {
 	return c, nil
 }
 
-func list(v any) []string {
+// nodeText is a header value as text: a scalar's value, or another
+// shape as it is written (`argument-hint: [message]` is a YAML list, but
+// its author meant the text "[message]").
+func nodeText(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	out, err := yaml.Marshal(n)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// list is a tool list: a YAML list, or one string of comma-separated
+// names as Claude Code writes it (`Bash(git add:*), Bash(git status:*)`).
+func list(n *yaml.Node) []string {
 	var out []string
-	switch x := v.(type) {
-	case string:
-		for _, s := range strings.Split(x, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
+	switch {
+	case n == nil:
+	case n.Kind == yaml.ScalarNode:
+		for _, s := range splitTools(n.Value) {
+			out = append(out, s)
+		}
+	case n.Kind == yaml.SequenceNode:
+		for _, e := range n.Content {
+			if e.Kind == yaml.ScalarNode && strings.TrimSpace(e.Value) != "" {
+				out = append(out, strings.TrimSpace(e.Value))
 			}
 		}
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
-				out = append(out, strings.TrimSpace(s))
+	}
+	return out
+}
+
+// splitTools splits at commas outside parentheses, so a pattern such as
+// Bash(npm run test:*, --watch) stays whole.
+func splitTools(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		case ',':
+			if depth == 0 {
+				if t := strings.TrimSpace(s[start:i]); t != "" {
+					out = append(out, t)
+				}
+				start = i + 1
 			}
 		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		out = append(out, t)
 	}
 	return out
 }

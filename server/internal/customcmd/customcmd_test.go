@@ -94,7 +94,7 @@ func TestExpand(t *testing.T) {
 
 func TestMalformedFilesReported(t *testing.T) {
 	root := t.TempDir()
-	put(t, root, ".govibe/commands/bad.md", "---\ndescription: [x\n---\nbody\n")
+	put(t, root, ".govibe/commands/bad.md", "---\ndescription: [x,\n  y\n---\nbody\n")
 	put(t, root, ".govibe/commands/empty.md", "---\ndescription: d\n---\n\n")
 	put(t, root, ".gemini/commands/bad.toml", "description = \"x\"\nprompt = \n")
 	put(t, root, ".gemini/commands/noprompt.toml", "description = \"x\"\n")
@@ -179,7 +179,7 @@ func TestConflictsNameTheWinner(t *testing.T) {
 // rather than skipped; hidden files are not commands.
 func TestBadFilesReportedWithTheirLine(t *testing.T) {
 	root := t.TempDir()
-	put(t, root, ".govibe/commands/bad.md", "---\ndescription: fine\nargument-hint: [x\n---\nbody\n")
+	put(t, root, ".govibe/commands/bad.md", "---\ndescription: fine\nargument-hint: [x,\n   y\n---\nbody\n")
 	put(t, root, ".govibe/commands/fix bug.md", "Fix it.\n")
 	put(t, root, ".govibe/commands/.#fix.md", "lock file\n")
 	cmds, problems, _ := Load(Dirs("", []string{root}, true), nil)

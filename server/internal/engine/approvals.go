@@ -37,6 +37,7 @@ func (h approvalHost) Notice(sid, turnID, level, text string) {
 // approverOf is the approval flow of a turn.
 func (e *Engine) approverOf(t *turn, beforeMutation func(context.Context)) *approval.Approver {
 	return e.approvals.For(approval.Turn{SessionID: t.sessionID, ID: t.id, Request: t.text, BeforeMutation: beforeMutation,
+		AllowRules: t.limits.Rules,
 		MessageID: func() string {
 			if t.writer != nil {
 				return t.writer.MessageID()

@@ -54,9 +54,10 @@ func TestSessionStartHookAddsContext(t *testing.T) {
 // agent back to work with its reason; one that blocks forever is cut off
 // after a bounded number of continuations and the turn still ends.
 func TestStopHookBlockContinuesBounded(t *testing.T) {
-	// Blocks the first time only: it lets go when stop_hook_active is set.
+	// Blocks the first time only: it lets go when stop_hook_active is true
+	// (Claude Code sends the field every time, false at first).
 	x := enginetest.New(t, hookSetting(t, map[string]map[string]string{
-		"Stop": {"": "case \"$(cat)\" in *stop_hook_active*) exit 0;; esac\necho 'run the tests first' >&2; exit 2\n"},
+		"Stop": {"": "case \"$(cat)\" in *'\"stop_hook_active\":true'*) exit 0;; esac\necho 'run the tests first' >&2; exit 2\n"},
 	}, 0))
 	x.Model.Enqueue(scripted.Reply{Text: "finished"}, scripted.Reply{Text: "tests ran, finished"})
 	sid, _ := x.Turn("", "do it")

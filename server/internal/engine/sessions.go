@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -191,6 +193,8 @@ func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 	}
 	e.Bus.Forget(sid)
 	e.snaps.DeleteSession(sid)
+	// The transcript hooks read goes with the session (hooks.go).
+	_ = os.Remove(filepath.Join(e.opts.StateDir, "transcripts", sid+".jsonl"))
 	return nil
 }
 

@@ -95,6 +95,12 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 			return out.SessionID, out.TurnID, err
 		}
 		turnText, btw, limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
+		if limits.Model != "" {
+			var note string
+			if limits.Model, note = e.commandModel(ctx, p.SessionID, limits.Model); note != "" {
+				e.notice("info", note)
+			}
+		}
 	} else if p.origin != store.OriginControl {
 		// Reconcile mode's input is an intent, as /reconcile's argument.
 		if d, ok := e.modes.DraftText(ctx, p.SessionID, text); ok {
@@ -359,7 +365,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Refused:         refused,
 		Translate:       e.tr,
 		StopAfter:       freeStopAfter(t),
-		StopWhen:        e.modes.StopWhen(ctx, t.sessionID),
+		StopWhen:        firstStop(e.hooks.StopWhen(t.id), e.modes.StopWhen(ctx, t.sessionID)),
 		Env:             env,
 		System:          system,
 		MaxRounds:       cs.MaxInteractions,
@@ -371,4 +377,20 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		OverflowCompact: e.overflowHook(t),
 		Notes:           func() string { return e.Broker.ClosedNote(t.sessionID, t.id) },
 	}, nil
+}
+
+// firstStop asks each check in turn (nil ones are skipped): a hook's
+// "continue": false, then the mode's own end.
+func firstStop(checks ...func() string) func() string {
+	return func() string {
+		for _, c := range checks {
+			if c == nil {
+				continue
+			}
+			if why := c(); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
 }

@@ -86,9 +86,7 @@ func (d Doc) Decode(v any, strict bool) error {
 	if len(bytes.TrimSpace(d.Head)) == 0 {
 		return nil
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(d.Head))
-	dec.KnownFields(strict)
-	err := dec.Decode(v)
+	err := decode(d.Head, v, strict)
 	if err == nil {
 		return nil
 	}
@@ -118,6 +116,22 @@ func (d Doc) Decode(v any, strict bool) error {
 }
 
 var atLine = regexp.MustCompile(`at line \d+`)
+
+// DecodeAsWritten is Decode(v, false) for files other tools read with a
+// line-tolerant frontmatter reader (Claude Code's commands): a top-level
+// one-line value YAML cannot take by itself, such as Claude Code's own
+// `argument-hint: [pr-number] [priority] [assignee]`, is the text it reads
+// as. Anything else malformed is still Decode's error, with its line.
+func (d Doc) DecodeAsWritten(v any) error {
+	err := d.Decode(v, false)
+	if err == nil {
+		return nil
+	}
+	if head, ok := plainValues(d.Head); ok && decode(head, v, false) == nil {
+		return nil
+	}
+	return err
+}
 
 // syntaxLine corrects yaml.v3's line for a construct left open (a quote,
 // '[' or '{'): it reports where it gave up, often the end of the header
@@ -171,4 +185,42 @@ func (d Doc) FieldLine(key string) int {
 		}
 	}
 	return 1
+}
+
+func decode(head []byte, v any, strict bool) error {
+	dec := yaml.NewDecoder(bytes.NewReader(head))
+	dec.KnownFields(strict)
+	return dec.Decode(v)
+}
+
+var topLevelKey = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(\S.*?)[ \t]*$`)
+
+// plainValues rewrites every top-level one-line `key: value` whose value
+// is not valid YAML by itself as a quoted string of the same text, the
+// way line-based frontmatter readers (Claude Code's among them) take it;
+// ok is false when nothing needed it. A value continued on indented lines
+// is left alone: it is YAML, right or wrong.
+func plainValues(head []byte) ([]byte, bool) {
+	lines := strings.Split(string(head), "\n")
+	changed := false
+	for i, l := range lines {
+		m := topLevelKey.FindStringSubmatch(l)
+		if m == nil || strings.HasPrefix(m[2], "#") {
+			continue
+		}
+		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && (lines[i+1][0] == ' ' || lines[i+1][0] == '\t') {
+			continue
+		}
+		var probe any
+		if yaml.Unmarshal([]byte("k: "+m[2]), &probe) == nil {
+			continue
+		}
+		q, err := yaml.Marshal(m[2])
+		if err != nil {
+			continue
+		}
+		lines[i] = m[1] + ": " + strings.TrimSpace(string(q))
+		changed = true
+	}
+	return []byte(strings.Join(lines, "\n")), changed
 }

@@ -82,3 +82,25 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// DecodeAsWritten reads a header as the tools it comes from do: Claude
+// Code's own `argument-hint: [pr-number] [priority] [assignee]` (not YAML
+// by itself) is its text; valid YAML keeps its meaning; a multi-line
+// construct left open is still an error with its line.
+func TestLenientDecodeTakesPlainValues(t *testing.T) {
+	var m map[string]any
+	d, _ := Split([]byte("---\nargument-hint: [pr-number] [priority] [assignee]\ndescription: Review code: find bugs\ntools: [a, b]\nmodel: haiku\n---\nbody\n"), true)
+	if err := d.DecodeAsWritten(&m); err != nil {
+		t.Fatal(err)
+	}
+	if m["argument-hint"] != "[pr-number] [priority] [assignee]" || m["description"] != "Review code: find bugs" || len(m["tools"].([]any)) != 2 || m["model"] != "haiku" {
+		t.Fatalf("%#v", m)
+	}
+	if err := d.Decode(&m, false); err == nil {
+		t.Fatal("plain decoding must still refuse it")
+	}
+	d, _ = Split([]byte("---\nname: x\ndescription: [a,\n  b\n---\n"), true)
+	if fe, ok := d.DecodeAsWritten(&m).(*Error); !ok || fe.Line != 3 {
+		t.Fatalf("open flow sequence: %v", fe)
+	}
+}

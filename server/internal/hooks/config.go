@@ -3,7 +3,6 @@ package hooks
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,31 +16,55 @@ import (
 type Event string
 
 const (
-	PreToolUse       Event = "PreToolUse"
-	PostToolUse      Event = "PostToolUse"
-	UserPromptSubmit Event = "UserPromptSubmit"
-	Stop             Event = "Stop"
-	SubagentStop     Event = "SubagentStop"
-	PreCompact       Event = "PreCompact"
-	SessionStart     Event = "SessionStart"
-	SessionEnd       Event = "SessionEnd"
-	Notification     Event = "Notification"
+	PreToolUse         Event = "PreToolUse"
+	PostToolUse        Event = "PostToolUse"
+	PostToolUseFailure Event = "PostToolUseFailure"
+	UserPromptSubmit   Event = "UserPromptSubmit"
+	Stop               Event = "Stop"
+	SubagentStop       Event = "SubagentStop"
+	PreCompact         Event = "PreCompact"
+	SessionStart       Event = "SessionStart"
+	SessionEnd         Event = "SessionEnd"
+	Notification       Event = "Notification"
 )
 
 // Events lists every event a hook can be configured for.
-var Events = []Event{PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionStart, SessionEnd, Notification}
+var Events = []Event{PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionStart, SessionEnd, Notification}
 
-// DefaultTimeout bounds one hook command.
-const DefaultTimeout = 60 * time.Second
+// DefaultTimeout bounds one hook command (Claude Code's default);
+// CopilotTimeout is Copilot's and VS Code's.
+const (
+	DefaultTimeout = 60 * time.Second
+	CopilotTimeout = 30 * time.Second
+)
+
+// Format is whose payload a hook reads on stdin and whose reply it writes.
+type Format string
+
+const (
+	// FormatClaude is Claude Code's (also VS Code's): snake_case fields.
+	FormatClaude Format = "claude"
+	// FormatCopilot is GitHub Copilot CLI's and cloud agent's (files with
+	// "version": 1): camelCase fields, toolArgs as a JSON string.
+	FormatCopilot Format = "copilot"
+)
 
 // Hook is one command for one event.
 type Hook struct {
-	Event   Event
-	Matcher string // tool-name regexp for Pre/PostToolUse; "" or "*" matches all
+	Event Event
+	// Matcher filters tool events by tool name (and SessionStart by
+	// source, PreCompact by trigger…); "" or "*" matches all.
+	Matcher string
 	Command string
 	Timeout time.Duration
 	Source  string // where it was configured, for the UI and logs
-	re      *regexp.Regexp
+	Format  Format
+	// Dir is the working directory (a Copilot or VS Code hook's cwd,
+	// relative to the workspace root); "" is the root.
+	Dir string
+	// Env is added to the hook's environment (Copilot's and VS Code's env).
+	Env   map[string]string
+	match func(string) bool
 }
 
 // Config is every hook that applies, in load order. Immutable; safe for
@@ -58,24 +81,6 @@ type Problem struct {
 
 func (p Problem) Error() string { return p.Source + ": " + p.Message }
 
-// fileShape is Claude Code's settings shape: {"hooks": {Event: [{matcher,
-// hooks: [{type: "command", command, timeout}]}]}}. A file may also hold
-// the map directly.
-type fileShape struct {
-	Hooks map[string][]matcherGroup `json:"hooks"`
-}
-
-type matcherGroup struct {
-	Matcher string        `json:"matcher"`
-	Hooks   []commandHook `json:"hooks"`
-}
-
-type commandHook struct {
-	Type    string  `json:"type"`
-	Command string  `json:"command"`
-	Timeout float64 `json:"timeout"` // seconds, as Claude Code has it
-}
-
 // Source is one place hooks come from.
 type Source struct {
 	Path    string
@@ -85,24 +90,32 @@ type Source struct {
 	Key string
 }
 
-// Sources lists where hooks load from: the user's ~/.govibe/hooks.json and
-// ~/.claude/settings.json, then each root's .govibe/hooks.json,
-// .github/hooks/*.json and .claude/settings.json.
+// Sources lists where hooks load from: the user's ~/.govibe/hooks.json,
+// ~/.claude/settings.json and ~/.copilot/hooks/*.json, then each root's
+// .govibe/hooks.json, .github/hooks/*.json (Copilot's and VS Code's) and
+// .claude/settings(.local).json.
 func Sources(home string, roots []string) []Source {
 	var out []Source
 	if home != "" {
 		out = append(out, Source{Path: filepath.Join(home, ".govibe", "hooks.json")},
 			Source{Path: filepath.Join(home, ".claude", "settings.json"), Key: "hooks"})
+		out = append(out, globSources(filepath.Join(home, ".copilot", "hooks"), false)...)
 	}
 	for _, r := range roots {
 		out = append(out, Source{Path: filepath.Join(r, ".govibe", "hooks.json"), Project: true})
-		gh, _ := filepath.Glob(filepath.Join(r, ".github", "hooks", "*.json"))
-		sort.Strings(gh)
-		for _, g := range gh {
-			out = append(out, Source{Path: g, Project: true})
-		}
+		out = append(out, globSources(filepath.Join(r, ".github", "hooks"), true)...)
 		out = append(out, Source{Path: filepath.Join(r, ".claude", "settings.json"), Project: true, Key: "hooks"},
 			Source{Path: filepath.Join(r, ".claude", "settings.local.json"), Project: true, Key: "hooks"})
+	}
+	return out
+}
+
+func globSources(dir string, project bool) []Source {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	sort.Strings(files)
+	out := make([]Source, 0, len(files))
+	for _, f := range files {
+		out = append(out, Source{Path: f, Project: project})
 	}
 	return out
 }
@@ -138,94 +151,38 @@ func Load(userSetting json.RawMessage, sources []Source, trusted bool) (c *Confi
 	return c, problems, skipped
 }
 
-func (c *Config) add(data []byte, source string) error {
-	var f fileShape
-	if err := json.Unmarshal(data, &f); err != nil {
-		return fmt.Errorf("invalid JSON: %v", err)
-	}
-	groups := f.Hooks
-	if groups == nil {
-		// {"PreToolUse": [...]} directly.
-		if err := json.Unmarshal(data, &groups); err != nil {
-			return nil // a settings file without hooks
-		}
-	}
-	known := map[Event]bool{}
-	for _, e := range Events {
-		known[e] = true
-	}
-	names := make([]string, 0, len(groups))
-	for k := range groups {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var errs []string
-	for _, name := range names {
-		ev := Event(name)
-		if !known[ev] {
-			errs = append(errs, fmt.Sprintf("unknown hook event %q (known: %s)", name, eventList()))
-			continue
-		}
-		for _, g := range groups[name] {
-			re, err := matcher(g.Matcher)
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("%s: invalid matcher %q: %v", name, g.Matcher, err))
-				continue
-			}
-			for _, h := range g.Hooks {
-				if h.Type != "" && h.Type != "command" {
-					errs = append(errs, fmt.Sprintf("%s: hook type %q is not supported (only \"command\")", name, h.Type))
-					continue
-				}
-				if strings.TrimSpace(h.Command) == "" {
-					errs = append(errs, fmt.Sprintf("%s: a hook has no command", name))
-					continue
-				}
-				if h.Timeout < 0 {
-					// A typo must not turn into the 60 s default silently.
-					errs = append(errs, fmt.Sprintf("%s: timeout %v is negative (seconds; leave it out for %s)", name, h.Timeout, DefaultTimeout))
-					continue
-				}
-				t := DefaultTimeout
-				if h.Timeout > 0 {
-					t = time.Duration(h.Timeout * float64(time.Second))
-				}
-				c.hooks = append(c.hooks, Hook{Event: ev, Matcher: g.Matcher, Command: h.Command, Timeout: t, Source: source, re: re})
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return errors.New(strings.Join(errs, "; "))
-	}
-	return nil
-}
-
-func eventList() string {
-	var s []string
-	for _, e := range Events {
-		s = append(s, string(e))
-	}
-	return strings.Join(s, ", ")
-}
-
-func matcher(m string) (*regexp.Regexp, error) {
+// matcher compiles a matcher as Claude Code evaluates it: "" or "*"
+// matches everything; one made only of letters, digits, '_', '-', spaces,
+// ',' and '|' is a list of exact names; anything else is a regular
+// expression matched anywhere in the name (JavaScript's test()).
+func matcher(m string) (func(string) bool, error) {
+	m = strings.TrimSpace(m)
 	if m == "" || m == "*" {
 		return nil, nil
 	}
-	return regexp.Compile("^(?:" + m + ")$")
+	if exactMatcher.MatchString(m) {
+		names := map[string]bool{}
+		for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
+			if n = strings.TrimSpace(n); n != "" {
+				names[n] = true
+			}
+		}
+		return func(s string) bool { return names[s] }, nil
+	}
+	re, err := regexp.Compile(m)
+	if err != nil {
+		return nil, err
+	}
+	return re.MatchString, nil
 }
 
-// aliases are Claude Code's tool names for GoVibe's, so matchers written
-// for Claude Code ("Bash", "Edit|Write") work unchanged.
-var aliases = map[string]string{
-	"run_shell_command": "Bash", "edit": "Edit", "write_file": "Write", "read_file": "Read",
-	"grep_search": "Grep", "glob": "Glob", "list_files": "LS", "web_fetch": "WebFetch",
-	"delete_file": "Delete", "create_todo_list": "TodoWrite",
-}
+var exactMatcher = regexp.MustCompile(`^[A-Za-z0-9_\- ,|]+$`)
 
-// For returns the hooks for an event; for tool events only those whose
-// matcher matches the tool (by GoVibe name or Claude Code alias).
-func (c *Config) For(ev Event, tool string) []Hook {
+// For returns the hooks for an event whose matcher matches one of names:
+// for tool events the tool's names (Claude Code's or Copilot's, and
+// GoVibe's), for SessionStart its source and so on. No names (an event
+// with nothing to filter on) matches every hook of the event.
+func (c *Config) For(ev Event, names ...string) []Hook {
 	if c == nil {
 		return nil
 	}
@@ -234,12 +191,21 @@ func (c *Config) For(ev Event, tool string) []Hook {
 		if h.Event != ev {
 			continue
 		}
-		if h.re != nil && tool != "" && !h.re.MatchString(tool) && !h.re.MatchString(aliases[tool]) {
+		if h.match != nil && len(names) > 0 && !anyMatch(h.match, names) {
 			continue
 		}
 		out = append(out, h)
 	}
 	return out
+}
+
+func anyMatch(match func(string) bool, names []string) bool {
+	for _, n := range names {
+		if n != "" && match(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // Len is the number of configured hooks.

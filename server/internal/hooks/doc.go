@@ -1,9 +1,17 @@
 // Package hooks runs the user's lifecycle hooks: commands configured, in
-// Claude Code's format, for events such as PreToolUse or Stop. A hook gets
-// the event as JSON on stdin. Exit 0 continues (stdout may be a JSON reply
-// that adds context or changes a tool's input), exit 2 blocks with stderr
-// as the reason the model reads, and anything else is a logged failure
-// that never blocks. Project hooks load only in a trusted workspace.
+// Claude Code's format (and GitHub Copilot's and VS Code's, which read
+// the same .github/hooks folder), for events such as PreToolUse or Stop.
+// Claude Code's documentation is the contract: a hook reads the event on
+// stdin with Claude Code's tool names and tool_input fields (Bash,
+// command; Edit, file_path, old_string…), the common fields session_id,
+// transcript_path, cwd, permission_mode and hook_event_name, and
+// $CLAUDE_PROJECT_DIR. Exit 0 continues (stdout may be a JSON reply),
+// exit 2 blocks with stderr as the reason the model reads, anything else
+// is a logged failure that never blocks. Copilot's files (version 1,
+// camelCase events) get Copilot's payload (toolName, toolArgs) instead.
+// Project hooks load only in a trusted workspace. Hooks run unsandboxed
+// (they are the user's own programs) with the commands' environment
+// allowlist plus the env their configuration names.
 //
 // # Events
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"go.uber.org/zap"
 
@@ -19,6 +20,9 @@ import (
 type Manager struct {
 	o      ManagerOptions
 	loaded *lazyload.Loader[loadedHooks]
+	// stops are the turns a hook's "continue": false ended: turn id →
+	// the hook's stopReason, taken by the turn's run (StopWhen).
+	stops sync.Map
 }
 
 // loadedHooks is one load: the runner and what did not load (reported
@@ -40,6 +44,12 @@ type ManagerOptions struct {
 	State sessionstate.KV
 	// Publish shows one run in the session's chat (turnID may be "").
 	Publish func(sid, turnID string, run Run)
+	// Transcript, when set, writes the session's conversation as a JSONL
+	// file and returns its path (transcript_path); "" when it cannot.
+	Transcript func(ctx context.Context, sid string) string
+	// PermissionMode, when set, is the session's approval mode in Claude
+	// Code's words (default, plan, acceptEdits, bypassPermissions).
+	PermissionMode func(ctx context.Context, sid string) string
 	// Notice tells the user about malformed configuration; Tr translates.
 	Notice func(level, msg string)
 	Tr     func(msg string, args ...any) string
@@ -60,7 +70,21 @@ func (m *Manager) load() loadedHooks {
 	cfg, problems, _ := Load(m.o.UserSetting(), Sources(m.o.Home, m.o.Roots), m.o.Trusted())
 	// Hooks run in the shell runner's default shell: no setting chooses
 	// another (an undeclared "shell.path" was read here, always empty).
-	return loadedHooks{runner: &Runner{Config: cfg, Cwd: m.o.Roots[0]}, problems: problems}
+	return loadedHooks{runner: &Runner{Config: cfg, Cwd: m.o.Roots[0], Roots: m.o.Roots, Prepare: m.prepare}, problems: problems}
+}
+
+// prepare fills what an event needs only when a hook will read it: the
+// session's permission mode and its transcript file (written now).
+func (m *Manager) prepare(ctx context.Context, in *Input) {
+	if in.PermissionMode == "" {
+		in.PermissionMode = "default"
+		if m.o.PermissionMode != nil && in.SessionID != "" {
+			in.PermissionMode = firstNonEmpty(m.o.PermissionMode(ctx, in.SessionID), "default")
+		}
+	}
+	if in.TranscriptPath == "" && m.o.Transcript != nil && in.SessionID != "" {
+		in.TranscriptPath = m.o.Transcript(ctx, in.SessionID)
+	}
 }
 
 func (m *Manager) report(l loadedHooks) {
@@ -97,7 +121,7 @@ func (m *Manager) Fire(ctx context.Context, turnID string, in Input) Outcome {
 	for _, run := range out.Runs {
 		m.o.Log.Info("hook ran", zap.String("event", string(run.Event)), zap.String("command", run.Command), zap.String("source", run.Source),
 			zap.String("result", run.Result), zap.Int("exit", run.ExitCode), zap.Int64("ms", run.DurationMs), zap.String("note", run.Note))
-		if in.SessionID != "" {
+		if in.SessionID != "" && !run.Suppressed {
 			m.o.Publish(in.SessionID, turnID, run)
 		}
 	}
@@ -134,4 +158,23 @@ func (m *Manager) TakeSessionContext(ctx context.Context, sid string) string {
 		_ = sessionstate.Delete(ctx, m.o.State, sid, sessionstate.HookContext)
 	}
 	return c
+}
+
+// stopTurn remembers a tool hook's "continue": false for its turn.
+func (m *Manager) stopTurn(turnID string, out Outcome) {
+	if out.Stop && turnID != "" {
+		m.stops.Store(turnID, out.StopReason)
+	}
+}
+
+// StopWhen is the turn's check, after each round of tool calls, for a
+// hook that stopped it ("continue": false): the hook's stopReason once,
+// then "".
+func (m *Manager) StopWhen(turnID string) func() string {
+	return func() string {
+		if v, ok := m.stops.LoadAndDelete(turnID); ok {
+			return "a hook stopped the turn: " + v.(string)
+		}
+		return ""
+	}
 }

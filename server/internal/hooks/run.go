@@ -1,46 +1,14 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/shell"
 )
-
-// Input is the JSON a hook reads on stdin (Claude Code's field names).
-type Input struct {
-	SessionID      string          `json:"session_id"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  Event           `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name,omitempty"`
-	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
-	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
-	Prompt         string          `json:"prompt,omitempty"`
-	Message        string          `json:"message,omitempty"`
-	Trigger        string          `json:"trigger,omitempty"` // PreCompact: manual|auto
-	Source         string          `json:"source,omitempty"`  // SessionStart: startup|resume|clear
-	Reason         string          `json:"reason,omitempty"`  // SessionEnd
-	AgentTag       string          `json:"agent,omitempty"`   // SubagentStop: executor:1, investigate...
-	StopHookActive bool            `json:"stop_hook_active,omitempty"`
-}
-
-// reply is the JSON a hook may print on stdout after exiting 0.
-type reply struct {
-	Continue      *bool  `json:"continue"`
-	StopReason    string `json:"stopReason"`
-	Decision      string `json:"decision"`
-	Reason        string `json:"reason"`
-	SystemMessage string `json:"systemMessage"`
-	HookSpecific  *struct {
-		AdditionalContext        string          `json:"additionalContext"`
-		PermissionDecision       string          `json:"permissionDecision"`
-		PermissionDecisionReason string          `json:"permissionDecisionReason"`
-		UpdatedInput             json.RawMessage `json:"updatedInput"`
-	} `json:"hookSpecificOutput"`
-}
 
 // Run is what one hook command did, for the chat and the log.
 type Run struct {
@@ -52,50 +20,94 @@ type Run struct {
 	// Result is ok, blocked, failed or timeout.
 	Result string `json:"result"`
 	Note   string `json:"note,omitempty"`
+	// Suppressed is set when the hook asked (suppressOutput) not to be
+	// shown in the chat; it is still logged.
+	Suppressed bool `json:"-"`
 }
 
 // Outcome combines the hooks of one event.
 type Outcome struct {
+	// Blocked: the event's action does not happen (the tool call, the
+	// prompt; for Stop: the agent does not stop yet). For PostToolUse the
+	// tool already ran: Reason goes to the model next to its result.
 	Blocked bool
 	// Reason is why, in the hook's words: the model reads it.
-	Reason            string
-	AdditionalContext string
-	// UpdatedInput replaces the tool's arguments (PreToolUse only).
-	UpdatedInput json.RawMessage
+	Reason string
+	// Stop is a hook's "continue": false: the turn ends after this event,
+	// with StopReason shown to the user (not the model).
+	Stop       bool
+	StopReason string
+	// Decision is a PreToolUse hook's allow or ask (tools.HookAllow,
+	// tools.HookAsk), with its reason and the hook's command; a deny is
+	// Blocked. Several hooks: ask beats allow.
+	Decision, DecisionReason, DecisionSource string
+	AdditionalContext                        string
+	// UpdatedInput replaces the tool's arguments (PreToolUse only), in
+	// GoVibe's argument names.
+	UpdatedInput []byte
 	Runs         []Run
 }
 
 // Runner runs hooks. Safe for concurrent use.
 type Runner struct {
 	Config *Config
-	// Cwd is the workspace root hooks run in; Env is added to the scrubbed
-	// environment (secrets never reach hook processes).
+	// Cwd is the workspace root hooks run in; Roots are all of them (tool
+	// paths are shown absolute). Env is added to the scrubbed environment
+	// (secrets never reach hook processes).
 	Cwd   string
+	Roots []string
 	Env   []string
 	Shell string
+	// Prepare, when set, completes an event that has hooks to run (its
+	// transcript, its permission mode) before the first runs.
+	Prepare func(ctx context.Context, in *Input)
+	// now is the clock of Copilot's timestamps (time.Now when nil).
+	now func() time.Time
 }
 
 const maxNote = 2000
 
-// Fire runs every hook configured for ev (and tool), one after another so
-// that a changed input reaches the next hook; the first block stops the
-// rest. A hook that cannot start, fails or times out is reported and does
-// not block.
+// maxContext bounds what one event's hooks add to the model's context,
+// as Claude Code caps hook output at 10,000 characters.
+const maxContext = 10000
+
+// Fire runs every hook configured for in's event (and tool), one after
+// another so that a changed input reaches the next hook; a block or a
+// "continue": false stops the rest. A hook that cannot start, fails or
+// times out is reported and does not block.
 func (r *Runner) Fire(ctx context.Context, in Input) Outcome {
 	var out Outcome
-	if r == nil {
+	if r == nil || r.Config == nil {
 		return out
 	}
-	for _, h := range r.Config.For(in.HookEventName, in.ToolName) {
+	roots := r.roots()
+	hs := r.hooksFor(in, roots)
+	if len(hs) > 0 && r.Prepare != nil {
+		r.Prepare(ctx, &in)
+	}
+	for _, h := range hs {
 		if out.UpdatedInput != nil {
 			in.ToolInput = out.UpdatedInput
 		}
-		stdin, _ := json.Marshal(in)
+		v := in.view(h.Format, roots)
+		var stdin []byte
+		var err error
+		if h.Format == FormatCopilot {
+			stdin, err = in.copilotStdin(v, r.clock())
+		} else {
+			stdin, err = in.claudeStdin(v)
+		}
+		run := Run{Event: h.Event, Command: h.Command, Source: h.Source}
+		if err != nil {
+			run.Result, run.Note = "failed", "the event could not be encoded: "+err.Error()
+			out.Runs = append(out.Runs, run)
+			continue
+		}
 		res, err := shell.Run(ctx, shell.Spec{
-			Command: h.Command, Cwd: r.Cwd, Timeout: h.Timeout, Shell: r.Shell, Stdin: stdin,
-			Env: append([]string{"GOVIBE_PROJECT_DIR=" + r.Cwd, "CLAUDE_PROJECT_DIR=" + r.Cwd, "GOVIBE_HOOK_EVENT=" + string(in.HookEventName)}, r.Env...),
+			Command: h.Command, Cwd: r.dir(h), Timeout: h.Timeout, Shell: r.Shell, Stdin: stdin,
+			Env: r.env(h, in),
 		})
-		run := Run{Event: h.Event, Command: h.Command, Source: h.Source, ExitCode: res.ExitCode, DurationMs: res.DurationMs}
+		run.ExitCode, run.DurationMs = res.ExitCode, res.DurationMs
 		switch {
 		case err != nil:
 			run.Result, run.Note = "failed", err.Error()
@@ -103,78 +115,135 @@ func (r *Runner) Fire(ctx context.Context, in Input) Outcome {
 			run.Result, run.Note = "failed", "cancelled"
 		case res.TimedOut:
 			run.Result, run.Note = "timeout", fmt.Sprintf("timed out after %s; the hook was stopped and did not block", h.Timeout)
-		case res.ExitCode == 2:
-			run.Result = "blocked"
-			out.Blocked = true
-			out.Reason = clip(strings.TrimSpace(res.Stderr), maxNote)
-			if out.Reason == "" {
-				out.Reason = "blocked by a hook (" + clip(h.Command, 200) + ")"
-			}
-		case res.ExitCode != 0:
-			run.Result, run.Note = "failed", clip(fmt.Sprintf("exit code %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr)), maxNote)
 		default:
-			run.Result = "ok"
-			r.applyReply(in.HookEventName, res.Stdout, &out, &run)
+			r.settle(h, in, v, res, &out, &run)
 		}
 		out.Runs = append(out.Runs, run)
-		if out.Blocked {
+		if out.Blocked || out.Stop {
 			break
 		}
+	}
+	out.AdditionalContext = clip(out.AdditionalContext, maxContext)
+	return out
+}
+
+// hooksFor is the event's hooks whose matcher matches, in load order;
+// each format's hooks are matched against that format's tool names.
+func (r *Runner) hooksFor(in Input, roots []string) []Hook {
+	names := map[Format][]string{}
+	var out []Hook
+	for _, h := range r.Config.hooks {
+		if h.Event != in.HookEventName {
+			continue
+		}
+		ns, ok := names[h.Format]
+		if !ok {
+			ns = in.matchNames(h.Format, roots)
+			names[h.Format] = ns
+		}
+		if h.match != nil && len(ns) > 0 && !anyMatch(h.match, ns) {
+			continue
+		}
+		out = append(out, h)
 	}
 	return out
 }
 
-func (r *Runner) applyReply(ev Event, stdout string, out *Outcome, run *Run) {
-	text := strings.TrimSpace(stdout)
-	if text == "" {
-		return
-	}
-	if !strings.HasPrefix(text, "{") {
-		// Plain output adds context where Claude Code does so.
-		if ev == UserPromptSubmit || ev == SessionStart {
-			out.AdditionalContext = joinCtx(out.AdditionalContext, clip(text, 8000))
+// settle reads a finished hook's exit code and output into the outcome.
+func (r *Runner) settle(h Hook, in Input, v view, res shell.Result, out *Outcome, run *Run) {
+	stderr := strings.TrimSpace(res.Stderr)
+	rp, parsed, perr := parseReply(res.Stdout)
+	blocks := res.ExitCode == 2 ||
+		// Copilot's hooks deny a tool call by failing.
+		h.Format == FormatCopilot && h.Event == PreToolUse && res.ExitCode != 0
+	switch {
+	case blocks:
+		reason := stderr
+		if reason == "" && h.Format == FormatCopilot && !parsed {
+			// Copilot's hooks often explain a denial on stdout.
+			reason = strings.TrimSpace(res.Stdout)
+		}
+		if parsed {
+			if why, ok := rp.blockReason(h.Event); ok && why != "" {
+				reason = why
+			}
+		}
+		if reason == "" {
+			reason = "blocked by a hook (" + clip(h.Command, 200) + ")"
+		}
+		switch h.Event {
+		case PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop:
+			run.Result = "blocked"
+			out.Blocked, out.Reason = true, clip(reason, maxNote)
+		default:
+			// Events that cannot be blocked show stderr to the user only.
+			run.Result, run.Note = "failed", clip(fmt.Sprintf("exit code %d: %s", res.ExitCode, stderr), maxNote)
+		}
+	case res.ExitCode != 0 && !parsed:
+		run.Result, run.Note = "failed", clip(fmt.Sprintf("exit code %d: %s", res.ExitCode, stderr), maxNote)
+		if perr != "" {
+			run.Note = clip(run.Note+"; "+perr, maxNote)
 		}
 		return
-	}
-	var rp reply
-	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
-	if err := dec.Decode(&rp); err != nil {
-		run.Result, run.Note = "failed", "the hook printed malformed JSON, which was ignored: "+err.Error()
-		return
-	}
-	if rp.SystemMessage != "" {
-		run.Note = clip(rp.SystemMessage, maxNote)
-	}
-	block := func(reason string) {
-		run.Result = "blocked"
-		out.Blocked = true
-		out.Reason = clip(firstNonEmpty(reason, "blocked by a hook"), maxNote)
-	}
-	if rp.Continue != nil && !*rp.Continue {
-		block(rp.StopReason)
-		return
-	}
-	if rp.Decision == "block" || rp.Decision == "deny" {
-		block(rp.Reason)
-		return
-	}
-	if hs := rp.HookSpecific; hs != nil {
-		if hs.PermissionDecision == "deny" {
-			block(hs.PermissionDecisionReason)
+	default:
+		run.Result = "ok"
+		if perr != "" {
+			run.Result, run.Note = "failed", perr
 			return
 		}
-		if hs.AdditionalContext != "" {
-			out.AdditionalContext = joinCtx(out.AdditionalContext, clip(hs.AdditionalContext, 8000))
-		}
-		if len(hs.UpdatedInput) > 0 && ev == PreToolUse {
-			var obj map[string]any
-			if json.Unmarshal(hs.UpdatedInput, &obj) != nil {
-				run.Result, run.Note = "failed", "updatedInput must be a JSON object; it was ignored"
-				return
+		if !parsed {
+			// Plain output adds context where Claude Code does so.
+			if text := strings.TrimSpace(res.Stdout); text != "" && (h.Event == UserPromptSubmit || h.Event == SessionStart) {
+				out.AdditionalContext = joinCtx(out.AdditionalContext, text)
 			}
-			out.UpdatedInput = hs.UpdatedInput
+			return
 		}
 	}
+	if parsed {
+		r.apply(h, in, v, rp, out, run)
+	}
+}
+
+func (r *Runner) roots() []string {
+	if len(r.Roots) > 0 {
+		return r.Roots
+	}
+	if r.Cwd != "" {
+		return []string{r.Cwd}
+	}
+	return nil
+}
+
+func (r *Runner) clock() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return time.Now()
+}
+
+// dir is where a hook runs: its cwd (relative to the workspace root) or
+// the root.
+func (r *Runner) dir(h Hook) string {
+	d := strings.TrimSpace(h.Dir)
+	if d == "" || d == "." {
+		return r.Cwd
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(r.Cwd, d)
+	}
+	return d
+}
+
+// env is the hook's environment on top of the scrubbed one: the project
+// folder under Claude Code's name and GoVibe's, the event, and the
+// hook's own env.
+func (r *Runner) env(h Hook, in Input) []string {
+	e := []string{"GOVIBE_PROJECT_DIR=" + r.Cwd, "CLAUDE_PROJECT_DIR=" + r.Cwd, "GOVIBE_HOOK_EVENT=" + string(in.HookEventName)}
+	e = append(e, r.Env...)
+	for k, v := range h.Env {
+		e = append(e, k+"="+v)
+	}
+	return e
 }
 
 func joinCtx(a, b string) string {
@@ -184,11 +253,13 @@ func joinCtx(a, b string) string {
 	return a + "\n" + b
 }
 
-func firstNonEmpty(a, b string) string {
-	if strings.TrimSpace(a) != "" {
-		return a
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
 	}
-	return b
+	return ""
 }
 
 func clip(s string, n int) string {

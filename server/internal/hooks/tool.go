@@ -8,30 +8,59 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// hookedTool runs PreToolUse and PostToolUse hooks around a tool. A block
-// becomes the tool's failure result with the hook's reason; an updated
-// input replaces the arguments; context a hook adds is appended to the
-// result the model reads. Name, description and schema are the tool's
-// own, so the offered definitions do not change.
+// hookedTool runs PreToolUse and PostToolUse (or PostToolUseFailure)
+// hooks around a tool. A block becomes the tool's failure result with the
+// hook's reason; an updated input replaces the arguments; an allow or ask
+// goes to the tool's approver with the call (tools.WithHookDecision);
+// context a hook adds is appended to the result the model reads. Name,
+// description and schema are the tool's own, so the offered definitions
+// do not change.
 type hookedTool struct {
 	tools.Tool
 	m *Manager
 }
 
+// confirmsItself lists the tools whose runs already go through the
+// approver, which applies a hook's ask; any other tool a hook asks about
+// is confirmed through the generic tool question first.
+func confirmsItself(name string) bool {
+	switch name {
+	case "run_shell_command", "write_file", "edit", "delete_file", "create_directory", "web_fetch", tools.BrowserToolName:
+		return true
+	}
+	return strings.HasPrefix(name, "mcp__")
+}
+
 func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
-	pre := h.m.Fire(ctx, env.TurnID, Input{SessionID: env.SessionID, HookEventName: PreToolUse, ToolName: h.Name(), ToolInput: raw})
+	callID := tools.CallID(ctx)
+	pre := h.m.Fire(ctx, env.TurnID, Input{SessionID: env.SessionID, HookEventName: PreToolUse, ToolName: h.Name(), ToolInput: raw, ToolUseID: callID})
+	h.m.stopTurn(env.TurnID, pre)
 	if pre.Blocked {
 		return tools.FailShown("Blocked by a PreToolUse hook: "+pre.Reason, env.Tr("Not run: a PreToolUse hook blocked it: %s", pre.Reason)), nil
 	}
 	if len(pre.UpdatedInput) > 0 {
 		raw = pre.UpdatedInput
 	}
+	if pre.Decision != "" {
+		ctx = tools.WithHookDecision(ctx, tools.HookDecision{Decision: pre.Decision, Reason: pre.DecisionReason, Source: pre.DecisionSource})
+		if pre.Decision == tools.HookAsk && !confirmsItself(h.Name()) {
+			if res, ok, err := h.confirm(ctx, env, raw, callID); err != nil || !ok {
+				return res, err
+			}
+		}
+	}
 	res, err := h.Tool.Run(ctx, env, raw)
 	if err != nil {
 		return res, err
 	}
-	resp, _ := json.Marshal(map[string]any{"ok": res.OK, "output": res.Output})
-	post := h.m.Fire(ctx, env.TurnID, Input{SessionID: env.SessionID, HookEventName: PostToolUse, ToolName: h.Name(), ToolInput: raw, ToolResponse: resp})
+	in := Input{SessionID: env.SessionID, HookEventName: PostToolUse, ToolName: h.Name(), ToolInput: raw, ToolUseID: callID}
+	if res.OK {
+		in.ToolResponse, _ = json.Marshal(map[string]any{"ok": res.OK, "output": res.Output})
+	} else {
+		in.HookEventName, in.Error = PostToolUseFailure, res.Output
+	}
+	post := h.m.Fire(ctx, env.TurnID, in)
+	h.m.stopTurn(env.TurnID, post)
 	var extra []string
 	for _, s := range []string{pre.AdditionalContext, post.AdditionalContext} {
 		if s = strings.TrimSpace(s); s != "" {
@@ -39,12 +68,36 @@ func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 		}
 	}
 	if post.Blocked {
-		extra = append(extra, "A PostToolUse hook objected: "+post.Reason)
+		extra = append(extra, "A "+string(in.HookEventName)+" hook objected: "+post.Reason)
 	}
 	if len(extra) > 0 {
 		res.Output += "\n\n<hook_context>\n" + strings.Join(extra, "\n") + "\n</hook_context>"
 	}
 	return res, nil
+}
+
+// confirm asks the person about a call a hook wants confirmed, for a tool
+// that never asks by itself; ok is false when it must not run (res is
+// then its result).
+func (h hookedTool) confirm(ctx context.Context, env *tools.Env, raw json.RawMessage, callID string) (tools.Result, bool, error) {
+	ta, can := env.Approver.(tools.ToolApprover)
+	if !can || env.Approver == nil {
+		return tools.FailShown("Not run: a PreToolUse hook asks for the user's confirmation, which is not available here.",
+			env.Tr("Not run: a PreToolUse hook asks for confirmation and no one is available to give it.")), false, nil
+	}
+	d, err := ta.ConfirmTool(ctx, tools.ToolProposal{Tool: h.Name(), Arguments: raw, ToolCallID: callID})
+	if err != nil {
+		return tools.Result{}, false, err
+	}
+	if !d.Allowed {
+		msg := "Not run: the user declined it when a PreToolUse hook asked."
+		if d.Reason != "" {
+			msg = "Not run: " + d.Reason
+		}
+		return tools.Result{OK: false, Output: msg, Display: env.Tr("Not run: you declined it when a PreToolUse hook asked."),
+			Meta: tools.Declined{Declined: true, Reason: d.Reason}}, false, nil
+	}
+	return tools.Result{}, true, nil
 }
 
 // WithHooks wraps every tool when any hook is configured. mcp_call_tool

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/govibe/govibe/server/internal/sandbox"
 	"github.com/govibe/govibe/server/internal/skipdirs"
@@ -175,14 +176,34 @@ func (c *Catalog) PromptSection() string {
 	var b strings.Builder
 	b.WriteString("Skills (call load_skill(name) to read one before following it):\n")
 	for _, n := range c.names {
-		s := c.byName[n]
-		d := s.Description
-		if len(d) > 200 {
-			d = d[:200] + "…"
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", n, d)
+		fmt.Fprintf(&b, "- %s: %s\n", n, promptDescription(c.byName[n].Description))
 	}
 	return b.String()
+}
+
+// MaxDescription is the Agent Skills specification's limit on a skill's
+// description, in characters: all of it reaches the model, since it is
+// how the model knows when to use the skill.
+const MaxDescription = 1024
+
+// promptDescription is a description cut at MaxDescription characters
+// (never inside a UTF-8 sequence).
+func promptDescription(d string) string {
+	if utf8.RuneCountInString(d) <= MaxDescription {
+		return d
+	}
+	r := []rune(d)
+	return string(r[:MaxDescription]) + "…"
+}
+
+// Folder is where the skill's files are on disk, for running its scripts
+// (`python scripts/x.py` from there); "" for a skill built into GoVibe,
+// whose files are only read (ReadFile).
+func (s *Skill) Folder() string {
+	if strings.HasPrefix(s.Dir, "builtin:") {
+		return ""
+	}
+	return s.Dir
 }
 
 // Files lists the skill's files other than SKILL.md (slash-separated,
@@ -218,6 +239,10 @@ func (s *Skill) ReadFile(rel string) ([]byte, error) {
 	if rel == "" || strings.HasPrefix(clean, "/") || !fs.ValidPath(clean) || filepath.VolumeName(rel) != "" {
 		return nil, fmt.Errorf("%q is not a path inside the skill %s; use a relative path such as docs/guide.md", rel, s.Name)
 	}
+	// Skills name their files as their authors typed them (REFERENCE.md
+	// for reference.md): a path that does not exist as written is looked
+	// up without regard to case, as on the systems the skills come from.
+	clean = s.foldPath(clean)
 	if !strings.HasPrefix(s.Dir, "builtin:") {
 		// Real files: the sandbox resolves symlinks and refuses any that
 		// lead out of the skill folder.
@@ -272,3 +297,40 @@ var errTruncated = errors.New("truncated")
 // IsTruncated reports whether ReadFile's error only says the file was cut
 // at the size limit (the data returned is still valid).
 func IsTruncated(err error) bool { return errors.Is(err, errTruncated) }
+
+// foldPath maps a path that does not exist as written to the one file or
+// folder per segment whose name matches it without regard to case; a
+// segment that matches none or several is left as written (the read then
+// fails or takes the exact name).
+func (s *Skill) foldPath(clean string) string {
+	if _, err := fs.Stat(s.fsys, clean); err == nil {
+		return clean
+	}
+	segs := strings.Split(clean, "/")
+	dir := "."
+	for i, seg := range segs {
+		entries, err := fs.ReadDir(s.fsys, dir)
+		if err != nil {
+			return clean
+		}
+		match := ""
+		for _, e := range entries {
+			if e.Name() == seg {
+				match = seg
+				break
+			}
+			if strings.EqualFold(e.Name(), seg) {
+				if match != "" {
+					return clean // ambiguous: README.md and readme.md
+				}
+				match = e.Name()
+			}
+		}
+		if match == "" {
+			return clean
+		}
+		segs[i] = match
+		dir = path.Join(dir, match)
+	}
+	return strings.Join(segs, "/")
+}

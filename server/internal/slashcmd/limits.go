@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -25,13 +26,38 @@ type Limits struct {
 	Model string
 	// Allowed are the tools it allows (nil: no list, every tool).
 	Allowed map[string]bool
+	// Rules are the list's Claude Code permission patterns
+	// (`Bash(git add:*)`): as in Claude Code they pre-approve exactly
+	// those calls for the turn (approval.Turn.AllowRules), below every
+	// deny and ask rule and never for a dangerous command.
+	Rules []string
 }
 
 // LimitsOf turns a command's frontmatter into limits. A Claude-style
-// argument pattern (`Bash(git status:*)`) allows the tool: the command's
-// shell calls still pass the permission rules and confirmations.
+// argument pattern (`Bash(git status:*)`) allows the tool and is an allow
+// rule for the turn; a bare name (`Bash`) only offers the tool, whose
+// calls still pass the permission rules and confirmations.
 func LimitsOf(model string, allowed []string) Limits {
-	return Limits{Model: model, Allowed: allowedSet(allowed)}
+	return Limits{Model: model, Allowed: allowedSet(allowed), Rules: turnRules(allowed)}
+}
+
+// turnRules are the entries of an allowed-tools list that are permission
+// rules with a pattern, as the rule grammar reads them; others are left
+// out (a bare name grants no approval).
+func turnRules(list []string) []string {
+	var out []string
+	for _, raw := range list {
+		s := strings.TrimSpace(raw)
+		if !strings.Contains(s, "(") {
+			continue
+		}
+		r, err := permission.Parse(s)
+		if err != nil || r.Specifier == "" {
+			continue
+		}
+		out = append(out, r.String())
+	}
+	return out
 }
 
 func allowedSet(list []string) map[string]bool {
@@ -53,7 +79,7 @@ func allowedSet(list []string) map[string]bool {
 }
 
 // None says the turn was not started by a command with limits.
-func (l Limits) None() bool { return l.Model == "" && l.Allowed == nil }
+func (l Limits) None() bool { return l.Model == "" && l.Allowed == nil && l.Rules == nil }
 
 // Block adds to blocked every tool of names the limits do not allow
 // (keeping a reason already there); no list blocks nothing.
@@ -79,18 +105,18 @@ func allowsMCP(allowed map[string]bool, n string) bool {
 	return strings.HasPrefix(n, "mcp__") && tools.MCPAllowed(allowed, n)
 }
 
-// AllowedList is Allowed as a sorted list (what is persisted); nil when
-// there is no list.
+// AllowedList is Allowed as a sorted list, then the rules (what is
+// persisted: LimitsOf reads both back); nil when there is no list.
 func (l Limits) AllowedList() []string {
 	if l.Allowed == nil {
 		return nil
 	}
-	out := make([]string, 0, len(l.Allowed))
+	out := make([]string, 0, len(l.Allowed)+len(l.Rules))
 	for n := range l.Allowed {
 		out = append(out, n)
 	}
 	sort.Strings(out)
-	return out
+	return append(out, l.Rules...)
 }
 
 // RecordTurn persists the limits of the session's latest turn (or their

@@ -33,8 +33,13 @@ var _ sessionstate.KV = kv{}
 
 func TestLimitsBlockWhatTheListDoesNotName(t *testing.T) {
 	l := LimitsOf("", []string{"Read", "Bash(git status:*)", "mcp__docs", "  "})
-	if got := strings.Join(l.AllowedList(), " "); got != "Bash Read mcp__docs read_file run_shell_command" {
+	if got := strings.Join(l.AllowedList(), " "); got != "Bash Read mcp__docs read_file run_shell_command Bash(git status:*)" {
 		t.Fatalf("AllowedList %q", got)
+	}
+	// The pattern is an allow rule for the turn, and survives a round
+	// trip through what is persisted.
+	if strings.Join(l.Rules, " ") != "Bash(git status:*)" || strings.Join(LimitsOf("", l.AllowedList()).Rules, " ") != "Bash(git status:*)" {
+		t.Fatalf("rules %q", l.Rules)
 	}
 	blocked := map[string]string{"grep_search": "kept reason"}
 	l.Block([]string{"read_file", "run_shell_command", "write_file", "grep_search", "mcp__docs__search", "mcp__other__x"}, blocked)

@@ -2,35 +2,112 @@ package tools
 
 import "strings"
 
-// compatNames maps the tool names Claude Code (commands, agents) and VS
-// Code (prompt files, custom agents) use to GoVibe's, so their files
-// work as they are. Keys are lower case.
-var compatNames = map[string][]string{
-	"read":         {"read_file"},
-	"write":        {"write_file"},
-	"edit":         {"edit"},
+// ForeignTool is one GoVibe tool as the agents people arrive from name
+// it. It is the one table of those names: hooks show a tool to a hook
+// script under its Claude Code (or Copilot) name, and commands and agents
+// written for those tools name it so in their tool lists.
+type ForeignTool struct {
+	// GoVibe is the tool's name here.
+	GoVibe string
+	// Claude is Claude Code's name: the hook matcher and tool_name, the
+	// permission rule's tool, a command's allowed-tools entry.
+	Claude string
+	// Copilot is GitHub Copilot CLI's toolName in its hooks ("" when it
+	// has none).
+	Copilot string
+}
+
+// foreignTools lists every GoVibe tool another agent has a name for.
+// Sub-agent tools (agent_*, investigate) are Claude's Task, MCP tools
+// keep their mcp__server__tool names, which Claude Code uses too; see
+// ForeignToolOf.
+var foreignTools = []ForeignTool{
+	{GoVibe: "run_shell_command", Claude: "Bash", Copilot: "bash"},
+	{GoVibe: "read_file", Claude: "Read", Copilot: "view"},
+	{GoVibe: "write_file", Claude: "Write", Copilot: "create"},
+	{GoVibe: "edit", Claude: "Edit", Copilot: "edit"},
+	{GoVibe: "glob", Claude: "Glob", Copilot: "glob"},
+	{GoVibe: "grep_search", Claude: "Grep", Copilot: "grep"},
+	{GoVibe: "list_files", Claude: "LS"},
+	{GoVibe: "web_fetch", Claude: "WebFetch", Copilot: "web_fetch"},
+	{GoVibe: "create_todo_list", Claude: "TodoWrite"},
+	{GoVibe: "ask_human", Claude: "AskUserQuestion"},
+}
+
+// TaskTool is Claude Code's name for starting a sub-agent; AgentTool is
+// the name newer Claude Code versions give the same tool. Hook matchers
+// and tool lists may use either.
+const (
+	TaskTool  = "Task"
+	AgentTool = "Agent"
+)
+
+// IsSubAgentTool says whether a GoVibe tool starts a sub-agent.
+func IsSubAgentTool(name string) bool {
+	return name == "investigate" || strings.HasPrefix(name, "agent_") && len(name) > len("agent_")
+}
+
+// ForeignToolOf is the table entry of a GoVibe tool; ok is false for a
+// tool no other agent names (its GoVibe name is then the only one).
+func ForeignToolOf(govibe string) (ForeignTool, bool) {
+	for _, t := range foreignTools {
+		if t.GoVibe == govibe {
+			return t, true
+		}
+	}
+	if IsSubAgentTool(govibe) {
+		return ForeignTool{GoVibe: govibe, Claude: TaskTool}, true
+	}
+	return ForeignTool{}, false
+}
+
+// ClaudeName is the name Claude Code gives a GoVibe tool; a tool it has
+// no name for (find_in_file, an MCP tool's mcp__server__tool) keeps its
+// own.
+func ClaudeName(govibe string) string {
+	if t, ok := ForeignToolOf(govibe); ok {
+		return t.Claude
+	}
+	return govibe
+}
+
+// CopilotName is Copilot CLI's toolName for a GoVibe tool, or the GoVibe
+// name when Copilot has none.
+func CopilotName(govibe string) string {
+	if t, ok := ForeignToolOf(govibe); ok && t.Copilot != "" {
+		return t.Copilot
+	}
+	return govibe
+}
+
+// vsCodeNames are the names only VS Code (prompt files, custom agents)
+// and Claude Code's tool lists use for tools or sets of tools that are
+// not one table entry. Keys are lower case.
+var vsCodeNames = map[string][]string{
 	"multiedit":    {"edit"},
-	"bash":         {"run_shell_command"},
-	"grep":         {"grep_search"},
-	"glob":         {"glob"},
-	"ls":           {"list_files"},
-	"webfetch":     {"web_fetch"},
+	"notebookedit": {"edit"},
 	"fetch":        {"web_fetch"},
 	"codebase":     {"grep_search", "glob", "list_files", "read_file", "find_in_file"},
 	"search":       {"grep_search", "glob", "find_in_file"},
 	"problems":     {"get_diagnostics"},
 	"editfiles":    {"edit", "write_file"},
 	"runcommands":  {"run_shell_command"},
-	"todowrite":    {"create_todo_list"},
-	"notebookedit": {"edit"},
 }
 
 // CompatNames is what a tool name from a Claude Code or VS Code file
 // stands for in GoVibe: the mapped names, or nil when it is not one of
 // theirs (it may still be a GoVibe name). A Claude argument pattern
-// (`Bash(git status:*)`) and VS Code's '#' prefix are ignored.
+// (`Bash(git status:*)`) and VS Code's '#' prefix are ignored. Task and
+// Agent stand for no fixed tool (each sub-agent is its own) and map to
+// nil here.
 func CompatNames(name string) []string {
-	return compatNames[strings.ToLower(BareToolName(name))]
+	n := strings.ToLower(BareToolName(name))
+	for _, t := range foreignTools {
+		if strings.ToLower(t.Claude) == n {
+			return []string{t.GoVibe}
+		}
+	}
+	return vsCodeNames[n]
 }
 
 // BareToolName strips a Claude argument pattern and a '#' prefix.

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -120,6 +121,14 @@ func runLoadSkill(ctx context.Context, env *Env, a skillNameArgs) (Result, error
 	}
 	if len(s.AllowedTools) > 0 {
 		fmt.Fprintf(&b, "Tools this skill expects: %s\n", strings.Join(s.AllowedTools, ", "))
+	}
+	if dir := s.Folder(); dir != "" {
+		// The body's commands (python scripts/x.py) are relative to the
+		// skill's folder, as the tools the skills come from run them.
+		fmt.Fprintf(&b, "Skill folder: %s\nPaths in the instruction are relative to this folder: run a script by its full path (for example python %s), or with run_shell_command's cwd set to the folder when it is inside the workspace.\n",
+			dir, filepath.Join(dir, "scripts", "x.py"))
+	} else {
+		b.WriteString("This skill is built into GoVibe: read its files with read_skill_file; it has no folder to run scripts from.\n")
 	}
 	files, truncated := s.Files()
 	if len(files) > 0 {
