@@ -53,7 +53,9 @@ func TestExecStreamSaysWhyACommandRanUnasked(t *testing.T) {
 	if a := auto["c2"]; a["by"] != "rule" || a["detail"] != "Bash(./run.sh)" {
 		t.Errorf("./run.sh: auto_approved %v, want the allow rule", a)
 	}
-	if a, ok := auto["c3"]; ok {
-		t.Errorf("go test was refused under --approve none but claims auto-approval %v", a)
+	// go test runs code the analysis cannot see: the sandbox lets it run
+	// read-only and offline, and says which setting did.
+	if a := auto["c3"]; a["by"] != "setting" || a["detail"] != "govibe.sandbox.autoApprove" {
+		t.Errorf("go test: auto_approved %v, want the sandbox's setting", a)
 	}
 }

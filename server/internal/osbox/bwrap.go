@@ -4,7 +4,30 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 )
+
+var (
+	emptyOnce sync.Once
+	emptyPath = "/dev/null"
+)
+
+// emptyFile is an empty, read-only regular file that masks a secret file:
+// a regular file, not /dev/null, so git and other tools that refuse a
+// device in place of a tracked file still work (they see it emptied).
+func emptyFile() string {
+	emptyOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "govibe-mask-")
+		if err != nil {
+			return
+		}
+		p := filepath.Join(dir, "empty")
+		if os.WriteFile(p, nil, 0o444) == nil {
+			emptyPath = p
+		}
+	})
+	return emptyPath
+}
 
 // Paths inside the sandbox where the helper finds what the sidecar hands it.
 const (
@@ -36,7 +59,7 @@ func bwrapArgs(p Policy, cwd, helper string) (args, missing []string) {
 		if fi.IsDir() {
 			a = append(a, "--tmpfs", path, "--remount-ro", path)
 		} else {
-			a = append(a, "--ro-bind", "/dev/null", path)
+			a = append(a, "--ro-bind", emptyFile(), path)
 		}
 	}
 	// The user's runtime folder holds the session's sockets (ssh-agent,
@@ -72,7 +95,7 @@ func bwrapArgs(p Policy, cwd, helper string) (args, missing []string) {
 			missing = append(missing, miss...)
 		}
 		for _, s := range rootSecrets(r) {
-			a = append(a, "--ro-bind", "/dev/null", s)
+			a = append(a, "--ro-bind", emptyFile(), s)
 		}
 	}
 	// The helper is this very binary; it may live in a folder the mounts

@@ -2,6 +2,7 @@ package osbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -151,6 +152,16 @@ func DefaultCaches(getenv func(string) string, home string) []string {
 		join(cargo, "registry"), join(cargo, "git"),
 		join(xdgCache, "yarn"), join(home, ".local", "share", "pnpm"),
 		join(home, ".m2", "repository"), join(home, ".gradle", "caches"),
+	}
+	// Go and npm create their caches on first use; inside the sandbox that
+	// first use would find the home folder read-only, so they are made
+	// here, where the tool would have made them.
+	for i, tool := range map[int]string{0: "go", 1: "go", 2: "npm"} {
+		if cands[i] != "" && filepath.IsAbs(cands[i]) {
+			if _, err := exec.LookPath(tool); err == nil {
+				_ = os.MkdirAll(cands[i], 0o755)
+			}
+		}
 	}
 	var out []string
 	seen := map[string]bool{}
