@@ -62,8 +62,12 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 	state := t.TempDir()
 	out, errOut, code := runExec(t, []string{
 		"GOVIBE_API_KEY=" + key, "AWS_SECRET_ACCESS_KEY=" + aws, "DATABASE_URL=postgres://app:" + dbPass + "@db/app",
-		"HOME=" + t.TempDir(), "PLAIN_MARKER=visible",
+		"HOME=" + t.TempDir(), "PLAIN_MARKER=hidden", "TZ=GoVibeMarker0",
 	}, "--workspace", ws, "--state-dir", state, "--base-url", model.URL(), "--model", "scripted",
+		// Unsandboxed, so the commands can walk up to govibe's own
+		// block: this tests the hand-over, the layer that also covers hooks
+		// and MCP servers (a sandboxed command cannot see govibe at all).
+		"--set", "sandbox.enabled=false",
 		"--approve", "all", "--set", "logLevel=debug", "--set", `permissions.allow=["Bash(sh probe.sh)","Bash(sh ppid.sh)"]`, "--output", "stream-json", "show me the environment")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
@@ -90,15 +94,18 @@ func TestExecCommandsCannotReadTheKey(t *testing.T) {
 			t.Logf("%s was not run (refused before running): %.600s", id, results[id])
 		}
 	}
-	if strings.Contains(results["c1"], "PATH=") && !strings.Contains(results["c1"], "PLAIN_MARKER=visible") {
+	if strings.Contains(out, "PLAIN_MARKER") {
+		t.Fatal("a variable outside the allowlist reached a command or govibe's own block")
+	}
+	if strings.Contains(results["c1"], "PATH=") && !strings.Contains(results["c1"], "TZ=GoVibeMarker0") {
 		t.Fatalf("the parent's environment must be readable:\n%s", results["c1"])
 	}
 	// The command's parent is govibe itself, and its block is readable and
 	// clean (the planted secrets are checked in all output below).
-	if !strings.Contains(results["c5"], "comm=govibe") || !strings.Contains(results["c5"], "PLAIN_MARKER=visible") {
+	if !strings.Contains(results["c5"], "comm=govibe") || !strings.Contains(results["c5"], "TZ=GoVibeMarker0") {
 		t.Fatalf("cat /proc/$PPID/environ did not read govibe's environment:\n%s", results["c5"])
 	}
-	if strings.Count(results["c3"], "== pid") < 3 || !strings.Contains(results["c3"], "PLAIN_MARKER=visible") {
+	if strings.Count(results["c3"], "== pid") < 3 || !strings.Contains(results["c3"], "TZ=GoVibeMarker0") {
 		t.Fatalf("the chain walk must cover the shell, govibe and its parent:\n%s", results["c3"])
 	}
 	for _, secret := range []string{key, aws, dbPass} {
@@ -149,6 +156,7 @@ func TestExecHoldsAKeyVariableOfAnyName(t *testing.T) {
 	)
 	out, errOut, code := runExec(t, []string{"LLM_CRED_VALUE=" + key, "HOME=" + t.TempDir()},
 		"--workspace", ws, "--state-dir", t.TempDir(), "--base-url", model.URL(), "--model", "scripted",
+		"--set", "sandbox.enabled=false", // walks up to govibe's block (see above)
 		"--api-key-env=LLM_CRED_VALUE", "--approve", "all", "--set", `permissions.allow=["Bash(sh probe.sh)"]`,
 		"--output", "stream-json", "look")
 	if code != 0 || strings.Count(out, "== pid") < 3 {

@@ -82,7 +82,7 @@ func TestSidecarEnvironmentHoldsNoSecrets(t *testing.T) {
 	key := randomSecret(t, "sk-side-")
 	token := randomSecret(t, "tok-")
 	cmd, in, out := startSidecar(t, "GOVIBE_API_KEY="+key, "GITHUB_TOKEN="+token,
-		"HTTPS_PROXY=http://user:"+token+"@proxy.invalid:3128", "PLAIN_MARKER=visible")
+		"HTTPS_PROXY=http://user:"+token+"@proxy.invalid:3128", "PLAIN_MARKER=visible", "DO_THING=dop_v1_"+token, "TZ=GoVibeMarker0")
 	// The initialize answer proves the re-executed image is serving.
 	params := fmt.Sprintf(`{"protocolVersion":0,"clientInfo":{"name":"t","version":"1"},"workspaceFolders":[{"name":"ws","path":%q}],"storageDir":%q,"locale":"en","settings":{"values":{},"apiKeys":{"":%q}},"capabilities":{},"trusted":true,"host":{"os":"linux","shell":"bash"}}`,
 		t.TempDir(), t.TempDir(), key)
@@ -100,7 +100,12 @@ func TestSidecarEnvironmentHoldsNoSecrets(t *testing.T) {
 	if strings.Contains(s, key) || strings.Contains(s, token) {
 		t.Fatalf("the sidecar's environment block holds a credential:\n%s", strings.ReplaceAll(s, "\x00", "\n"))
 	}
-	if !strings.Contains(s, "PLAIN_MARKER=visible") || !strings.Contains(s, "HTTPS_PROXY=http://proxy.invalid:3128") {
-		t.Fatalf("ordinary variables and the proxy (without its credentials) must stay:\n%s", strings.ReplaceAll(s, "\x00", "\n"))
+	// The block is the commands' allowlist: a variable outside it, of any
+	// shape (PLAIN_MARKER, a credential under a neutral name), is held.
+	if strings.Contains(s, "PLAIN_MARKER") || strings.Contains(s, "DO_THING") {
+		t.Fatalf("a variable outside the allowlist stayed in the block:\n%s", strings.ReplaceAll(s, "\x00", "\n"))
+	}
+	if !strings.Contains(s, "TZ=GoVibeMarker0") || !strings.Contains(s, "HTTPS_PROXY=http://proxy.invalid:3128") {
+		t.Fatalf("allowlisted variables and the proxy (without its credentials) must stay:\n%s", strings.ReplaceAll(s, "\x00", "\n"))
 	}
 }
