@@ -2,6 +2,7 @@ package osbox
 
 import (
 	"errors"
+	"strconv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,9 @@ type Prepared struct {
 	Policy Policy
 	// Mechanism that confines it.
 	Mechanism Mechanism
+	// Files are handed to the process as descriptors 3, 4, … (the
+	// compiled seccomp filter); the caller closes them once it started.
+	Files []*os.File
 	missing   []string
 	tmp       string
 }
@@ -42,14 +46,35 @@ func Prepare(st Status, p Policy, cwd string, argv []string) (*Prepared, error) 
 		}
 		args, missing := bwrapArgs(p, cwd, helper)
 		pr.missing = missing
+		pr.Env = append(pr.Env, "TMPDIR=/tmp")
 		if p.Network != nil {
 			o.Stage, o.Forward = 1, insideProxy
-			pr.Env = proxyEnv()
+			pr.Env = append(pr.Env, proxyEnv()...)
+			pr.Path = bw
+			pr.Args = append(append([]string{bw}, args...), "--")
+			pr.Args = append(pr.Args, helperArgv(helper, o, argv)...)
+			break
 		}
-		pr.Path = bw
-		pr.Args = append(append([]string{bw}, args...), "--")
-		pr.Args = append(pr.Args, helperArgv(helper, o, argv)...)
-		pr.Env = append(pr.Env, "TMPDIR=/tmp")
+		// Without network there is nothing to run inside but the command:
+		// bwrap loads the filter and prlimit (util-linux) sets the limits,
+		// which a child inherits, so no helper of ours starts (a Go
+		// process costs more than bwrap itself).
+		lim, err := exec.LookPath("prlimit")
+		if err != nil {
+			pr.Path = bw
+			pr.Args = append(append([]string{bw}, args...), "--")
+			pr.Args = append(pr.Args, helperArgv(helper, o, argv)...)
+			break
+		}
+		ff, err := filterFile(false)
+		if err != nil {
+			return nil, err
+		}
+		pr.Files = []*os.File{ff}
+		pr.Path = lim
+		pr.Args = append([]string{lim}, limitArgs(p)...)
+		pr.Args = append(append(append(pr.Args, bw, "--seccomp", "3"), args...), "--")
+		pr.Args = append(pr.Args, argv...)
 	case Landlock:
 		// No namespaces: a private temporary folder stands in for /tmp,
 		// the supervisor reaps daemons, and there is no network at all.
@@ -150,4 +175,18 @@ func allowExcept(base string, holes []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// limitArgs are prlimit's options for p's limits (a limit of 0 is none).
+func limitArgs(p Policy) []string {
+	var a []string
+	if p.MaxProcesses > 0 {
+		n := strconv.FormatUint(capToHard(nprocLimit, uint64(p.MaxProcesses)), 10)
+		a = append(a, "--nproc="+n+":"+n)
+	}
+	if p.MaxMemoryMB > 0 {
+		n := strconv.FormatUint(capToHard(dataLimit, uint64(p.MaxMemoryMB)<<20), 10)
+		a = append(a, "--data="+n+":"+n)
+	}
+	return append(a, "--core=0:0", "--")
 }

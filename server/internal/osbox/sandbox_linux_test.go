@@ -71,6 +71,7 @@ func run(t *testing.T, m Mechanism, p Policy, cwd, script string) (string, int) 
 	cmd.Env = append([]string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + p.Home}, pr.Env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.ExtraFiles = pr.Files
 	err = cmd.Run()
 	pr.After()
 	code := 0

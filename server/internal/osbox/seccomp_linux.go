@@ -1,9 +1,13 @@
 package osbox
 
 import (
+	"encoding/binary"
+	"os"
 	"syscall"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
 )
 
 // errnoAction returns errno to the caller instead of running the call.
@@ -65,3 +69,39 @@ func filter(denyInet bool) seccomp.Filter {
 }
 
 func loadFilter(denyInet bool) error { return seccomp.LoadFilter(filter(denyInet)) }
+
+// filterFile returns the filter compiled to the kernel's sock_filter
+// array in a memfd, for bubblewrap's --seccomp: bwrap installs it (with
+// no_new_privs) right before it execs the command, so the common path
+// needs no helper process of ours.
+func filterFile(denyInet bool) (*os.File, error) {
+	f := filter(denyInet)
+	insns, err := f.Policy.Assemble()
+	if err != nil {
+		return nil, err
+	}
+	raw, err := bpf.Assemble(insns)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, 8*len(raw))
+	for _, r := range raw {
+		buf = binary.LittleEndian.AppendUint16(buf, r.Op)
+		buf = append(buf, r.Jt, r.Jf)
+		buf = binary.LittleEndian.AppendUint32(buf, r.K)
+	}
+	fd, err := unix.MemfdCreate("govibe-seccomp", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	file := os.NewFile(uintptr(fd), "govibe-seccomp")
+	if _, err := file.Write(buf); err != nil {
+		file.Close()
+		return nil, err
+	}
+	if _, err := file.Seek(0, 0); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return file, nil
+}

@@ -112,6 +112,14 @@ func Run(ctx context.Context, spec Spec) (res Result, err error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = spec.Cwd
 	cmd.Env = env
+	if boxed != nil {
+		cmd.ExtraFiles = boxed.Files
+		defer func() {
+			for _, f := range boxed.Files {
+				f.Close()
+			}
+		}()
+	}
 	cmd.Stdin = nil // the null device: commands see EOF instead of hanging
 	if spec.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(spec.Stdin)

