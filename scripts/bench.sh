@@ -101,6 +101,8 @@ go_bench promptbench "prompt budget: tokens of a plain hello with everything on,
   server/internal/bench/promptbench
 go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/bench/shellbench
+go_bench sandboxbench "OS sandbox: start of a command sandboxed vs unsandboxed (goal +15 ms), go test on a warm cache (goal 1.2x)" \
+  server/internal/bench/sandboxbench
 go_bench pathbench "path sandbox: longest accepted path (4 KB, 512 components) vs a short one, filepath.Clean and the former walk-back" \
   server/internal/bench/pathbench
 go_bench toolbench "tools: list_files and glob vs a raw walk, grep (ripgrep and Go engine vs rg) over a generated tree, edit of a 100k-line file, 256 KB read_file" \
