@@ -51,6 +51,20 @@ var mergeInserts = map[string]string{
 	"confirmations": `INSERT INTO confirmations (%s) SELECT %s `,
 }
 
+// Merged reports whether the database at src was merged into s.
+func (s *Store) Merged(ctx context.Context, src string) (bool, error) {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return false, invalidf("merge source %q: %v", src, err)
+	}
+	var at int64
+	err = s.r.QueryRowContext(ctx, `SELECT merged_at FROM merged_stores WHERE source = ?`, abs).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // MergeFrom copies into s every session of the database at src that s
 // lacks, then records src as merged: a later call returns Already, and a
 // session deleted here does not come back. Each session is copied in its
@@ -67,13 +81,8 @@ func (s *Store) MergeFrom(ctx context.Context, src string) (MergeResult, error) 
 	if same, _ := filepath.Abs(s.path); same == abs {
 		return res, invalidf("cannot merge %s into itself", abs)
 	}
-	var at int64
-	err = s.r.QueryRowContext(ctx, `SELECT merged_at FROM merged_stores WHERE source = ?`, abs).Scan(&at)
-	if err == nil {
-		res.Already = true
-		return res, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
+	if done, err := s.Merged(ctx, abs); err != nil || done {
+		res.Already = done
 		return res, err
 	}
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {

@@ -125,6 +125,12 @@ func TestMergeFromOldSlots(t *testing.T) {
 	if err := s.DeleteSession(ctx, chat.ID); err != nil {
 		t.Fatal(err)
 	}
+	if done, err := s.Merged(ctx, slotA); !done || err != nil {
+		t.Fatalf("Merged(slot A) = %v, %v", done, err)
+	}
+	if done, _ := s.Merged(ctx, filepath.Join(dir, "slotC", "sessions.db")); done {
+		t.Fatal("a slot never merged counts as merged")
+	}
 	res, err = s.MergeFrom(ctx, slotA)
 	if err != nil || !res.Already || res.Copied != 0 {
 		t.Fatalf("second merge of slot A = %+v, %v; want Already", res, err)
