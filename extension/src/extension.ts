@@ -266,7 +266,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The chat header's model button calls this too; the sidecar reads
   // govibe.model per request, so the pick applies from the next one.
   command('govibe.pickModel', () => pickModel());
-  command('govibe.addModel', () => addModel(request, context.secrets));
+  // { use: true } comes from Pick Model with no profile yet: the new
+  // profile becomes the model at once. Anything else (a palette run) asks.
+  command('govibe.addModel', (arg?: unknown) => addModel(request, context.secrets, { use: (arg as { use?: unknown } | undefined)?.use === true }));
   command('govibe.restartServer', () => mgr.restart('user: Restart Server'));
   command('govibe.stopServer', () => mgr.stop('user: Stop Server'));
   command('govibe.showLogs', () => log.show());
