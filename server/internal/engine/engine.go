@@ -116,8 +116,11 @@ type Engine struct {
 	interrupted map[string]bool
 	// parked are runs a previous process left waiting on a question to the
 	// user; answering resumes them (see resume.go).
-	parked  map[string]*parkedTurn
-	notices []string
+	parked map[string]*parkedTurn
+	// watching are the other processes alive at start-up whose runs this
+	// one recovers if they stop within reloadGrace (orphans.go).
+	watching map[string]bool
+	notices  []string
 	// web is the shared fetcher (web.go).
 	web *web.Fetcher
 	// hooks is the hooks capability (hooks.go).

@@ -33,10 +33,23 @@ var reloadGrace = 15 * time.Second
 // and watches the live owners for a reload's overlap.
 func (e *Engine) recoverInterrupted(ctx context.Context) error {
 	live, err := e.recoverRuns(ctx, func(owner string) bool { return !e.Store.OwnerAlive(owner) })
+	if reloadGrace <= 0 {
+		return err
+	}
+	e.mu.Lock()
+	e.watching = live
+	e.mu.Unlock()
 	for owner := range live {
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
+			// Until its runs are recovered here, opening one of its
+			// sessions must not settle them as a closed window's.
+			defer func() {
+				e.mu.Lock()
+				delete(e.watching, owner)
+				e.mu.Unlock()
+			}()
 			wctx, cancel := context.WithTimeout(e.baseCtx, reloadGrace)
 			defer cancel()
 			if e.Store.WaitOwnerGone(wctx, owner) != nil {
@@ -143,7 +156,12 @@ func (e *Engine) settleOrphans(ctx context.Context, sid string) {
 		return
 	}
 	mine := e.Store.Owner()
-	gone := func(owner string) bool { return owner != mine && !e.Store.OwnerAlive(owner) }
+	gone := func(owner string) bool {
+		e.mu.Lock()
+		watched := e.watching[owner]
+		e.mu.Unlock()
+		return owner != mine && !watched && !e.Store.OwnerAlive(owner)
+	}
 	claimed := map[string]string{}
 	for _, m := range pending {
 		if !gone(m.Owner) {
