@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
