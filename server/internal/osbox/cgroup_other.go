@@ -3,5 +3,5 @@
 package osbox
 
 func newPidsCgroup(int) string { return "" }
-func enterCgroup(string) error  { return nil }
-func removeCgroup(string)       {}
+func enterCgroup(string) error { return nil }
+func removeCgroup(string)      {}

@@ -2,11 +2,11 @@ package osbox
 
 import (
 	"errors"
-	"strconv"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -21,10 +21,10 @@ type Prepared struct {
 	Mechanism Mechanism
 	// Files are handed to the process as descriptors 3, 4, … (the
 	// compiled seccomp filter); the caller closes them once it started.
-	Files []*os.File
-	missing   []string
-	tmp       string
-	cgroup    string
+	Files   []*os.File
+	missing []string
+	tmp     string
+	cgroup  string
 }
 
 // ErrUnavailable is returned by Prepare when no mechanism works here.
