@@ -7,6 +7,7 @@ import type { ToolBlock } from '../model';
 import { screenshotSrc } from '../screenshots';
 import { McpImages } from './McpImages';
 import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
+import { denialOf, denialText, sandboxOf, sandboxText } from '../sandbox';
 
 const OUTPUT_PREVIEW = 4000;
 
@@ -101,6 +102,11 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const out = block.display || block.output || '';
   const auto = autoApprovalOf(block.meta);
   const declined = block.status === 'declined' ? declinedOf(block.meta) : undefined;
+  const sandbox = sandboxOf(block.meta);
+  // A command the sandbox refused something failed by design, not by a
+  // bug: its output and the denial are shown in neutral colours.
+  const denial = denialOf(block.meta);
+  const errorLook = failed && !denial;
   const shown = full || out.length <= OUTPUT_PREVIEW ? out : `${out.slice(0, OUTPUT_PREVIEW)}…`;
   return (
     <div class={`tool-card status-${block.status}`} data-testid="tool-card" data-status={block.status}>
@@ -132,7 +138,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
           {block.ok !== undefined && (
             <section>
               <div class="tool-label">{failed ? l10n.t('Error') : l10n.t('Result')}</div>
-              <pre class={`tool-pre${failed ? ' tool-error' : ''}`} data-testid="tool-output">
+              <pre class={`tool-pre${errorLook ? ' tool-error' : ''}`} data-testid="tool-output">
                 {shown || l10n.t('(no output)')}
               </pre>
               {shown !== out && (
@@ -145,15 +151,29 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         </div>
       )}
     </details>
-      {failed && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {errorLook && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {denial && (
+        <div class="tool-denial" data-testid="sandbox-denial">
+          <span class="codicon codicon-lock" /> {denialText(denial)}
+        </div>
+      )}
       {declined && (
         <div class="tool-declined" data-testid="tool-declined">
           {declinedText(block.name, declined.reason)}
         </div>
       )}
-      {auto && (
-        <div class="tool-auto" data-testid="auto-approved" title={auto.detail}>
-          <span class="codicon codicon-shield" /> {autoApprovalText(auto)}
+      {(auto || sandbox) && (
+        <div class="tool-facts">
+          {auto && (
+            <span class="tool-auto" data-testid="auto-approved" title={auto.detail}>
+              <span class="codicon codicon-shield" /> {autoApprovalText(auto)}
+            </span>
+          )}
+          {sandbox && (
+            <span class="tool-sandbox" data-testid="tool-sandbox">
+              {sandboxText(sandbox)}
+            </span>
+          )}
         </div>
       )}
       {edits.map((e) => (
