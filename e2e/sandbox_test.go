@@ -44,6 +44,11 @@ func TestScenarioSandboxDeniedWriteRunsAgain(t *testing.T) {
 	}
 	h.expectConfirmFits(wv, card, "sandbox-denied-confirmation")
 	h.expectText(card.Locator(".confirm-title"), "The sandbox blocked this command")
+	// The lock sits beside the title, not on a row of its own above it.
+	if lock, title := h.box(card.Locator(".confirm-head .codicon-lock"), "the lock"), h.box(card.Locator(".confirm-title"), "the title"); lock.Y < title.Y-1 {
+		h.shot("layout-failure")
+		t.Fatalf("the lock %+v is above the title %+v", lock, title)
+	}
 	h.expectText(card.Locator(selSandboxOffers), "Run again with write access (denied: writing sandboxed.txt)")
 	h.expectText(card.Locator(selConfirmCommandText), first)
 	allow := card.Locator(selConfirmAllow)
@@ -91,18 +96,26 @@ func TestScenarioSandboxDeniedWriteRunsAgain(t *testing.T) {
 	h.expectText(left.Locator(selSandboxDenial), "The sandbox denied: writing left.txt")
 	h.expectText(left.Locator(selAutoApproved), "ran unasked in the read-only sandbox")
 	h.expectText(left.Locator(selToolSandbox), "sandbox: read-only · no network")
-	// A denial is not a bug: neither the line nor the output is in the
-	// error colour.
-	for _, l := range []playwright.Locator{left.Locator(selSandboxDenial), left.Locator(selToolOutput)} {
-		c, err := l.Evaluate(errorLookJS, nil)
-		if err != nil || c == true {
-			t.Fatalf("the denied command's card is dressed as an error (%v)", err)
-		}
+	// A denial is not a bug: unlike a failure, the card starts folded,
+	// and neither its icon, the line nor the output is in the error colour.
+	if open, err := left.Locator("details").Evaluate("el => el.open", nil); err != nil || open != false {
+		t.Fatalf("the denied command's card opened as a failure does: %v %v", open, err)
 	}
 	h.expectInside(left.Locator(selSandboxDenial), left, "the denial line")
 	h.expectInside(left.Locator(selToolSandbox), left, "the sandbox label")
 	h.expectNoOverflow(wv, "sandbox tool cards")
 	h.shot("sandbox-tool-cards")
+	if err := left.Locator("summary").Click(); err != nil {
+		t.Fatalf("open the denied command's card: %v", err)
+	}
+	h.expectText(left.Locator(selToolOutput), "Read-only file system")
+	for _, l := range []playwright.Locator{left.Locator("summary .codicon"), left.Locator(selSandboxDenial), left.Locator(selToolOutput)} {
+		c, err := l.Evaluate(errorLookJS, nil)
+		if err != nil || c == true {
+			t.Fatalf("the denied command's card is dressed as an error (%v)", err)
+		}
+	}
+	h.expectNoOverflow(wv, "the opened sandbox tool card")
 
 	got := lastToolResult(chatRequests(h.Model.recorded(t)))
 	if !strings.Contains(got, "The OS sandbox denied this command: writing left.txt") {

@@ -126,26 +126,32 @@ describe('the shell tool card', () => {
     expect(h.qa('sandbox-denial')).toEqual([]);
   });
 
-  test('a denial is a plain line, and the failed output is not dressed as an error', async () => {
+  test('a denial is a plain line on a neutral, folded card', async () => {
     await h.host(snapshot());
     await result(denied);
     const card = h.q('tool-card')!;
+    expect(card.dataset.status).toBe('error');
+    expect(card.classList.contains('sandbox-denied')).toBe(true);
+    const icon = card.querySelector('summary .codicon')!;
+    expect(icon.classList.contains('codicon-lock')).toBe(true);
+    expect(icon.getAttribute('title')).toBe('Blocked by the sandbox');
     expect(h.q('sandbox-denial')!.textContent!.trim()).toBe('The sandbox denied: writing out.txt');
     expect(card.querySelector('[data-testid="auto-approved"]')!.textContent!.trim()).toBe('ran unasked in the read-only sandbox');
     expect(card.querySelector('[data-testid="tool-sandbox"]')!.textContent).toBe('sandbox: read-only · no network');
-    // Failed cards start open; the output is there, in neutral colours.
-    expect(h.q('tool-output')!.classList.contains('tool-error')).toBe(false);
+    // Unlike other failures it starts folded, with no red first line.
+    expect(card.querySelector('details')!.open).toBe(false);
     expect(card.querySelector('.tool-error-line')).toBeNull();
-    // Folded, the card still shows the denial and no red first line.
+    // Opened, the output is there under "Result", not dressed as an error.
     card.querySelector('summary')!.click();
     await flush();
-    expect(card.querySelector('.tool-error-line')).toBeNull();
-    expect(h.q('sandbox-denial')).not.toBeNull();
+    expect(h.q('tool-output')!.classList.contains('tool-error')).toBe(false);
+    expect(Array.from(card.querySelectorAll('.tool-label')).map((l) => l.textContent)).toEqual(['Arguments', 'Result']);
   });
 
   test('an ordinary failure keeps the error look', async () => {
     await h.host(snapshot());
     await result({ callId: 'c1', name: 'run_shell_command', ok: false, output: 'exit code 2', meta: { exitCode: 2, sandbox: 'workspace-write; no network' } });
+    expect(h.q('tool-card')!.classList.contains('sandbox-denied')).toBe(false);
     expect(h.q('tool-output')!.classList.contains('tool-error')).toBe(true);
     expect(h.q('sandbox-denial')).toBeNull();
   });
@@ -156,6 +162,7 @@ describe('the shell tool card', () => {
     expect(h.q('sandbox-denial')!.textContent!.trim()).toBe('沙箱拒绝了：写入 out.txt');
     expect(h.q('tool-sandbox')!.textContent).toBe('沙箱：只读 · 无网络');
     expect(h.q('auto-approved')!.textContent!.trim()).toBe('未经询问，在只读沙箱中运行');
+    expect(h.q('tool-card')!.querySelector('summary .codicon')!.getAttribute('title')).toBe('被沙箱阻止');
   });
 });
 
@@ -179,7 +186,7 @@ describe('the sandbox-denied confirmation', () => {
     await h.host({ type: 'confirm', request: offer('s1', ['Run again with write access (denied: writing out.txt)'], { allowRules: ['Bash(python3:*)'] }) });
     const card = h.q('confirm-card')!;
     expect(card.dataset.class).toBe('sandbox-denied');
-    expect(card.querySelector('.confirm-title')!.textContent).toBe('The sandbox blocked this command');
+    expect(card.querySelector('.confirm-title')!.textContent!.trim()).toBe('The sandbox blocked this command');
     expect(h.qa('sandbox-offers')[0].textContent).toBe('Run again with write access (denied: writing out.txt)');
     expect(h.q('confirm-command-text')!.textContent).toBe("python3 -c \"open('out.txt','w')\"");
     expect(h.q('confirm-allow')!.textContent).toBe('Run again with write access Alt+A');
@@ -215,7 +222,7 @@ describe('the sandbox-denied confirmation', () => {
   test('in Chinese', async () => {
     await h.host(snapshot({}, { l10n: ZH, locale: 'zh-cn' }));
     await h.host({ type: 'confirm', request: offer('s1', ['以写入权限重新运行（被拒绝：写入 out.txt）']) });
-    expect(h.q('confirm-card')!.querySelector('.confirm-title')!.textContent).toBe('沙箱阻止了此命令');
+    expect(h.q('confirm-card')!.querySelector('.confirm-title')!.textContent!.trim()).toBe('沙箱阻止了此命令');
     expect(h.q('confirm-allow')!.textContent).toBe('以写入权限重新运行 Alt+A');
     expect(h.q('confirm-deny')!.textContent).toBe('保持现状 Alt+R');
   });

@@ -26,8 +26,11 @@ export function SandboxConfirm({ view, primary }: { view: ConfirmView; primary: 
       data-class="sandbox-denied"
     >
       <div class="confirm-head">
-        <span class="codicon codicon-lock" />
-        <span class="confirm-title">{l10n.t('The sandbox blocked this command')}</span>
+        {/* The icon inside the title: a title too long for a narrow sidebar
+            then wraps beside it instead of dropping below it. */}
+        <span class="confirm-title">
+          <span class="codicon codicon-lock" /> {l10n.t('The sandbox blocked this command')}
+        </span>
       </div>
       {offers.length > 0 && (
         <ul class="shell-reasons" data-testid="sandbox-offers">
