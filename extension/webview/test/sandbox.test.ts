@@ -211,6 +211,19 @@ describe('the sandbox-denied confirmation', () => {
     expect(h.posted).toContainEqual({ type: 'resolve', id: 's1', decision: 'reject' });
   });
 
+  test('"Run outside the sandbox" is offered only when the sidecar offers it, and answers outside', async () => {
+    await h.host(snapshot());
+    await h.host({ type: 'confirm', request: offer('s1', ['Run again with write access']) });
+    expect(h.q('confirm-outside')).toBeNull();
+    await h.host({ type: 'confirm', request: offer('s2', ['Run again with write access'], { options: ['outside'] }) });
+    const b = h.qa('confirm-outside');
+    expect(b).toHaveLength(1);
+    expect(b[0].textContent!.trim()).toBe('Run outside the sandbox');
+    expect(b[0].getAttribute('title')).toContain('no sandbox');
+    (b[0] as HTMLElement).click();
+    expect(h.posted).toContainEqual({ type: 'resolve', id: 's2', decision: 'accept', answer: 'outside' });
+  });
+
   test('other shell cards are unchanged', async () => {
     await h.host(snapshot());
     await h.host({ type: 'confirm', request: req({ id: 's1', command: 'touch a', analysis: { class: 'mutating', reasons: ['creates a'] } }) });

@@ -17,6 +17,10 @@ export function SandboxConfirm({ view, primary }: { view: ConfirmView; primary: 
   const label = sandboxAcceptLabel(offers);
   const accept = () => resolve(req.id, 'accept');
   const leave = () => resolve(req.id, 'reject');
+  // The sidecar offers "outside" on this card only: the one way to run a
+  // command unconfined, asked each time, with what it gives up in words.
+  const outside = (req.options ?? []).includes('outside');
+  const runOutside = () => resolve(req.id, 'accept', { answer: 'outside' });
   useShortcuts(primary && !view.resolved, { KeyA: accept, KeyR: leave });
   return (
     <div
@@ -56,6 +60,18 @@ export function SandboxConfirm({ view, primary }: { view: ConfirmView; primary: 
               {l10n.t('Leave it')} <Kbd k="R" show={primary} />
             </vscode-button>
           </div>
+          {outside && (
+            <div class="confirm-actions">
+              <vscode-button
+                secondary
+                data-testid="confirm-outside"
+                title={l10n.t('Runs this one command with no sandbox: it may write anywhere you can, read your secrets and reach any network.')}
+                onClick={runOutside}
+              >
+                {l10n.t('Run outside the sandbox')}
+              </vscode-button>
+            </div>
+          )}
         </>
       )}
     </div>
