@@ -5,9 +5,15 @@ type InitializeParams struct {
 	ProtocolVersion  int               `json:"protocolVersion"`
 	ClientInfo       ClientInfo        `json:"clientInfo"`
 	WorkspaceFolders []WorkspaceFolder `json:"workspaceFolders"`
-	// StorageDir is the extension's storageUri (per workspace) or
-	// globalStorageUri; sessions, snapshots and logs live under it.
+	// StorageDir is the workspace's folder in the extension's global
+	// storage, named by a hash of the workspace's identity (its folders or
+	// its .code-workspace file), so every window on the workspace shares
+	// it; sessions and snapshots live under it.
 	StorageDir string `json:"storageDir"`
+	// LegacyStorageDirs are the per-window storage slots that kept this
+	// workspace's sessions before: their sessions and snapshots are merged
+	// into StorageDir, once each.
+	LegacyStorageDirs []string `json:"legacyStorageDirs,omitempty"`
 	// Locale is the UI language ("en", "zh-cn", ...).
 	Locale       string             `json:"locale"`
 	Settings     Settings           `json:"settings"`

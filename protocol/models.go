@@ -17,7 +17,8 @@ type ModelsPresetsResult struct {
 
 // ModelsEndpointParams names an endpoint: a preset, optionally another base
 // URL (a region, a local port) and the key (from SecretStorage; never
-// stored by the sidecar).
+// stored by the sidecar). Preset "custom" is an OpenAI-compatible endpoint
+// GoVibe has no preset for: BaseURL is then required.
 type ModelsEndpointParams struct {
 	Preset  string `json:"preset"`
 	BaseURL string `json:"baseUrl,omitempty"`

@@ -36,6 +36,7 @@ if [[ $quick == 1 ]]; then
   snap_files=${SNAPBENCH_FILES:-2000}
   snap_mb=${SNAPBENCH_MB:-20}
   snap_args=(-reps 3)
+  estimator_args=(-reps 3)
 else
   rpc_args=(-cold 25 -calls 3000 -streams 3)
   tool_args=(-files 20000)
@@ -46,6 +47,7 @@ else
   snap_files=${SNAPBENCH_FILES:-20000}
   snap_mb=${SNAPBENCH_MB:-200}
   snap_args=()
+  estimator_args=()
 fi
 
 declare -a summary=()
@@ -99,6 +101,8 @@ go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/eve
   server/internal/bench/rpcbench -bin "$bin" "${rpc_args[@]}"
 go_bench promptbench "prompt budget: tokens of a plain hello with everything on, small and large AGENTS.md (budget 5k)" \
   server/internal/bench/promptbench
+go_bench estimator "token estimate of 1 MB and 2 MB per shape of text (goals: <= 100 ms, 2 MB <= 2.2x 1 MB)" \
+  server/internal/bench/estimatorbench "${estimator_args[@]}"
 go_bench shellbench "shell command analysis (1 KB command)" \
   server/internal/bench/shellbench
 go_bench sandboxbench "OS sandbox: start of a command sandboxed vs unsandboxed (goal +15 ms), go test on a warm cache (goal 1.2x)" \

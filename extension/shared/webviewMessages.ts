@@ -118,6 +118,9 @@ export type WebviewMessage =
   | { type: 'setEditEnabled'; sessionId?: string; enabled: boolean }
   | { type: 'newSession' }
   | { type: 'switchSession'; sessionId: string }
+  // The history dropdown opened: the host answers with `sessions`, read
+  // again (another window on the workspace may have added chats).
+  | { type: 'listSessions' }
   | { type: 'renameSession'; sessionId: string; title: string }
   | { type: 'deleteSession'; sessionId: string }
   | { type: 'loadMore'; sessionId: string; beforeSeq: number }

@@ -33,6 +33,7 @@ import { EditorRequests } from './host/editorRequests';
 import { Proposals } from './host/proposals';
 import { SnapshotsView } from './host/snapshots';
 import { ServerStatusItem } from './host/status';
+import { legacyStorageDirs, prepareWorkspaceStorage, slotBelongs, workspaceIdentity, workspaceStorageDir } from './workspaceStorage';
 
 let manager: SidecarManager | undefined;
 
@@ -45,7 +46,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let trace: vscode.OutputChannel | undefined;
   const cfg = () => vscode.workspace.getConfiguration(SECTION);
 
-  const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  // Sessions belong to the workspace, not to the window's storage slot
+  // (workspaceStorage.ts): every window on it shares one folder.
+  const folderUris = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+  const workspaceFile = vscode.workspace.workspaceFile?.toString();
+  const identity = workspaceIdentity(folderUris, workspaceFile);
+  const storageDir = identity
+    ? workspaceStorageDir(context.globalStorageUri.fsPath, identity)
+    : (context.storageUri ?? context.globalStorageUri).fsPath;
+  const sameUri = (a: string, b: string) => vscode.Uri.parse(a).toString() === vscode.Uri.parse(b).toString();
+  // Read at each start: a slot's sessions are merged once, by the sidecar.
+  const legacyDirs = () =>
+    identity ? legacyStorageDirs(context.storageUri?.fsPath, (slot) => slotBelongs(slot, folderUris, workspaceFile, sameUri)) : [];
   const locale = () => {
     const lang: string = setting((k) => cfg().get(k), 'language');
     return (lang === 'auto' ? vscode.env.language : lang).toLowerCase();
@@ -55,7 +67,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const mgr = new SidecarManager({
     launch: () => {
       const command = findServerBinary(setting((k) => cfg().get(k), 'server.path'), context.extensionPath, process.platform);
-      fs.mkdirSync(storageDir, { recursive: true });
+      if (identity) prepareWorkspaceStorage(storageDir, identity);
+      else fs.mkdirSync(storageDir, { recursive: true });
       // Read at each start: a changed list applies from the next sidecar start.
       const passthrough = cfg().get<string[]>('shell.env.passthrough') ?? [];
       return spawnSidecar({
@@ -71,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       clientInfo: { name: 'vscode', version: `${context.extension.packageJSON.version} (VS Code ${vscode.version})` },
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
       storageDir,
+      legacyStorageDirs: legacyDirs(),
       locale: locale(),
       settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)),
       capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
@@ -252,7 +266,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The chat header's model button calls this too; the sidecar reads
   // govibe.model per request, so the pick applies from the next one.
   command('govibe.pickModel', () => pickModel());
-  command('govibe.addModel', () => addModel(request, context.secrets));
+  // { use: true } comes from Pick Model with no profile yet: the new
+  // profile becomes the model at once. Anything else (a palette run) asks.
+  command('govibe.addModel', (arg?: unknown) => addModel(request, context.secrets, { use: (arg as { use?: unknown } | undefined)?.use === true }));
   command('govibe.restartServer', () => mgr.restart('user: Restart Server'));
   command('govibe.stopServer', () => mgr.stop('user: Stop Server'));
   command('govibe.showLogs', () => log.show());

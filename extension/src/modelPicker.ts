@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type ProfileEntry, pickItems } from './modelPickItems';
 
 /**
- * govibe.pickModel: choose the main profile. The sidecar reads govibe.model
+ * govibe.pickModel: choose the main profile; with none yet, Add Model. The sidecar reads govibe.model
  * per request, so the switch applies from the next request. The value is
  * written where it is currently set (workspace over user), so the pick
  * takes effect.
@@ -17,8 +17,9 @@ export async function pickModel(): Promise<string | undefined> {
     effort: (level) => vscode.l10n.t('effort {0}', level),
   });
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No model profiles yet: add one to govibe.models (or run govibe models list to see what an endpoint offers).'));
-    return undefined;
+    // Nothing to pick yet: the button leads to making one, which then is
+    // the model (its name comes back like a pick).
+    return vscode.commands.executeCommand<string | undefined>('govibe.addModel', { use: true });
   }
   const choice = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Model for the next request (now: {0})', current) });
   if (!choice) return undefined;

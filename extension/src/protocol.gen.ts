@@ -302,6 +302,7 @@ export interface InitializeParams {
 	clientInfo: ClientInfo;
 	workspaceFolders: WorkspaceFolder[];
 	storageDir: string;
+	legacyStorageDirs?: string[];
 	locale: string;
 	settings: Settings;
 	capabilities: ClientCapabilities;

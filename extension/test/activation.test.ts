@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fakeContext, recorded } from './fakeVscode';
+import { Uri, fakeContext, recorded, workspace } from './fakeVscode';
+import { workspaceIdentity, workspaceStorageDir } from '../src/workspaceStorage';
 
 vi.mock('vscode', () => import('./fakeVscode'));
 
@@ -14,6 +15,11 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'govibe-activate-'));
 const recordFile = path.join(tmp, 'record.jsonl');
 const extDir = path.join(tmp, 'ext');
+const folder = path.join(tmp, 'proj');
+// Sessions live in the workspace's folder under global storage; this
+// window's old slot, which held sessions, is handed over to be merged.
+const slot = path.join(tmp, 'storage', 'workspaceStorage', 'slot1', 'govibe.govibe');
+const storage = workspaceStorageDir(path.join(tmp, 'storage', 'globalStorage', 'govibe.govibe'), workspaceIdentity([Uri.file(folder).toString()])!);
 
 type Posted = { type: string; [k: string]: any };
 const posted: Posted[] = [];
@@ -66,6 +72,10 @@ beforeAll(async () => {
   recorded.config.model = 'deepseek-reasoner';
   recorded.config.models = [{ name: 'fast', model: 'deepseek-chat', apiKey: 'sk-plain' }];
   recorded.secrets.set('govibe.apiKey', 'sk-secret');
+  fs.mkdirSync(folder);
+  fs.mkdirSync(slot, { recursive: true });
+  fs.writeFileSync(path.join(slot, 'sessions.db'), '');
+  workspace.workspaceFolders = [{ name: 'proj', index: 0, uri: Uri.file(folder) }];
   ext = await import('../src/extension');
   ctx = fakeContext(extDir, path.join(tmp, 'storage'));
   await ext.activate(ctx as any);
@@ -92,8 +102,10 @@ describe('activation', () => {
     const init = records().find((r) => r.method === 'initialize')!.params;
     expect(init.protocolVersion).toBe(1);
     expect(init.locale).toBe('zh-cn');
-    expect(init.storageDir).toBe(path.join(tmp, 'storage'));
+    expect(init.storageDir).toBe(storage);
     expect(fs.existsSync(init.storageDir)).toBe(true);
+    expect(init.legacyStorageDirs).toEqual([slot]);
+    expect(init.workspaceFolders).toEqual([{ name: 'proj', path: folder }]);
     expect(init.trusted).toBe(true);
     expect(init.capabilities).toEqual({ applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true });
     expect(init.host).toEqual({ os: process.platform, shell: '/bin/bash', ripgrepPath: '' });
@@ -115,8 +127,8 @@ describe('activation', () => {
     // (both shown inline in the chat); nothing else.
     expect(view.webview.options.localResourceRoots.map(String)).toEqual([
       `file://${path.join(extDir, 'extension', 'webview', 'dist')}`,
-      `file://${path.join(tmp, 'storage', 'browser')}`,
-      `file://${path.join(tmp, 'storage', 'mcp-images')}`,
+      `file://${path.join(storage, 'browser')}`,
+      `file://${path.join(storage, 'mcp-images')}`,
     ]);
     expect(view.webview.html).toMatch(/script-src 'nonce-[^']+'/);
     expect(view.webview.html).toContain(path.join('extension', 'webview', 'dist', 'main.js'));
@@ -131,8 +143,8 @@ describe('activation', () => {
     expect(snap.sessions.map((s: { id: string }) => s.id)).toEqual(['s1']);
     expect(snap.l10n).toEqual({ Send: '发送' });
     expect(snap.locale).toBe('zh-cn');
-    expect(snap.screenshots).toEqual({ dir: path.join(tmp, 'storage', 'browser'), base: `file://${path.join(tmp, 'storage', 'browser')}` });
-    expect(snap.mcpImages).toEqual({ dir: path.join(tmp, 'storage', 'mcp-images'), base: `file://${path.join(tmp, 'storage', 'mcp-images')}` });
+    expect(snap.screenshots).toEqual({ dir: path.join(storage, 'browser'), base: `file://${path.join(storage, 'browser')}` });
+    expect(snap.mcpImages).toEqual({ dir: path.join(storage, 'mcp-images'), base: `file://${path.join(storage, 'mcp-images')}` });
 
     onMessage({ type: 'send', text: 'hi' });
     await waitFor(() => posted.filter((m) => m.type === 'event').length === 2, 'two events');

@@ -213,4 +213,17 @@ describe('ChatView start-up', () => {
     await flush();
     expect(posted.filter((m) => m.type === 'notice').map((m) => m.text)).toEqual(['the session is gone']);
   });
+
+  it('reads the session list again when the history opens (another window may have added a chat)', async () => {
+    let listed = [{ id: 's1', title: 'mine' }];
+    const calls: string[] = [];
+    const { posted, onMessage } = await mountView({ request: (async (method: string) => {
+      calls.push(method);
+      return method === 'session/list' ? { sessions: listed } : {};
+    }) as any, state: { get: () => undefined, update: async () => undefined, keys: () => [] } });
+    listed = [{ id: 's2', title: 'theirs' }, { id: 's1', title: 'mine' }];
+    await onMessage({ type: 'listSessions' });
+    expect(calls).toEqual(['session/list']);
+    expect(posted.filter((m) => m.type === 'sessions').at(-1)!.sessions.map((s: { id: string }) => s.id)).toEqual(['s2', 's1']);
+  });
 });

@@ -241,6 +241,7 @@ export const window = {
 
 export const workspace = {
   workspaceFolders: undefined as unknown,
+  workspaceFile: undefined as unknown,
   isTrusted: true,
   textDocuments: [] as unknown[],
   getConfiguration: () => ({
@@ -299,8 +300,9 @@ export function fakeContext(extensionPath: string, storage: string) {
     subscriptions: [] as Array<{ dispose(): unknown }>,
     extensionPath,
     extensionUri: Uri.file(extensionPath),
-    storageUri: Uri.file(storage),
-    globalStorageUri: Uri.file(storage),
+    // As VS Code lays them out: a per-window slot and the global folder.
+    storageUri: Uri.file(path.join(storage, 'workspaceStorage', 'slot1', 'govibe.govibe')),
+    globalStorageUri: Uri.file(path.join(storage, 'globalStorage', 'govibe.govibe')),
     extension: { packageJSON: { version: '0.1.0' } },
     secrets: {
       get: async (k: string) => recorded.secrets.get(k),

@@ -52,8 +52,17 @@ export class ApiKeys {
       ignoreFocusOut: true,
     });
     if (key === undefined) return false;
-    if (key.trim() === '') await this.secrets.delete(secretKey(profile));
-    else await this.secrets.store(secretKey(profile), key.trim());
+    const which = profile === '' ? vscode.l10n.t('the default model') : profile;
+    if (key.trim() === '') {
+      await this.secrets.delete(secretKey(profile));
+      void vscode.window.showInformationMessage(vscode.l10n.t('The API key for {0} was removed from VS Code secret storage.', which));
+    } else {
+      await this.secrets.store(secretKey(profile), key.trim());
+      // Read back: say it is stored only once it is.
+      const stored = (await this.secrets.get(secretKey(profile))) === key.trim();
+      if (stored) void vscode.window.showInformationMessage(vscode.l10n.t('The API key for {0} is stored in VS Code secret storage; the next request uses it.', which));
+      else void vscode.window.showErrorMessage(vscode.l10n.t('The API key for {0} could not be stored in VS Code secret storage.', which));
+    }
     return true;
   }
 

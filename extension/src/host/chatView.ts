@@ -317,6 +317,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return this.newSession();
       case 'switchSession':
         return this.inOrder(() => this.switchTo(m.sessionId));
+      case 'listSessions':
+        return this.refreshSessions();
       case 'renameSession':
         await r('session/rename', { sessionId: m.sessionId, title: m.title });
         return this.refreshSessions();

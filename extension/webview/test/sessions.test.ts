@@ -43,7 +43,22 @@ describe('session history', () => {
     expect(h.qa('session-when').map((e) => e.textContent)).toEqual(['2 minutes ago', '3 hours ago']);
   });
 
-  test('search filters titles at once and finds message text through session/search', async () => {
+  test('opening the history reads the list again; a chat another window added is listed', async () => {
+    const now = Date.now();
+    await h.host(snapshot({}, { sessions: [info('s1', 'Fix the parser', now)] }));
+    h.q('session-menu')!.click();
+    await flush();
+    expect(h.posted).toContainEqual({ type: 'listSessions' });
+    await h.host({ type: 'sessions', sessions: [info('s2', 'From the other window', now), info('s1', 'Fix the parser', now - 1000)] });
+    expect(h.qa('session-item').map((e) => e.textContent)).toEqual([expect.stringContaining('From the other window'), expect.stringContaining('Fix the parser')]);
+    // Closing it asks nothing.
+    const asked = h.posted.filter((m) => m.type === 'listSessions').length;
+    h.q('session-menu')!.click();
+    await flush();
+    expect(h.posted.filter((m) => m.type === 'listSessions')).toHaveLength(asked);
+  });
+
+    test('search filters titles at once and finds message text through session/search', async () => {
     const now = Date.now();
     await h.host(snapshot({}, { sessions: [info('s1', 'Fix the parser', now), info('s2', 'Add a CLI flag', now)] }));
     h.q('session-menu')!.click();

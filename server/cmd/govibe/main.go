@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/govibe/govibe/server/internal/osbox"
 	"io"
 	"os"
 	"strings"
@@ -22,6 +23,7 @@ commands:
   config [--json]                print every effective setting and its source
   permissions list|add|revoke    the always-allow rules written from confirmation cards
   models presets|list|probe      provider presets; list an endpoint's models; probe one
+  sandbox status                 the command sandbox on this machine, and how to enable it
   version                        print the version
 `
 
@@ -53,6 +55,12 @@ func main() {
 		code = permissionsCmd(os.Args[2:])
 	case "models":
 		code = modelsCmd(os.Args[2:])
+	case "sandbox-exec":
+		// The sandbox's helper under a readable name (the sidecar itself
+		// runs it as osbox.HelperArg); OPTIONS is osbox's JSON.
+		code = osbox.HelperMain(os.Args[2:])
+	case "sandbox":
+		code = sandboxCmd(os.Args[2:])
 	case "version", "--version":
 		fmt.Println(version())
 	case "-h", "--help", "help":

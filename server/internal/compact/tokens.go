@@ -9,9 +9,6 @@ import (
 	"hash/maphash"
 	"sync"
 
-	"github.com/pkoukk/tiktoken-go"
-	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
-
 	"github.com/govibe/govibe/server/internal/llm"
 )
 
@@ -23,29 +20,12 @@ const messageOverhead = 4
 // costs one re-count per live message, never a wrong answer.
 const maxCached = 1 << 16
 
-var (
-	encOnce sync.Once
-	enc     *tiktoken.Tiktoken
-)
-
-// encoding loads cl100k_base from the BPE file embedded by the offline
-// loader: decisions are made before a request, with no network. Providers'
-// own tokenizers differ by a few percent, which the threshold absorbs.
-func encoding() *tiktoken.Tiktoken {
-	encOnce.Do(func() {
-		tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
-		e, err := tiktoken.GetEncoding("cl100k_base")
-		if err == nil {
-			enc = e
-		}
-	})
-	return enc
-}
-
-// Estimator counts tokens locally. It is safe for concurrent use: the
-// encoder is read-only and the cache is guarded by mu. Messages in a
-// session are immutable, so counts are cached by content hash and a long
-// session is tokenised once, not once per request.
+// Estimator counts cl100k_base tokens locally (bpe.go): tiktoken's exact
+// count on ordinary text, at a bounded cost per byte on any text. It is
+// safe for concurrent use: the vocabulary is read-only and the cache is
+// guarded by mu. Messages in a session are immutable, so counts are cached
+// by content hash and a long session is tokenised once, not once per
+// request.
 type Estimator struct {
 	seed  maphash.Seed
 	mu    sync.Mutex
@@ -74,8 +54,8 @@ func (e *Estimator) Text(s string) int {
 	if ok {
 		return n
 	}
-	if t := encoding(); t != nil {
-		n = len(t.EncodeOrdinary(s))
+	if v := cl100k(); v != nil {
+		n, _ = countText(v, s)
 	} else {
 		// Only reachable if the embedded BPE file failed to parse.
 		n = (len(s) + 3) / 4

@@ -35,8 +35,12 @@ import (
 type Options struct {
 	Roots    []string
 	StateDir string
-	Logger   *zap.Logger
-	Settings config.Values
+	// LegacyStateDirs are storage folders that kept this workspace's
+	// sessions before they moved to StateDir (the editor's per-window
+	// slots): their sessions and snapshots are merged in, once each.
+	LegacyStateDirs []string
+	Logger          *zap.Logger
+	Settings        config.Values
 	// APIKeys by profile name; "" is the default profile's key.
 	APIKeys map[string]string
 	Host    tools.Host
@@ -112,8 +116,11 @@ type Engine struct {
 	interrupted map[string]bool
 	// parked are runs a previous process left waiting on a question to the
 	// user; answering resumes them (see resume.go).
-	parked  map[string]*parkedTurn
-	notices []string
+	parked map[string]*parkedTurn
+	// watching are the other processes alive at start-up whose runs this
+	// one recovers if they stop within reloadGrace (orphans.go).
+	watching map[string]bool
+	notices  []string
 	// web is the shared fetcher (web.go).
 	web *web.Fetcher
 	// hooks is the hooks capability (hooks.go).
@@ -230,6 +237,9 @@ func New(o Options) (*Engine, error) {
 	e.modes = moderun.New(modesHost{e}, st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, o.Logger.Named("memory"))
 	e.slash = e.newSlash()
+	// Before recovery: a merged session's unfinished run is recovered
+	// like any other whose process is gone.
+	e.mergeLegacy(ctx)
 	if err := e.recoverInterrupted(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
@@ -283,39 +293,6 @@ func (e *Engine) tracker(sessionID string) *tools.FileTracker {
 		e.trackers[sessionID] = t
 	}
 	return t
-}
-
-// recoverInterrupted finalises what a killed process left pending: its
-// assistant messages become "cancelled" with a notice, and its parked
-// confirmations are closed. The sessions are flagged so the UI can offer
-// "Continue". The exception is a run that was waiting on a question to the
-// user: its message stays pending and the question is asked again, so
-// answering it resumes the run where it stopped.
-func (e *Engine) recoverInterrupted(ctx context.Context) error {
-	ids, err := e.Store.PendingMessages(ctx)
-	if err != nil {
-		return err
-	}
-	open, err := e.Store.OpenConfirmations(ctx)
-	if err != nil {
-		return err
-	}
-	var keep []string
-	for _, m := range ids {
-		if p := e.findParked(ctx, m, open); p != nil {
-			e.park(p)
-			keep = append(keep, p.confirm.ID)
-			continue
-		}
-		w, err := e.Store.ResumeWriter(ctx, m.ID)
-		if err != nil {
-			continue
-		}
-		_ = w.AddNotice(ctx, store.NoticeWarn, e.tr("This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume."))
-		_ = w.Finalize(ctx, store.StatusCancelled, nil)
-		e.interrupted[m.SessionID] = true
-	}
-	return e.Store.CancelPendingConfirmations(ctx, keep...)
 }
 
 // cfg is the typed view of the current settings (generated from the one

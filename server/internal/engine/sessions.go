@@ -142,6 +142,11 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	if err != nil {
 		return Loaded{}, err
 	}
+	if beforeSeq == 0 {
+		// Opening the session: what a closed window left pending in it
+		// is settled before it is shown (orphans.go).
+		e.settleOrphans(ctx, sid)
+	}
 	// Buffered deltas are not yet on disk: flush them so the page holds
 	// all text up to LastSeq.
 	e.flushRunning(ctx, sid)

@@ -43,6 +43,10 @@ type SendParams struct {
 // ErrBusy is returned when a session already runs a turn.
 var ErrBusy = errors.New("this session is still working on the previous message; stop it or wait")
 
+// ErrRunningElsewhere is returned when another window's sidecar runs a
+// turn of the session (store.ErrRunningElsewhere).
+var ErrRunningElsewhere = errors.New("this chat is running a turn in another window")
+
 // turn is one running user message. Its fields are set before the
 // goroutine starts and then owned by it, except cancel (safe to call from
 // anywhere) and done (closed when the turn has persisted its final state).
@@ -116,6 +120,10 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		p.SessionID = s.ID
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
+	} else {
+		// A run a closed window left is settled first, so it neither
+		// blocks this turn nor stays pending under it.
+		e.settleOrphans(ctx, p.SessionID)
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
 		limits:    limits,
@@ -157,6 +165,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if err != nil {
 		release()
 		close(t.done)
+		if errors.Is(err, store.ErrRunningElsewhere) {
+			err = ErrRunningElsewhere
+		}
 		return "", "", err
 	}
 	if err := slashcmd.RecordTurn(ctx, e.Store, t.sessionID, t.id, t.limits); err != nil {

@@ -72,6 +72,9 @@ func detect(force string) Status {
 		return Status{Mechanism: Bubblewrap}
 	}
 	if llWhy := landlockWorks(); llWhy == "" {
+		if bwrapWhy == "" {
+			bwrapWhy = MechanismEnv + "=landlock chose the fallback"
+		}
 		return Status{Mechanism: Landlock, Reason: bwrapWhy}
 	} else if force == string(Landlock) {
 		return Status{Mechanism: None, Reason: "Landlock was asked for but " + llWhy}

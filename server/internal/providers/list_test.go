@@ -70,3 +70,24 @@ func TestModelsFallBackToThePresetWithoutAList(t *testing.T) {
 		t.Fatalf("unreachable: %v", err)
 	}
 }
+
+// TestCustomEndpoint: an endpoint without a preset is listed and probed at
+// the user's base URL (a pasted trailing slash is dropped), without a key
+// when none is given; a missing or non-http URL is refused with a reason.
+func TestCustomEndpoint(t *testing.T) {
+	srv := scripted.Start(t)
+	srv.SetConfig(scripted.Config{ModelsBody: `{"object":"list","data":[{"id":"my-model"}]}`})
+	p, err := Custom(srv.URL() + "/")
+	if err != nil || p.ID != CustomID || p.BaseURL != srv.URL() {
+		t.Fatalf("Custom(%q) = %+v, %v", srv.URL()+"/", p, err)
+	}
+	ms, fromPreset, err := Endpoint{Preset: p}.Models(context.Background())
+	if err != nil || fromPreset || len(ms) != 1 || ms[0].ID != "my-model" {
+		t.Fatalf("custom list: %+v %v %v", ms, fromPreset, err)
+	}
+	for _, bad := range []string{"", "  ", "ftp://host/v1", "localhost:8000/v1", "http://"} {
+		if _, err := Custom(bad); err == nil {
+			t.Errorf("Custom(%q) accepted", bad)
+		}
+	}
+}

@@ -218,3 +218,25 @@ func (p Preset) Validate() error {
 	}
 	return nil
 }
+
+// CustomID names a custom OpenAI-compatible endpoint in models/list and
+// models/probe: no preset, the user's base URL.
+const CustomID = "custom"
+
+// Custom is the preset of an endpoint GoVibe has no table entry for, at
+// baseURL (http or https: a server on the user's network need not have a
+// certificate). It follows the OpenAI API without assumptions: tools are
+// offered (the probe says whether they work), usage is read from whatever
+// chunk carries it without asking for it (some servers reject the unknown
+// stream_options), and no key is sent when none is given.
+func Custom(baseURL string) (Preset, error) {
+	raw := strings.TrimRight(strings.TrimSpace(baseURL), "/")
+	u, err := url.Parse(raw)
+	switch {
+	case raw == "":
+		return Preset{}, fmt.Errorf("a custom endpoint needs its base URL (…/v1, where /chat/completions is found)")
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return Preset{}, fmt.Errorf("the base URL %q is not an http:// or https:// address", baseURL)
+	}
+	return Preset{ID: CustomID, Name: u.Host, BaseURL: raw, Quirks: llm.ProviderGeneric, Tools: true, ModelsPath: "/models"}, nil
+}

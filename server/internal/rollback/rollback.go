@@ -252,3 +252,31 @@ func (m *Manager) Close() {
 		_ = st.Close()
 	}
 }
+
+// Import copies the snapshots that the state directory dir (an old
+// storage slot) holds of each root into this manager's stores, so turns
+// of sessions merged from there can still be rolled back. A root dir
+// never snapshotted is skipped without creating anything there.
+func (m *Manager) Import(dir string) (int, error) {
+	total := 0
+	var errs []error
+	for _, root := range m.opts.Roots {
+		if !snapshot.Exists(dir, root) {
+			continue
+		}
+		dst, err := m.rootStore(root)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		src, err := snapshot.Open(dir, root, snapshot.Options{Logger: m.log})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("opening the snapshots of %s in %s: %w", root, dir, err))
+			continue
+		}
+		n, err := dst.Import(src)
+		total += n
+		errs = append(errs, err, src.Close())
+	}
+	return total, errors.Join(errs...)
+}

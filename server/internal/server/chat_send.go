@@ -22,6 +22,9 @@ func (s *Server) ChatSend(ctx context.Context, p *protocol.ChatSendParams) (*pro
 	if errors.Is(err, engine.ErrBusy) {
 		return nil, protocol.Errorf(protocol.CodeBusy, "%s", eng.Tr("this session is still working on the previous message; stop it or wait"))
 	}
+	if errors.Is(err, engine.ErrRunningElsewhere) {
+		return nil, protocol.Errorf(protocol.CodeBusy, "%s", eng.Tr("This chat is running a turn in another window; wait for it there, or stop it there."))
+	}
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())
 	}

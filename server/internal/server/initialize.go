@@ -60,13 +60,15 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		Terminal: terminal,
 		Roots:    roots,
 		StateDir: filepath.Clean(p.StorageDir),
-		Logger:   s.log.Named("engine"),
-		Settings: values,
-		APIKeys:  p.Settings.APIKeys,
-		Host:     host,
-		Editor:   editor,
-		HostInfo: engine.HostInfo{OS: p.Host.OS, Shell: p.Host.Shell, RipgrepPath: p.Host.RipgrepPath, Language: p.Locale},
-		Trusted:  p.Trusted,
+		// Sessions once lived in the editor's per-window slots.
+		LegacyStateDirs: p.LegacyStorageDirs,
+		Logger:          s.log.Named("engine"),
+		Settings:        values,
+		APIKeys:         p.Settings.APIKeys,
+		Host:            host,
+		Editor:          editor,
+		HostInfo:        engine.HostInfo{OS: p.Host.OS, Shell: p.Host.Shell, RipgrepPath: p.Host.RipgrepPath, Language: p.Locale},
+		Trusted:         p.Trusted,
 		// "Always allow" writes here, never into the workspace.
 		AllowRules: allowrules.Open(allowrules.DefaultPath()),
 		OnNotice: func(level, message, action string) {

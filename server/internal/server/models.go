@@ -20,7 +20,12 @@ func (s *Server) ModelsPresets(ctx context.Context) (*protocol.ModelsPresetsResu
 }
 
 func (s *Server) endpoint(p *protocol.ModelsEndpointParams) (providers.Endpoint, error) {
-	pr, err := providers.Get(p.Preset)
+	get := providers.Get
+	if p.Preset == providers.CustomID {
+		// A custom OpenAI-compatible endpoint: no preset, the user's URL.
+		get = func(string) (providers.Preset, error) { return providers.Custom(p.BaseURL) }
+	}
+	pr, err := get(p.Preset)
 	if err != nil {
 		return providers.Endpoint{}, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())
 	}

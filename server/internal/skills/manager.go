@@ -225,3 +225,33 @@ func (m *Manager) writeWorkspaceSkills(list []string) error {
 	data, _ := json.Marshal(list)
 	return fsatomic.WriteFile(m.workspaceSkillsFile(), data, 0o600)
 }
+
+// AdoptWorkspaceSkills adds the workspace skills the state directory dir
+// (an old storage slot) kept active to this workspace's list.
+func (m *Manager) AdoptWorkspaceSkills(dir string) error {
+	data, err := os.ReadFile(filepath.Join(dir, "active-skills.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var theirs []string
+	if err := json.Unmarshal(data, &theirs); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, "active-skills.json"), err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	list := m.readWorkspaceSkills()
+	added := false
+	for _, n := range theirs {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+			added = true
+		}
+	}
+	if !added {
+		return nil
+	}
+	return m.writeWorkspaceSkills(list)
+}

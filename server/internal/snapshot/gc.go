@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/govibe/govibe/server/internal/filelock"
 	"github.com/govibe/govibe/server/internal/fsatomic"
 )
 
@@ -44,7 +45,7 @@ func (s *Store) maybePackInBackground() {
 			s.bgErr = err
 			return
 		}
-		defer unlockFile(s.lockf)
+		defer filelock.Unlock(s.lockf)
 		var err error
 		if manyPacks {
 			// Lookups probe every pack: merge the small ones (packmerge.go).

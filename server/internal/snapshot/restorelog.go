@@ -48,7 +48,11 @@ func (s *Store) readRestoreLog() []restoreRecord {
 // logRestore appends a record; failing to write it only makes a later undo
 // keep (and report) files it could have removed, so it is not an error.
 func (s *Store) logRestore(id string, at time.Time) {
-	recs := append(s.readRestoreLog(), restoreRecord{time: at, id: id})
+	s.writeRestoreLog(append(s.readRestoreLog(), restoreRecord{time: at, id: id}))
+}
+
+// writeRestoreLog keeps the newest restoreLogMax of recs, oldest first.
+func (s *Store) writeRestoreLog(recs []restoreRecord) {
 	if len(recs) > restoreLogMax {
 		recs = recs[len(recs)-restoreLogMax:]
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/govibe/govibe/server/internal/filelock"
 )
 
 // Snapshot records the current workspace. If nothing changed since the
@@ -138,7 +140,7 @@ func (s *Store) scheduleCacheSave() {
 			s.bgErr = err
 			return
 		}
-		defer unlockFile(s.lockf)
+		defer filelock.Unlock(s.lockf)
 		if err := s.saveCache(); err != nil && s.bgErr == nil {
 			s.bgErr = err
 		}

@@ -19,6 +19,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/filelock"
 )
 
 // ErrNotFound is returned for an unknown snapshot ID or a path that is not
@@ -191,11 +193,11 @@ func (s *Store) initRepo() error {
 		return fmt.Errorf("snapshot: open lock file: %w", err)
 	}
 	s.lockf = lf
-	if err := lockFile(lf); err != nil {
+	if err := filelock.Lock(lf); err != nil {
 		lf.Close()
 		return fmt.Errorf("snapshot: lock store: %w", err)
 	}
-	defer unlockFile(lf)
+	defer filelock.Unlock(lf)
 	objs, err := openObjectStore(filepath.Join(s.dir, "objects"))
 	if err != nil {
 		lf.Close()
@@ -289,7 +291,7 @@ func (s *Store) Close() error {
 		err = s.saveCache()
 	}
 	s.closed = true
-	unlockFile(s.lockf)
+	filelock.Unlock(s.lockf)
 	s.mu.Unlock()
 	if cerr := s.storage.Close(); err == nil {
 		err = cerr
@@ -320,18 +322,18 @@ func (s *Store) lock() error {
 
 // lockFileLocked is lock's second half, for callers already holding mu.
 func (s *Store) lockFileLocked() error {
-	if err := lockFile(s.lockf); err != nil {
+	if err := filelock.Lock(s.lockf); err != nil {
 		return fmt.Errorf("snapshot: lock store: %w", err)
 	}
 	if err := s.refreshLocked(); err != nil {
-		unlockFile(s.lockf)
+		filelock.Unlock(s.lockf)
 		return err
 	}
 	return nil
 }
 
 func (s *Store) unlock() {
-	unlockFile(s.lockf)
+	filelock.Unlock(s.lockf)
 	s.lastUsed = time.Now()
 	s.mu.Unlock()
 }

@@ -31,6 +31,9 @@ type Confirmation struct {
 	Response   json.RawMessage    `json:"response,omitempty"`
 	Created    time.Time          `json:"created"`
 	Updated    time.Time          `json:"updated"`
+	// Owner is the lease id of the process that asked (owner.go); not
+	// exported: it means nothing in another database.
+	Owner string `json:"-"`
 }
 
 // NewConfirmation describes a confirmation to create.
@@ -51,13 +54,13 @@ func (s *Store) CreateConfirmation(ctx context.Context, sessionID string, nc New
 	}
 	now := s.nowMS()
 	c := Confirmation{ID: newID(), SessionID: sessionID, MessageID: nc.MessageID, ToolCallID: nc.ToolCallID, Kind: nc.Kind,
-		Payload: nc.Payload, Status: ConfirmPending, Created: fromMS(now), Updated: fromMS(now)}
+		Payload: nc.Payload, Status: ConfirmPending, Created: fromMS(now), Updated: fromMS(now), Owner: s.lease.id}
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {
 		if err := sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO confirmations (id, session_id, message_id, tool_call_id, kind, payload, status, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.ID, sessionID, c.MessageID, c.ToolCallID, c.Kind, string(c.Payload), c.Status, now, now)
+		_, err := tx.ExecContext(ctx, `INSERT INTO confirmations (id, session_id, message_id, tool_call_id, kind, payload, status, created_at, updated_at, owner)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.ID, sessionID, c.MessageID, c.ToolCallID, c.Kind, string(c.Payload), c.Status, now, now, s.lease.id)
 		return err
 	})
 	if err != nil {
@@ -105,7 +108,7 @@ func (s *Store) PendingConfirmations(ctx context.Context, sessionID string) ([]C
 func (s *Store) confirmations(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }, where string, args ...any) ([]Confirmation, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, session_id, message_id, tool_call_id, kind, payload, status, response, created_at, updated_at
+	rows, err := q.QueryContext(ctx, `SELECT id, session_id, message_id, tool_call_id, kind, payload, status, response, created_at, updated_at, owner
 		FROM confirmations `+where+` ORDER BY created_at, id`, args...)
 	if err != nil {
 		return nil, err
@@ -117,7 +120,7 @@ func (s *Store) confirmations(ctx context.Context, q interface {
 		var payload string
 		var resp sql.NullString
 		var created, updated int64
-		if err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolCallID, &c.Kind, &payload, &c.Status, &resp, &created, &updated); err != nil {
+		if err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolCallID, &c.Kind, &payload, &c.Status, &resp, &created, &updated, &c.Owner); err != nil {
 			return nil, err
 		}
 		c.Payload = json.RawMessage(payload)

@@ -17,6 +17,12 @@ var ErrNotFound = errors.New("not found")
 // calls write nothing.
 var ErrInvalid = errors.New("invalid input")
 
+// ErrRunningElsewhere is returned by BeginTurn when another process that
+// still runs (another editor window on the workspace) has a turn of the
+// session in progress: two runs in one session would interleave its model
+// track.
+var ErrRunningElsewhere = errors.New("the session runs a turn in another window")
+
 // ErrWriterClosed is returned by a StreamWriter used after Finalize.
 var ErrWriterClosed = errors.New("stream writer already finalized")
 

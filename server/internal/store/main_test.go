@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 	case "open":
 		openChild()
 		os.Exit(0)
+	case "turn":
+		turnChild()
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -184,9 +184,14 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	if m.Parts == nil {
 		m.Parts = []Part{}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, origin, status, usage, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.ID, sessionID, seq, m.ReplyTo, m.Role, m.SubAgentTag, b2i(m.HiddenFromLLM), m.BTWBranch, m.Origin, m.Status, usage, now, now)
+	// A pending message is a run this process owns until it ends.
+	owner := ""
+	if m.Status == StatusPending {
+		owner = s.lease.id
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, seq, reply_to, role, sub_agent_tag, hidden_from_llm, btw_branch, origin, status, usage, created_at, updated_at, owner)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, sessionID, seq, m.ReplyTo, m.Role, m.SubAgentTag, b2i(m.HiddenFromLLM), m.BTWBranch, m.Origin, m.Status, usage, now, now, owner)
 	if err != nil {
 		return Message{}, err
 	}

@@ -15,16 +15,18 @@ import (
 // sqlOwners says which files may write each table (the package doc,
 // "Hand-written SQL"). A table's own queries live in the file named for it; the other
 // entries are the operations that must change several tables in one
-// transaction (a turn's begin, a streaming message, import, recovery),
+// transaction (a turn's begin, a streaming message, import, recovery, a
+// merge of another database),
 // each in the file named for that operation.
 var sqlOwners = map[string][]string{
-	"sessions":         {"sessions.go", "messages.go", "stream_writer.go", "export.go"},
-	"messages":         {"messages.go", "stream_writer.go", "export.go"},
-	"message_parts":    {"messages.go", "parts.go", "stream_writer.go", "stream_discard.go"},
-	"llm_messages":     {"llm_track.go"},
-	"session_state":    {"state.go", "export.go"},
-	"confirmations":    {"confirmations.go", "recovery.go", "export.go"},
-	"endpoints":        {"endpoints.go"},
+	"sessions":         {"sessions.go", "messages.go", "stream_writer.go", "export.go", "merge.go"},
+	"messages":         {"messages.go", "stream_writer.go", "export.go", "recovery.go", "merge.go"},
+	"message_parts":    {"messages.go", "parts.go", "stream_writer.go", "stream_discard.go", "merge.go"},
+	"llm_messages":     {"llm_track.go", "merge.go"},
+	"session_state":    {"state.go", "export.go", "merge.go"},
+	"confirmations":    {"confirmations.go", "recovery.go", "export.go", "merge.go"},
+	"endpoints":        {"endpoints.go", "merge.go"},
+	"merged_stores":    {"merge.go"},
 	"message_text_fts": {},
 }
 

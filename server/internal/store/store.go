@@ -47,6 +47,7 @@ type Store struct {
 	r         *sql.DB // read pool
 	rq        *stmtCache
 	recovered *CorruptError
+	lease     *lease // this process's proof of life (owner.go)
 }
 
 // Open opens or creates the database at path, creating its directory, and
@@ -82,7 +83,7 @@ func Open(path string, opts Options) (*Store, error) {
 		s, err = openAt(path, opts)
 	}
 	if err == nil {
-		return s, nil
+		return s.withLease()
 	}
 	var ce *CorruptError
 	if !errors.As(err, &ce) {
@@ -99,6 +100,17 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("%v; creating a fresh database failed: %w", ce, err)
 	}
 	s.recovered = ce
+	return s.withLease()
+}
+
+// withLease takes s's owner lease (owner.go), or closes s.
+func (s *Store) withLease() (*Store, error) {
+	l, err := takeLease(s.path)
+	if err != nil {
+		_ = errors.Join(s.rq.close(), s.r.Close(), s.w.Close())
+		return nil, &UnreadableError{Path: s.path, Err: err}
+	}
+	s.lease = l
 	return s, nil
 }
 
@@ -116,6 +128,9 @@ func (s *Store) Close() error {
 	if err == nil {
 		markCleanClose(s.path)
 	}
+	// After the connections: until the database is closed, this process
+	// may still write as the owner of its pending rows.
+	s.lease.release()
 	return err
 }
 

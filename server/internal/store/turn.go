@@ -37,6 +37,8 @@ type TurnIDs struct {
 // one transaction, before the model is called, and returns a writer for
 // the assistant message. After a crash the session shows the question and
 // an unfinished (pending) answer, never an answer without its question.
+// It returns ErrRunningElsewhere, writing nothing, while another live
+// process runs a turn of the session.
 func (s *Store) BeginTurn(ctx context.Context, sessionID, userText string, o TurnOptions) (TurnIDs, *StreamWriter, error) {
 	if strings.TrimSpace(userText) == "" {
 		return TurnIDs{}, nil, invalidf("empty user message")
@@ -45,6 +47,9 @@ func (s *Store) BeginTurn(ctx context.Context, sessionID, userText string, o Tur
 		HiddenFromLLM: o.HiddenFromLLM, Origin: o.Origin, Status: StatusDone, Parts: []Part{{Kind: PartText, Text: userText}}}
 	var ids TurnIDs
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		if err := s.runningElsewhere(ctx, tx, sessionID); err != nil {
+			return err
+		}
 		if user.ReplyTo == "" {
 			err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1`, sessionID).Scan(&user.ReplyTo)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {

@@ -59,7 +59,12 @@ function SessionRow({
         class="session-toggle"
         data-testid="session-menu"
         aria-expanded={open}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          // The list is read again on every opening: another window on
+          // the workspace shares this history and may have added chats.
+          if (!open) bridge.post({ type: 'listSessions' });
+          setOpen(!open);
+        }}
         title={l10n.t('Chat history')}
       >
         {/* The history icon is the menu's affordance (aria-expanded says whether it is open): no chevron, so the title keeps the room. */}

@@ -39,5 +39,17 @@ func TestModelsMethods(t *testing.T) {
 		if err := ed.Call("models/list", protocol.ModelsEndpointParams{Preset: "nope"}, &list); err == nil || !strings.Contains(err.Error(), "openrouter") {
 			t.Fatalf("unknown preset: err = %v", err)
 		}
+		// A custom OpenAI-compatible endpoint: the user's URL, no preset.
+		model.SetConfig(scripted.Config{})
+		custom := protocol.ModelsEndpointParams{Preset: "custom", BaseURL: model.URL() + "/"}
+		if err := ed.Call("models/list", custom, &list); err != nil || len(list.Models) != 1 || list.Models[0].ID != "scripted" {
+			t.Fatalf("custom list = %+v, err %v", list, err)
+		}
+		if err := ed.Call("models/probe", protocol.ModelsProbeParams{Preset: "custom", BaseURL: model.URL(), Model: "scripted"}, &probe); err != nil || !probe.Streaming {
+			t.Fatalf("custom probe = %+v, err %v", probe, err)
+		}
+		if err := ed.Call("models/list", protocol.ModelsEndpointParams{Preset: "custom"}, &list); err == nil || !strings.Contains(err.Error(), "base URL") {
+			t.Fatalf("custom endpoint without a URL: err = %v", err)
+		}
 	})
 }
