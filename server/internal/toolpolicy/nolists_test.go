@@ -25,8 +25,8 @@ var listHomes = map[string]bool{
 }
 
 // TestNoToolNameListsOutsideTheRegistry scans the sidecar's sources (not
-// tests) for a composite literal or a switch case that names two tools or
-// more: such a list is a tool policy written out by hand, which a new
+// tests) for a composite literal, a switch case or a call's arguments that
+// name two tools or more: such a list is a tool policy written out by hand, which a new
 // tool silently misses. Rules speak of traits (toolpolicy) instead.
 func TestNoToolNameListsOutsideTheRegistry(t *testing.T) {
 	names := map[string]bool{}
@@ -68,6 +68,8 @@ func TestNoToolNameListsOutsideTheRegistry(t *testing.T) {
 				}
 			case *ast.CaseClause:
 				elts = n.List
+			case *ast.CallExpr:
+				elts = n.Args
 			default:
 				return true
 			}
