@@ -168,7 +168,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 		Client: client, Tools: ts, Blocked: d.Blocked, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(profile, d),
 		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
-		Notes: func() string { return e.Broker.ClosedNote(t.sessionID, t.id) },
+		Notes: e.toolNotes(ctx, t),
 	}
 	if a.Final {
 		run.MaxRounds = e.cfg().MaxInteractions

@@ -384,7 +384,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		MaxTokens:       profile.MaxOutputTokens,
 		Prepare:         e.prepareHook(t, TagFree),
 		OverflowCompact: e.overflowHook(t),
-		Notes:           func() string { return e.Broker.ClosedNote(t.sessionID, t.id) },
+		Notes:           e.toolNotes(ctx, t),
 	}, nil
 }
 
