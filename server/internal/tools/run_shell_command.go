@@ -24,6 +24,7 @@ type runShellArgs struct {
 func RunShellCommand() Tool {
 	return &define[runShellArgs]{
 		name: "run_shell_command", desc: runShellDesc,
+		traits:   RunsCommands,
 		defaults: func() runShellArgs { return runShellArgs{} },
 		run:      runShell,
 	}
