@@ -45,7 +45,7 @@ func beginWrite(env *Env, tool, path string) (*writeTarget, *Result, error) {
 func (t *writeTarget) loadText(ctx context.Context, env *Env, path, tool, binaryHint string) (current, *Result) {
 	cur, err := loadCurrent(ctx, env, t.abs)
 	if err != nil {
-		r := FailShown(fmt.Sprintf("cannot read %s: %v", path, err), errShown(env, path, err))
+		r := readFailure(env, path, err)
 		return cur, &r
 	}
 	var r Result

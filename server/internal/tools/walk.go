@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
@@ -42,8 +43,12 @@ type ignoreSet struct {
 	matcher  gitignore.Matcher
 }
 
+// maxGitignore bounds one .gitignore file read by the walkers.
+const maxGitignore = 4 << 20
+
 func (s *ignoreSet) with(dir string, parts []string) *ignoreSet {
-	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	// A .gitignore that is a FIFO or a device is refused, not waited on.
+	b, err := safefile.ReadFile(filepath.Join(dir, ".gitignore"), maxGitignore)
 	if err != nil {
 		return s
 	}
@@ -116,7 +121,9 @@ func walkFrom(base, start string, opt walkOptions, fn func(path, rel string, d f
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if skipName(name, opt) {
+			if skipName(name, opt) || safefile.Special(e.Type()) {
+				// A FIFO, device or socket is not listed: nothing a
+				// tool does with a listed file may be done to it.
 				continue
 			}
 			isDir := e.IsDir()
@@ -253,6 +260,8 @@ func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *
 			continue
 		}
 		t := e.Type()
+		// Symbolic links and special files (FIFOs, devices, sockets) are
+		// skipped by the listing's own type bits, never opened.
 		if t&fs.ModeSymlink != 0 || (!t.IsDir() && !t.IsRegular()) {
 			continue
 		}
