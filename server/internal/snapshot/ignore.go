@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // ignoreRules holds the gitignore rules in force in one directory, in
@@ -101,10 +103,15 @@ func parseRule(line string, domain []string) (rule, bool) {
 	return ru, true
 }
 
+// maxIgnoreFile bounds one ignore file read by the scan.
+const maxIgnoreFile = 4 << 20
+
 // readPatterns parses a gitignore-format file; a missing file has no
 // rules. domain is the directory (as path components) the file governs.
 func readPatterns(path string, domain []string) []rule {
-	data, err := os.ReadFile(path)
+	// A FIFO or a device standing in for an ignore file is refused, not
+	// waited on or read without end (issue 31).
+	data, err := safefile.ReadFile(path, maxIgnoreFile)
 	if err != nil {
 		return nil
 	}

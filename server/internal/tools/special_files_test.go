@@ -161,3 +161,16 @@ func TestWalkersSkipSpecialFiles(t *testing.T) {
 	}
 }
 
+
+// TestValidateSpecRefusesAFIFO: validate_spec reads the change's files by
+// name; a FIFO proposal.md is a problem naming its kind, not a hang.
+func TestValidateSpecRefusesAFIFO(t *testing.T) {
+	env, root := newEnv(t)
+	dir := filepath.Join(root, "changes", "c1")
+	write(t, filepath.Join(dir, "tasks.md"), "- [ ] 1.1 do it\n")
+	if err := syscall.Mkfifo(filepath.Join(dir, "proposal.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runRaw(t, ValidateSpec(), env, map[string]any{"changeId": "c1"})
+	wantFail(t, r, "changes/c1/proposal.md: it is a named pipe (FIFO), not a regular file")
+}
