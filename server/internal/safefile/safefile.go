@@ -155,37 +155,55 @@ func readPath(path string, limit int64, o Options) ([]byte, error) {
 	return ReadAll(f, fi.Size(), limit)
 }
 
+// ReadPrefix reads at most n bytes from the start of the regular file at
+// path (following a symbolic link): for callers that show a head and say
+// the rest was cut.
+func ReadPrefix(path string, n int64) ([]byte, error) {
+	f, fi, err := Open(path, Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readUpTo(f, fi.Size(), max(n, 0))
+}
+
 // ReadAll reads an opened regular file of the given fstat size, at most
 // limit bytes: the size is checked before the buffer is allocated, and a
 // file that grows past limit while it is read is refused rather than read
 // on.
 func ReadAll(f *os.File, size, limit int64) ([]byte, error) {
-	if limit < 0 {
-		limit = 0
-	}
+	limit = max(limit, 0)
 	if size > limit {
 		return nil, &TooLargeError{Path: f.Name(), Size: size, Limit: limit}
 	}
-	// One byte of room past the size sees EOF without growing the buffer.
-	buf := make([]byte, 0, min(max(size, 0), limit)+1)
-	r := io.LimitReader(f, limit+1)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	buf, err := readUpTo(f, size, limit+1)
+	if err != nil {
+		return nil, err
 	}
 	if int64(len(buf)) > limit {
 		return nil, &TooLargeError{Path: f.Name(), Size: int64(len(buf)), Limit: limit}
 	}
 	return buf, nil
+}
+
+// readUpTo reads at most n bytes of f into a buffer sized from its fstat
+// size (one byte of room past it sees EOF without growing the buffer).
+func readUpTo(f *os.File, size, n int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(size, 0)+1, n))
+	r := io.LimitReader(f, n)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // CheckWritable refuses to replace or write through an existing path that

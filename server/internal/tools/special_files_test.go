@@ -161,7 +161,6 @@ func TestWalkersSkipSpecialFiles(t *testing.T) {
 	}
 }
 
-
 // TestValidateSpecRefusesAFIFO: validate_spec reads the change's files by
 // name; a FIFO proposal.md is a problem naming its kind, not a hang.
 func TestValidateSpecRefusesAFIFO(t *testing.T) {
