@@ -3,10 +3,11 @@ package i18n
 // zhCNTools translates the tool errors a person reads in a tool card
 // (the model's text for them stays English).
 var zhCNTools = map[string]string{
-	"%s does not exist.":                                                                                   "%s 不存在。",
-	"%s exists and is a file, not a folder.":                                                               "%s 已存在，且是文件而不是文件夹。",
-	"%s failed unexpectedly: %v":                                                                           "%s 意外失败：%v",
-	"%s failed: %v":                                                                                        "%s 失败：%v",
+	"%s does not exist.":                     "%s 不存在。",
+	"%s exists and is a file, not a folder.": "%s 已存在，且是文件而不是文件夹。",
+	"%s failed unexpectedly: %v":             "%s 意外失败：%v",
+	"%s was stopped: it used more than %s of CPU time on an input of %d bytes.": "%s 已被停止：它处理 %[3]d 字节的输入时用掉了超过 %[2]s 的 CPU 时间。",
+	"%s failed: %v": "%s 失败：%v",
 	"%s is a binary file (%s); only text files are handled.":                                               "%s 是二进制文件（%s）；只处理文本文件。",
 	"%s is a file, not a folder.":                                                                          "%s 是文件，不是文件夹。",
 	"%s is a named pipe (FIFO), not a regular file; it was left alone.":                                    "%s 是命名管道（FIFO），不是普通文件；未做任何处理。",

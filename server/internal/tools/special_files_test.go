@@ -173,3 +173,21 @@ func TestValidateSpecRefusesAFIFO(t *testing.T) {
 	r := runRaw(t, ValidateSpec(), env, map[string]any{"changeId": "c1"})
 	wantFail(t, r, "changes/c1/proposal.md: it is a named pipe (FIFO), not a regular file")
 }
+
+// TestRipgrepStalledByAFIFOIgnoreFileIsStopped: ripgrep opens every
+// .gitignore it walks past, so a FIFO by that name blocks it for good; the
+// run is bounded and the search fails with a clear error.
+func TestRipgrepStalledByAFIFOIgnoreFileIsStopped(t *testing.T) {
+	rg := findRipgrep("")
+	if rg == "" {
+		t.Skip("ripgrep is not installed")
+	}
+	env, root, _ := specialTree(t)
+	env.Settings.RipgrepPath = rg
+	saved := rgTimeout
+	rgTimeout = 300 * time.Millisecond
+	defer func() { rgTimeout = saved }()
+	r := runRaw(t, GrepSearch(), env, map[string]any{"pattern": "hello"})
+	wantFail(t, r, "ripgrep did not finish")
+	_ = root
+}
