@@ -29,6 +29,10 @@ func openChecked(path string, o Options) (*os.File, error) {
 			break
 		}
 	}
+	if err == unix.ELOOP && o.NoFollow {
+		// O_NOFOLLOW's answer for a symbolic link.
+		return nil, &KindError{Path: path, Mode: fs.ModeSymlink}
+	}
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}

@@ -94,7 +94,8 @@ type Options struct {
 	// NoFollow refuses a symbolic link as the last component instead of
 	// following it: for a walker's entry, already known not to be a link,
 	// so a link swapped in after the listing is not followed out of the
-	// tree.
+	// tree. The listing told the entry's kind, so no stat precedes the
+	// open (the descriptor is checked all the same).
 	NoFollow bool
 }
 
@@ -104,13 +105,11 @@ type Options struct {
 // is not even opened) and again on the opened descriptor. The returned
 // file is in blocking mode.
 func Open(path string, o Options) (*os.File, fs.FileInfo, error) {
-	stat := os.Stat
-	if o.NoFollow {
-		stat = os.Lstat
-	}
-	if fi, err := stat(path); err == nil {
-		if err := accept(path, fi.Mode(), o); err != nil {
-			return nil, nil, err
+	if !o.NoFollow {
+		if fi, err := os.Stat(path); err == nil {
+			if err := accept(path, fi.Mode(), o); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	f, err := openChecked(path, o)

@@ -106,6 +106,9 @@ func parseRule(line string, domain []string) (rule, bool) {
 // maxIgnoreFile bounds one ignore file read by the scan.
 const maxIgnoreFile = 4 << 20
 
+// maxGitFile bounds a .git file or a commondir file: one path.
+const maxGitFile = 64 << 10
+
 // readPatterns parses a gitignore-format file; a missing file has no
 // rules. domain is the directory (as path components) the file governs.
 func readPatterns(path string, domain []string) []rule {
@@ -161,7 +164,7 @@ func globalExcludesPath() string {
 }
 
 func excludesFileSetting(path string) string {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, safefile.Options{})
 	if err != nil {
 		return ""
 	}
@@ -185,7 +188,9 @@ func infoExcludePath(dir string) string {
 	if fi.IsDir() {
 		return filepath.Join(dotgit, "info", "exclude")
 	}
-	data, err := os.ReadFile(dotgit)
+	// A .git file (worktrees, submodules) holds one line; a FIFO by that
+	// name is refused, not waited on (issue 31).
+	data, err := safefile.ReadFile(dotgit, maxGitFile)
 	if err != nil {
 		return ""
 	}
@@ -197,7 +202,7 @@ func infoExcludePath(dir string) string {
 	if !filepath.IsAbs(gitdir) {
 		gitdir = filepath.Join(dir, gitdir)
 	}
-	if common, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+	if common, err := safefile.ReadFile(filepath.Join(gitdir, "commondir"), maxGitFile); err == nil {
 		c := strings.TrimSpace(string(common))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitdir, c)

@@ -27,6 +27,12 @@ func TestFIFOIgnoreFilesDoNotBlockTheScan(t *testing.T) {
 	if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
 		t.Fatal(err)
 	}
+	// A nested repository whose .git is a FIFO where a worktree's
+	// "gitdir:" file would be.
+	writeFile(t, root, "wt/c.txt", "c", 0o644)
+	if err := mkfifo(filepath.Join(root, "wt", ".git")); err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan Info, 1)
 	go func() {
 		s := openTestStore(t, root, Options{})

@@ -46,6 +46,7 @@ func stringRuns() map[string]string {
 		"slashes":      q(strings.Repeat("/", fuzzLen)),
 		"dots":         q(strings.Repeat(".", fuzzLen)),
 		"parents":      q(strings.Repeat("../", fuzzLen/3)),
+		"dot-slash":    q(strings.Repeat("./", fuzzLen/2)),
 		"components":   q(strings.Repeat("a/", fuzzLen/2)),
 		"stars":        q(strings.Repeat("*", fuzzLen)),
 		"globstars":    q(strings.Repeat("**/", fuzzLen/3) + "x"),

@@ -170,8 +170,9 @@ func (f *frameReader) peekLine() ([]byte, error) {
 }
 
 // header reads one frame's header block and returns its Content-Length.
-// Junk before it is skipped (and reported with the frame it preceded);
-// a malformed header is reported and the search goes on.
+// Junk before it is skipped (and logged when the frame is found); a
+// malformed header is answered with a parse error, and the search for the
+// next frame goes on.
 func (f *frameReader) header() (int64, error) {
 	length := int64(-1)
 	block := 0 // header bytes of this frame so far
