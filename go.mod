@@ -19,6 +19,7 @@ require (
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
 	github.com/playwright-community/playwright-go v0.5200.1
+	github.com/segmentio/encoding v0.5.4
 	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/tidwall/gjson v1.20.0
 	go.uber.org/zap v1.28.0
@@ -59,7 +60,6 @@ require (
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
-	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sergi/go-diff v1.4.0 // indirect
 	github.com/skeema/knownhosts v1.3.1 // indirect
 	github.com/tidwall/match v1.1.1 // indirect

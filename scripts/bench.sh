@@ -99,6 +99,10 @@ echo "GoVibe benchmarks  $(date -u '+%Y-%m-%d %H:%M UTC')  $(go version | cut -d
 # Fastest and most noise-sensitive first, the long disk-heavy runs last.
 go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/event throughput" \
   server/internal/bench/rpcbench -bin "$bin" "${rpc_args[@]}"
+# Issue 31: one 60 MB request's peak RSS against its size, and the RSS it
+# keeps 10 s later (this section waits those 10 s on purpose).
+go_bench membench "sidecar memory for one 60 MB request: peak RSS vs body (goal <= 2.5x), RSS kept 10 s later" \
+  server/internal/bench/membench -bin "$bin"
 go_bench promptbench "prompt budget: tokens of a plain hello with everything on, small and large AGENTS.md (budget 5k)" \
   server/internal/bench/promptbench
 go_bench estimator "token estimate of 1 MB and 2 MB per shape of text (goals: <= 100 ms, 2 MB <= 2.2x 1 MB)" \

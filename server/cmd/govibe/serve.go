@@ -93,11 +93,36 @@ func serve(args []string) int {
 		default:
 		}
 		// It went away without exit: persist and stop.
-		srv.Close()
+		closeWithin(srv.Close, closeGrace, sigs, log.Logger)
 		return 1
 	case s := <-sigs:
 		log.Info("signal received; shutting down", zap.String("signal", s.String()))
-		srv.Close()
+		if !closeWithin(srv.Close, closeGrace, sigs, log.Logger) {
+			return 1
+		}
 		return 0
 	}
+}
+
+// closeGrace is how long a shutdown waits for running turns to stop.
+const closeGrace = 10 * time.Second
+
+// closeWithin runs shut (which waits for every running turn to notice
+// its cancellation) for at most grace, or until a second signal: a turn
+// stuck in a call that ignores cancellation must not make the sidecar
+// ignore SIGTERM (issue 31). The store survives an exit without close (its
+// journal is replayed, and interrupted turns are recovered at the next
+// start). It reports whether shut finished.
+func closeWithin(shut func(), grace time.Duration, sigs <-chan os.Signal, log *zap.Logger) bool {
+	done := make(chan struct{})
+	go func() { defer close(done); shut() }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(grace):
+		log.Warn("shutdown did not finish in time; exiting anyway", zap.Duration("grace", grace))
+	case s := <-sigs:
+		log.Warn("second signal during shutdown; exiting now", zap.String("signal", s.String()))
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // Status is how a run ended.
@@ -72,6 +73,9 @@ type Run struct {
 	OnTextFallback func() (notify bool)
 	// Translate localises user-facing notices (nil: English).
 	Translate func(msg string, args ...any) string
+	// ToolBudget is the CPU time one tool call may use before it is
+	// stopped (0: watchdog.DefaultBudget).
+	ToolBudget time.Duration
 	// Prepare, when set, may rewrite the message list right before each
 	// model call (sanitizer, compaction); it returns what is sent.
 	Prepare func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error)
@@ -545,20 +549,35 @@ func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, sus
 		}
 		return res, false
 	}
-	args := strings.TrimSpace(c.Arguments)
-	if args == "" {
-		args = "{}"
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(args), &obj); err != nil {
-		return r.badJSONArgs(c.Name, err), false
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			res, suspended = r.toolCrashed(c.Name, p), false
 		}
 	}()
-	res, err := t.Run(tools.WithCallID(ctx, c.ID), r.Env, json.RawMessage(args))
+	// The whole call, its arguments' decoding included, runs under a CPU
+	// budget: a pathological input fails the call, naming the step and
+	// the input's size, instead of holding the turn (issue 31).
+	var badArgs error
+	res, err := watchdog.Do(ctx, c.Name, len(c.Arguments), r.ToolBudget, func(ctx context.Context) (tools.Result, error) {
+		watchdog.Doing(ctx, "checking that the arguments are a JSON object")
+		args := strings.TrimSpace(c.Arguments)
+		if args == "" {
+			args = "{}"
+		}
+		var obj map[string]json.RawMessage
+		if badArgs = json.Unmarshal([]byte(args), &obj); badArgs != nil {
+			return tools.Result{}, nil
+		}
+		watchdog.Doing(ctx, "running")
+		return t.Run(tools.WithCallID(ctx, c.ID), r.Env, json.RawMessage(args))
+	})
+	var stopped *watchdog.Exceeded
+	switch {
+	case errors.As(err, &stopped):
+		return r.toolStopped(c.Name, stopped), false
+	case badArgs != nil:
+		return r.badJSONArgs(c.Name, badArgs), false
+	}
 	if err != nil {
 		if errors.Is(err, ErrSuspended) {
 			return tools.Result{}, true

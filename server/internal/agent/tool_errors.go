@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // The failures the loop itself gives a call (the tool never answered),
@@ -38,5 +39,13 @@ func (r *Run) toolCrashed(tool string, cause any) tools.Result {
 func (r *Run) toolFailed(tool string, err error) tools.Result {
 	res := tools.Fail(fmt.Sprintf("%s failed: %v", tool, err))
 	res.Display = r.tr("%s failed: %v", tool, err)
+	return res
+}
+
+// toolStopped words a call the watchdog stopped for using more than its
+// CPU budget.
+func (r *Run) toolStopped(tool string, e *watchdog.Exceeded) tools.Result {
+	res := tools.Fail(e.Error() + ". Do not repeat the call as it was: use a smaller input, or reach the goal another way.")
+	res.Display = r.tr("%s was stopped: it used more than %s of CPU time on an input of %d bytes.", tool, e.Budget, e.Size)
 	return res
 }

@@ -12,6 +12,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/govibe/govibe/server/internal/permission"
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -184,9 +185,13 @@ func (a *Approver) decided(ctx context.Context, p tools.EditProposal, ans Answer
 // is computed from the file as it is on disk once the write completed, not
 // from what the answer claimed, so the two cannot disagree (a save hook
 // may have reformatted it; a client may have sent the wrong text).
+// maxEditedFile bounds the re-read of a file after the editor wrote it;
+// the tools refuse bigger files before any proposal.
+const maxEditedFile = 256 << 20
+
 func (a *Approver) written(p tools.EditProposal, content string, rejected []int) tools.EditDecision {
 	if !p.Delete {
-		if b, err := os.ReadFile(p.Path); err == nil {
+		if b, err := safefile.ReadFile(p.Path, maxEditedFile); err == nil {
 			content = string(b)
 		}
 	}
@@ -226,7 +231,7 @@ func (a *Approver) apply(ctx context.Context, p tools.EditProposal, content stri
 	// The tool re-checks staleness only for writes it makes itself; here
 	// the editor writes, so check first that the disk still holds what the
 	// proposal was computed from.
-	if cur, err := os.ReadFile(p.Path); (p.IsNew && err == nil) || (!p.IsNew && (err != nil || string(cur) != p.Original)) {
+	if cur, err := safefile.ReadFile(p.Path, maxEditedFile); (p.IsNew && err == nil) || (!p.IsNew && (err != nil || string(cur) != p.Original)) {
 		return tools.EditDecision{Note: "not applied: " + p.RelPath + " changed on disk while the proposal waited; re-read it and propose the edit again."}, nil
 	}
 	a.t.BeforeMutation(ctx)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 const toolDescription = `Summarise the earlier part of this conversation into a dense state snapshot to free context; the newest messages stay verbatim and files are untouched. Use it when the conversation is long and older details are no longer needed word for word, e.g. before a new large piece of work. Main conversation only.`
@@ -38,6 +39,8 @@ func (t *tool) ReadOnly() bool          { return false }
 func (t *tool) Traits() tools.Traits { return tools.Meta }
 
 func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tools.Result, error) {
+	// A compaction is a model request of its own, with its own bounds.
+	defer watchdog.Pause(ctx)()
 	if !t.allowed {
 		return tools.FailShown("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted.",
 			env.Tr("Only the main conversation can be compacted.")), nil

@@ -9,11 +9,14 @@ package contextfiles
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Caps: one file, and everything rendered at once.
@@ -145,7 +148,12 @@ func read(root, rel string) (File, bool, error) {
 	if !st.Mode().IsRegular() {
 		return File{}, false, nil
 	}
-	fh, err := os.Open(abs)
+	// The kind is checked again on the descriptor: a FIFO swapped in
+	// since the stat is refused rather than waited on (issue 31).
+	fh, _, err := safefile.Open(abs, safefile.Options{})
+	if errors.Is(err, safefile.ErrNotRegular) {
+		return File{}, false, nil
+	}
 	if err != nil {
 		return File{}, false, fmt.Errorf("%s: %v", abs, err)
 	}

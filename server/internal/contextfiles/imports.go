@@ -2,6 +2,7 @@ package contextfiles
 
 import (
 	"fmt"
+	"github.com/govibe/govibe/server/internal/safefile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -255,22 +256,10 @@ func contains(list []string, s string) bool {
 
 // readCapped reads at most limit+1 bytes of p, so a caller sees whether
 // the file is longer than what is left.
+// A FIFO or device named by an import is refused by kind (safefile),
+// never waited on.
 func readCapped(p string, limit int) ([]byte, error) {
-	fh, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	buf := make([]byte, max(limit, 0)+1)
-	n := 0
-	for n < len(buf) {
-		m, err := fh.Read(buf[n:])
-		n += m
-		if err != nil || m == 0 {
-			break
-		}
-	}
-	return buf[:n], nil
+	return safefile.ReadPrefix(p, int64(max(limit, 0))+1)
 }
 
 // withImports expands the imports of a context file that takes them, and

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/govibe/govibe/server/internal/frontmatter"
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Format is the file format of a command.
@@ -199,7 +199,7 @@ type tomlFields struct {
 }
 
 func parseFile(p string, f Format) (Command, *Problem) {
-	data, err := os.ReadFile(p)
+	data, err := safefile.ReadFile(p, maxCommandFile)
 	if err != nil {
 		return Command{}, &Problem{Path: p, Message: err.Error()}
 	}
@@ -349,3 +349,7 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// maxCommandFile bounds the read of a custom command file: a FIFO or a device in its place is
+// refused by kind, never waited on or read without end (issue 31).
+const maxCommandFile = 4 << 20

@@ -16,6 +16,7 @@ import (
 	_ "github.com/pkoukk/tiktoken-go"
 	_ "github.com/pkoukk/tiktoken-go-loader"
 	_ "github.com/playwright-community/playwright-go"
+	_ "github.com/segmentio/encoding/json"
 	_ "github.com/sourcegraph/jsonrpc2"
 	_ "go.uber.org/zap"
 	_ "gopkg.in/natefinch/lumberjack.v2"

@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // tempPrefix marks our temporary files, so a leftover one (after a crash
@@ -46,6 +48,12 @@ func ReplaceFile(path string, data []byte, perm fs.FileMode) error {
 	if fi, err := os.Stat(target); err == nil {
 		if fi.IsDir() {
 			return fmt.Errorf("fsatomic: %s is a directory", path)
+		}
+		if !fi.Mode().IsRegular() {
+			// A FIFO, a device or a socket: saving over it would replace
+			// the node the user made with a file, and writing through
+			// it would block or reach hardware (issue 31).
+			return &safefile.KindError{Path: path, Mode: fi.Mode().Type()}
 		}
 		perm = fi.Mode().Perm()
 	}

@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Event names, as Claude Code spells them.
@@ -131,7 +132,7 @@ func Load(userSetting json.RawMessage, sources []Source, trusted bool) (c *Confi
 		}
 	}
 	for _, s := range sources {
-		data, err := os.ReadFile(s.Path)
+		data, err := safefile.ReadFile(s.Path, maxConfigFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
@@ -215,3 +216,7 @@ func (c *Config) Len() int {
 	}
 	return len(c.hooks)
 }
+
+// maxConfigFile bounds the read of a hooks settings file: a FIFO or a device in its place is
+// refused by kind, never waited on or read without end (issue 31).
+const maxConfigFile = 4 << 20

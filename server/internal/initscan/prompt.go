@@ -2,10 +2,11 @@ package initscan
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // maxReadme bounds the README text the /init prompt carries.
@@ -56,7 +57,9 @@ Every write goes through the normal diff confirmation.
 }
 
 func readCapped(p string) string {
-	data, err := os.ReadFile(p)
+	// One byte past the cap tells a cut file; a FIFO or a device is
+	// refused by kind rather than waited on (issue 31).
+	data, err := safefile.ReadPrefix(p, maxReadme+1)
 	if err != nil {
 		return "(unreadable: " + err.Error() + ")"
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Transport kinds.
@@ -113,7 +115,7 @@ var varRE = regexp.MustCompile(`\$\{(env|input):([A-Za-z0-9_.-]+)\}`)
 func Load(sources []Source, trusted bool, inputs func(id string) (string, bool)) (cfgs []ServerConfig, problems []Problem, skipped []string) {
 	seen := map[string]bool{}
 	for _, s := range sources {
-		data, err := os.ReadFile(s.Path)
+		data, err := safefile.ReadFile(s.Path, maxConfigFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
@@ -326,3 +328,7 @@ func (c ServerConfig) allowed(tool string) bool {
 	}
 	return true
 }
+
+// maxConfigFile bounds the read of an MCP settings file: a FIFO or a device in its place is
+// refused by kind, never waited on or read without end (issue 31).
+const maxConfigFile = 4 << 20

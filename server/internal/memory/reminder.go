@@ -3,13 +3,13 @@ package memory
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/snapshot"
 )
@@ -55,10 +55,13 @@ const maxReminderFiles = 20
 
 // Note compares what a turn of session sid changed with the inventory of
 // each root that has one, and records the gaps for the next context block.
+// maxInventory bounds the inventory file read after a turn.
+const maxInventory = 8 << 20
+
 func (r *Reminder) Note(ctx context.Context, sid string, turn []TurnChanges) {
 	var gaps []string
 	for _, ref := range turn {
-		inv, err := os.ReadFile(filepath.Join(ref.Root, L2Inventory))
+		inv, err := safefile.ReadFile(filepath.Join(ref.Root, L2Inventory), maxInventory)
 		if err != nil {
 			continue // no memory in this root
 		}

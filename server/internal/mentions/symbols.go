@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -129,12 +129,14 @@ type fileDef struct {
 // says the declaration names container on its line (a Go receiver) or
 // follows a declaration of container (a method in its class).
 func scanFile(abs string, re *regexp.Regexp, container string) []fileDef {
-	f, err := os.Open(abs)
+	// A walker's entry: a FIFO or a link swapped in since the listing is
+	// refused, never waited on (issue 31).
+	f, st, err := safefile.Open(abs, safefile.Options{NoFollow: true})
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || st.Size() > maxSymbolFile {
+	if st.Size() > maxSymbolFile {
 		return nil
 	}
 	var containerRE, containerDef *regexp.Regexp
@@ -200,7 +202,7 @@ func symbolAttachment(ctx context.Context, env *tools.Env, name string) (string,
 // line: where its braces close, or, for an indented block (Python), the
 // line before the next one indented no deeper; at most maxSymbolLines.
 func definitionEnd(abs string, line int) int {
-	f, err := os.Open(abs)
+	f, _, err := safefile.Open(abs, safefile.Options{NoFollow: true})
 	if err != nil {
 		return line + maxSymbolLines - 1
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -17,6 +18,9 @@ import (
 // path (the edit tool's result cannot be known before it runs). A refused
 // write is undone: the file gets its old bytes back, or is removed when it
 // did not exist.
+// maxSharedFile bounds the before and after reads of a shared config file.
+const maxSharedFile = 64 << 20
+
 func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawMessage, p, rel string) (tools.Result, error) {
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -29,7 +33,9 @@ func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawM
 		}
 		abs = filepath.Join(roots[0], p)
 	}
-	before, rerr := os.ReadFile(abs)
+	// Through safefile: package.json made a FIFO must not block the turn
+	// (issue 31); the write tool refuses it by kind just after.
+	before, rerr := safefile.ReadFile(abs, maxSharedFile)
 	existed := rerr == nil
 	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		return tools.FailShown("cannot read "+p+" before writing it: "+rerr.Error(), env.Tr("Could not access %s: %v", p, rerr)), nil
@@ -38,7 +44,7 @@ func (g pathGuard) runShared(ctx context.Context, env *tools.Env, args json.RawM
 	if err != nil || !res.OK {
 		return res, err
 	}
-	after, aerr := os.ReadFile(abs)
+	after, aerr := safefile.ReadFile(abs, maxSharedFile)
 	if aerr != nil && !errors.Is(aerr, fs.ErrNotExist) {
 		after = nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/planrun"
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
@@ -86,7 +87,7 @@ func (m *Modes) onManifestDrafted(ctx context.Context, sid, turnID, path string)
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(m.roots[0], path)
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, maxManifest)
 	if err != nil {
 		return err
 	}
@@ -124,7 +125,7 @@ func (m *Modes) ApproveManifest(ctx context.Context, sid, edited string) (string
 	var b []byte
 	if edited != "" {
 		b = []byte(edited)
-	} else if b, err = os.ReadFile(m.manifestFile(cur.Manifest.Metadata.Name)); err != nil {
+	} else if b, err = safefile.ReadFile(m.manifestFile(cur.Manifest.Metadata.Name), maxManifest); err != nil {
 		return "", "", fmt.Errorf("reading the manifest: %w", err)
 	}
 	mf, err := modes.ParseManifest(b)
@@ -212,3 +213,7 @@ func (m *Modes) DraftCommand(ctx context.Context, sid, args string) (string, err
 	}
 	return modes.DraftPrompt(intent), nil
 }
+
+// maxManifest bounds the read of a Vibe Manifest in the workspace: a FIFO
+// or a device in its place is refused by kind, not waited on (issue 31).
+const maxManifest = 8 << 20

@@ -8,12 +8,12 @@ import (
 	"go/printer"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
@@ -131,7 +131,7 @@ func findReferences(roots []string, self string, lang *language, idents []string
 			if info, err := d.Info(); err != nil || info.Size() > maxSearchSize {
 				return nil
 			}
-			data, err := os.ReadFile(p)
+			data, err := safefile.ReadFile(p, maxSearchSize) // a FIFO or a device is refused, not waited on
 			if err != nil {
 				return nil
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sandbox"
 	"github.com/govibe/govibe/server/internal/skipdirs"
 )
@@ -268,8 +269,14 @@ func readCapped(abs string) ([]byte, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a folder; read_skill_file reads files (load_skill lists them)", filepath.Base(abs))
 	}
-	f, err := os.Open(abs)
+	// A FIFO or a device in the skill folder is refused by kind, never
+	// waited on or read without end (issue 31).
+	f, _, err := safefile.Open(abs, safefile.Options{})
 	if err != nil {
+		var ke *safefile.KindError
+		if errors.As(err, &ke) {
+			return nil, errors.New(ke.Explain(filepath.Base(abs)))
+		}
 		return nil, err
 	}
 	defer f.Close()

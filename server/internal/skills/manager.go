@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/lazyload"
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
@@ -208,7 +208,7 @@ func (m *Manager) workspaceSkills() []string {
 // readWorkspaceSkills reads the workspace's active skills; m.mu is held.
 // A malformed file counts as empty (and is logged): it only names skills.
 func (m *Manager) readWorkspaceSkills() []string {
-	data, err := os.ReadFile(m.workspaceSkillsFile())
+	data, err := safefile.ReadFile(m.workspaceSkillsFile(), maxActiveFile)
 	if err != nil {
 		return nil
 	}
@@ -229,7 +229,7 @@ func (m *Manager) writeWorkspaceSkills(list []string) error {
 // AdoptWorkspaceSkills adds the workspace skills the state directory dir
 // (an old storage slot) kept active to this workspace's list.
 func (m *Manager) AdoptWorkspaceSkills(dir string) error {
-	data, err := os.ReadFile(filepath.Join(dir, "active-skills.json"))
+	data, err := safefile.ReadFile(filepath.Join(dir, "active-skills.json"), maxActiveFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -255,3 +255,7 @@ func (m *Manager) AdoptWorkspaceSkills(dir string) error {
 	}
 	return m.writeWorkspaceSkills(list)
 }
+
+// maxActiveFile bounds the read of the workspace's active-skills file: a FIFO or a device in its place is
+// refused by kind, never waited on or read without end (issue 31).
+const maxActiveFile = 1 << 20

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // dirHandle is an open directory. Children are opened and stat-ed relative
@@ -19,7 +21,7 @@ type dirHandle struct {
 }
 
 func openRootDir(abs string) (*dirHandle, error) {
-	f, err := os.Open(abs)
+	f, _, err := safefile.Open(abs, safefile.Options{Dir: true})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // ignoreRules holds the gitignore rules in force in one directory, in
@@ -101,10 +103,18 @@ func parseRule(line string, domain []string) (rule, bool) {
 	return ru, true
 }
 
+// maxIgnoreFile bounds one ignore file read by the scan.
+const maxIgnoreFile = 4 << 20
+
+// maxGitFile bounds a .git file or a commondir file: one path.
+const maxGitFile = 64 << 10
+
 // readPatterns parses a gitignore-format file; a missing file has no
 // rules. domain is the directory (as path components) the file governs.
 func readPatterns(path string, domain []string) []rule {
-	data, err := os.ReadFile(path)
+	// A FIFO or a device standing in for an ignore file is refused, not
+	// waited on or read without end (issue 31).
+	data, err := safefile.ReadFile(path, maxIgnoreFile)
 	if err != nil {
 		return nil
 	}
@@ -154,7 +164,7 @@ func globalExcludesPath() string {
 }
 
 func excludesFileSetting(path string) string {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, safefile.Options{})
 	if err != nil {
 		return ""
 	}
@@ -178,7 +188,9 @@ func infoExcludePath(dir string) string {
 	if fi.IsDir() {
 		return filepath.Join(dotgit, "info", "exclude")
 	}
-	data, err := os.ReadFile(dotgit)
+	// A .git file (worktrees, submodules) holds one line; a FIFO by that
+	// name is refused, not waited on (issue 31).
+	data, err := safefile.ReadFile(dotgit, maxGitFile)
 	if err != nil {
 		return ""
 	}
@@ -190,7 +202,7 @@ func infoExcludePath(dir string) string {
 	if !filepath.IsAbs(gitdir) {
 		gitdir = filepath.Join(dir, gitdir)
 	}
-	if common, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+	if common, err := safefile.ReadFile(filepath.Join(gitdir, "commondir"), maxGitFile); err == nil {
 		c := strings.TrimSpace(string(common))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitdir, c)

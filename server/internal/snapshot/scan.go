@@ -16,6 +16,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // racyWindow: a file whose mtime or ctime is this close to the moment it was
@@ -514,7 +516,11 @@ func (sc *scanner) hashFile(f *scanFile, buf *[]byte) error {
 // The content is read into *buf (grown as needed), so it is only valid
 // until the next call with the same buffer.
 func (sc *scanner) readStable(f *scanFile, abs string, buf *[]byte) ([]byte, bool, error) {
-	fh, err := os.Open(abs)
+	// The walk's lstat saw a regular file; the descriptor is checked
+	// again, so a FIFO or a device swapped in since is refused rather
+	// than waited on or read without end, and a symbolic link swapped in
+	// is not followed.
+	fh, _, err := safefile.Open(abs, safefile.Options{NoFollow: true})
 	if err != nil {
 		return nil, false, err
 	}

@@ -1,9 +1,10 @@
 package snapshot
 
 import (
-	"os"
 	"path"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Change tracking. A full scan stats every file, so its cost grows with
@@ -88,7 +89,7 @@ func rootIgnoreStamp(root string) string {
 	var b []byte
 	for _, p := range []string{globalExcludesPath(), infoExcludePath(root)} {
 		if p != "" {
-			data, _ := os.ReadFile(p)
+			data, _ := safefile.ReadFile(p, maxIgnoreFile)
 			b = append(append(b, data...), 0)
 		}
 	}

@@ -7,12 +7,15 @@ package spec
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Problem is one validation failure, at a file and line.
@@ -80,8 +83,8 @@ func ValidateChange(root, id string) []Problem {
 		return []Problem{{File: rel(dir), Message: "no such change folder"}}
 	}
 	proposal := filepath.Join(dir, "proposal.md")
-	if data, err := os.ReadFile(proposal); err != nil {
-		ps = append(ps, Problem{File: rel(proposal), Message: "missing: every change needs a proposal.md"})
+	if data, err := readSpecFile(proposal); err != nil {
+		ps = append(ps, Problem{File: rel(proposal), Message: unreadable(err, "missing: every change needs a proposal.md")})
 	} else {
 		for _, h := range []string{"## Why", "## What Changes"} {
 			if !hasLine(string(data), h) {
@@ -90,8 +93,8 @@ func ValidateChange(root, id string) []Problem {
 		}
 	}
 	tasks := filepath.Join(dir, "tasks.md")
-	if data, err := os.ReadFile(tasks); err != nil {
-		ps = append(ps, Problem{File: rel(tasks), Message: "missing: every change needs a tasks.md checklist"})
+	if data, err := readSpecFile(tasks); err != nil {
+		ps = append(ps, Problem{File: rel(tasks), Message: unreadable(err, "missing: every change needs a tasks.md checklist")})
 	} else if !taskRE.Match(data) {
 		ps = append(ps, Problem{File: rel(tasks), Message: "no checklist items ('- [ ] 1.1 ...')"})
 	}
@@ -110,6 +113,27 @@ func ValidateChange(root, id string) []Problem {
 		return ps[i].Line < ps[j].Line
 	})
 	return ps
+}
+
+// maxSpecFile bounds one spec file read; specs are prose, far smaller.
+const maxSpecFile = 8 << 20
+
+// readSpecFile reads a file of the workspace's spec tree: a FIFO or a
+// device there is refused by kind, never waited on (issue 31).
+func readSpecFile(path string) ([]byte, error) { return safefile.ReadFile(path, maxSpecFile) }
+
+// unreadable words a spec file that could not be read: missing is the
+// problem for an absent file; a special or oversized one says so.
+func unreadable(err error, missing string) string {
+	var ke *safefile.KindError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &ke):
+		return fmt.Sprintf("it is %s, not a regular file", safefile.Kind(ke.Mode))
+	case errors.As(err, &tl):
+		return fmt.Sprintf("larger than %d MB; a spec file should be far smaller", maxSpecFile>>20)
+	}
+	return missing
 }
 
 func hasLine(s, prefix string) bool {
@@ -140,9 +164,9 @@ func readDeltas(root, dir string) ([]Delta, []Problem) {
 }
 
 func parseDelta(path, rel string) (Delta, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, safefile.Options{})
 	if err != nil {
-		return Delta{}, err
+		return Delta{}, errors.New(unreadable(err, "cannot be read: "+err.Error()))
 	}
 	defer f.Close()
 	d := Delta{File: rel, Ops: map[string][]Requirement{}}
@@ -281,7 +305,7 @@ func currentRequirements(root, capability string) map[string]Requirement {
 }
 
 func plainRequirements(path string) []Requirement {
-	data, err := os.ReadFile(path)
+	data, err := readSpecFile(path)
 	if err != nil {
 		return nil
 	}

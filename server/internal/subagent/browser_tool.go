@@ -10,6 +10,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/browser"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // browserTool is browser_sub_agent: a headless Chromium driven by its own
@@ -48,6 +49,8 @@ func (b browserTool) Schema() json.RawMessage {
 }
 
 func (b browserTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
+	// A browser run has its own step and time limits.
+	defer watchdog.Pause(ctx)()
 	var a struct {
 		Task      string `json:"task"`
 		URL       string `json:"url"`

@@ -3,11 +3,11 @@ package subagent
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/frontmatter"
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -50,7 +50,7 @@ func parseCompat(path, format string, known func(string) bool) (Def, *Problem) {
 	fail := func(line int, format string, args ...any) (Def, *Problem) {
 		return Def{}, &Problem{Path: path, Line: line, Message: fmt.Sprintf(format, args...)}
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxDefFile)
 	if err != nil {
 		return fail(0, "%v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/frontmatter"
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // Def is one sub-agent definition.
@@ -131,7 +132,7 @@ func Load(dirs []Dir, known func(string) bool) ([]Def, []Problem) {
 }
 
 func parseFile(path string, known func(string) bool) (Def, *Problem) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxDefFile)
 	if err != nil {
 		return Def{}, &Problem{Path: path, Message: err.Error()}
 	}
@@ -180,3 +181,7 @@ func validate(path string, doc frontmatter.Doc, fm frontmatterFields, known func
 	return Def{Name: fm.Name, Description: strings.TrimSpace(fm.Description), Tools: fm.Tools, Model: strings.TrimSpace(fm.Model),
 		Prompt: prompt, Path: path}, nil
 }
+
+// maxDefFile bounds the read of an agent definition: a FIFO or a device in its place is
+// refused by kind, never waited on or read without end (issue 31).
+const maxDefFile = 4 << 20

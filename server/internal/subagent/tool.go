@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // agentTool is investigate or agent_<name>: it runs a bounded agent in a
@@ -61,6 +62,9 @@ func (s *agentTool) Traits() tools.Traits {
 }
 
 func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
+	// The sub-agent's own tool calls are watched one by one; its loop is
+	// not this call's CPU.
+	defer watchdog.Pause(ctx)()
 	objective, err := ParseObjective(raw)
 	if err != nil {
 		return tools.FailShown(s.Name()+": "+err.Error(), env.Tr("%s was called without an objective.", s.Name())), nil

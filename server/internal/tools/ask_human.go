@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -76,9 +75,13 @@ func runAskHuman(ctx context.Context, env *Env, a askHumanArgs) (Result, error) 
 	if q == "" {
 		return FailShown("ask_human needs a non-empty question.", env.Tr("%s: the question is empty.", "ask_human")), nil
 	}
+	// Deduplicated through a set: a list of 100,000 distinct options
+	// compared pairwise held the turn for minutes (issue 31).
 	var opts []string
+	seen := make(map[string]bool, min(len(a.Options), 64))
 	for _, o := range a.Options {
-		if o = strings.TrimSpace(o); o != "" && !slices.Contains(opts, o) {
+		if o = strings.TrimSpace(o); o != "" && !seen[o] {
+			seen[o] = true
 			opts = append(opts, o)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // callIDKey carries the model's tool-call id through ctx so proposals can
@@ -81,9 +83,11 @@ func (d *define[A]) init() {
 func (d *define[A]) Run(ctx context.Context, env *Env, raw json.RawMessage) (Result, error) {
 	d.init()
 	a := d.defaults()
+	watchdog.Doing(ctx, "decoding the arguments")
 	if msg, shown := decodeArgs(env, d.name, raw, d.required, &a); msg != "" {
 		return FailShown(d.name+": "+msg, shown), nil
 	}
+	watchdog.Doing(ctx, "running "+d.name)
 	return d.run(ctx, env, a)
 }
 

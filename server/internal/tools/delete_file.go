@@ -3,8 +3,9 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"os"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 //go:embed descriptions/delete_file.md
@@ -39,8 +40,10 @@ func runDeleteFile(ctx context.Context, env *Env, a deleteFileArgs) (Result, err
 	}
 	var before []byte
 	if fi.Mode().IsRegular() && fi.Size() <= maxFileSize(env) {
-		if before, err = os.ReadFile(abs); err != nil {
-			return FailShown(fmt.Sprintf("cannot read %s: %v", display, err), errShown(env, display, err)), nil
+		// Read through safefile: a FIFO swapped in since the Lstat is
+		// refused, not waited on.
+		if before, err = safefile.ReadFile(abs, maxFileSize(env)); err != nil {
+			return readFailure(env, display, err), nil
 		}
 	}
 	p := proposal{

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 //go:embed descriptions/get_file_info.md
@@ -70,12 +72,17 @@ func runFileInfo(ctx context.Context, env *Env, a fileInfoArgs) (Result, error) 
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "%s\nexists: yes\nkind: %s\n", display, info.Kind)
+	if info.Kind == "other" {
+		// Named, never opened: a FIFO would block a read, a device
+		// would not end it.
+		fmt.Fprintf(&out, "type: %s (file tools do not read or write it)\n", safefile.Kind(fi.Mode()))
+	}
 	if lfi.Mode()&os.ModeSymlink != 0 {
 		out.WriteString("symlink: yes\n")
 	}
 	fmt.Fprintf(&out, "size: %s (%d bytes)\nmodified: %s\n", humanSize(info.Size), info.Size, info.ModTime.Format(time.RFC3339))
 	if info.Kind == "file" && info.Size <= maxFileSize(env) {
-		b, err := os.ReadFile(abs)
+		b, err := safefile.ReadFile(abs, maxFileSize(env))
 		if err == nil {
 			describeText(&info, b)
 			fmt.Fprintf(&out, "encoding: %s\n", info.Encoding)

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/govibe/govibe/server/internal/fsatomic"
-
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sandbox"
 )
 
@@ -90,13 +90,21 @@ type current struct {
 
 func loadCurrent(ctx context.Context, env *Env, abs string) (current, error) {
 	var c current
-	fi, err := os.Stat(abs)
+	// Opened once, its kind checked on the descriptor: a FIFO or a device
+	// in the workspace is refused here, never read (issue 31).
+	f, fi, err := safefile.Open(abs, safefile.Options{Dir: true})
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
+		if st, serr := os.Stat(abs); serr == nil && st.IsDir() {
+			// A folder that cannot be opened is still a folder.
+			c.exists, c.isDir, c.mode = true, true, st.Mode().Perm()
+			return c, nil
+		}
 		return c, err
 	}
+	defer f.Close()
 	c.exists, c.isDir, c.size, c.mode = true, fi.IsDir(), fi.Size(), fi.Mode().Perm()
 	if c.isDir {
 		return c, nil
@@ -108,12 +116,24 @@ func loadCurrent(ctx context.Context, env *Env, abs string) (current, error) {
 			return c, nil
 		}
 	}
-	if fi.Size() > maxFileSize(env) {
-		c.tooLarge = true
+	c.content, err = safefile.ReadAll(f, fi.Size(), maxFileSize(env))
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		c.content, c.tooLarge, c.size = nil, true, tl.Size
 		return c, nil
 	}
-	c.content, err = os.ReadFile(abs)
 	return c, err
+}
+
+// readFailure words a file that could not be loaded: a FIFO, a device or
+// a socket by its kind (with what to do instead), anything else by its
+// error.
+func readFailure(env *Env, path string, err error) Result {
+	var ke *safefile.KindError
+	if errors.As(err, &ke) {
+		return FailShown(ke.Explain(path), errShown(env, path, err))
+	}
+	return FailShown(fmt.Sprintf("cannot read %s: %v", path, err), errShown(env, path, err))
 }
 
 // writeAtomic replaces path's content the way an editor saves (see

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // grepGo is the engine used without ripgrep: a parallel walk honouring
@@ -41,8 +43,8 @@ func grepGo(ctx context.Context, base, start string, q grepQuery, limit int) ([]
 		return nil, err
 	}
 	if !fi.IsDir() {
-		buf := make([]byte, 0, fi.Size()+1)
-		if hs := searchFile(start, m, &buf); len(hs) > 0 {
+		var buf []byte
+		if hs := searchFile(start, m, &buf, false); len(hs) > 0 {
 			emit(filepath.Base(start), hs)
 		}
 		return capHits(hits, limit), nil
@@ -72,7 +74,7 @@ func grepGo(ctx context.Context, base, start string, q grepQuery, limit int) ([]
 			return ctx.Err() == nil
 		}
 		bp := bufs.Get().(*[]byte)
-		hs := searchFile(path, m, bp)
+		hs := searchFile(path, m, bp, true)
 		bufs.Put(bp)
 		if len(hs) == 0 {
 			return ctx.Err() == nil
@@ -164,23 +166,35 @@ func isASCII(s string) bool {
 	return true
 }
 
+// grepMaxFile bounds one file the Go engine reads whole; a bigger one
+// (a log, a dump) is skipped rather than held in memory once per worker.
+const grepMaxFile = defaultMaxFileSize
+
 // searchFile returns the matching lines of one file (line and text only).
 // Files containing a NUL byte are binary and skipped, as ripgrep does.
-func searchFile(path string, m *matcher, bp *[]byte) []grepHit {
-	f, err := os.Open(path)
+// entry says path is a walker's entry, known not to be a symbolic link: a
+// link swapped in since the listing is not followed. A file that turned
+// into a FIFO or a device is not read (safefile checks the descriptor).
+func searchFile(path string, m *matcher, bp *[]byte, entry bool) []grepHit {
+	f, fi, err := safefile.Open(path, safefile.Options{NoFollow: entry})
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	buf := (*bp)[:0]
-	if fi, err := f.Stat(); err == nil && int64(cap(buf)) < fi.Size()+1 {
-		buf = make([]byte, 0, fi.Size()+512)
+	size := fi.Size()
+	if size > grepMaxFile {
+		return nil
 	}
+	buf := (*bp)[:0]
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+512)
+	}
+	r := io.LimitReader(f, grepMaxFile+1)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
+		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			break
@@ -190,6 +204,9 @@ func searchFile(path string, m *matcher, bp *[]byte) []grepHit {
 		}
 	}
 	*bp = buf
+	if int64(len(buf)) > grepMaxFile {
+		return nil // grew past the bound while it was read
+	}
 	if bytes.IndexByte(buf, 0) >= 0 {
 		return nil
 	}

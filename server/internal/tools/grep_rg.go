@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/shell"
 )
@@ -40,9 +41,19 @@ func ripgrepArgs(q grepQuery) []string {
 	return append(args, "--regexp", q.pattern)
 }
 
+// rgTimeout bounds one ripgrep run. A search that is slow on a large tree
+// ends long before it; what does not is ripgrep blocked opening a FIFO
+// named like an ignore file (.gitignore, .ignore), which it reads as it
+// walks and which never ends (issue 31).
+var rgTimeout = 2 * time.Minute
+
+var errRgTimeout = fmt.Errorf("ripgrep did not finish within %s and was stopped (a named pipe in the tree named .gitignore or .ignore can stall it); search a narrower path", rgTimeout)
+
 // grepRipgrep runs rg in start (or start's folder, for a file) and parses
 // "path\0line:text" records until limit hits.
 func grepRipgrep(ctx context.Context, rg, start string, q grepQuery, limit int) ([]grepHit, error) {
+	ctx, stop := context.WithTimeoutCause(ctx, rgTimeout, errRgTimeout)
+	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	args := ripgrepArgs(q)
@@ -92,6 +103,9 @@ func grepRipgrep(ctx context.Context, rg, start string, q grepQuery, limit int) 
 		cancel()
 	}
 	werr := cmd.Wait()
+	if errors.Is(context.Cause(ctx), errRgTimeout) {
+		return nil, errRgTimeout
+	}
 	var ee *exec.ExitError
 	if werr != nil && len(hits) < limit && errors.As(werr, &ee) && ee.ExitCode() >= 2 && len(hits) == 0 {
 		return nil, fmt.Errorf("ripgrep: %s", strings.TrimSpace(stderr.String()))

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 //go:embed descriptions/grep_search.md
@@ -101,8 +103,14 @@ func runGrep(ctx context.Context, env *Env, a grepArgs) (Result, error) {
 		if err := env.readable(abs); err != nil {
 			return failFrom(env, err), nil
 		}
-		if _, err := os.Stat(abs); err != nil {
+		fi, err := os.Stat(abs)
+		if err != nil {
 			return notFound(env, sb, "path", a.Path, abs), nil
+		}
+		if safefile.Special(fi.Mode()) {
+			// ripgrep and the Go engine would both open it: a FIFO
+			// blocks the search, a device never ends it.
+			return readFailure(env, a.Path, &safefile.KindError{Path: abs, Mode: fi.Mode().Type()}), nil
 		}
 		starts = []string{abs}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sandbox"
 )
 
@@ -41,6 +42,9 @@ func runListFiles(ctx context.Context, env *Env, a listFilesArgs) (Result, error
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return notFound(env, sb, "folder", a.Path, abs), nil
+	}
+	if safefile.Special(fi.Mode()) {
+		return readFailure(env, a.Path, &safefile.KindError{Path: abs, Mode: fi.Mode().Type()}), nil
 	}
 	if !fi.IsDir() {
 		return FailShown(fmt.Sprintf("%s is a file, not a folder; use read_file or get_file_info", sb.Display(abs)), env.Tr("%s is a file, not a folder.", sb.Display(abs))), nil

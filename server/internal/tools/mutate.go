@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/govibe/govibe/server/internal/sandbox"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // writeTarget is a write tool's target once the preamble every write tool
@@ -45,7 +46,7 @@ func beginWrite(env *Env, tool, path string) (*writeTarget, *Result, error) {
 func (t *writeTarget) loadText(ctx context.Context, env *Env, path, tool, binaryHint string) (current, *Result) {
 	cur, err := loadCurrent(ctx, env, t.abs)
 	if err != nil {
-		r := FailShown(fmt.Sprintf("cannot read %s: %v", path, err), errShown(env, path, err))
+		r := readFailure(env, path, err)
 		return cur, &r
 	}
 	var r Result
@@ -85,6 +86,9 @@ func needTracker(env *Env) error {
 
 // beforeMutation calls env.BeforeMutation once per turn.
 func beforeMutation(ctx context.Context, env *Env) {
+	// The snapshot taken here is bounded by its own options, and its
+	// parallel scan is not this call's work.
+	defer watchdog.Pause(ctx)()
 	env.Files.beginMutation(ctx, env.TurnID, env.BeforeMutation)
 }
 
@@ -193,6 +197,11 @@ func apply(ctx context.Context, env *Env, p proposal) (*outcome, *Result, error)
 			out.edited = dec.Content != string(p.after)
 			out.content = []byte(dec.Content)
 		}
+	}
+	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
+		// Stopped (by the user or the watchdog) while the change was
+		// computed: nothing is written after the call was answered.
+		return nil, nil, err
 	}
 	beforeMutation(ctx, env)
 	if p.delete {

@@ -41,7 +41,7 @@ func runReadFile(ctx context.Context, env *Env, a readFileArgs) (Result, error) 
 	}
 	cur, err := loadCurrent(ctx, env, abs)
 	if err != nil {
-		return FailShown(fmt.Sprintf("cannot read %s: %v", a.FilePath, err), errShown(env, a.FilePath, err)), nil
+		return readFailure(env, a.FilePath, err), nil
 	}
 	display := sb.Display(abs)
 	switch {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"syscall"
+
+	"github.com/govibe/govibe/server/internal/safefile"
 )
 
 // FailShown is a failure worded twice: output for the model (English, as
@@ -22,6 +24,10 @@ func errShown(env *Env, path string, err error) string {
 	if errors.As(err, &ref) && ref.Display != "" {
 		return ref.Display
 	}
+	var ke *safefile.KindError
+	if errors.As(err, &ke) {
+		return kindShown(env, path, ke.Mode)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return env.Tr("%s does not exist.", path)
@@ -35,6 +41,25 @@ func errShown(env *Env, path string, err error) string {
 		return env.Tr("%s is too large, or the disk is full.", path)
 	}
 	return env.Tr("Could not access %s: %v", path, err)
+}
+
+// kindShown words a path that is neither a regular file nor a folder,
+// which file tools leave alone; one message per kind, so the sentence is
+// translated whole.
+func kindShown(env *Env, path string, m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		return env.Tr("%s is a named pipe (FIFO), not a regular file; it was left alone.", path)
+	case t&fs.ModeCharDevice != 0:
+		return env.Tr("%s is a character device, not a regular file; it was left alone.", path)
+	case t&fs.ModeDevice != 0:
+		return env.Tr("%s is a block device, not a regular file; it was left alone.", path)
+	case t&fs.ModeSocket != 0:
+		return env.Tr("%s is a socket, not a regular file; it was left alone.", path)
+	case t&fs.ModeSymlink != 0:
+		return env.Tr("%s is a symbolic link that was not followed; it was left alone.", path)
+	}
+	return env.Tr("%s is a special file, not a regular file; it was left alone.", path)
 }
 
 // badArgsShown words a tool call whose arguments do not decode.

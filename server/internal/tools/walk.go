@@ -3,15 +3,16 @@ package tools
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/skipdirs"
 )
 
@@ -42,8 +43,12 @@ type ignoreSet struct {
 	matcher  gitignore.Matcher
 }
 
+// maxGitignore bounds one .gitignore file read by the walkers.
+const maxGitignore = 4 << 20
+
 func (s *ignoreSet) with(dir string, parts []string) *ignoreSet {
-	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	// A .gitignore that is a FIFO or a device is refused, not waited on.
+	b, err := safefile.ReadFile(filepath.Join(dir, ".gitignore"), maxGitignore)
 	if err != nil {
 		return s
 	}
@@ -107,7 +112,7 @@ func walkFrom(base, start string, opt walkOptions, fn func(path, rel string, d f
 		if opt.ctx != nil && opt.ctx.Err() != nil {
 			return false
 		}
-		entries, err := os.ReadDir(dir)
+		entries, err := readDir(dir, dir != start)
 		if err != nil {
 			return true
 		}
@@ -116,7 +121,9 @@ func walkFrom(base, start string, opt walkOptions, fn func(path, rel string, d f
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if skipName(name, opt) {
+			if skipName(name, opt) || safefile.Special(e.Type()) {
+				// A FIFO, device or socket is not listed: nothing a
+				// tool does with a listed file may be done to it.
 				continue
 			}
 			isDir := e.IsDir()
@@ -151,6 +158,21 @@ func walkFrom(base, start string, opt walkOptions, fn func(path, rel string, d f
 	rec(start, strings.Join(parts, "/"), parts, set)
 }
 
+// readDir lists dir sorted by name, as os.ReadDir does, through safefile:
+// a folder swapped for a FIFO since its parent was listed is refused, not
+// waited on. entry says dir came from a listing (not a link): a link
+// swapped in is not followed.
+func readDir(dir string, entry bool) ([]fs.DirEntry, error) {
+	f, _, err := safefile.Open(dir, safefile.Options{Dir: true, NoFollow: entry})
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
 // hasGitignore reports whether a directory listing holds a .gitignore,
 // so that directories without one cost no failed open.
 func hasGitignore(entries []fs.DirEntry) bool {
@@ -180,7 +202,7 @@ func walkFiles(base, start string, opt walkOptions, fn func(path string, rel str
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
-		queue   = []dirJob{{start, parts, set}}
+		queue   = []dirJob{{start, parts, set, false}}
 		pending = 1 // directories queued or being listed
 		stop    atomic.Bool
 		wg      sync.WaitGroup
@@ -202,7 +224,7 @@ func walkFiles(base, start string, opt walkOptions, fn func(path string, rel str
 
 			var sub []dirJob
 			if !stop.Load() {
-				sub = walkDir(j.dir, j.parts, j.set, opt, &stop, fn)
+				sub = walkDir(j.dir, j.entry, j.parts, j.set, opt, &stop, fn)
 			}
 			mu.Lock()
 			queue = append(queue, sub...)
@@ -227,11 +249,12 @@ type dirJob struct {
 	dir   string
 	parts []string
 	set   *ignoreSet
+	entry bool // found in a listing (so not a link), not the walk's start
 }
 
 // walkDir lists one directory: files go to fn, subdirectories are returned.
-func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *atomic.Bool, fn func(string, string) bool) []dirJob {
-	f, err := os.Open(dir)
+func walkDir(dir string, entry bool, parts []string, set *ignoreSet, opt walkOptions, stop *atomic.Bool, fn func(string, string) bool) []dirJob {
+	f, _, err := safefile.Open(dir, safefile.Options{Dir: true, NoFollow: entry})
 	if err != nil {
 		return nil
 	}
@@ -253,6 +276,8 @@ func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *
 			continue
 		}
 		t := e.Type()
+		// Symbolic links and special files (FIFOs, devices, sockets) are
+		// skipped by the listing's own type bits, never opened.
 		if t&fs.ModeSymlink != 0 || (!t.IsDir() && !t.IsRegular()) {
 			continue
 		}
@@ -264,7 +289,7 @@ func walkDir(dir string, parts []string, set *ignoreSet, opt walkOptions, stop *
 			if opt.skipDir != nil && opt.skipDir(strings.Join(p, "/")) {
 				continue
 			}
-			subs = append(subs, dirJob{filepath.Join(dir, name), p, set})
+			subs = append(subs, dirJob{filepath.Join(dir, name), p, set, true})
 			continue
 		}
 		if stop.Load() {

@@ -104,6 +104,12 @@ func (c *Conn) Close() error { return c.conn.Close() }
 // Handle implements jsonrpc2.Handler. It runs on the read loop and must
 // never block.
 func (c *Conn) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	// The params the stream kept out of jsonrpc2's decoding belong to this
+	// request: jsonrpc2 calls Handle on its read loop right after
+	// ReadObject returned it.
+	if p := c.stream.takeSplit(); p != nil {
+		req.Params = p
+	}
 	if req.Method == "$/cancelRequest" {
 		c.cancelRequest(req)
 		return
@@ -188,6 +194,12 @@ func (c *Conn) run(ctx context.Context, cancel context.CancelCauseFunc, req *jso
 			c.mu.Lock()
 			delete(c.inflight, req.ID)
 			c.mu.Unlock()
+		}
+		if req.Params != nil && len(*req.Params) >= bigMessage {
+			// The params are a view of the message's body: once nothing
+			// refers to it, its memory goes back to the system.
+			req.Params = nil
+			memory.release(0)
 		}
 	}()
 	var (

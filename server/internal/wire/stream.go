@@ -1,13 +1,9 @@
 package wire
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -44,16 +40,23 @@ const headerMarker = "Content-Length:"
 // ReadObject is called only by jsonrpc2's read loop; WriteObject may be
 // called concurrently and is serialised by mu.
 type stream struct {
-	r      *bufio.Reader
+	fr     *frameReader
 	w      io.Writer
 	closer io.Closer
 	mu     sync.Mutex
-	// onBadInput is told about every message that had to be skipped.
+	// onBadInput is told about every message that had to be skipped, or
+	// mended.
 	onBadInput func(error)
+	// split holds the params of the request ReadObject returned last,
+	// kept out of jsonrpc2's decoding (see decode); Conn.Handle takes them
+	// before anything else.
+	split *json.RawMessage
 }
 
 func newStream(rwc io.ReadWriteCloser, onBadInput func(error)) *stream {
-	return &stream{r: bufio.NewReaderSize(rwc, 64<<10), w: rwc, closer: rwc, onBadInput: onBadInput}
+	s := &stream{w: rwc, closer: rwc, onBadInput: onBadInput}
+	s.fr = newFrameReader(rwc, func(err error) { s.badInput(err, jsonrpc2.CodeParseError) }, s.note)
+	return s
 }
 
 func (s *stream) WriteObject(obj any) error {
@@ -80,26 +83,12 @@ func (s *stream) writeFrames(b []byte) error {
 
 func (s *stream) ReadObject(v any) error {
 	for {
-		body, err := s.readFrame()
+		body, err := s.nextBody()
 		if err != nil {
-			var fe *frameError
-			if errors.As(err, &fe) {
-				s.badInputID(fe, fe.code(), fe.id)
-				if fe.resync {
-					if err := s.resync(); err != nil {
-						return err
-					}
-				}
-				continue
-			}
 			return err
 		}
-		if err := json.Unmarshal(body, v); err != nil {
-			code := int64(jsonrpc2.CodeParseError)
-			if json.Valid(body) {
-				code = jsonrpc2.CodeInvalidRequest
-			}
-			s.badInput(fmt.Errorf("invalid message: %w", err), code)
+		if err := s.decode(body, v); err != nil {
+			s.badInput(fmt.Errorf("invalid message: %w", err), jsonrpc2.CodeInvalidRequest)
 			continue
 		}
 		return nil
@@ -122,12 +111,11 @@ func (s *stream) badInputID(err error, code int64, id any) {
 	})
 }
 
-// frameError is a recoverable framing problem. The bad frame was consumed,
-// or, with resync, the stream must be searched for the next frame.
+// frameError is a recoverable framing problem, reported (and answered)
+// as the input is skipped.
 type frameError struct {
 	msg     string
 	invalid bool // a well-framed message refused (too large): InvalidRequest
-	resync  bool
 	id      any
 }
 
@@ -140,110 +128,26 @@ func (e *frameError) code() int64 {
 	return jsonrpc2.CodeParseError
 }
 
-func (s *stream) readFrame() ([]byte, error) {
-	length := -1
-	var tooLarge int64
-	for {
-		line, err := s.readLine()
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if length < 0 {
-				// A blank line with no header: skip stray newlines.
-				continue
-			}
-			break
-		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, &frameError{msg: fmt.Sprintf("malformed header line %q", truncate(line, 80)), resync: true}
-		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || n < 0 {
-				return nil, &frameError{msg: fmt.Sprintf("invalid Content-Length %q", truncate(value, 40)), resync: true}
-			}
-			if n > maxMessage {
-				// Refused once the headers end, where the body starts.
-				tooLarge = n
-				length = 0
-				continue
-			}
-			length = int(n)
-		}
-	}
-	if tooLarge > 0 {
-		return nil, s.refuseBody(tooLarge)
-	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(s.r, body); err != nil {
-		return nil, err
-	}
-	return body, nil
-}
-
-// readLine reads one header line of at most maxHeaderLine bytes. A longer
-// one is an error, and the stream is resynchronised after it.
-func (s *stream) readLine() (string, error) {
-	var line []byte
-	for {
-		chunk, err := s.r.ReadSlice('\n')
-		if len(line)+len(chunk) > maxHeaderLine {
-			return "", &frameError{msg: fmt.Sprintf("header line longer than %d bytes", maxHeaderLine), resync: true}
-		}
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return string(line), nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		default:
-			return "", err
-		}
-	}
-}
-
 // refuseBody skips a body declared larger than maxMessage without storing
-// it, so the next message is read normally. The request id is taken from
-// the body's start when it is there, so the refusal answers the call.
+// it, so the next message is read normally, and answers it. The request
+// id is taken from the body's start when it is there, so the refusal
+// answers the call. A length above maxDrain is not skipped by: the frame
+// reader goes on looking for the next header instead.
 func (s *stream) refuseBody(n int64) error {
 	fe := &frameError{msg: fmt.Sprintf("message of %d bytes refused: at most %d bytes (%d MB) are accepted", n, maxMessage, maxMessage>>20), invalid: true}
+	r := s.fr.r
 	// Only what has arrived: waiting for more could wait forever.
-	head, _ := s.r.Peek(min(s.r.Buffered(), 4096, int(min(n, maxDrain))))
+	head, _ := r.Peek(min(r.Buffered(), 4096, int(min(n, maxDrain))))
 	if id := gjson.GetBytes(head, "id"); id.Type == gjson.Number || id.Type == gjson.String {
 		fe.id = json.RawMessage(id.Raw)
 	}
+	s.badInputID(fe, fe.code(), fe.id)
 	if n > maxDrain {
-		fe.resync = true
-		return fe
+		s.fr.quiet = true // what arrives of that body is not reported again
+		return nil
 	}
-	if _, err := s.r.Discard(int(n)); err != nil {
-		return err
-	}
-	return fe
-}
-
-// resync discards input up to the next "Content-Length:" header, in one
-// pass and without storing it.
-func (s *stream) resync() error {
-	marker := []byte(headerMarker)
-	for {
-		n := max(s.r.Buffered(), len(marker))
-		buf, err := s.r.Peek(n)
-		if i := bytes.Index(buf, marker); i >= 0 {
-			_, derr := s.r.Discard(i)
-			return derr
-		}
-		if err != nil {
-			return err
-		}
-		// Keep a tail that may be the start of the marker.
-		if _, err := s.r.Discard(len(buf) - (len(marker) - 1)); err != nil {
-			return err
-		}
-	}
+	_, err := r.Discard(int(n))
+	return err
 }
 
 func (s *stream) Close() error { return s.closer.Close() }
