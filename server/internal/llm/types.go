@@ -47,27 +47,6 @@ type ToolDef struct {
 	Parameters  json.RawMessage `json:"parameters"` // JSON schema object
 }
 
-// Usage is token accounting for one request, normalised across providers.
-type Usage struct {
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	CachedTokens     int64 `json:"cached_tokens"`
-	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
-	// Cost is what the request cost at the profile's prices when it was
-	// made (a later price change does not rewrite history). The client
-	// never fills it; the engine's accounting does.
-	Cost float64 `json:"cost,omitempty"`
-}
-
-// Add accumulates u2 into u.
-func (u *Usage) Add(u2 Usage) {
-	u.PromptTokens += u2.PromptTokens
-	u.CompletionTokens += u2.CompletionTokens
-	u.CachedTokens += u2.CachedTokens
-	u.ReasoningTokens += u2.ReasoningTokens
-	u.Cost += u2.Cost
-}
-
 // Request is one chat-completion call.
 type Request struct {
 	Messages []Message

@@ -33,6 +33,7 @@ func (c *meteredClient) Stream(ctx context.Context, req llm.Request, onEvent fun
 		// The cost is fixed now, at the prices of the profile that made
 		// the request; everything that sums usage carries it from here.
 		resp.Usage.Cost = c.profile.Cost(resp.Usage)
+		resp.Usage.Priced = c.profile.Priced()
 	}
 	if err == nil && resp != nil && req.SessionID != "" {
 		u := resp.Usage

@@ -153,13 +153,7 @@ func (m *Meter) Root(sid string) string {
 func (m *Meter) FinishTurn(ctx context.Context, sid string, turn int, before Session) Turn {
 	now := m.Of(ctx, sid)
 	tu := Turn{Turn: turn, Session: Session{
-		Usage: llm.Usage{
-			PromptTokens:     now.PromptTokens - before.PromptTokens,
-			CompletionTokens: now.CompletionTokens - before.CompletionTokens,
-			CachedTokens:     now.CachedTokens - before.CachedTokens,
-			ReasoningTokens:  now.ReasoningTokens - before.ReasoningTokens,
-			Cost:             now.Cost - before.Cost,
-		},
+		Usage:    now.Usage.Sub(before.Usage),
 		Requests: now.Requests - before.Requests,
 	}}
 	if turn > 0 {
