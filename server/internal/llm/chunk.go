@@ -82,7 +82,6 @@ type chunkToolCall struct {
 	ExtraContent json.RawMessage `json:"extra_content"`
 }
 
-
 // decodeChunk decodes one SSE event's data into an empty c (fresh, or with
 // its choices emptied and usage nil, as consume reuses it). It reads the
 // event with gjson (which openai-go's own stream reader also uses) rather

@@ -56,7 +56,19 @@ type Request struct {
 	// SessionID lets test servers and logs correlate requests; it is sent as
 	// the X-GoVibe-Session header, never inside the prompt.
 	SessionID string
+	// Purpose is what the request is for within its session: "" for the
+	// session's own conversation, else PurposeCompaction, PurposeTitle,
+	// PurposeReview. The accounting compares a request with the previous
+	// one of the same session and purpose to say why its cache missed.
+	Purpose string
 }
+
+// Request purposes besides the session's conversation (Request.Purpose).
+const (
+	PurposeCompaction = "compaction"
+	PurposeTitle      = "title"
+	PurposeReview     = "review"
+)
 
 // EventKind enumerates stream events.
 type EventKind int

@@ -70,6 +70,9 @@ type Meter struct {
 	store Store
 	log   *zap.Logger
 	locks sessionstate.Locks
+	// misses is the last request of each session and purpose, to say why
+	// the next one missed the cache.
+	misses *misses
 }
 
 // New returns a meter over s.
@@ -77,7 +80,7 @@ func New(s Store, log *zap.Logger) *Meter {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Meter{store: s, log: log}
+	return &Meter{store: s, log: log, misses: newMisses()}
 }
 
 // Load returns the session's accounting (zero when it has none).
@@ -125,6 +128,10 @@ func (m *Meter) Update(sid string, f func(*State)) {
 		m.log.Warn("persisting usage", zap.String("session", sid), zap.Error(err))
 	}
 }
+
+// Compacted notes that the session's history was just summarised: its
+// next request's changed prefix is named a compaction, not a rewrite.
+func (m *Meter) Compacted(sid string) { m.misses.compaction(sid) }
 
 // SetContext records the context size the next request will carry and
 // where the figure comes from.
