@@ -81,6 +81,15 @@ const (
 	selShellReasons   = ".shell-reasons"
 )
 
+// GoVibe webview: the OS sandbox (the card offering to widen it after a
+// denial; how a command ran and what was denied, on its tool card).
+const (
+	selSandboxOffers      = "[data-testid=sandbox-offers]"
+	selConfirmCommandText = "[data-testid=confirm-command-text]"
+	selToolSandbox        = "[data-testid=tool-sandbox]"
+	selSandboxDenial      = "[data-testid=sandbox-denial]"
+)
+
 // Workbench views (panes in a view container) and their trees.
 const (
 	selPane       = ".pane"

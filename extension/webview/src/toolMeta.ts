@@ -40,6 +40,9 @@ export function autoApprovalText(a: AutoApproval): string {
           return l10n.t('auto-approved: confirming changes is turned off');
         case 'govibe.confirmShellCommand':
           return l10n.t('auto-approved: confirming commands is turned off');
+        case 'govibe.sandbox.autoApprove':
+          // It ran unasked because it could not write or reach the network.
+          return l10n.t('ran unasked in the read-only sandbox');
       }
       return l10n.t('auto-approved: setting {0}', a.detail ?? '');
     case 'flag':

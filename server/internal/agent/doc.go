@@ -19,11 +19,12 @@
 // # Tool profiles
 //
 // A profile's toolProfile (full, readonly, no-shell, or tool names separated
-// by commas; ToolProfile in toolprofile.go): the tools it leaves out join the
-// run's Blocked map (not offered, refused if called). The system prompt's "How
-// to work" bullets follow the offered set (Guidance): with every tool the text
-// is the full prompt unchanged; otherwise only rules about offered tools
-// remain. The prompt depends only on the profile's tool set (never on the
+// by commas; toolpolicy.Profile): the tools it leaves out join the run's
+// Blocked map (not offered, refused if called, with toolpolicy's reason shown
+// to the model and the person). The system prompt's "How to work" bullets
+// follow the offered set (Guidance, from toolpolicy.Decision.Prompted): with
+// every tool the text is the full prompt unchanged; otherwise only rules about
+// offered tools remain. The prompt depends only on the profile's tool set (never on the
 // mode's phase), so each profile's prompt is byte-stable. A malformed profile,
 // or a list naming no real tool, is reported once and read as full.
 //

@@ -1,77 +1,112 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/tools"
+)
 
 // The "How to work" section of the system prompt follows the tools the
-// model is offered: a rule about a tool it does not have only invites a
-// call that will be refused. Every line names the tools it needs; with
-// every tool offered (or offered == nil) the section is the full text,
-// byte for byte, so the full profile's prompt never changes. The output
-// depends only on the offered set, so each tool profile has one prompt
-// and it is byte-stable.
+// model is offered (toolpolicy.Decision.Prompted): a rule about a tool it
+// does not have only invites a call that will be refused. A line is kept
+// when every tool its text names in backticks is offered, and, for a line
+// about changing files, when a tool that writes the workspace is; the
+// file-tools line keeps only the offered names of its prose. With every
+// tool offered (or offered == nil) the section is the full text, byte for
+// byte, so the full profile's prompt never changes. The output depends
+// only on the offered set, so each tool profile has one prompt and it is
+// byte-stable.
 
 type guidanceLine struct {
 	text string
-	// needs: the line is kept when any of these is offered (none: always).
-	needs []string
+	// optional is a clause appended when the tools it names are offered.
+	optional string
+	// needs: the line is kept only when an offered tool has one of these
+	// traits (0: no trait needed).
+	needs tools.Traits
 }
-
-const (
-	gEdit  = "edit"
-	gWrite = "write_file"
-	gShell = "run_shell_command"
-	gTodo  = "create_todo_list"
-)
 
 var guidanceLines = []guidanceLine{
-	{"Read before you edit. `edit` replaces whole line ranges (1-based, inclusive) of the file as you last read it: read the lines first, then edit. An edit is refused if the file changed since you read it; re-read and retry.", []string{gEdit}},
-	{"Prefer small, targeted edits over rewriting whole files. Never write placeholders such as \"... rest of code unchanged\".", []string{gEdit, gWrite}},
-	{"", nil}, // the file-tools line, built by fileToolsLine
-	{"Use `run_shell_command` for builds, tests and other programs. Commands run non-interactively with stdin closed; keep them bounded and quiet.", []string{gShell}},
-	{"Several independent read-only tool calls in one reply run in parallel.", nil},
-	{"After changing code, verify it: build or run the relevant tests, and check `get_diagnostics` when available.", []string{gEdit, gWrite}},
-	{"If a change is refused or rejected by the user, read their reason and adapt; do not repeat the same action.", nil},
-	{"When a request is large, plan it with `create_todo_list` when that tool is offered; items must be concrete and verifiable.", []string{gTodo}},
-	{"Keep project knowledge current: when you learn something durable about the project, record it where the project keeps its notes.", []string{gEdit, gWrite}},
+	{text: "Read before you edit. `edit` replaces whole line ranges (1-based, inclusive) of the file as you last read it: read the lines first, then edit. An edit is refused if the file changed since you read it; re-read and retry."},
+	{text: "Prefer small, targeted edits over rewriting whole files. Never write placeholders such as \"... rest of code unchanged\".", needs: tools.WritesWorkspace},
+	{}, // the file-tools line, built by fileToolsLine
+	{text: "Use `run_shell_command` for builds, tests and other programs. Commands run non-interactively with stdin closed; keep them bounded and quiet."},
+	{text: "Several independent read-only tool calls in one reply run in parallel."},
+	{text: "After changing code, verify it: build or run the relevant tests", optional: ", and check `get_diagnostics` when available", needs: tools.WritesWorkspace},
+	{text: "If a change is refused or rejected by the user, read their reason and adapt; do not repeat the same action."},
+	{text: "When a request is large, plan it with `create_todo_list` when that tool is offered; items must be concrete and verifiable."},
+	{text: "Keep project knowledge current: when you learn something durable about the project, record it where the project keeps its notes.", needs: tools.WritesWorkspace},
 }
 
-var (
-	fileReaders = []string{"read_file", "find_in_file", "grep_search", "glob", "list_files"}
-	fileWriters = []string{gEdit, gWrite}
+// The file-tools line's prose: the dedicated tools to use instead of the
+// shell, in the order the line names them.
+const (
+	fileReadersProse = "`read_file`, `find_in_file`, `grep_search`, `glob`, `list_files`"
+	fileWritersProse = "`edit` and `write_file`"
 )
+
+// offeredSet answers what the guidance asks of the offered tools.
+type offeredSet struct {
+	all    bool
+	names  map[string]bool
+	traits tools.Traits
+}
+
+func newOfferedSet(offered []tools.Tool) offeredSet {
+	if offered == nil {
+		return offeredSet{all: true}
+	}
+	s := offeredSet{names: map[string]bool{}}
+	for _, t := range offered {
+		s.names[t.Name()] = true
+		s.traits |= t.Traits()
+	}
+	return s
+}
+
+func (s offeredSet) has(name string) bool    { return s.all || s.names[name] }
+func (s offeredSet) any(t tools.Traits) bool { return s.all || t == 0 || s.traits.Has(t) }
+
+// hasAll says whether every tool text names in backticks is offered.
+func (s offeredSet) hasAll(text string) bool {
+	for _, n := range namedTools(text) {
+		if !s.has(n) {
+			return false
+		}
+	}
+	return true
+}
 
 // Guidance renders the "How to work" bullets for the offered tools; nil
 // means every tool.
-func Guidance(offered []string) string {
-	has := func(n string) bool { return true }
-	if offered != nil {
-		set := map[string]bool{}
-		for _, n := range offered {
-			set[n] = true
-		}
-		has = func(n string) bool { return set[n] }
-	}
+func Guidance(offered []tools.Tool) string {
+	s := newOfferedSet(offered)
 	var b strings.Builder
 	for _, l := range guidanceLines {
 		text := l.text
-		if text == "" {
-			text = fileToolsLine(has)
-		} else if !anyOf(l.needs, has) {
+		switch {
+		case text == "":
+			text = fileToolsLine(s)
+		case !s.any(l.needs) || !s.hasAll(text):
 			text = ""
+		case l.optional != "" && s.hasAll(l.optional):
+			text += l.optional + "."
+		case l.optional != "":
+			text += "."
 		}
 		if text != "" {
 			b.WriteString("- " + text + "\n")
 		}
 	}
-	if offered != nil && !anyOf(fileWriters, has) && !has(gShell) {
+	if !s.all && !s.traits.Has(tools.WritesWorkspace|tools.RunsCommands) {
 		b.WriteString("- This model is offered no tool that changes files or runs commands: answer from what you can read, and tell the user what to change.\n")
 	}
 	return b.String()
 }
 
 // fileToolsLine points the model at the dedicated file tools it has.
-func fileToolsLine(has func(string) bool) string {
-	readers, writers := filter(fileReaders, has), filter(fileWriters, has)
+func fileToolsLine(s offeredSet) string {
+	readers, writers := offeredIn(fileReadersProse, s), offeredIn(fileWritersProse, s)
 	if len(readers) == 0 && len(writers) == 0 {
 		return ""
 	}
@@ -82,31 +117,30 @@ func fileToolsLine(has func(string) bool) string {
 	if len(writers) > 0 {
 		parts = append(parts, codeList(writers, " and ")+" to change files")
 	}
-	s := "Use the dedicated tools for files: " + strings.Join(parts, "; ") + "."
-	if has(gShell) {
-		s += " Do not use the shell to read or write source files."
+	line := "Use the dedicated tools for files: " + strings.Join(parts, "; ") + "."
+	if s.any(tools.RunsCommands) {
+		line += " Do not use the shell to read or write source files."
 	}
-	return s
+	return line
 }
 
-func anyOf(names []string, has func(string) bool) bool {
-	if len(names) == 0 {
-		return true
-	}
-	for _, n := range names {
-		if has(n) {
-			return true
-		}
-	}
-	return false
-}
-
-func filter(names []string, has func(string) bool) []string {
+// offeredIn is the offered tools among those prose names, in its order.
+func offeredIn(prose string, s offeredSet) []string {
 	var out []string
-	for _, n := range names {
-		if has(n) {
+	for _, n := range namedTools(prose) {
+		if s.has(n) {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+// namedTools are the names text quotes in backticks.
+func namedTools(text string) []string {
+	parts := strings.Split(text, "`")
+	var out []string
+	for i := 1; i < len(parts); i += 2 {
+		out = append(out, parts[i])
 	}
 	return out
 }

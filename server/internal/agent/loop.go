@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -51,12 +52,12 @@ type Run struct {
 	SessionID        string
 	MaxTokens        int
 	// Blocked names tools that are not offered and are refused if called
-	// anyway (role restrictions of executors and evaluators).
-	Blocked map[string]string
+	// anyway, each with why (toolpolicy.Decision).
+	Blocked map[string]toolpolicy.Reason
 	// Refused names tools that stay offered (so the request's tool list,
 	// and with it the provider's prefix cache, does not change) but are
 	// refused when called, e.g. create_todo_list in a side conversation.
-	Refused map[string]string
+	Refused map[string]toolpolicy.Reason
 	// StopAfter makes the run stop once a round calls one of these tools
 	// (create_todo_list hands over to the scheduler).
 	StopAfter map[string]bool
@@ -361,23 +362,25 @@ func (r *Run) offered() []tools.Tool {
 	return out
 }
 
-func (r *Run) lookup(name string) (tools.Tool, string) {
+// lookup finds the tool a call names; when it may not run, it says why
+// (nil tool) and gives the policy's reason, if one withheld it.
+func (r *Run) lookup(name string) (tools.Tool, string, *toolpolicy.Reason) {
 	if why, blocked := r.Blocked[name]; blocked {
-		return nil, fmt.Sprintf("tool %q is not available to this agent: %s", name, why)
+		return nil, fmt.Sprintf("tool %q is not available to this agent: %s", name, why), &why
 	}
 	if why, refused := r.Refused[name]; refused {
-		return nil, fmt.Sprintf("tool %q cannot be used now: %s", name, why)
+		return nil, fmt.Sprintf("tool %q cannot be used now: %s", name, why), &why
 	}
 	for _, t := range r.Tools {
 		if t.Name() == name {
-			return t, ""
+			return t, "", nil
 		}
 	}
 	var names []string
 	for _, t := range r.offered() {
 		names = append(names, t.Name())
 	}
-	return nil, fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(names, ", "))
+	return nil, fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(names, ", ")), nil
 }
 
 // runTools gives every call exactly one result. Consecutive read-only calls
@@ -457,7 +460,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		if r.Env != nil && len(r.Env.Roots) > 0 {
 			root = r.Env.Roots[0]
 		}
-		if groups, end := fileWriteGroups(calls, i, root); len(groups) > 1 {
+		if groups, end := fileWriteGroups(calls, i, root, r.writesOneFile); len(groups) > 1 {
 			var wg sync.WaitGroup
 			for _, g := range groups {
 				wg.Add(1)
@@ -482,15 +485,12 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 	return suspended
 }
 
-// fileWriteTools write one file named by their filePath argument.
-var fileWriteTools = map[string]bool{"edit": true, "write_file": true, "delete_file": true}
-
 // fileWriteGroups groups the run of consecutive file-write calls starting
 // at i by target file (relative paths taken against root), keeping each
 // file's calls in order. end is the index after the run.
-func fileWriteGroups(calls []llm.ToolCall, i int, root string) (groups [][]int, end int) {
+func fileWriteGroups(calls []llm.ToolCall, i int, root string, writesOneFile func(name string) bool) (groups [][]int, end int) {
 	byPath := map[string]int{}
-	for end = i; end < len(calls) && fileWriteTools[calls[end].Name]; end++ {
+	for end = i; end < len(calls) && writesOneFile(calls[end].Name); end++ {
 		var a struct {
 			FilePath string `json:"filePath"`
 		}
@@ -520,18 +520,29 @@ func stopReason(ctx context.Context) string {
 	return "the user stopped the turn"
 }
 
+// writesOneFile: the call's tool writes the file its filePath names
+// (tools.WritesOneFile), so calls of it are ordered per file.
+func (r *Run) writesOneFile(name string) bool {
+	t, _, _ := r.lookup(name)
+	return t != nil && tools.WritesOneFile(t)
+}
+
 func (r *Run) isReadOnly(name string) bool {
-	t, _ := r.lookup(name)
+	t, _, _ := r.lookup(name)
 	return t != nil && t.ReadOnly()
 }
 
 // runOne runs one call; suspended reports a tool that returned
 // ErrSuspended, whose call must be left without a result.
 func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, suspended bool) {
-	t, why := r.lookup(c.Name)
+	t, why, reason := r.lookup(c.Name)
 	if t == nil {
 		res := tools.Fail(why)
 		res.Display = r.tr("Not run: %s is not available to the model here.", c.Name)
+		if reason != nil {
+			// The person reads the policy's reason too, in their words.
+			res.Display = r.tr("Not run: %s is not available here: %s.", c.Name, reason.In(r.tr))
+		}
 		return res, false
 	}
 	args := strings.TrimSpace(c.Arguments)

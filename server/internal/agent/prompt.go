@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 //go:embed prompts/base.md
@@ -31,7 +33,7 @@ func SystemPrompt(h HostInfo, language string, extra ...string) string {
 // offered tools (nil: every tool, the full profile's prompt). It depends
 // only on its arguments, so a session's prompt stays byte-identical while
 // its tool profile does.
-func SystemPromptFor(h HostInfo, language string, offered []string, extra ...string) string {
+func SystemPromptFor(h HostInfo, language string, offered []tools.Tool, extra ...string) string {
 	var b strings.Builder
 	b.WriteString(strings.Replace(strings.TrimSpace(basePrompt), "{{how-to-work}}", Guidance(offered), 1))
 	b.WriteString("\n\n# Environment\n")

@@ -41,12 +41,15 @@ func (a *Approver) expandSandbox(ctx context.Context, p tools.ShellProposal, an 
 		// a person may add them for this session.
 		asks = append(asks, e.host.Tr("Allow network to %s for this session", strings.Join(d.Domains, ", ")))
 	}
-	if len(asks) == 0 {
+	if len(asks) == 0 && len(d.Removed) == 0 {
 		return tools.ShellDecision{Reason: "nothing the sandbox denied can be granted"}, nil
 	}
 	analysis := ShellAnalysis{Class: "sandbox-denied", Reasons: asks}
+	// OptionOutside is the card's third choice: this one command with no
+	// sandbox at all. It is offered on this card only, so it is asked
+	// every time, and the card says what it gives up.
 	c := Confirm{SessionID: a.t.SessionID, TurnID: a.t.ID, ToolCallID: p.ToolCallID, Kind: "shell",
-		Command: p.Command, Cwd: p.Cwd, Analysis: &analysis}
+		Command: p.Command, Cwd: p.Cwd, Analysis: &analysis, Options: []string{OptionOutside}}
 	ans, err := e.host.Ask(ctx, c)
 	if err != nil {
 		return tools.ShellDecision{}, err
@@ -54,11 +57,17 @@ func (a *Approver) expandSandbox(ctx context.Context, p tools.ShellProposal, an 
 	if !ans.Accept {
 		return tools.ShellDecision{Reason: strings.TrimSpace(ans.Reason), ByUser: true}, nil
 	}
+	if ans.Answer == OptionOutside {
+		return tools.ShellDecision{Allowed: true, Command: p.Command, Grant: tools.SandboxGrant{Outside: true}}, nil
+	}
 	if len(d.Domains) > 0 {
 		e.approveDomains(a.t.SessionID, d.Domains)
 	}
 	return tools.ShellDecision{Allowed: true, Command: p.Command, Grant: g}, nil
 }
+
+// OptionOutside answers a sandbox card with "run it outside the sandbox".
+const OptionOutside = "outside"
 
 // runsGit reports whether any command of the line is git: only such a
 // command, approved for writing, may change .git.

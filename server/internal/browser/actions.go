@@ -71,6 +71,10 @@ func (a *action) Description() string     { return a.desc }
 func (a *action) Schema() json.RawMessage { return json.RawMessage(a.schema) }
 func (a *action) ReadOnly() bool          { return false }
 
+// Traits: every action works the page (even a screenshot is of what the
+// last action did).
+func (a *action) Traits() tools.Traits { return tools.DrivesBrowser | tools.ReachesNetwork }
+
 // Run performs the action and answers with its note and the page state
 // after it, so each step sees where it stands.
 func (a *action) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {

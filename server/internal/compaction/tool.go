@@ -34,6 +34,9 @@ func (t *tool) Description() string     { return toolDescription }
 func (t *tool) Schema() json.RawMessage { return toolSchema }
 func (t *tool) ReadOnly() bool          { return false }
 
+// Traits: compaction rewrites the conversation, nothing else.
+func (t *tool) Traits() tools.Traits { return tools.Meta }
+
 func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tools.Result, error) {
 	if !t.allowed {
 		return tools.FailShown("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted.",

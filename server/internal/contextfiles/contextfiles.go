@@ -14,10 +14,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/govibe/govibe/server/internal/frontmatter"
 )
 
 // Caps: one file, and everything rendered at once.
@@ -34,9 +30,9 @@ type File struct {
 	Root    string // workspace root it belongs to
 	Rel     string // slash path relative to Root
 	Content string
-	// ApplyTo is the glob of a *.instructions.md file: it attaches only
-	// when matching files are in play. Empty means always.
-	ApplyTo   string
+	// ApplyTo are the globs of a rule that attaches only when matching
+	// files are in play (rules.go). Empty means always.
+	ApplyTo   []string
 	Truncated bool
 	Hash      string
 }
@@ -44,9 +40,10 @@ type File struct {
 // Key identifies a file across loads.
 func (f File) Key() string { return f.Root + "\x00" + f.Rel }
 
-// Load reads the root-level files of every root, the extra names the user
-// configured (govibe.contextFiles), .github/instructions/*.instructions.md,
-// and the one-line pointer to the root's project memory (MemoryPointer).
+// Load reads the root-level files of every root (their @imports
+// expanded), the extra names the user configured (govibe.contextFiles),
+// the rules that attach by path (.github/instructions, .cursor/rules,
+// .clinerules: rules.go), and the one-line pointer to the root's project memory (MemoryPointer).
 // Missing files are skipped; unreadable ones are reported.
 func Load(roots, extra []string) (files []File, problems []error) {
 	var inside []string
@@ -72,34 +69,13 @@ func Load(roots, extra []string) (files []File, problems []error) {
 			if f, ok, err := read(root, n); err != nil {
 				problems = append(problems, err)
 			} else if ok {
-				files = append(files, f)
+				f, ps := withImports(f)
+				files, problems = append(files, f), append(problems, ps...)
 			}
 		}
-		matches, _ := filepath.Glob(filepath.Join(root, ".github", "instructions", "*.instructions.md"))
-		sort.Strings(matches)
-		for _, m := range matches {
-			rel, _ := filepath.Rel(root, m)
-			f, ok, err := read(root, filepath.ToSlash(rel))
-			if err != nil {
-				problems = append(problems, err)
-				continue
-			}
-			if !ok {
-				continue
-			}
-			doc, derr := frontmatter.Split([]byte(f.Content), false)
-			var fm struct {
-				ApplyTo string `yaml:"applyTo"`
-			}
-			if derr == nil {
-				derr = doc.Decode(&fm, false)
-			}
-			if derr != nil {
-				problems = append(problems, fmt.Errorf("%s: %v", m, derr))
-				continue
-			}
-			f.Content, f.ApplyTo = strings.TrimSpace(doc.Body), strings.TrimSpace(fm.ApplyTo)
-			files = append(files, f)
+		for _, load := range []func(string) ([]File, []error){loadInstructions, loadCursorRules, loadClineRules} {
+			fs, ps := load(root)
+			files, problems = append(files, fs...), append(problems, ps...)
 		}
 		if f, ok := MemoryPointer(root); ok {
 			files = append(files, f)
@@ -108,9 +84,14 @@ func Load(roots, extra []string) (files []File, problems []error) {
 	return files, problems
 }
 
-// ForTouched returns the AGENTS.md files of the folders between a root and
-// each touched path (the agent read or wrote files there), excluding the
-// root's own, which Load already has.
+// NestedNames are the context files read in the folders between a root
+// and the files the agent works on, as Claude Code, Codex and Gemini CLI
+// read theirs.
+var NestedNames = []string{"AGENTS.md", "CLAUDE.md", "GEMINI.md"}
+
+// ForTouched returns the nested context files (NestedNames) of the folders
+// between a root and each touched path (the agent read or wrote files
+// there), excluding the root's own, which Load already has.
 func ForTouched(roots []string, touched []string) (files []File, problems []error) {
 	seen := map[string]bool{}
 	for _, p := range touched {
@@ -121,13 +102,17 @@ func ForTouched(roots []string, touched []string) (files []File, problems []erro
 			}
 			dir := filepath.Dir(rel)
 			for dir != "." && dir != string(filepath.Separator) {
-				n := filepath.ToSlash(filepath.Join(dir, "AGENTS.md"))
-				if !seen[root+n] {
-					seen[root+n] = true
+				for _, name := range NestedNames {
+					n := filepath.ToSlash(filepath.Join(dir, name))
+					if seen[root+"\x00"+n] {
+						continue
+					}
+					seen[root+"\x00"+n] = true
 					if f, ok, err := read(root, n); err != nil {
 						problems = append(problems, err)
 					} else if ok {
-						files = append(files, f)
+						f, ps := withImports(f)
+						files, problems = append(files, f), append(problems, ps...)
 					}
 				}
 				dir = filepath.Dir(dir)
@@ -179,9 +164,13 @@ func read(root, rel string) (File, bool, error) {
 		n, f.Truncated = MaxFileBytes, true
 	}
 	f.Content = strings.ToValidUTF8(string(buf[:n]), "\uFFFD")
-	sum := sha256.Sum256(buf[:n])
-	f.Hash = hex.EncodeToString(sum[:8])
+	f.Hash = hashOf(buf[:n])
 	return f, true, nil
+}
+
+func hashOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // Applicable keeps the files that apply given the paths in play (relative
@@ -189,7 +178,7 @@ func read(root, rel string) (File, bool, error) {
 func Applicable(files []File, inPlay []string) []File {
 	var out []File
 	for _, f := range files {
-		if f.ApplyTo == "" || f.ApplyTo == "**" || f.ApplyTo == "**/*" {
+		if always(f.ApplyTo) {
 			out = append(out, f)
 			continue
 		}
@@ -201,19 +190,6 @@ func Applicable(files []File, inPlay []string) []File {
 		}
 	}
 	return out
-}
-
-func matchAny(globs, p string) bool {
-	for _, g := range strings.Split(globs, ",") {
-		g = strings.TrimSpace(g)
-		if ok, _ := doublestar.Match(g, p); ok {
-			return true
-		}
-		if ok, _ := doublestar.Match(g, filepath.Base(p)); ok && !strings.Contains(g, "/") {
-			return true
-		}
-	}
-	return false
 }
 
 // Render formats files for the model, within MaxTotalBytes; multi-root

@@ -48,7 +48,7 @@ func TestLoadConventions(t *testing.T) {
 		}
 	}
 	goFile := files[len(files)-1]
-	if goFile.ApplyTo != "**/*.go" || goFile.Content != "Go style." {
+	if strings.Join(goFile.ApplyTo, ",") != "**/*.go" || goFile.Content != "Go style." {
 		t.Fatalf("instructions file: %+v", goFile)
 	}
 	if got := names(Applicable(files, []string{"README.md"})); strings.Contains(got, "go.instructions") {

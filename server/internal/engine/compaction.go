@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compaction"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -125,14 +126,8 @@ func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
 }
 
 func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
-	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	offered := make([]tools.Tool, 0, len(ts))
-	for _, t := range ts {
-		if _, no := blocked[t.Name()]; !no {
-			offered = append(offered, t)
-		}
-	}
-	return defsOf(offered)
+	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	return defsOf(toolpolicy.Decide(sit, ts).Offered(ts))
 }
 
 // requestToolDefs is what the free run sends: no definitions in the text

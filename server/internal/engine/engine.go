@@ -98,11 +98,11 @@ type Engine struct {
 	// sandbox is given once per process, on the first turn.
 	sandboxNoticed sync.Once
 	opts           Options
-	log    *zap.Logger
-	Store  *store.Store
-	Bus    *Bus
-	Broker *Broker
-	snaps  *rollback.Manager
+	log            *zap.Logger
+	Store          *store.Store
+	Bus            *Bus
+	Broker         *Broker
+	snaps          *rollback.Manager
 
 	mu       sync.Mutex
 	settings config.Values

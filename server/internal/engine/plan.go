@@ -16,6 +16,7 @@ import (
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -161,12 +162,13 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	if err != nil {
 		return agent.Outcome{Status: agent.StatusError, Err: err}, 0
 	}
-	ts, blocked := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
+	ts, sit := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
+	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
-		Client: client, Tools: ts, Blocked: blocked, Env: e.toolEnv(ctx, t), System: e.promptFor(profile, ts, blocked),
+		Client: client, Tools: ts, Blocked: d.Blocked, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(profile, d),
 		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
-		Notes: func() string { return e.Broker.ClosedNote(t.sessionID, t.id) },
+		Notes: e.toolNotes(ctx, t),
 	}
 	if a.Final {
 		run.MaxRounds = e.cfg().MaxInteractions
@@ -184,9 +186,10 @@ func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage
 
 // roleTools is what an agent of role is given: every agent of a turn gets
 // the same list in the same order (so tool definitions stay identical),
-// and Blocked removes what its role may not use. The evaluator's shell is
-// limited to read-only commands.
-func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, map[string]string) {
+// and the policy (toolpolicy.Decide on the returned situation) withholds
+// what its role may not use. The evaluator's shell is limited to
+// read-only commands.
+func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, toolpolicy.Situation) {
 	ts := e.freeTools(t.sessionID, t.id)
 	create, complete := e.plans.Tools(t.sessionID, t.id, t.text, role, tag)
 	ts = append(ts, create, complete)
@@ -201,17 +204,7 @@ func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, ta
 		}
 	}
 	ts = e.hooks.WithHooks(ts)
-	names := make([]string, len(ts))
-	for i, x := range ts {
-		names[i] = x.Name()
-	}
-	blocked := scheduler.Blocked(role, names, final)
-	e.blockByToolProfile(e.agentProfile(ctx, t.sessionID, role), ts, blocked)
-	if _, no := blocked[scheduler.ToolCreateTodo]; t.btw && !no {
-		blocked[scheduler.ToolCreateTodo] = "a side conversation (btw) never starts a todo plan"
-	}
-	t.limits.Block(names, blocked)
-	return ts, blocked
+	return ts, e.situation(ctx, t, role, final, ts)
 }
 
 // freeStopAfter makes the free run hand over to the plan runner once a

@@ -54,10 +54,10 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	if err != nil {
 		return err
 	}
-	ts, blocked := moderun.StepTools(step, e.hooks.WithHooks(tools.Builtin()), e.opts.Roots)
+	ts, d := moderun.StepTools(step, e.hooks.WithHooks(tools.Builtin()), e.opts.Roots)
 	env := e.toolEnv(ctx, r.t)
 	env.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Blocked: blocked, Env: env, System: e.systemPrompt(), Translate: e.tr,
+	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Env: env, System: e.systemPrompt(), Translate: e.tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
 		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)

@@ -71,8 +71,8 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 func (e *Engine) systemPrompt() string { return e.systemPromptWith(nil) }
 
 // systemPromptWith is systemPrompt with tool guidance for the offered
-// tools only (nil: every tool); see toolprofile.go.
-func (e *Engine) systemPromptWith(offered []string) string {
+// tools only (nil: every tool); see toolpolicy.go.
+func (e *Engine) systemPromptWith(offered []tools.Tool) string {
 	p := agent.SystemPromptFor(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots,

@@ -23,6 +23,7 @@ import (
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 )
 
 // SendParams start a turn.
@@ -355,25 +356,22 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	v := e.Settings()
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
-	ts, blocked := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
 	// The prompt follows the tool profile's tools, not the mode's phase:
 	// a phase change must not rewrite the prefix.
-	system := e.promptFor(profile, ts, blocked)
+	system := e.promptFor(profile, toolpolicy.Decide(sit, ts))
 	ts = e.modes.Tools(ctx, t.sessionID, ts)
-	blocked = e.modes.Block(ctx, t.sessionID, ts, blocked)
+	sit.Mode, sit.Phase = e.modes.Where(ctx, t.sessionID)
 	// A side conversation keeps create_todo_list in the offered list and
-	// refuses it on call instead: the tool definitions stay byte-identical
-	// to the main conversation's, so the prefix cache keeps hitting.
-	var refused map[string]string
-	if why, ok := blocked[scheduler.ToolCreateTodo]; ok && t.btw {
-		delete(blocked, scheduler.ToolCreateTodo)
-		refused = map[string]string{scheduler.ToolCreateTodo: why}
-	}
+	// refuses it on call instead (Decision.Refused): the tool definitions
+	// stay byte-identical to the main conversation's, so the prefix cache
+	// keeps hitting.
+	d := toolpolicy.Decide(sit, ts)
 	return &agent.Run{
 		Client:          client,
 		Tools:           ts,
-		Blocked:         blocked,
-		Refused:         refused,
+		Blocked:         d.Blocked,
+		Refused:         d.Refused,
 		Translate:       e.tr,
 		StopAfter:       freeStopAfter(t),
 		StopWhen:        firstStop(e.hooks.StopWhen(t.id), e.modes.StopWhen(ctx, t.sessionID)),
@@ -386,7 +384,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		MaxTokens:       profile.MaxOutputTokens,
 		Prepare:         e.prepareHook(t, TagFree),
 		OverflowCompact: e.overflowHook(t),
-		Notes:           func() string { return e.Broker.ClosedNote(t.sessionID, t.id) },
+		Notes:           e.toolNotes(ctx, t),
 	}, nil
 }
 

@@ -190,6 +190,7 @@ func (p probeTool) Name() string            { return p.name }
 func (p probeTool) Description() string     { return "" }
 func (p probeTool) Schema() json.RawMessage { return json.RawMessage(`{}`) }
 func (p probeTool) ReadOnly() bool          { return false }
+func (p probeTool) Traits() tools.Traits    { return 0 }
 func (p probeTool) Run(ctx context.Context, _ *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	d, _ := tools.HookDecisionOf(ctx)
 	*p.got = d

@@ -20,15 +20,21 @@ type hookedTool struct {
 	m *Manager
 }
 
-// confirmsItself lists the tools whose runs already go through the
-// approver, which applies a hook's ask; any other tool a hook asks about
-// is confirmed through the generic tool question first.
-func confirmsItself(name string) bool {
-	switch name {
-	case "run_shell_command", "write_file", "edit", "delete_file", "create_directory", "web_fetch", tools.BrowserToolName:
+// confirmsItself says whether t's runs already go through the approver,
+// which applies a hook's ask; any other tool a hook asks about is
+// confirmed through the generic tool question first. From its traits:
+// a tool that runs commands, writes the workspace, reaches the network
+// or drives a browser asks before it acts, and so does every MCP tool
+// (even one its server marks read-only). A sub-agent's tool does not (its
+// agent's own calls are confirmed one by one), except one that drives a
+// browser, whose start is confirmed (tools.ConfirmedBrowser).
+func confirmsItself(t tools.Tool) bool {
+	tr := t.Traits()
+	acts := tr.Has(tools.RunsCommands | tools.WritesWorkspace | tools.ReachesNetwork | tools.DrivesBrowser)
+	if acts && (!tr.Has(tools.StartsSubAgent) || tr.Has(tools.DrivesBrowser)) {
 		return true
 	}
-	return strings.HasPrefix(name, "mcp__")
+	return strings.HasPrefix(t.Name(), "mcp__")
 }
 
 func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
@@ -43,7 +49,7 @@ func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	}
 	if pre.Decision != "" {
 		ctx = tools.WithHookDecision(ctx, tools.HookDecision{Decision: pre.Decision, Reason: pre.DecisionReason, Source: pre.DecisionSource})
-		if pre.Decision == tools.HookAsk && !confirmsItself(h.Name()) {
+		if pre.Decision == tools.HookAsk && !confirmsItself(h.Tool) {
 			if res, ok, err := h.confirm(ctx, env, raw, callID); err != nil || !ok {
 				return res, err
 			}

@@ -34,6 +34,9 @@ type Tool struct {
 	Description string
 	Schema      json.RawMessage
 	ReadOnly    bool // the server's readOnlyHint; it still needs confirmation
+	// OpenWorld is the server's openWorldHint (true when it says
+	// nothing, as MCP defines it): the tool reaches beyond the server.
+	OpenWorld bool
 }
 
 func schemaChars(t *mcp.Tool) int {
@@ -64,8 +67,9 @@ func (m *Manager) Tools(ctx context.Context) []Tool {
 					desc = t.Title
 				}
 				ro := t.Annotations != nil && t.Annotations.ReadOnlyHint
+				open := t.Annotations == nil || t.Annotations.OpenWorldHint == nil || *t.Annotations.OpenWorldHint
 				out = append(out, Tool{Name: ToolName(n, t.Name), Server: n, Remote: t.Name,
-					Description: fmt.Sprintf("[MCP server %s] %s", n, desc), Schema: schema, ReadOnly: ro})
+					Description: fmt.Sprintf("[MCP server %s] %s", n, desc), Schema: schema, ReadOnly: ro, OpenWorld: open})
 			}
 		}
 		s.mu.Unlock()

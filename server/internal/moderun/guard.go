@@ -7,11 +7,9 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
-
-// writeTools take a filePath argument that a path rule must allow.
-var writeTools = map[string]bool{"write_file": true, "edit": true, "delete_file": true, "create_directory": true}
 
 // pathGuard enforces a step's path rule on a write tool when it is
 // called: the rule holds whatever the model sends.
@@ -92,27 +90,27 @@ func (m *Modes) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []
 		return m.onManifestDrafted(ctx, sid, env.TurnID, p)
 	}
 	for i, t := range ts {
-		if writeTools[t.Name()] {
+		switch {
+		case tools.WritesOneFile(t):
+			// Drafting offers write_file alone (toolpolicy); a file
+			// written there is the manifest.
+			ts[i] = pathGuard{Tool: t, rule: rule, roots: m.roots, after: drafted}
+		case t.Traits().Has(tools.WritesWorkspace):
 			ts[i] = pathGuard{Tool: t, rule: rule, roots: m.roots}
-			if t.Name() == "write_file" || t.Name() == "edit" {
-				ts[i] = pathGuard{Tool: t, rule: rule, roots: m.roots, after: drafted}
-			}
 		}
 	}
 	return ts
 }
 
 // StepTools is what a reconcile loop's scoped agent is given: ts (the
-// built-in tools) with the step's refusals, its path rule on every write
-// tool, and a shell that may only check.
-func StepTools(step modes.Step, ts []tools.Tool, roots []string) ([]tools.Tool, map[string]string) {
+// built-in tools) with the step's refusals (toolpolicy), its path rule on
+// every write tool, and a shell that may only check.
+func StepTools(step modes.Step, ts []tools.Tool, roots []string) ([]tools.Tool, toolpolicy.Decision) {
 	rule := modes.WriteRule(step)
 	shared := func(rel string, before, after []byte) error { return modes.CheckSharedEdit(step, rel, before, after) }
-	infos := make([]modes.ToolInfo, len(ts))
 	for i, t := range ts {
-		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
 		switch {
-		case writeTools[t.Name()]:
+		case t.Traits().Has(tools.WritesWorkspace):
 			ts[i] = pathGuard{Tool: t, rule: rule, roots: roots, shared: shared}
 		case t.Name() == modes.ToolShell:
 			// Files change through the write tools, where the path rule
@@ -120,5 +118,5 @@ func StepTools(step modes.Step, ts []tools.Tool, roots []string) ([]tools.Tool, 
 			ts[i] = ChecksOnlyShell(t, roots, "the "+string(step))
 		}
 	}
-	return ts, modes.PhaseOf(modes.Reconcile, string(step)).Blocked(infos)
+	return ts, toolpolicy.Decide(toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Reconcile, Phase: string(step)}, ts)
 }

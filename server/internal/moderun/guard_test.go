@@ -20,6 +20,7 @@ func (f fakeTool) Name() string            { return f.name }
 func (f fakeTool) Description() string     { return "" }
 func (f fakeTool) Schema() json.RawMessage { return json.RawMessage(`{}`) }
 func (f fakeTool) ReadOnly() bool          { return false }
+func (f fakeTool) Traits() tools.Traits    { return tools.WritesWorkspace }
 func (f fakeTool) Run(context.Context, *tools.Env, json.RawMessage) (tools.Result, error) {
 	*f.ran++
 	return tools.Result{OK: true, Output: "written"}, nil

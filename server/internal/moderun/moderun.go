@@ -140,23 +140,14 @@ func (m *Modes) proposeOnly(ctx context.Context, sid string, ts []tools.Tool) []
 	return ts
 }
 
-// Block adds the mode phase's refusals to a run's blocked tools (nothing
-// for Agent mode, whose phases are the scheduler's roles).
-func (m *Modes) Block(ctx context.Context, sid string, ts []tools.Tool, blocked map[string]string) map[string]string {
-	ph := m.phase(ctx, sid)
-	infos := make([]modes.ToolInfo, len(ts))
-	for i, t := range ts {
-		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
+// Where is the session's mode and where it stands (a Phases state; ""
+// otherwise), as toolpolicy.Situation takes them.
+func (m *Modes) Where(ctx context.Context, sid string) (modes.Mode, string) {
+	md := m.Mode(ctx, sid)
+	if md == modes.Phases {
+		return md, string(m.Progress(ctx, sid).State)
 	}
-	if blocked == nil {
-		blocked = map[string]string{}
-	}
-	for n, why := range ph.Blocked(infos) {
-		if _, ok := blocked[n]; !ok {
-			blocked[n] = why
-		}
-	}
-	return blocked
+	return md, ""
 }
 
 // StopWhen is a Phases run's stop: once the machine's state moves on (a

@@ -34,6 +34,9 @@ func (r *reportTool) Description() string     { return r.desc }
 func (r *reportTool) Schema() json.RawMessage { return json.RawMessage(r.schema) }
 func (r *reportTool) ReadOnly() bool          { return false }
 
+// Traits: a report moves the mode's machine on.
+func (r *reportTool) Traits() tools.Traits { return tools.Reports }
+
 func (r *reportTool) Run(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
 	var a struct {
 		Text  string   `json:"text"`
@@ -87,7 +90,7 @@ func (m *Modes) advanceOnWrites(ctx context.Context, sid string, ts []tools.Tool
 		return ts
 	}
 	for i, t := range ts {
-		if writeTools[t.Name()] && t.Name() != "create_directory" {
+		if tools.WritesOneFile(t) {
 			ts[i] = pathGuard{Tool: t, rule: func(string) error { return nil }, note: func(ctx context.Context, p string) string {
 				pr := m.Progress(ctx, sid)
 				if err := pr.Apply(modes.Report{Tool: modes.ToolWrote, Text: p}); err != nil {

@@ -20,27 +20,25 @@ const (
 // MaxBlocked is how many report_blocked calls on one step mean FAILED.
 const MaxBlocked = 3
 
-// codePhase is the whitelist of each codeCLI state.
+// codePhase is each codeCLI state: the report tools that end it (what
+// else it offers is toolpolicy's: EXPLORING reads and searches, PLANNING
+// reads, PATCHING also writes, VERIFYING also runs checks).
 func codePhase(s State) Phase {
 	switch s {
 	case "", Exploring:
-		return Phase{Name: string(Exploring), Allow: or(in(reads), in(listSearch), only(ToolReportFindings)),
-			Exit: []string{ToolReportFindings}, MaxNudges: 3}
+		return Phase{Name: string(Exploring), Exit: []string{ToolReportFindings}, MaxNudges: 3}
 	case Planning:
-		return Phase{Name: string(Planning), Allow: or(only("read_file", "find_in_file"), only(ToolReportPlan)),
-			Exit: []string{ToolReportPlan}, MaxNudges: 3}
+		return Phase{Name: string(Planning), Exit: []string{ToolReportPlan}, MaxNudges: 3}
 	case Patching:
 		// As codeCLI: a write moves the plan on (ToolWrote), and writing
 		// the last step's moves to VERIFYING; report_blocked says a step
 		// cannot be done.
-		return Phase{Name: string(Patching), Allow: or(in(reads), in(writes), only(ToolReportBlocked)),
-			Exit: []string{ToolReportBlocked}, MaxNudges: 3, AdvancesOnWrite: true}
+		return Phase{Name: string(Patching), Exit: []string{ToolReportBlocked}, MaxNudges: 3, AdvancesOnWrite: true}
 	case Verifying:
-		return Phase{Name: string(Verifying), Allow: or(in(reads), only(ToolShell, ToolReportDone, ToolReportBlocked)),
-			Exit: []string{ToolReportDone, ToolReportBlocked}, MaxNudges: 3, ReadOnlyShell: true}
+		return Phase{Name: string(Verifying), Exit: []string{ToolReportDone, ToolReportBlocked}, MaxNudges: 3, ReadOnlyShell: true}
 	}
 	// DONE and FAILED offer nothing: the machine has ended.
-	return Phase{Name: string(s), Allow: func(ToolInfo) bool { return false }}
+	return Phase{Name: string(s)}
 }
 
 // Progress is a Phases run's record, kept outside the conversation (in

@@ -15,20 +15,19 @@ const (
 	Auditor   Step = "auditor"   // runs the test command; no model call
 )
 
-// reconcilePhase is each reconcile agent's whitelist. The auditor calls
-// no model, so it offers nothing.
+// reconcilePhase is each reconcile agent's phase (its tools are
+// toolpolicy's: the specifier and the coder read, write and run the
+// tests; the auditor calls no model, so it offers nothing).
 func reconcilePhase(s Step) Phase {
 	switch s {
-	case Specifier:
-		return Phase{Name: string(Specifier), Allow: or(in(reads), in(writes), only(ToolShell)), MaxNudges: 2}
-	case Coder:
-		return Phase{Name: string(Coder), Allow: or(in(reads), in(writes), only(ToolShell)), MaxNudges: 2}
+	case Specifier, Coder:
+		return Phase{Name: string(s), MaxNudges: 2}
 	case Auditor:
-		return Phase{Name: string(Auditor), Allow: func(ToolInfo) bool { return false }}
+		return Phase{Name: string(Auditor)}
 	}
 	// Before the loop: drafting the manifest: reads, and write_file
 	// limited by ManifestWrite to the manifest itself.
-	return Phase{Name: "manifest", Allow: func(t ToolInfo) bool { return t.ReadOnly || t.Name == "write_file" }}
+	return Phase{Name: "manifest"}
 }
 
 // testDirs are folders whose files are tests or their inputs: Go's

@@ -98,15 +98,3 @@ func TestWriteRules(t *testing.T) {
 		t.Error("coder rule")
 	}
 }
-
-// TestReconcileAgentsWithoutAskHuman: the loop's scoped agents (specifier,
-// coder; the auditor calls no model) are never offered ask_human, so a
-// question dialog and its Close note belong to the turn's main agent,
-// which drafts the manifest.
-func TestReconcileAgentsWithoutAskHuman(t *testing.T) {
-	for _, s := range []Step{Specifier, Coder, Auditor} {
-		if _, ok := PhaseOf(Reconcile, string(s)).Blocked([]ToolInfo{{Name: "ask_human", ReadOnly: true}})["ask_human"]; !ok {
-			t.Errorf("the %s is offered ask_human", s)
-		}
-	}
-}

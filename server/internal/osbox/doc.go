@@ -24,7 +24,9 @@
 //     process-inspection calls, new namespaces, kernel attack surface, and
 //     socket(AF_UNIX) (a read-only mount does not stop connect() on a
 //     socket file such as docker.sock).
-//   - Process and memory limits (RLIMIT_NPROC, RLIMIT_DATA).
+//   - Process and memory limits: RLIMIT_DATA, and RLIMIT_NPROC, which the
+//     kernel does not apply to root; for root the process limit is a pids
+//     cgroup (v1 or v2) the command joins before it starts.
 //
 // What it does not promise: reads of non-secret files outside the
 // workspace are allowed (as in Codex); the toolchain caches are shared with

@@ -26,6 +26,9 @@ type helperOpts struct {
 	// Forward is the proxy socket inside the sandbox ("" = no network).
 	Forward string `json:"forward,omitempty"`
 	Subreap bool   `json:"subreap,omitempty"`
+	// Cgroup (stage 0, outside the sandbox): join this pids cgroup, then
+	// exec the rest of argv (bwrap…).
+	Cgroup string `json:"cgroup,omitempty"`
 }
 
 // landlockOpts are the fallback's rules: every path listed is granted,

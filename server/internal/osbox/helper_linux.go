@@ -20,6 +20,16 @@ import (
 // runHelper locks the process down and runs argv. It returns only on
 // failure (stage 2 execs; stage 1 exits with the command's status).
 func runHelper(o helperOpts, argv []string) error {
+	if o.Stage == 0 {
+		if err := enterCgroup(o.Cgroup); err != nil {
+			return fmt.Errorf("process limit: %w", err)
+		}
+		path, err := exec.LookPath(argv[0])
+		if err != nil {
+			return err
+		}
+		return syscall.Exec(path, argv, os.Environ())
+	}
 	if err := setLimits(o); err != nil {
 		return err
 	}

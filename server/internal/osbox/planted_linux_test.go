@@ -63,6 +63,18 @@ func TestPlantedCodeRunsConfined(t *testing.T) {
 					`python3 -c "import os; os.system('bash ` + evil + `')"`,
 					`perl -e 'system("bash", "` + evil + `")'`,
 				}
+				// A loader: a shared object planted in the workspace, loaded
+				// through LD_PRELOAD (as openssl -engine ./lib.so would). It
+				// drops LD_PRELOAD before it starts a shell: else every
+				// shell would load it again, a fork bomb.
+				if cc, err := exec.LookPath("cc"); err == nil {
+					src := filepath.Join(t.TempDir(), "lib.c")
+					must(t, os.WriteFile(src, []byte("#include <stdlib.h>\n__attribute__((constructor)) static void run(void) { unsetenv(\"LD_PRELOAD\"); system(\"bash "+evil+"\"); }\n"), 0o644))
+					if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", filepath.Join(f.root, "lib.so"), src).CombinedOutput(); err != nil {
+						t.Fatalf("cc: %v %s", err, out)
+					}
+					scripts = append(scripts, "LD_PRELOAD=./lib.so /bin/true")
+				}
 				for _, s := range scripts {
 					// The planted code does run (else this test proves nothing).
 					if out, _ := run(t, m, f.policy(a), f.root, s); !strings.Contains(out, "PLANTED-RAN") {

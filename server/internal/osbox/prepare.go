@@ -2,11 +2,11 @@ package osbox
 
 import (
 	"errors"
-	"strconv"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -21,9 +21,10 @@ type Prepared struct {
 	Mechanism Mechanism
 	// Files are handed to the process as descriptors 3, 4, … (the
 	// compiled seccomp filter); the caller closes them once it started.
-	Files []*os.File
-	missing   []string
-	tmp       string
+	Files   []*os.File
+	missing []string
+	tmp     string
+	cgroup  string
 }
 
 // ErrUnavailable is returned by Prepare when no mechanism works here.
@@ -93,12 +94,20 @@ func Prepare(st Status, p Policy, cwd string, argv []string) (*Prepared, error) 
 	default:
 		return nil, ErrUnavailable
 	}
+	// For root, RLIMIT_NPROC is void: a pids cgroup holds the limit. The
+	// helper joins it first, so every process of the sandbox counts.
+	if cg := newPidsCgroup(p.MaxProcesses); cg != "" {
+		pr.cgroup = cg
+		zero := helperArgv(helper, helperOpts{Stage: 0, Cgroup: cg}, pr.Args)
+		pr.Path, pr.Args = zero[0], zero
+	}
 	return pr, nil
 }
 
 // After cleans up once the command and everything it started are gone,
 // returning the protected paths it had created and that were removed.
 func (pr *Prepared) After() []string {
+	removeCgroup(pr.cgroup)
 	if pr.tmp != "" {
 		os.RemoveAll(pr.tmp)
 	}

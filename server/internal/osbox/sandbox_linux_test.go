@@ -2,12 +2,14 @@ package osbox
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // mechanisms returns the mechanisms this machine offers; CI installs
@@ -66,7 +68,9 @@ func run(t *testing.T, m Mechanism, p Policy, cwd, script string) (string, int) 
 	t.Helper()
 	pr, err := Prepare(Status{Mechanism: m}, p, cwd, []string{"bash", "-c", script})
 	must(t, err)
-	cmd := exec.Command(pr.Path, pr.Args[1:]...)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pr.Path, pr.Args[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = append([]string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + p.Home}, pr.Env...)
 	var out bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // Turn is the running turn a plan runs in, as the runner drives it. Its
@@ -187,7 +188,7 @@ func (r *Runner) runStep(ctx context.Context, t Turn, role scheduler.Role, tag s
 	}
 	actx, cancel := context.WithTimeout(ctx, time.Duration(lim.MaxAgentMinutes*float64(time.Minute)))
 	defer cancel()
-	act := &scheduler.Activity{}
+	act := scheduler.NewActivity(func(n string) bool { return tools.BuiltinTraits(n).Has(tools.WritesWorkspace) })
 	out, maxRounds := t.RunAgent(actx, a, history, func(s agent.Sink) agent.Sink {
 		return &stepSink{Sink: s, r: r, sid: t.SessionID(), turnID: t.ID(), tag: tag, act: act, counts: !final}
 	})

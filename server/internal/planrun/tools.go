@@ -60,6 +60,15 @@ func (t *todoTool) Schema() json.RawMessage {
 // ReadOnly is false: plan changes run alone, in the order the model wrote them.
 func (t *todoTool) ReadOnly() bool { return false }
 
+// Traits: create_todo_list makes the plan (and may ask the person to
+// review it); complete_todo_item is the evaluator's verdict on an item.
+func (t *todoTool) Traits() tools.Traits {
+	if t.create {
+		return tools.Plans
+	}
+	return tools.JudgesItems
+}
+
 func (t *todoTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	var msg string
 	if t.create {

@@ -22,15 +22,18 @@ type Command struct {
 // structured results (never from the model's prose). Safe for concurrent
 // use: parallel read-only tools may report at once.
 type Activity struct {
+	// writes says whether a tool changes files (from its traits; this
+	// package knows no tool but the shell).
+	writes   func(tool string) bool
 	mu       sync.Mutex
 	calls    int
 	files    map[string]bool
 	commands []Command
 }
 
-// writeTools change files; their paths come from the arguments the tool
-// accepted, or from the result's metadata when it carries one.
-var writeTools = map[string]bool{"edit": true, "write_file": true, "delete_file": true, "create_directory": true}
+// NewActivity collects an agent's activity; writes says which tools
+// change files, whose paths the summary lists.
+func NewActivity(writes func(tool string) bool) *Activity { return &Activity{writes: writes} }
 
 // Record notes one finished tool call. meta is the result's structured
 // metadata (tools.EditMeta, shell.Result) marshalled to JSON, if any.
@@ -39,7 +42,9 @@ func (a *Activity) Record(name, args string, ok bool, meta []byte) {
 	defer a.mu.Unlock()
 	a.calls++
 	switch {
-	case writeTools[name] && ok:
+	case ok && a.writes != nil && a.writes(name):
+		// A write's path comes from the arguments the tool accepted, or
+		// from the result's metadata when it carries one.
 		var m struct {
 			Path string `json:"path"`
 		}

@@ -15,7 +15,7 @@ import (
 // tools it may use (`model`, `allowedTools`/`allowed-tools`/`tools`). Both
 // hold for that one turn only: its runs (free phase, executors,
 // evaluators) get the model, and every tool the list does not name is
-// blocked, so it is neither offered nor run. The session's own model and
+// blocked (toolpolicy), so it is neither offered nor run. The session's own model and
 // tool list come back with the next message. The limits outlive the
 // process: the latest turn's are session state (RecordTurn, RestoreTurn)
 // and a plan the turn created carries them (StampPlan, FromPlan).
@@ -81,19 +81,20 @@ func allowedSet(list []string) map[string]bool {
 // None says the turn was not started by a command with limits.
 func (l Limits) None() bool { return l.Model == "" && l.Allowed == nil && l.Rules == nil }
 
-// Block adds to blocked every tool of names the limits do not allow
-// (keeping a reason already there); no list blocks nothing.
-func (l Limits) Block(names []string, blocked map[string]string) {
+// Allows says whether the command's list allows the tool called name
+// (every tool when there is no list). toolpolicy.Decide withholds the
+// others, with the reason.
+func (l Limits) Allows(name string) bool {
+	return l.Allowed == nil || l.Allowed[name] || allowsMCP(l.Allowed, name)
+}
+
+// Command is Allows for toolpolicy.Situation.Command: nil when there is no
+// list.
+func (l Limits) Command() func(name string) bool {
 	if l.Allowed == nil {
-		return
+		return nil
 	}
-	for _, n := range names {
-		if !l.Allowed[n] && !allowsMCP(l.Allowed, n) {
-			if _, ok := blocked[n]; !ok {
-				blocked[n] = "the command that started this turn does not allow this tool (its allowedTools)"
-			}
-		}
-	}
+	return l.Allows
 }
 
 // allowsMCP: an MCP tool the list names by itself or by its server, and

@@ -32,6 +32,12 @@ const browserDesc = `Delegate a task to a browser sub-agent in headless Chromium
 func (b browserTool) Name() string        { return "browser_sub_agent" }
 func (b browserTool) Description() string { return browserDesc }
 func (b browserTool) ReadOnly() bool      { return false }
+
+// Traits: it runs an agent that browses, and its clicks and forms act on
+// the sites it opens.
+func (b browserTool) Traits() tools.Traits {
+	return tools.StartsSubAgent | tools.ReachesNetwork | tools.DrivesBrowser
+}
 func (b browserTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"task":{"type":"string","description":"What the browser agent must do and report."},` +

@@ -40,7 +40,8 @@ type compatFields struct {
 // compatFile reports whether a directory entry is a definition in format.
 func compatFile(format, name string) bool {
 	if format == FormatVSCode {
-		return strings.HasSuffix(name, ".agent.md")
+		// .chatmode.md is the name VS Code gave custom agents before 1.106.
+		return strings.HasSuffix(name, ".agent.md") || strings.HasSuffix(name, ".chatmode.md")
 	}
 	return strings.HasSuffix(name, ".md")
 }
@@ -67,7 +68,7 @@ func parseCompat(path, format string, known func(string) bool) (Def, *Problem) {
 	}
 	name := fm.Name
 	if format == FormatVSCode || name == "" {
-		name = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".md"), ".agent")
+		name = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".md"), ".agent"), ".chatmode")
 	}
 	name = compatName(name)
 	if !nameRE.MatchString(name) {

@@ -69,6 +69,7 @@ func Dirs(home string, roots []string, trusted bool) []Dir {
 			out = append(out,
 				Dir{Path: filepath.Join(r, ".claude", "agents"), Source: "project", Format: FormatClaude},
 				Dir{Path: filepath.Join(r, ".github", "agents"), Source: "project", Format: FormatVSCode},
+				Dir{Path: filepath.Join(r, ".github", "chatmodes"), Source: "project", Format: FormatVSCode},
 				Dir{Path: filepath.Join(r, ".govibe", "agents"), Source: "project"})
 		}
 	}

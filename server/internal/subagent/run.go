@@ -24,9 +24,6 @@ const (
 	MaxCorrections = 2
 )
 
-// InvestigateTools is the investigator's read-only allow-list.
-var InvestigateTools = []string{"read_file", "find_in_file", "grep_search", "list_files", "glob", "get_workspace_info", "get_file_info"}
-
 // InvestigatePrompt is the investigator's system prompt.
 const InvestigatePrompt = `You are a codebase investigator: a read-only sub-agent. Your only job is to build a deep, accurate understanding of the code relevant to the objective and report it to the agent that called you.
 - Find the key modules, types and functions; understand why the code is written as it is; follow callers and data structures to foresee the ripple effects of a change.
@@ -71,6 +68,9 @@ func (c *CompleteTask) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"report":{"type":"object","properties":{"SummaryOfFindings":{"type":"string"},"ExplorationTrace":{"type":"array","items":{"type":"string"}},"RelevantLocations":{"type":"array","items":{"type":"object","properties":{"FilePath":{"type":"string"},"Reasoning":{"type":"string"},"KeySymbols":{"type":"array","items":{"type":"string"}}},"required":["FilePath","Reasoning","KeySymbols"]}}},"required":["SummaryOfFindings","ExplorationTrace","RelevantLocations"]}},"required":["report"],"additionalProperties":false}`)
 }
 func (c *CompleteTask) ReadOnly() bool { return false }
+
+// Traits: it ends the sub-agent with its report.
+func (c *CompleteTask) Traits() tools.Traits { return tools.Reports }
 
 func (c *CompleteTask) Run(_ context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	var a struct {

@@ -97,11 +97,11 @@ func TestParseReport(t *testing.T) {
 }
 
 // TestSubAgentsWithoutAskHuman: investigate is never offered ask_human
-// (read-only tools from a fixed list), so the dialog's Close note
+// (only tools that read or search: toolpolicy), so the dialog's Close note
 // matters only to the agents that are (the main agent, plan agents and
 // custom agents: ask_dialog_close*_test.go in test/integration).
 func TestSubAgentsWithoutAskHuman(t *testing.T) {
-	ts, _ := (&agentTool{investigate: true, def: Def{Name: InvestigateName, Tools: InvestigateTools}}).allowed()
+	ts, _ := (&agentTool{investigate: true, def: Def{Name: InvestigateName}}).allowed()
 	for _, x := range ts {
 		if x.Name() == "ask_human" {
 			t.Fatal("investigate is offered ask_human")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -22,7 +23,7 @@ type agentTool struct {
 
 // Tools are investigate and a tool per custom agent definition.
 func Tools(h Host, defs []Def) []tools.Tool {
-	out := []tools.Tool{&agentTool{h: h, investigate: true, def: Def{Name: InvestigateName, Tools: InvestigateTools, Prompt: InvestigatePrompt}}}
+	out := []tools.Tool{&agentTool{h: h, investigate: true, def: Def{Name: InvestigateName, Prompt: InvestigatePrompt}}}
 	for _, d := range defs {
 		out = append(out, &agentTool{h: h, def: d})
 	}
@@ -48,6 +49,16 @@ func (s *agentTool) Schema() json.RawMessage { return ObjectiveSchema }
 
 // ReadOnly is true only for investigate: custom agents may hold write tools.
 func (s *agentTool) ReadOnly() bool { return s.investigate }
+
+// Traits: it starts an agent, which does what the tools it is given do.
+func (s *agentTool) Traits() tools.Traits {
+	t := tools.StartsSubAgent
+	ts, _ := s.offered()
+	for _, x := range ts {
+		t |= x.Traits()
+	}
+	return t
+}
 
 func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage) (tools.Result, error) {
 	objective, err := ParseObjective(raw)
@@ -108,20 +119,23 @@ func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	return tools.Result{OK: true, Output: out.Text, Meta: meta}, nil
 }
 
-// allowed builds the sub-agent's tools: exactly its allow-list (plus
-// complete_task for the investigator).
+// offered are the built-in tools the sub-agent's role is offered
+// (toolpolicy): the investigator's read and search tools, or a custom
+// agent's definition's list.
+func (s *agentTool) offered() ([]tools.Tool, toolpolicy.Decision) {
+	sit := toolpolicy.Situation{Role: toolpolicy.CustomAgent, AgentTools: s.def.Tools, AgentAllTools: s.def.AllTools}
+	if s.investigate {
+		sit = toolpolicy.Situation{Role: toolpolicy.Investigator}
+	}
+	ts := tools.Builtin()
+	d := toolpolicy.Decide(sit, ts)
+	return d.Offered(ts), d
+}
+
+// allowed builds the sub-agent's tools: exactly what its role is offered
+// (plus complete_task for the investigator).
 func (s *agentTool) allowed() ([]tools.Tool, *CompleteTask) {
-	reg := tools.NewRegistry(tools.Builtin()...)
-	var ts []tools.Tool
-	names := s.def.Tools
-	if s.def.AllTools {
-		names = reg.Names()
-	}
-	for _, n := range names {
-		if t, ok := reg.Get(n); ok && (!s.investigate || t.ReadOnly()) {
-			ts = append(ts, t)
-		}
-	}
+	ts, _ := s.offered()
 	if !s.investigate {
 		return ts, nil
 	}

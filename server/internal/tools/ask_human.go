@@ -65,7 +65,7 @@ const NoHumanText = "No human is available in this run; decide yourself or stop 
 // AskHuman returns the ask_human tool.
 func AskHuman() Tool {
 	return &define[askHumanArgs]{
-		name: "ask_human", desc: askHumanDesc, readOnly: true,
+		name: "ask_human", desc: askHumanDesc, traits: AsksHuman,
 		defaults: func() askHumanArgs { return askHumanArgs{} },
 		run:      runAskHuman,
 	}

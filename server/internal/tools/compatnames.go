@@ -80,28 +80,69 @@ func CopilotName(govibe string) string {
 	return govibe
 }
 
-// vsCodeNames are the names only VS Code (prompt files, custom agents)
-// and Claude Code's tool lists use for tools or sets of tools that are
-// not one table entry. Keys are lower case.
+// vsCodeNames are the names only VS Code (prompt files, custom agents,
+// chat modes) and Claude Code's tool lists use for tools or sets of tools
+// that are not one table entry. Keys are lower case. VS Code's current
+// names are "set/tool" (`edit/editFiles`, `web/fetch`,
+// `search/codebase`); older files name the tool alone (`editFiles`,
+// `runCommands`). See
+// https://code.visualstudio.com/docs/copilot/reference/copilot-vscode-features#_chat-tools.
 var vsCodeNames = map[string][]string{
-	"multiedit":    {"edit"},
-	"notebookedit": {"edit"},
-	"fetch":        {"web_fetch"},
-	"codebase":     {"grep_search", "glob", "list_files", "read_file", "find_in_file"},
-	"search":       {"grep_search", "glob", "find_in_file"},
-	"problems":     {"get_diagnostics"},
-	"editfiles":    {"edit", "write_file"},
-	"runcommands":  {"run_shell_command"},
+	"multiedit":          {"edit"},
+	"notebookedit":       {"edit"},
+	"fetch":              {"web_fetch"},
+	"codebase":           {"grep_search", "glob", "list_files", "read_file", "find_in_file"},
+	"search":             {"grep_search", "glob", "find_in_file"},
+	"problems":           {"get_diagnostics"},
+	"editfiles":          {"edit", "write_file"},
+	"createfile":         {"write_file"},
+	"createdirectory":    {"create_directory"},
+	"readfile":           {"read_file"},
+	"listdirectory":      {"list_files"},
+	"filesearch":         {"glob"},
+	"textsearch":         {"grep_search"},
+	"usages":             {"grep_search"},
+	"runcommands":        {"run_shell_command"},
+	"runinterminal":      {"run_shell_command"},
+	"terminalcommand":    {"run_shell_command"},
+	"runterminalcommand": {"run_shell_command"},
+	"getterminaloutput":  {"run_shell_command"},
+	"runtasks":           {"run_shell_command"},
+	"runtests":           {"run_shell_command"},
+	"todos":              {"create_todo_list"},
+}
+
+// vsCodeSets are VS Code's tool sets, written in lower case as VS Code
+// writes them; Claude Code's capitalised names (`Edit`, `Read`) are single
+// tools, so the two are told apart by case.
+var vsCodeSets = map[string][]string{
+	"edit":    {"edit", "write_file", "create_directory"},
+	"read":    {"read_file", "list_files", "get_diagnostics"},
+	"search":  {"grep_search", "glob", "find_in_file", "list_files"},
+	"execute": {"run_shell_command"},
+	"web":     {"web_fetch"},
+	"todo":    {"create_todo_list"},
 }
 
 // CompatNames is what a tool name from a Claude Code or VS Code file
 // stands for in GoVibe: the mapped names, or nil when it is not one of
 // theirs (it may still be a GoVibe name). A Claude argument pattern
-// (`Bash(git status:*)`) and VS Code's '#' prefix are ignored. Task and
-// Agent stand for no fixed tool (each sub-agent is its own) and map to
-// nil here.
+// (`Bash(git status:*)`) and VS Code's '#' prefix are ignored; a VS Code
+// "set/tool" name maps by its tool, else by its set (`web/fetch`,
+// `edit/editFiles`, `execute/runInTerminal`). Task and Agent stand for no
+// fixed tool (each sub-agent is its own) and map to nil here.
 func CompatNames(name string) []string {
-	n := strings.ToLower(BareToolName(name))
+	bare := BareToolName(name)
+	if set, tool, ok := strings.Cut(bare, "/"); ok && !strings.HasPrefix(bare, "mcp__") {
+		if m := CompatNames(tool); m != nil {
+			return m
+		}
+		return vsCodeSets[set]
+	}
+	if m, ok := vsCodeSets[bare]; ok {
+		return m
+	}
+	n := strings.ToLower(bare)
 	for _, t := range foreignTools {
 		if strings.ToLower(t.Claude) == n {
 			return []string{t.GoVibe}

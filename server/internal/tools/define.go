@@ -32,9 +32,9 @@ func CallID(ctx context.Context) string {
 // description, an args struct A (whose tags generate the JSON schema) and a
 // run function. It is immutable and safe for concurrent use.
 type define[A any] struct {
-	name     string
-	desc     string
-	readOnly bool
+	name   string
+	desc   string
+	traits Traits
 	// defaults returns A pre-filled with the documented defaults; fields
 	// absent from the call keep them.
 	defaults func() A
@@ -47,7 +47,11 @@ type define[A any] struct {
 
 func (d *define[A]) Name() string        { return d.name }
 func (d *define[A]) Description() string { return strings.TrimSpace(d.desc) }
-func (d *define[A]) ReadOnly() bool      { return d.readOnly }
+func (d *define[A]) Traits() Traits      { return d.traits }
+
+// ReadOnly follows from the traits: a tool that changes nothing may run
+// in parallel.
+func (d *define[A]) ReadOnly() bool { return d.traits.ChangesNothing() }
 
 func (d *define[A]) Schema() json.RawMessage {
 	d.init()

@@ -17,7 +17,7 @@ type deleteFileArgs struct {
 // DeleteFile returns the delete_file tool.
 func DeleteFile() Tool {
 	return &define[deleteFileArgs]{
-		name: "delete_file", desc: deleteFileDesc,
+		name: "delete_file", desc: deleteFileDesc, traits: WritesWorkspace,
 		defaults: func() deleteFileArgs { return deleteFileArgs{} },
 		run:      runDeleteFile,
 	}

@@ -22,7 +22,7 @@ type editArgs struct {
 // Edit returns the edit tool.
 func Edit() Tool {
 	return &define[editArgs]{
-		name: "edit", desc: editDesc,
+		name: "edit", desc: editDesc, traits: WritesWorkspace,
 		defaults: func() editArgs { return editArgs{} },
 		run:      runEdit,
 	}

@@ -33,7 +33,7 @@ type FileInfo struct {
 // GetFileInfo returns the get_file_info tool.
 func GetFileInfo() Tool {
 	return &define[fileInfoArgs]{
-		name: "get_file_info", desc: fileInfoDesc, readOnly: true,
+		name: "get_file_info", desc: fileInfoDesc, traits: Reads,
 		defaults: func() fileInfoArgs { return fileInfoArgs{} },
 		run:      runFileInfo,
 	}

@@ -23,7 +23,7 @@ type findInFileArgs struct {
 // FindInFile returns the find_in_file tool.
 func FindInFile() Tool {
 	return &define[findInFileArgs]{
-		name: "find_in_file", desc: findInFileDesc, readOnly: true,
+		name: "find_in_file", desc: findInFileDesc, traits: Reads,
 		defaults: func() findInFileArgs { return findInFileArgs{ContextBefore: 2, ContextAfter: 2, Occurrence: 1} },
 		run:      runFindInFile,
 	}

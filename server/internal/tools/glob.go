@@ -25,7 +25,7 @@ type globArgs struct {
 // Glob returns the glob tool.
 func Glob() Tool {
 	return &define[globArgs]{
-		name: "glob", desc: globDesc, readOnly: true,
+		name: "glob", desc: globDesc, traits: Searches,
 		defaults: func() globArgs { return globArgs{} },
 		run:      runGlob,
 	}

@@ -40,7 +40,7 @@ type grepArgs struct {
 // GrepSearch returns the grep_search tool.
 func GrepSearch() Tool {
 	return &define[grepArgs]{
-		name: "grep_search", desc: grepSearchDesc, readOnly: true,
+		name: "grep_search", desc: grepSearchDesc, traits: Searches,
 		defaults: func() grepArgs { return grepArgs{MaxResults: grepDefaultResults} },
 		run:      runGrep,
 	}

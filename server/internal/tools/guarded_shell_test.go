@@ -15,6 +15,7 @@ func (c *countingTool) Name() string            { return "run_shell_command" }
 func (c *countingTool) Description() string     { return "" }
 func (c *countingTool) Schema() json.RawMessage { return json.RawMessage(`{}`) }
 func (c *countingTool) ReadOnly() bool          { return false }
+func (c *countingTool) Traits() Traits          { return RunsCommands }
 func (c *countingTool) Run(context.Context, *Env, json.RawMessage) (Result, error) {
 	c.runs++
 	return Result{OK: true, Output: "ran"}, nil

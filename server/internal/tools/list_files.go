@@ -24,7 +24,7 @@ type listFilesArgs struct {
 // ListFiles returns the list_files tool.
 func ListFiles() Tool {
 	return &define[listFilesArgs]{
-		name: "list_files", desc: listFilesDesc, readOnly: true,
+		name: "list_files", desc: listFilesDesc, traits: Searches,
 		defaults: func() listFilesArgs { return listFilesArgs{MaxEntries: 500} },
 		run:      runListFiles,
 	}

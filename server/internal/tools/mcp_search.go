@@ -47,7 +47,7 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 		byName[t.Name] = t
 	}
 	search := &define[mcpSearchArgs]{
-		name: mcpSearchName, readOnly: true,
+		name: mcpSearchName, traits: Catalog,
 		desc:     fmt.Sprintf("Finds tools of the connected MCP servers (%d tools; too many to list here) by words of their names and descriptions, and shows each match's input schema. Call a match with %s.", len(ts), mcpCallName),
 		defaults: func() mcpSearchArgs { return mcpSearchArgs{Limit: searchDefault} },
 		run: func(_ context.Context, env *Env, a mcpSearchArgs) (Result, error) {
@@ -56,6 +56,7 @@ func MCPSearch(ts []mcpclient.Tool, m MCPCaller, wrap func(Tool) Tool) []Tool {
 	}
 	call := &define[mcpCallArgs]{
 		name:     mcpCallName,
+		traits:   WritesWorkspace | ReachesNetwork, // it may call any MCP tool
 		desc:     "Calls an MCP tool found with " + mcpSearchName + ". The user confirms the call unless their allow rules cover the tool.",
 		defaults: func() mcpCallArgs { return mcpCallArgs{} },
 		run: func(ctx context.Context, env *Env, a mcpCallArgs) (Result, error) {

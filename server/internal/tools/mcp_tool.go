@@ -64,6 +64,22 @@ func (x *mcpTool) Description() string     { return x.t.Description }
 func (x *mcpTool) Schema() json.RawMessage { return x.t.Schema }
 func (x *mcpTool) ReadOnly() bool          { return false }
 
+// Traits come from the server's annotations: a tool it marks read-only
+// reads; any other may change anything. A tool the server does not mark
+// closed-world reaches the network. The hint decides where the tool is
+// offered; its calls are confirmed all the same, and never run in
+// parallel (ReadOnly).
+func (x *mcpTool) Traits() Traits {
+	t := Reads
+	if !x.t.ReadOnly {
+		t = WritesWorkspace
+	}
+	if x.t.OpenWorld {
+		t |= ReachesNetwork
+	}
+	return t
+}
+
 func (x *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) (Result, error) {
 	meta := MCPToolMeta{Server: x.t.Server, Tool: x.t.Remote}
 	ta, ok := env.Approver.(ToolApprover)

@@ -28,7 +28,7 @@ type readFileArgs struct {
 // ReadFile returns the read_file tool.
 func ReadFile() Tool {
 	return &define[readFileArgs]{
-		name: "read_file", desc: readFileDesc, readOnly: true,
+		name: "read_file", desc: readFileDesc, traits: Reads,
 		defaults: func() readFileArgs { return readFileArgs{} },
 		run:      runReadFile,
 	}

@@ -24,6 +24,7 @@ type runShellArgs struct {
 func RunShellCommand() Tool {
 	return &define[runShellArgs]{
 		name: "run_shell_command", desc: runShellDesc,
+		traits:   RunsCommands,
 		defaults: func() runShellArgs { return runShellArgs{} },
 		run:      runShell,
 	}
@@ -120,7 +121,11 @@ func runShell(ctx context.Context, env *Env, a runShellArgs) (Result, error) {
 			if res, denial, err = run.do(ctx, grant); err != nil {
 				return FailShown("run_shell_command: "+err.Error(), env.Tr("The command could not start: %v", err)), nil
 			}
-			note = strings.TrimSpace(note + "\n" + first.explain(sb.Display) + " The user then allowed it, and it ran again (" + res.Sandbox + ").")
+			how := res.Sandbox
+			if grant.Outside {
+				how = "outside the sandbox, at the user's request"
+			}
+			note = strings.TrimSpace(note + "\n" + first.explain(sb.Display) + " The user then allowed it, and it ran again (" + how + ").")
 			auto = nil
 		}
 	}

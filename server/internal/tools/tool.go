@@ -27,7 +27,10 @@ type Tool interface {
 	Description() string
 	// Schema is the JSON schema of the arguments object.
 	Schema() json.RawMessage
-	// ReadOnly tools may run in parallel and are offered to read-only agents.
+	// ReadOnly tools may run in parallel.
 	ReadOnly() bool
+	// Traits say what the tool does; which roles, modes and profiles
+	// offer it follows from them (package toolpolicy).
+	Traits() Traits
 	Run(ctx context.Context, env *Env, args json.RawMessage) (Result, error)
 }

@@ -18,7 +18,7 @@ type writeFileArgs struct {
 // WriteFile returns the write_file tool.
 func WriteFile() Tool {
 	return &define[writeFileArgs]{
-		name: "write_file", desc: writeFileDesc,
+		name: "write_file", desc: writeFileDesc, traits: WritesWorkspace,
 		defaults: func() writeFileArgs { return writeFileArgs{} },
 		run:      runWriteFile,
 	}

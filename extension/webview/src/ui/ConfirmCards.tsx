@@ -13,6 +13,8 @@ import { FetchConfirm, QuestionConfirm, ToolConfirm } from './AskCards';
 import { AlwaysAllowButton, AlwaysAllowRules, CountdownNote, Kbd, ReasonInput, Resolved, autoSize, useCountdown, useResolve, useShortcuts } from './confirmParts';
 import { CwdLine } from './PathLine';
 import { ReviewView } from './Review';
+import { SandboxConfirm } from './SandboxConfirm';
+import { SANDBOX_DENIED } from '../sandbox';
 
 function openDiff(req: ConfirmRequest) {
   return {
@@ -64,7 +66,11 @@ export function ConfirmArea({ confirms }: { confirms: ConfirmView[] }) {
             case 'edit':
               return <EditConfirm key={c.request.id} view={c} primary={p} />;
             case 'shell':
-              return <ShellConfirm key={c.request.id} view={c} primary={p} />;
+              return c.request.analysis?.class === SANDBOX_DENIED ? (
+                <SandboxConfirm key={c.request.id} view={c} primary={p} />
+              ) : (
+                <ShellConfirm key={c.request.id} view={c} primary={p} />
+              );
             case 'tool':
               return <ToolConfirm key={c.request.id} view={c} primary={p} />;
             case 'fetch':

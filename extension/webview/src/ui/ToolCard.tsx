@@ -7,6 +7,7 @@ import type { ToolBlock } from '../model';
 import { screenshotSrc } from '../screenshots';
 import { McpImages } from './McpImages';
 import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
+import { denialOf, denialText, sandboxOf, sandboxText } from '../sandbox';
 
 const OUTPUT_PREVIEW = 4000;
 
@@ -90,9 +91,13 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const { bridge, store } = useServices();
   const key = `tool:${block.callId}`;
   const failed = block.status === 'error';
+  // A command the sandbox refused something failed by design, not by a
+  // bug: the card is neutral and folded, and says what was denied.
+  const denial = denialOf(block.meta);
+  const errorLook = failed && !denial;
   // Until the user chooses, a card is open exactly when its call failed.
   const [chosen, setChosen] = useState<boolean | undefined>(bridge.ui.open[key]);
-  const open = chosen ?? failed;
+  const open = chosen ?? errorLook;
   const [full, setFull] = useState(false);
   const summary = block.summary || summarizeArgs(block.args, 80, PROSE_TOOLS.has(block.name) ? plainText : undefined);
   const edits = block.status === 'done' ? editsFromMeta(block.meta) : [];
@@ -101,9 +106,10 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const out = block.display || block.output || '';
   const auto = autoApprovalOf(block.meta);
   const declined = block.status === 'declined' ? declinedOf(block.meta) : undefined;
+  const sandbox = sandboxOf(block.meta);
   const shown = full || out.length <= OUTPUT_PREVIEW ? out : `${out.slice(0, OUTPUT_PREVIEW)}…`;
   return (
-    <div class={`tool-card status-${block.status}`} data-testid="tool-card" data-status={block.status}>
+    <div class={`tool-card status-${block.status}${failed && denial ? ' sandbox-denied' : ''}`} data-testid="tool-card" data-status={block.status}>
     <details
       open={open}
       onToggle={(e) => {
@@ -114,7 +120,11 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       }}
     >
       <summary>
-        <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status)} />
+        {failed && denial ? (
+          <span class="codicon codicon-lock" title={l10n.t('Blocked by the sandbox')} />
+        ) : (
+          <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status)} />
+        )}
         <span class="tool-name">{block.name}</span>
         <span class="tool-summary" title={summary}>
           {summary}
@@ -131,8 +141,8 @@ export function ToolCard({ block }: { block: ToolBlock }) {
           )}
           {block.ok !== undefined && (
             <section>
-              <div class="tool-label">{failed ? l10n.t('Error') : l10n.t('Result')}</div>
-              <pre class={`tool-pre${failed ? ' tool-error' : ''}`} data-testid="tool-output">
+              <div class="tool-label">{errorLook ? l10n.t('Error') : l10n.t('Result')}</div>
+              <pre class={`tool-pre${errorLook ? ' tool-error' : ''}`} data-testid="tool-output">
                 {shown || l10n.t('(no output)')}
               </pre>
               {shown !== out && (
@@ -145,15 +155,29 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         </div>
       )}
     </details>
-      {failed && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {errorLook && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {denial && (
+        <div class="tool-denial" data-testid="sandbox-denial">
+          <span class="codicon codicon-lock" /> {denialText(denial)}
+        </div>
+      )}
       {declined && (
         <div class="tool-declined" data-testid="tool-declined">
           {declinedText(block.name, declined.reason)}
         </div>
       )}
-      {auto && (
-        <div class="tool-auto" data-testid="auto-approved" title={auto.detail}>
-          <span class="codicon codicon-shield" /> {autoApprovalText(auto)}
+      {(auto || sandbox) && (
+        <div class="tool-facts">
+          {auto && (
+            <span class="tool-auto" data-testid="auto-approved" title={auto.detail}>
+              <span class="codicon codicon-shield" /> {autoApprovalText(auto)}
+            </span>
+          )}
+          {sandbox && (
+            <span class="tool-sandbox" data-testid="tool-sandbox">
+              {sandboxText(sandbox)}
+            </span>
+          )}
         </div>
       )}
       {edits.map((e) => (

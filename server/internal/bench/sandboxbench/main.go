@@ -54,7 +54,9 @@ func main() {
 
 	// With the proxy (a command granted network, or one whose refused
 	// domains are to be named): the helper runs the forwarder inside.
-	sb.Proxy = func(bool) (string, func() []string, error) { return netproxy.Ephemeral(func(string) bool { return false }) }
+	sb.Proxy = func(bool) (string, func() []string, error) {
+		return netproxy.Ephemeral(func(string) bool { return false })
+	}
 	sock, stop, err := sb.Proxy(false)
 	if err != nil {
 		fmt.Println("proxy:", err)

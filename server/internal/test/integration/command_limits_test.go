@@ -69,7 +69,9 @@ func TestCommandLimitsSurviveAPlanResumedAfterRestart(t *testing.T) {
 		}
 		return scripted.Reply{Text: "verdict given"}
 	})
-	settings := map[string]any{"apiBaseUrl": model.URL(), "model": "m"}
+	// cmd-model is one of the user's profiles, so the command's model is sent.
+	settings := map[string]any{"apiBaseUrl": model.URL(), "model": "m",
+		"models": []any{map[string]any{"name": "cmd-model", "model": "cmd-model"}}}
 	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: ws, StateDir: state, Settings: settings})
 	sid := send(t, ed, "", "/limited the thing").SessionID
 	ed.Await("executor streaming", 20*time.Second, func(e *fakeeditor.Editor) bool {
@@ -135,7 +137,9 @@ func TestCommandLimitsSurviveAParkedRunAfterRestart(t *testing.T) {
 	writeTree(t, ws, map[string]string{".govibe/commands/limited.md": limitsCommand, "a.txt": aText})
 	model := scripted.Start(t, scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "r1", Name: "read_file", Arguments: `{"filePath":"a.txt"}`}}},
 		scripted.Reply{ToolCalls: []scripted.ToolCall{editTwo}}, scripted.Reply{Text: "Edited."})
-	settings := map[string]any{"apiBaseUrl": model.URL(), "model": "m"}
+	// cmd-model is one of the user's profiles, so the command's model is sent.
+	settings := map[string]any{"apiBaseUrl": model.URL(), "model": "m",
+		"models": []any{map[string]any{"name": "cmd-model", "model": "cmd-model"}}}
 	ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: binary, Workspace: ws, StateDir: state, Settings: settings})
 	r := send(t, ed, "", "/limited capitalise line two")
 	awaitConfirm(t, ed, 1)

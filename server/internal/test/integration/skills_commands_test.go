@@ -49,7 +49,10 @@ func TestCustomCommandModelAndTools(t *testing.T) {
 		})
 		model := scripted.Start(t, scripted.Reply{Text: "looked"}, scripted.Reply{Text: "plain"})
 		ed := fakeeditor.Connect(t, fakeeditor.Options{Binary: bin, Workspace: ws, APIKey: "sk-test-key-0123456789",
-			Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "scripted-model"}})
+			// review-model is one of the user's profiles: a name no profile
+			// or provider knows is never sent (see TestClaudeCommandsAsTheDocsWriteThem).
+			Settings: map[string]any{"apiBaseUrl": model.URL(), "model": "scripted-model",
+				"models": []any{map[string]any{"name": "review-model", "model": "review-model"}}}})
 		r := send(t, ed, "", "/look main.go")
 		ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
 		r2 := send(t, ed, r.SessionID, "hello")

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// Which tools a run offers and refuses is decided in one place,
+// toolpolicy.Decide; the engine only says where the run stands (its
+// Situation). Tool profiles (govibe.models[].toolProfile) take tools away
+// from a model profile, and the system prompt's tool guidance follows
+// what is left. Everything here depends only on the profile and the tool
+// list, so a session's prompt and tool definitions stay byte-identical
+// while its profile does.
+
+// toolProfileOf parses p's tool profile. A malformed one is reported once
+// and read as full: taking every tool away over a typo would leave the
+// model unable to work and the user unable to see why.
+func (e *Engine) toolProfileOf(p Profile) toolpolicy.Profile {
+	tp, err := toolpolicy.ParseProfile(p.ToolProfile)
+	if err != nil && e.reported.first("toolProfile\x00"+p.Name+"\x00"+p.ToolProfile) {
+		e.notice("warning", e.tr("Model profile %s: %s. All tools are offered.", p.Name, err.Error()))
+	}
+	return tp
+}
+
+// reportUnknownTools says once which names of an explicit list no tool
+// has (toolpolicy ignores a list that names none of them).
+func (e *Engine) reportUnknownTools(p Profile, tp toolpolicy.Profile, ts []tools.Tool) {
+	if tp.Kind != toolpolicy.ProfileList {
+		return
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name()
+	}
+	unknown := tp.Unknown(names)
+	if len(unknown) > 0 && e.reported.first("toolProfile\x00"+p.Name+"\x00"+strings.Join(unknown, ",")) {
+		e.notice("warning", e.tr("Model profile %s names tools GoVibe does not have: %s.", p.Name, strings.Join(unknown, ", ")))
+	}
+}
+
+// policyRole is the scheduler role's place in the tool policy.
+func policyRole(r scheduler.Role) toolpolicy.Role {
+	switch r {
+	case scheduler.RoleExecutor:
+		return toolpolicy.Executor
+	case scheduler.RoleEvaluator:
+		return toolpolicy.Evaluator
+	}
+	return toolpolicy.Main
+}
+
+// situation is where an agent of role in turn t stands, without the
+// session's mode (which narrows only the free run: newRun adds it). ts
+// are the tools it is given, for the unknown-name warning.
+func (e *Engine) situation(ctx context.Context, t *turn, role scheduler.Role, final bool, ts []tools.Tool) toolpolicy.Situation {
+	p := e.agentProfile(ctx, t.sessionID, role)
+	tp := e.toolProfileOf(p)
+	e.reportUnknownTools(p, tp, ts)
+	return toolpolicy.Situation{
+		Role: policyRole(role), Final: final, Profile: tp, Command: t.limits.Command(), BTW: t.btw,
+		Sandbox: config.Typed(e.Settings()).Sandbox.Enabled,
+	}
+}
+
+// promptFor is the system prompt of a run under p with decision d: the
+// shared prompt for the full profile, else one whose guidance names only
+// the tools d prompts for.
+func (e *Engine) promptFor(p Profile, d toolpolicy.Decision) string {
+	if !e.toolProfileOf(p).Restricted() {
+		return e.systemPrompt()
+	}
+	return e.systemPromptWith(d.Prompted)
+}
+
+// freePrompt is the system prompt of the session's free runs, which a
+// compaction request must repeat byte for byte.
+func (e *Engine) freePrompt(ctx context.Context, sid string) string {
+	t := e.liveTurn(sid)
+	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	return e.promptFor(e.turnProfile(ctx, t), toolpolicy.Decide(sit, ts))
+}
+
+// agentProfile is the profile an agent of role runs on in session sid:
+// the role's own (govibe.roles.*) when set, else the session's.
+func (e *Engine) agentProfile(ctx context.Context, sid string, role scheduler.Role) Profile {
+	r := RoleMain
+	switch role {
+	case scheduler.RoleExecutor:
+		r = RoleExecutor
+	case scheduler.RoleEvaluator:
+		r = RoleEvaluator
+	}
+	if r != RoleMain && roleModel(e.Settings(), r) != "" {
+		return e.roleProfile(r)
+	}
+	return e.sessionProfile(ctx, sid)
+}
