@@ -91,7 +91,11 @@ func parseCompat(path, format string, known func(string) bool) (Def, *Problem) {
 	}
 	for _, raw := range list {
 		n := tools.BareToolName(raw)
-		if mapped := tools.CompatNames(n); mapped != nil {
+		mapped := tools.CompatNames(n)
+		if format == FormatVSCode {
+			mapped = tools.VSCodeNames(n)
+		}
+		if mapped != nil {
 			for _, m := range mapped {
 				add(m)
 			}

@@ -131,15 +131,25 @@ var vsCodeSets = map[string][]string{
 // "set/tool" name maps by its tool, else by its set (`web/fetch`,
 // `edit/editFiles`, `execute/runInTerminal`). Task and Agent stand for no
 // fixed tool (each sub-agent is its own) and map to nil here.
-func CompatNames(name string) []string {
+//
+// A bare name that is also one of GoVibe's own (`edit`) means GoVibe's
+// tool here: a GoVibe or Claude file lists tools, not VS Code's sets.
+// VSCodeNames reads a VS Code file, where `edit` is the set.
+func CompatNames(name string) []string { return compatNames(name, false) }
+
+// VSCodeNames is CompatNames for a VS Code file (.agent.md, .chatmode.md,
+// .prompt.md): a lower-case set name (`edit`, `read`) is the set.
+func VSCodeNames(name string) []string { return compatNames(name, true) }
+
+func compatNames(name string, vscode bool) []string {
 	bare := BareToolName(name)
 	if set, tool, ok := strings.Cut(bare, "/"); ok && !strings.HasPrefix(bare, "mcp__") {
-		if m := CompatNames(tool); m != nil {
+		if m := compatNames(tool, vscode); m != nil {
 			return m
 		}
 		return vsCodeSets[set]
 	}
-	if m, ok := vsCodeSets[bare]; ok {
+	if m, ok := vsCodeSets[bare]; ok && (vscode || !govibeName(bare)) {
 		return m
 	}
 	n := strings.ToLower(bare)
@@ -158,4 +168,15 @@ func BareToolName(raw string) string {
 		n = n[:i]
 	}
 	return strings.TrimSpace(strings.TrimPrefix(n, "#"))
+}
+
+// govibeName reports whether name is one of GoVibe's own tools that a
+// VS Code set shares its name with.
+func govibeName(name string) bool {
+	for _, t := range foreignTools {
+		if t.GoVibe == name {
+			return true
+		}
+	}
+	return false
 }
