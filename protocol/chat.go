@@ -178,6 +178,25 @@ type Usage struct {
 	CompletionTokens int64   `json:"completionTokens"`
 	CachedTokens     int64   `json:"cachedTokens"`
 	Cost             float64 `json:"cost"`
+	// CacheReportedTokens is the part of PromptTokens whose cache figure
+	// the provider reported: the hit rate is CachedTokens over it, and
+	// unknown (never 0%) when it is 0.
+	CacheReportedTokens int64 `json:"cacheReportedTokens,omitempty"`
+	// Priced says the model has prices; without them Cost is unknown and
+	// only tokens are shown.
+	Priced bool `json:"priced,omitempty"`
+	// CacheMiss says why one request's prompt cache missed.
+	CacheMiss *CacheMiss `json:"cacheMiss,omitempty"`
+}
+
+// CacheMiss is why a request lost (part of) the provider's prompt cache.
+type CacheMiss struct {
+	// Cause is compaction, tools_changed, system_changed, model_switched,
+	// message_rewritten or provider_evicted.
+	Cause  string `json:"cause"`
+	Detail string `json:"detail,omitempty"`
+	// Message is the first changed request message (0 is the system prompt).
+	Message int `json:"message,omitempty"`
 }
 
 // ContextUse is the header bar: tokens used against the window.

@@ -81,6 +81,12 @@ export interface Attachment {
 	error?: string;
 }
 
+export interface CacheMiss {
+	cause: string;
+	detail?: string;
+	message?: number;
+}
+
 export interface ChatCancelParams {
 	sessionId: string;
 	turnId?: string;
@@ -822,6 +828,9 @@ export interface Usage {
 	completionTokens: number;
 	cachedTokens: number;
 	cost: number;
+	cacheReportedTokens?: number;
+	priced?: boolean;
+	cacheMiss?: CacheMiss;
 }
 
 export interface WorkspaceFolder {

@@ -62,6 +62,8 @@ export const SETTING_KEYS = [
 	"reconcile.testTimeoutMs",
 	"compact.threshold",
 	"compact.keepTokens",
+	"cost.sessionBudget",
+	"cost.sessionTokenBudget",
 	"contextWindow",
 	"maxOutputTokens",
 	"hooks",
@@ -134,6 +136,8 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"reconcile.testTimeoutMs": "workspace",
 	"compact.threshold": "workspace",
 	"compact.keepTokens": "workspace",
+	"cost.sessionBudget": "workspace",
+	"cost.sessionTokenBudget": "workspace",
 	"contextWindow": "workspace",
 	"maxOutputTokens": "workspace",
 	"hooks": "user",
@@ -282,6 +286,10 @@ export interface SettingValues {
 	"compact.threshold": number;
 	/** Tokens of recent conversation kept verbatim when compacting. */
 	"compact.keepTokens": number;
+	/** Money budget of a session, in the currency of the model's prices (sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-cost`). 0 = no budget. Needs the model's prices. */
+	"cost.sessionBudget": number;
+	/** Token budget of a session (prompt and output tokens of every request, sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-tokens`). 0 = no budget. */
+	"cost.sessionTokenBudget": number;
 	/** Context window in tokens; 0 uses the model's known size. */
 	"contextWindow": number;
 	/** Maximum output tokens per reply; 0 uses the model's default. */
@@ -362,6 +370,8 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"reconcile.testTimeoutMs": 600000,
 	"compact.threshold": 0.7,
 	"compact.keepTokens": 20000,
+	"cost.sessionBudget": 0,
+	"cost.sessionTokenBudget": 0,
 	"contextWindow": 0,
 	"maxOutputTokens": 0,
 	"hooks": {},

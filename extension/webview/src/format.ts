@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import type { CacheMiss, Usage } from '../../src/protocol.gen';
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined) return '';
@@ -74,4 +75,46 @@ export function relativeTime(ms: number, locale: string, now = Date.now()): stri
     if (Math.abs(diff) >= size) return rtf.format(Math.round(diff / size), unit);
   }
   return rtf.format(0, 'minute');
+}
+
+/**
+ * The part of the prompt the provider served from its cache (0..1), or
+ * undefined when it does not report one: unknown, never 0%. Usage from
+ * before cacheReportedTokens existed counts its whole prompt when it had
+ * a hit.
+ */
+export function cacheShare(u: Usage): number | undefined {
+  const base = u.cacheReportedTokens || (u.cachedTokens > 0 ? u.promptTokens : 0);
+  if (!base) return undefined;
+  return Math.min(1, u.cachedTokens / base);
+}
+
+export function formatCacheHit(u: Usage): string {
+  const s = cacheShare(u);
+  return s === undefined ? l10n.t('unknown') : `${Math.round(s * 100)}%`;
+}
+
+/** Whether the cost is known: the model has prices (older records: a cost was counted). */
+export function costKnown(u: Usage): boolean {
+  return !!u.priced || u.cost > 0;
+}
+
+/** Why a request's prompt cache missed, in words. */
+export function missText(m: CacheMiss): string {
+  switch (m.cause) {
+    case 'compaction':
+      return l10n.t('Cache missed: the conversation was compacted');
+    case 'tools_changed':
+      return l10n.t('Cache missed: the tool list changed ({0})', m.detail ?? '');
+    case 'system_changed':
+      return l10n.t('Cache missed: the system prompt changed (section {0})', m.detail ?? '');
+    case 'model_switched':
+      return l10n.t('Cache missed: the model or profile switched ({0})', m.detail ?? '');
+    case 'message_rewritten':
+      return l10n.t('Cache missed: message {0} was rewritten ({1})', m.message ?? 0, m.detail ?? '');
+    case 'provider_evicted':
+      return l10n.t('Cache missed: the provider evicted the prefix ({0})', m.detail ?? '');
+    default:
+      return l10n.t('Cache missed: {0}', m.cause);
+  }
 }

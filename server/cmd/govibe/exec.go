@@ -26,10 +26,12 @@ import (
 
 // Exit codes of govibe exec.
 const (
-	exitDone     = 0
-	exitError    = 1
-	exitUsage    = 2
-	exitMaxTurns = 3
+	exitDone  = 0
+	exitError = 1
+	exitUsage = 2
+	// exitLimit: the run stopped at a limit, its tool rounds (--max-turns)
+	// or the session budget (--max-cost, --max-tokens).
+	exitLimit = 3
 )
 
 type multiFlag []string
@@ -88,6 +90,8 @@ func execCmd(args []string) int {
 	keyEnv := fs.String("api-key-env", "GOVIBE_API_KEY", "environment variable holding the API key")
 	approve := fs.String("approve", "none", "none|edits|all: what runs without a human")
 	maxTurns := fs.Int("max-turns", -1, "cap on tool rounds (-1: the maxInteractions setting)")
+	maxCost := fs.Float64("max-cost", 0, "stop (exit code 3) when the session's cost reaches this, in the prices' currency (0: the cost.sessionBudget setting)")
+	maxTokens := fs.Int64("max-tokens", 0, "stop (exit code 3) when the session's prompt+output tokens reach this (0: the cost.sessionTokenBudget setting)")
 	output := fs.String("output", "text", "text|json|stream-json")
 	sessionID := fs.String("session", "", "resume this session")
 	mode := fs.String("mode", "", "agent|plan|phases|reconcile: the session's working mode (default: the session's, agent for a new one)")
@@ -142,6 +146,16 @@ func execCmd(args []string) int {
 	}
 	if *maxTurns >= 0 {
 		extra["maxInteractions"] = float64(*maxTurns)
+	}
+	if *maxCost < 0 || *maxTokens < 0 {
+		fmt.Fprintln(os.Stderr, "govibe exec: --max-cost and --max-tokens must not be negative")
+		return exitUsage
+	}
+	if *maxCost > 0 {
+		extra["cost.sessionBudget"] = *maxCost
+	}
+	if *maxTokens > 0 {
+		extra["cost.sessionTokenBudget"] = float64(*maxTokens)
 	}
 	resolved, err := loadSettings(sets, extra)
 	if err != nil {
@@ -282,12 +296,15 @@ func execCmd(args []string) int {
 		}
 	}
 	unsub()
+	out.session = eng.SessionUsageOf(ctx, sess).Usage
 	out.finish(status)
-	switch status {
-	case agent.StatusDone:
+	switch {
+	case out.budget:
+		return exitLimit
+	case status == agent.StatusDone:
 		return exitDone
-	case agent.StatusMaxTurns:
-		return exitMaxTurns
+	case status == agent.StatusMaxTurns:
+		return exitLimit
 	default:
 		return exitError
 	}

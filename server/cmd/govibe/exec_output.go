@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/agent"
@@ -31,9 +32,13 @@ type execPrinter struct {
 	// usage sums the per-request events; turnUsage is the turn's total
 	// from turnFinished (compaction and every request included), which
 	// wins when present.
-	usage       llm.Usage
-	cost        float64
-	turnUsage   *engine.UsageInfo
+	usage     llm.Usage
+	cost      float64
+	turnUsage *engine.UsageInfo
+	// session is the session's totals when the run ended (execCmd sets
+	// it); budget says the run stopped at the session budget.
+	session     llm.Usage
+	budget      bool
 	errors      []string
 	atLineStart bool
 	// notifications are show_notification's messages, for json output.
@@ -149,6 +154,11 @@ func (p *execPrinter) event(ev engine.Event) {
 		if ev.Usage != nil {
 			p.usage.Add(ev.Usage.Usage)
 			p.cost += ev.Usage.Cost
+			if p.mode == "stream-json" {
+				// One line per model request: its cache hit, cost and,
+				// when the cache missed, why.
+				printJSON(p.w, obj(ev, map[string]any{"type": "usage", "usage": usageJSON(ev.Usage.Usage)}))
+			}
 		}
 	case engine.KindTurnStarted, engine.KindMessage:
 		p.newSeg = true
@@ -158,6 +168,9 @@ func (p *execPrinter) event(ev engine.Event) {
 			p.turnUsage = &u
 		}
 	case engine.KindError:
+		if ev.Err != nil && ev.Err.Code == "budget" {
+			p.budget = true
+		}
 		if ev.Err != nil {
 			p.fail(fmt.Errorf("%s", ev.Err.Message))
 		}
@@ -227,13 +240,16 @@ func (p *execPrinter) fail(err error) {
 }
 
 func (p *execPrinter) finish(st agent.Status) {
-	u, cost := p.usage, p.cost
+	u := p.usage
+	u.Cost = p.cost
 	if p.turnUsage != nil {
-		u, cost = p.turnUsage.Usage, p.turnUsage.Cost
+		u = p.turnUsage.Usage
 	}
-	result := map[string]any{"type": "result", "status": string(st), "usage": map[string]any{
-		"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens, "cached_tokens": u.CachedTokens,
-		"reasoning_tokens": u.ReasoningTokens, "cost": cost}}
+	status := string(st)
+	if p.budget {
+		status = "budget"
+	}
+	result := map[string]any{"type": "result", "status": status, "usage": usageJSON(u), "session_usage": usageJSON(p.session)}
 	switch p.mode {
 	case "stream-json":
 		printJSON(p.w, result)
@@ -248,16 +264,37 @@ func (p *execPrinter) finish(st agent.Status) {
 		printJSON(p.w, result)
 	case "text":
 		p.newline()
-		switch st {
-		case agent.StatusDone:
-		case agent.StatusMaxTurns:
+		switch {
+		case p.budget: // the error printed says which budget and how to go on
+		case st == agent.StatusDone:
+		case st == agent.StatusMaxTurns:
 			fmt.Fprintln(stderr, p.tr("The run stopped at its tool-round limit."))
-		case agent.StatusCancelled:
+		case st == agent.StatusCancelled:
 			fmt.Fprintln(stderr, p.tr("The run was cancelled."))
 		default:
 			fmt.Fprintln(stderr, p.tr("The run ended with an error."))
 		}
 	}
+}
+
+// usageJSON is the usage figures exec prints: tokens, the prompt's
+// cached and uncached parts with the cache hit (null when the provider
+// does not report its cache: unknown, not 0%), the cost (null without
+// prices: tokens only) and, for one request, why its cache missed.
+func usageJSON(u llm.Usage) map[string]any {
+	m := map[string]any{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens, "cached_tokens": u.CachedTokens,
+		"reasoning_tokens": u.ReasoningTokens, "uncached_tokens": nil, "cache_hit": nil, "cost": nil}
+	if unc, ok := u.Uncached(); ok {
+		share, _ := u.CacheShare()
+		m["uncached_tokens"], m["cache_hit"] = unc, math.Round(share*1e4)/1e4
+	}
+	if u.Priced {
+		m["cost"] = u.Cost
+	}
+	if u.Miss.Cause != "" {
+		m["cache_miss"] = u.Miss
+	}
+	return m
 }
 
 func firstNonEmptyText(a, b string) string {

@@ -133,7 +133,7 @@ func TestExecFixesFailingGoTest(t *testing.T) {
 	required := map[string][]string{
 		"init": {"session_id", "model", "tools"}, "text": {"delta"}, "reasoning": {"delta"},
 		"tool_call": {"id", "name", "arguments"}, "tool_result": {"id", "ok", "output"},
-		"error": {"message"}, "notice": {"message"}, "result": {"status", "usage"},
+		"error": {"message"}, "notice": {"message"}, "result": {"status", "usage", "session_usage"}, "usage": {"usage"},
 	}
 	calls, results := map[string]bool{}, map[string]bool{}
 	for i, line := range lines {

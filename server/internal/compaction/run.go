@@ -91,7 +91,7 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	if err != nil {
 		return c.failed(ctx, sid, turnID, info, track, n, err)
 	}
-	req := llm.Request{SessionID: sid, MaxTokens: summaryPol.Reserve(), Tools: defs,
+	req := llm.Request{SessionID: sid, Purpose: llm.PurposeCompaction, MaxTokens: summaryPol.Reserve(), Tools: defs,
 		Messages: append(append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, send...), instr)}
 	resp, err := client.Stream(ctx, req, func(llm.Event) {})
 	if err != nil && errors.Is(err, llm.ErrToolsUnsupported) && len(req.Tools) > 0 {

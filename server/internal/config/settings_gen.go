@@ -42,6 +42,7 @@ type Settings struct {
 	Scheduler          SchedulerSettings
 	Reconcile          ReconcileSettings
 	Compact            CompactSettings
+	Cost               CostSettings
 	// Context window in tokens; 0 uses the model's known size. Unit: tokens. (contextWindow)
 	ContextWindow int
 	// Maximum output tokens per reply; 0 uses the model's default. Unit: tokens. (maxOutputTokens)
@@ -218,6 +219,14 @@ type CompactSettings struct {
 	KeepTokens int
 }
 
+// CostSettings holds the cost.* settings.
+type CostSettings struct {
+	// Money budget of a session, in the currency of the model's prices (sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-cost`). 0 = no budget. Needs the model's prices. (cost.sessionBudget)
+	SessionBudget float64
+	// Token budget of a session (prompt and output tokens of every request, sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-tokens`). 0 = no budget. Unit: tokens. (cost.sessionTokenBudget)
+	SessionTokenBudget int
+}
+
 // PermissionsSettings holds the permissions.* settings.
 type PermissionsSettings struct {
 	// Tool calls allowed without asking, e.g. `Bash(npm test)`. Only user settings count: a workspace cannot allow. (permissions.allow)
@@ -310,6 +319,8 @@ func Typed(v Values) Settings {
 	s.Reconcile.TestTimeoutMs = v.Int("reconcile.testTimeoutMs")
 	s.Compact.Threshold = v.Float("compact.threshold")
 	s.Compact.KeepTokens = v.Int("compact.keepTokens")
+	s.Cost.SessionBudget = v.Float("cost.sessionBudget")
+	s.Cost.SessionTokenBudget = v.Int("cost.sessionTokenBudget")
 	s.ContextWindow = v.Int("contextWindow")
 	s.MaxOutputTokens = v.Int("maxOutputTokens")
 	s.Hooks = v.Object("hooks")

@@ -81,6 +81,9 @@ func (h compactionHost) Tr(format string, args ...any) string { return h.e.tr(fo
 
 func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
 	status, text := "done", info.Summary
+	if !info.Failed {
+		h.e.meter.Compacted(sid)
+	}
 	if info.Failed {
 		status, text = "failed", info.Notice
 	}

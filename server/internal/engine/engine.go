@@ -133,6 +133,7 @@ type Engine struct {
 	// plan state.
 	reported  onceSet
 	meter     *usage.Meter
+	budgets   budgetGate
 	reviewers *reviewers.Reviewers
 	approvals *approval.Approvals
 	compactor *compaction.Compactor

@@ -8,6 +8,7 @@ import (
 	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/providers"
+	"github.com/govibe/govibe/server/internal/usage"
 )
 
 // lang is the language of user-facing messages: govibe.language, else the
@@ -34,8 +35,11 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 		ctl  *llm.ContextTooLongError
 		rex  *llm.RetriesExhaustedError
 		api  *llm.APIError
+		bud  *usage.BudgetError
 	)
 	switch {
+	case errors.As(err, &bud):
+		return e.budgetError(bud)
 	case errors.Is(err, llm.ErrMissingAPIKey):
 		return ErrorInfo{Message: e.tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
 	case errors.As(err, &auth):

@@ -94,7 +94,10 @@ func (e *Engine) profile() Profile {
 func (e *Engine) client(p Profile) (llm.Client, error) {
 	v := e.Settings()
 	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: config.Typed(v).Proxy})
-	return e.meter.Client(c, p.Profile), err
+	if c == nil {
+		return nil, err
+	}
+	return &budgetClient{Client: e.meter.Client(c, p.Profile), e: e}, err
 }
 
 func firstNonEmpty(xs ...string) string {

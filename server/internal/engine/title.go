@@ -45,7 +45,7 @@ func (e *Engine) modelTitle(sid, text string) {
 		defer cancel()
 		resp, err := client.Stream(ctx, llm.Request{
 			Messages:  []llm.Message{{Role: llm.RoleSystem, Content: titles.Prompt}, {Role: llm.RoleUser, Content: text}},
-			MaxTokens: 40, SessionID: sid,
+			MaxTokens: 40, SessionID: sid, Purpose: llm.PurposeTitle,
 		}, nil)
 		if err != nil {
 			e.log.Info("session title from the model failed; the first message names it", zap.String("session", sid), zap.Error(err))

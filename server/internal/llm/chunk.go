@@ -82,20 +82,6 @@ type chunkToolCall struct {
 	ExtraContent json.RawMessage `json:"extra_content"`
 }
 
-type chunkUsage struct {
-	PromptTokens        int64 `json:"prompt_tokens"`
-	CompletionTokens    int64 `json:"completion_tokens"`
-	PromptTokensDetails struct {
-		CachedTokens int64 `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-	CompletionTokensDetails struct {
-		ReasoningTokens int64 `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details"`
-	PromptCacheHitTokens int64 `json:"prompt_cache_hit_tokens"`
-	// CachedTokens is Moonshot's top-level usage.cached_tokens.
-	CachedTokens int64 `json:"cached_tokens"`
-}
-
 // decodeChunk decodes one SSE event's data into an empty c (fresh, or with
 // its choices emptied and usage nil, as consume reuses it). It reads the
 // event with gjson (which openai-go's own stream reader also uses) rather
@@ -205,33 +191,6 @@ func decodeToolCall(v gjson.Result, tc *chunkToolCall) {
 	})
 }
 
-func decodeUsage(v gjson.Result, u *chunkUsage) {
-	eachField(v, func(k string, v gjson.Result) {
-		switch k {
-		case "prompt_tokens":
-			u.PromptTokens = jsonInt(v, u.PromptTokens)
-		case "completion_tokens":
-			u.CompletionTokens = jsonInt(v, u.CompletionTokens)
-		case "prompt_cache_hit_tokens":
-			u.PromptCacheHitTokens = jsonInt(v, u.PromptCacheHitTokens)
-		case "cached_tokens":
-			u.CachedTokens = jsonInt(v, u.CachedTokens)
-		case "prompt_tokens_details":
-			eachField(v, func(k string, v gjson.Result) {
-				if k == "cached_tokens" {
-					u.PromptTokensDetails.CachedTokens = jsonInt(v, u.PromptTokensDetails.CachedTokens)
-				}
-			})
-		case "completion_tokens_details":
-			eachField(v, func(k string, v gjson.Result) {
-				if k == "reasoning_tokens" {
-					u.CompletionTokensDetails.ReasoningTokens = jsonInt(v, u.CompletionTokensDetails.ReasoningTokens)
-				}
-			})
-		}
-	})
-}
-
 // eachField calls fn for every member of an object; anything else, null
 // included, leaves the target as it is (encoding/json's rule).
 func eachField(v gjson.Result, fn func(k string, v gjson.Result)) {
@@ -281,33 +240,4 @@ func jsonInt(v gjson.Result, old int64) int64 {
 		return old
 	}
 	return n
-}
-
-func (u *chunkUsage) usage() Usage { return u.usageFrom("") }
-
-// usageFrom normalises the usage object, reading cached prompt tokens
-// from cacheField (Wire.CacheField) or, when that is empty, from the first
-// known field that reports any.
-func (u *chunkUsage) usageFrom(cacheField string) Usage {
-	out := Usage{
-		PromptTokens:     u.PromptTokens,
-		CompletionTokens: u.CompletionTokens,
-		ReasoningTokens:  u.CompletionTokensDetails.ReasoningTokens,
-	}
-	switch cacheField {
-	case CacheFieldOpenAI:
-		out.CachedTokens = u.PromptTokensDetails.CachedTokens
-	case CacheFieldDeepSeek:
-		out.CachedTokens = u.PromptCacheHitTokens
-	case CacheFieldMoonshot:
-		out.CachedTokens = u.CachedTokens
-	default:
-		for _, n := range []int64{u.PromptTokensDetails.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens} {
-			if n != 0 {
-				out.CachedTokens = n
-				break
-			}
-		}
-	}
-	return out
 }

@@ -103,10 +103,22 @@ func sdkFacts(t *testing.T, raw string) facts {
 			CachedTokens:     c.Usage.PromptTokensDetails.CachedTokens,
 			ReasoningTokens:  c.Usage.CompletionTokensDetails.ReasoningTokens,
 		}
+		reported := c.Usage.PromptTokensDetails.JSON.CachedTokens.Valid()
 		if u.CachedTokens == 0 {
-			if fl, ok := c.Usage.JSON.ExtraFields["prompt_cache_hit_tokens"]; ok {
+			if fl, ok := c.Usage.JSON.ExtraFields["prompt_cache_hit_tokens"]; ok && fl.Raw() != "null" {
+				reported = true
 				_ = json.Unmarshal([]byte(fl.Raw()), &u.CachedTokens)
 			}
+		}
+		if u.CachedTokens == 0 {
+			if fl, ok := c.Usage.JSON.ExtraFields["cached_tokens"]; ok && fl.Raw() != "null" {
+				reported = true
+				_ = json.Unmarshal([]byte(fl.Raw()), &u.CachedTokens)
+			}
+		}
+		if reported {
+			// The provider said how much hit: the whole prompt's figure is known.
+			u.CacheReportedTokens = u.PromptTokens
 		}
 		f.Usage = &u
 	}

@@ -108,7 +108,7 @@ func TestStreamTextReasoningAndUsage(t *testing.T) {
 			if textEvents < 5 || sawTextBeforeReasoning {
 				t.Fatalf("want several text events after reasoning; got %d text events, text-before-reasoning=%v", textEvents, sawTextBeforeReasoning)
 			}
-			want := llm.Usage{PromptTokens: 1200, CompletionTokens: 30, CachedTokens: 1024, ReasoningTokens: 6}
+			want := llm.Usage{PromptTokens: 1200, CompletionTokens: 30, CachedTokens: 1024, ReasoningTokens: 6, CacheReportedTokens: 1200}
 			if resp.Usage != want {
 				t.Fatalf("usage = %+v, want %+v", resp.Usage, want)
 			}

@@ -24,6 +24,10 @@ var (
 	ErrRateLimited = errors.New("rate limited")
 	// ErrRetriesExhausted: transient failures persisted past the retry cap.
 	ErrRetriesExhausted = errors.New("model request failed after retries")
+	// ErrBudget: the session reached its money or token budget and was
+	// not allowed to go on; no request was sent. The run ends with
+	// agent.StatusBudget (govibe exec: exit code 3).
+	ErrBudget = errors.New("session budget reached")
 )
 
 // MissingAPIKeyError is returned before any request is made.

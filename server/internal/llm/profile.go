@@ -73,6 +73,12 @@ func (p Profile) ResolvedProvider() string {
 	}
 }
 
+// Priced reports whether the profile has prices at all: without them a
+// request's cost is unknown and only its tokens are shown.
+func (p Profile) Priced() bool {
+	return p.PriceInput > 0 || p.PriceCachedInput > 0 || p.PriceOutput > 0
+}
+
 // Cost is the price of one request's usage. Cached prompt tokens are billed
 // at PriceCachedInput (or PriceInput when that is zero).
 func (p Profile) Cost(u Usage) float64 {

@@ -70,7 +70,7 @@ func TestStreamDialectsAndInterleavedToolCalls(t *testing.T) {
 	if fmt.Sprint(resp.ToolCalls) != fmt.Sprint(want) {
 		t.Fatalf("tool calls %+v", resp.ToolCalls)
 	}
-	if resp.FinishReason != "tool_calls" || resp.Usage != (llm.Usage{PromptTokens: 900, CompletionTokens: 40, CachedTokens: 512}) {
+	if resp.FinishReason != "tool_calls" || resp.Usage != (llm.Usage{PromptTokens: 900, CompletionTokens: 40, CachedTokens: 512, CacheReportedTokens: 900}) {
 		t.Fatalf("finish %q usage %+v", resp.FinishReason, resp.Usage)
 	}
 }

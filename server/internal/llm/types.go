@@ -47,27 +47,6 @@ type ToolDef struct {
 	Parameters  json.RawMessage `json:"parameters"` // JSON schema object
 }
 
-// Usage is token accounting for one request, normalised across providers.
-type Usage struct {
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	CachedTokens     int64 `json:"cached_tokens"`
-	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
-	// Cost is what the request cost at the profile's prices when it was
-	// made (a later price change does not rewrite history). The client
-	// never fills it; the engine's accounting does.
-	Cost float64 `json:"cost,omitempty"`
-}
-
-// Add accumulates u2 into u.
-func (u *Usage) Add(u2 Usage) {
-	u.PromptTokens += u2.PromptTokens
-	u.CompletionTokens += u2.CompletionTokens
-	u.CachedTokens += u2.CachedTokens
-	u.ReasoningTokens += u2.ReasoningTokens
-	u.Cost += u2.Cost
-}
-
 // Request is one chat-completion call.
 type Request struct {
 	Messages []Message
@@ -77,7 +56,19 @@ type Request struct {
 	// SessionID lets test servers and logs correlate requests; it is sent as
 	// the X-GoVibe-Session header, never inside the prompt.
 	SessionID string
+	// Purpose is what the request is for within its session: "" for the
+	// session's own conversation, else PurposeCompaction, PurposeTitle,
+	// PurposeReview. The accounting compares a request with the previous
+	// one of the same session and purpose to say why its cache missed.
+	Purpose string
 }
+
+// Request purposes besides the session's conversation (Request.Purpose).
+const (
+	PurposeCompaction = "compaction"
+	PurposeTitle      = "title"
+	PurposeReview     = "review"
+)
 
 // EventKind enumerates stream events.
 type EventKind int

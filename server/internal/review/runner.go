@@ -83,7 +83,7 @@ func (r *Runner) converse(ctx context.Context, system, prompt string, validate f
 	}
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: prompt}}
 	for attempt := 1; ; attempt++ {
-		resp, err := r.Client.Stream(ctx, llm.Request{Messages: msgs, MaxTokens: r.MaxTokens, SessionID: r.SessionID}, nil)
+		resp, err := r.Client.Stream(ctx, llm.Request{Messages: msgs, MaxTokens: r.MaxTokens, SessionID: r.SessionID, Purpose: llm.PurposeReview}, nil)
 		if err != nil {
 			return msgs, time.Since(start), callError(ctx, err, r.Timeout)
 		}

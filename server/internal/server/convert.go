@@ -18,7 +18,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	w := protocol.ChatEvent{SessionID: e.SessionID, Seq: e.Seq, TurnID: e.TurnID, Kind: e.Kind, MessageID: e.MessageID,
 		SubAgentTag: e.SubAgentTag, Text: e.Text, Status: e.Status}
 	if e.Usage != nil {
-		w.Usage = &protocol.Usage{PromptTokens: e.Usage.PromptTokens, CompletionTokens: e.Usage.CompletionTokens, CachedTokens: e.Usage.CachedTokens, Cost: e.Usage.Cost}
+		w.Usage = toUsage(e.Usage.Usage)
 	}
 	if e.Tool != nil {
 		w.Tool = &protocol.ToolEvent{CallID: e.Tool.CallID, Name: e.Tool.Name, Arguments: e.Tool.Arguments, Summary: e.Tool.Summary,
@@ -106,7 +106,7 @@ func toMessage(m store.Message) protocol.Message {
 		SubAgentTag: m.SubAgentTag, HiddenFromLLM: m.HiddenFromLLM, BTW: m.BTWBranch != "", Origin: m.Origin, Created: m.Created.UnixMilli(),
 		Parts: make([]protocol.Part, 0, len(m.Parts))}
 	if m.Usage != nil {
-		w.Usage = &protocol.Usage{PromptTokens: m.Usage.PromptTokens, CompletionTokens: m.Usage.CompletionTokens, CachedTokens: m.Usage.CachedTokens, Cost: m.Usage.Cost}
+		w.Usage = toUsage(*m.Usage)
 	}
 	for _, p := range m.Parts {
 		wp := protocol.Part{Type: string(p.Kind), Text: p.Text}

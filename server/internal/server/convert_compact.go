@@ -3,12 +3,23 @@ package server
 import (
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/llm"
 )
 
 func toContextUse(c engine.ContextUse) *protocol.ContextUse {
 	return &protocol.ContextUse{UsedTokens: c.UsedTokens, WindowTokens: c.WindowTokens, SessionCost: c.Session.Cost,
-		SessionUsage: protocol.Usage{PromptTokens: c.Session.PromptTokens, CompletionTokens: c.Session.CompletionTokens,
-			CachedTokens: c.Session.CachedTokens, Cost: c.Session.Cost}, Profile: c.Profile}
+		SessionUsage: *toUsage(c.Session.Usage), Profile: c.Profile}
+}
+
+// toUsage is the wire's usage: tokens, the cache figure's reported part
+// (unknown when 0), whether prices exist, and a request's miss cause.
+func toUsage(u llm.Usage) *protocol.Usage {
+	w := &protocol.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, CachedTokens: u.CachedTokens, Cost: u.Cost,
+		CacheReportedTokens: u.CacheReportedTokens, Priced: u.Priced}
+	if u.Miss.Cause != "" {
+		w.CacheMiss = &protocol.CacheMiss{Cause: u.Miss.Cause, Detail: u.Miss.Detail, Message: u.Miss.Message}
+	}
+	return w
 }
 
 // compactionMeta marks a divider's notice so the UI renders it as the

@@ -70,6 +70,9 @@ type Meter struct {
 	store Store
 	log   *zap.Logger
 	locks sessionstate.Locks
+	// misses is the last request of each session and purpose, to say why
+	// the next one missed the cache.
+	misses *misses
 }
 
 // New returns a meter over s.
@@ -77,7 +80,7 @@ func New(s Store, log *zap.Logger) *Meter {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Meter{store: s, log: log}
+	return &Meter{store: s, log: log, misses: newMisses()}
 }
 
 // Load returns the session's accounting (zero when it has none).
@@ -126,6 +129,10 @@ func (m *Meter) Update(sid string, f func(*State)) {
 	}
 }
 
+// Compacted notes that the session's history was just summarised: its
+// next request's changed prefix is named a compaction, not a rewrite.
+func (m *Meter) Compacted(sid string) { m.misses.compaction(sid) }
+
 // SetContext records the context size the next request will carry and
 // where the figure comes from.
 func (m *Meter) SetContext(sid string, tokens int64, source string) {
@@ -153,13 +160,7 @@ func (m *Meter) Root(sid string) string {
 func (m *Meter) FinishTurn(ctx context.Context, sid string, turn int, before Session) Turn {
 	now := m.Of(ctx, sid)
 	tu := Turn{Turn: turn, Session: Session{
-		Usage: llm.Usage{
-			PromptTokens:     now.PromptTokens - before.PromptTokens,
-			CompletionTokens: now.CompletionTokens - before.CompletionTokens,
-			CachedTokens:     now.CachedTokens - before.CachedTokens,
-			ReasoningTokens:  now.ReasoningTokens - before.ReasoningTokens,
-			Cost:             now.Cost - before.Cost,
-		},
+		Usage:    now.Usage.Sub(before.Usage),
 		Requests: now.Requests - before.Requests,
 	}}
 	if turn > 0 {

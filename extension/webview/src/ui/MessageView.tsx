@@ -2,10 +2,10 @@ import * as l10n from '@vscode/l10n';
 import { useState } from 'preact/hooks';
 import { actionLabel, actionMessage } from '../actions';
 import { useServices } from '../context';
-import { formatTokens } from '../format';
+import { costKnown, formatCacheHit, formatCost, formatTokens, missText } from '../format';
 import type { Block, ViewMessage } from '../model';
 import { memo } from '../memo';
-import type { ErrorInfo, HookRun } from '../../../src/protocol.gen';
+import type { ErrorInfo, HookRun, Usage } from '../../../src/protocol.gen';
 import { Markdown } from './Markdown';
 import { ReviewView } from './Review';
 import { ToolCard } from './ToolCard';
@@ -38,9 +38,29 @@ export const MessageView = memo(function MessageView({ msg, sessionId, canRollba
           <span class="codicon codicon-loading codicon-modifier-spin" /> {l10n.t('Working…')}
         </div>
       )}
+      {!streaming && msg.role === 'assistant' && msg.usage && <UsageLine usage={msg.usage} />}
     </div>
   );
 });
+
+/**
+ * The request's cache hit and cost under the answer (tokens only without
+ * prices); hovering names why the cache missed.
+ */
+function UsageLine({ usage }: { usage: Usage }) {
+  const cost = costKnown(usage) ? formatCost(usage.cost) : l10n.t('{0} tokens', formatTokens(usage.promptTokens + usage.completionTokens));
+  const title = [
+    l10n.t('Prompt: {0} tokens, {1} cached', formatTokens(usage.promptTokens), formatTokens(usage.cachedTokens)),
+    usage.cacheMiss ? missText(usage.cacheMiss) : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return (
+    <div class={`usage-line${usage.cacheMiss ? ' missed' : ''}`} data-testid="usage-line" data-miss={usage.cacheMiss?.cause} title={title}>
+      {l10n.t('cache {0} · {1}', formatCacheHit(usage), cost)}
+    </div>
+  );
+}
 
 function SideNoteLabel() {
   return (

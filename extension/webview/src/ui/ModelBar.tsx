@@ -6,7 +6,7 @@ import type { ModelStatus } from '../../../shared/webviewMessages';
 import type { ContextUse } from '../../../src/protocol.gen';
 import { actionLabel } from '../actions';
 import { useServices } from '../context';
-import { formatCost, formatTokens } from '../format';
+import { costKnown, formatCacheHit, formatCost, formatTokens } from '../format';
 
 export function contextTooltip(c: ContextUse): string {
   const pct = c.windowTokens > 0 ? Math.round((100 * c.usedTokens) / c.windowTokens) : 0;
@@ -14,8 +14,9 @@ export function contextTooltip(c: ContextUse): string {
   return [
     l10n.t('Context: {0} of {1} tokens ({2}%)', formatTokens(c.usedTokens), formatTokens(c.windowTokens), pct),
     l10n.t('Session input: {0} tokens ({1} cached)', formatTokens(u.promptTokens), formatTokens(u.cachedTokens)),
+    l10n.t('Session cache hit: {0}', formatCacheHit(u)),
     l10n.t('Session output: {0} tokens', formatTokens(u.completionTokens)),
-    l10n.t('Session cost: {0}', formatCost(c.sessionCost)),
+    costKnown(u) || c.sessionCost > 0 ? l10n.t('Session cost: {0}', formatCost(c.sessionCost)) : l10n.t('Session cost: unknown (the model has no prices)'),
   ].join('\n');
 }
 
@@ -109,7 +110,7 @@ function ContextMeter({ context }: { context: ContextUse }) {
         </div>
       </span>
       <span class="context-cost" data-testid="session-cost">
-        {formatCost(context.sessionCost)}
+        {costKnown(context.sessionUsage) || context.sessionCost > 0 ? formatCost(context.sessionCost) : `${formatTokens(context.sessionUsage.promptTokens + context.sessionUsage.completionTokens)} tok`}
       </span>
     </div>
   );
