@@ -22,6 +22,7 @@ func (f fakeTool) Name() string            { return f.name }
 func (f fakeTool) Description() string     { return f.name }
 func (f fakeTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
 func (f fakeTool) ReadOnly() bool          { return true }
+func (f fakeTool) Traits() tools.Traits    { return tools.Reads }
 func (f fakeTool) Run(ctx context.Context, _ *tools.Env, _ json.RawMessage) (tools.Result, error) {
 	return f.run(ctx), nil
 }
