@@ -143,7 +143,10 @@ var safeNames = map[string]bool{
 // proxy variables are, once their credentials are stripped).
 func Safe(name string) bool {
 	up := strings.ToUpper(name)
-	return safeNames[up] || strings.HasPrefix(up, "LC_") || proxyNames[up] || up == "NO_PROXY"
+	// GOVIBE_* are GoVibe's own switches (GOVIBE_BASE_URL, the sandbox's
+	// mechanism, the test suite's process mark); Scrub still drops the key
+	// and any whose name or value is a credential's.
+	return safeNames[up] || strings.HasPrefix(up, "LC_") || proxyNames[up] || up == "NO_PROXY" || strings.HasPrefix(up, "GOVIBE_")
 }
 
 // Scrub returns the safe part of environ: the allowlisted variables whose

@@ -63,6 +63,7 @@ var kept = map[string]string{
 	"LC_ALL": "C.UTF-8", "LC_CTYPE": "UTF-8", "LOGNAME": "ada", "TMPDIR": "/tmp", "GOCACHE": "/home/u/.cache/go-build",
 	"GOMODCACHE": "/home/u/go/pkg/mod", "GOPROXY": "https://proxy.golang.org,direct", "RUSTUP_HOME": "/home/u/.rustup",
 	"VIRTUAL_ENV": "/work/.venv", "COLORTERM": "truecolor", "GIT_COMMITTER_EMAIL": "ada@example.com", "CI": "true",
+	"GOVIBE_E2E_MARK": "e2e-0123", "GOVIBE_SANDBOX_MECHANISM": "landlock",
 	"PATH":             "/usr/local/bin:/usr/bin:/bin",
 	"HOME":             "/home/u",
 	"PWD":              "/work",
