@@ -46,7 +46,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
 			EnvPassthrough:  cs.Shell.Env.Passthrough,
 		},
-		Sandbox: sandboxEnv(cs, t.sessionID),
+		Sandbox: e.sandboxEnv(cs, t.sessionID),
 		OnEnvScrub: func(names []string) {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},

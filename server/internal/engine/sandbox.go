@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"go.uber.org/zap"
+
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/osbox"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -9,12 +11,15 @@ import (
 // sandboxEnv is the OS sandbox the shell tools run commands in, from the
 // user's settings (workspaces cannot change them: sandbox.* are UserOnly).
 // nil when the user turned it off.
-func sandboxEnv(cs config.Settings, sessionID string) *tools.SandboxEnv {
+func (e *Engine) sandboxEnv(cs config.Settings, sessionID string) *tools.SandboxEnv {
 	if !cs.Sandbox.Enabled {
 		return nil
 	}
 	sb := tools.NewSandboxEnv(osbox.Detect(), cs.Sandbox.Mask, cs.Sandbox.MaxProcesses, cs.Sandbox.MaxMemoryMB)
-	attachProxy(sb, cs, sessionID)
+	attachProxy(sb, cs, sessionID, func(refused []string) {
+		// Each refusal is logged by domain (the model reads it in the result).
+		e.log.Info("sandbox proxy refused", zap.String("session", sessionID), zap.Strings("domains", refused))
+	})
 	return sb
 }
 

@@ -14,7 +14,7 @@ import (
 // user said no) and the domains a person allowed on a card this session;
 // one without network gets a proxy that refuses everything, so the denial
 // can name the domain it wanted.
-func attachProxy(sb *tools.SandboxEnv, cs config.Settings, sessionID string) {
+func attachProxy(sb *tools.SandboxEnv, cs config.Settings, sessionID string, log func(refused []string)) {
 	if sb.Status.Mechanism != osbox.Bubblewrap {
 		return
 	}
@@ -36,6 +36,16 @@ func attachProxy(sb *tools.SandboxEnv, cs config.Settings, sessionID string) {
 		if allow {
 			decide = netproxy.Domains(allowed()...)
 		}
-		return netproxy.Ephemeral(decide)
+		sock, stop, err := netproxy.Ephemeral(decide)
+		if err != nil {
+			return "", nil, err
+		}
+		return sock, func() []string {
+			refused := stop()
+			if len(refused) > 0 && log != nil {
+				log(refused)
+			}
+			return refused
+		}, nil
 	}
 }
