@@ -195,15 +195,18 @@ func applyLandlock(l *landlockOpts) error {
 			if err != nil {
 				continue
 			}
+			// A path listed by the sidecar may vanish before the rule is
+			// added (another program's temporary folder): what is gone
+			// needs no access.
 			switch {
 			case fi.IsDir() && write:
-				rules = append(rules, landlock.RWDirs(p).WithRefer())
+				rules = append(rules, landlock.RWDirs(p).WithRefer().IgnoreIfMissing())
 			case fi.IsDir():
-				rules = append(rules, landlock.RODirs(p))
+				rules = append(rules, landlock.RODirs(p).IgnoreIfMissing())
 			case write:
-				rules = append(rules, landlock.RWFiles(p).WithIoctlDev())
+				rules = append(rules, landlock.RWFiles(p).WithIoctlDev().IgnoreIfMissing())
 			default:
-				rules = append(rules, landlock.ROFiles(p))
+				rules = append(rules, landlock.ROFiles(p).IgnoreIfMissing())
 			}
 		}
 	}
