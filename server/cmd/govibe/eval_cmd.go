@@ -103,7 +103,7 @@ func evalCmd(args []string, stdout io.Writer) int {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(rep)
 	} else {
-		fmt.Fprintf(stdout, "model %s, govibe %s\n", rep.Model, rep.Version)
+		fmt.Fprintf(stdout, "model %s, %s\n", rep.Model, rep.Version)
 		_ = evalsuite.Table(stdout, rep)
 	}
 	if err != nil {

@@ -192,6 +192,22 @@ func TestEvalScriptedSolutionsPass(t *testing.T) {
 	if v := model.Violations(); len(v) > 0 {
 		t.Fatalf("tool-call invariant violated: %v", v)
 	}
+
+	// Without --json: the table, one row per task and the total.
+	cmd := exec.Command(govibeBin, "eval", "--base-url", model.URL(), "--model", "scripted", "--tasks", "answer", "--repeat", "2")
+	cmd.Env = append(os.Environ(), "GOVIBE_API_KEY=sk-test-abcdefgh12345678", "HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"model scripted, govibe ", "answer #2", "completion"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\s*total\s+2/2\s+2\s+0\s+0\s+[1-9]`).Match(out) {
+		t.Errorf("no total row with 2/2 passed, 2 rounds and tokens:\n%s", out)
+	}
 }
 
 // TestEvalWrongSolutionsFail: a wrong solution fails its checker, for the
