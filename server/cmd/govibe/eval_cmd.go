@@ -95,6 +95,9 @@ func evalCmd(args []string, stdout io.Writer) int {
 				verdict = "FAIL: " + res.Reason
 			}
 			fmt.Fprintf(os.Stderr, "govibe eval: %s #%d %s (%.1fs)\n", res.Task, res.Attempt, verdict, res.WallSeconds)
+			if res.Workspace != "" {
+				fmt.Fprintf(os.Stderr, "govibe eval: kept %s\n", res.Workspace)
+			}
 		},
 	})
 	rep.Model, rep.Version = r.model, version()

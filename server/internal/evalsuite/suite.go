@@ -102,6 +102,8 @@ type Result struct {
 	Refusals     int     `json:"refusals"`
 	Usage        Usage   `json:"usage"`
 	WallSeconds  float64 `json:"wall_seconds"`
+	// Workspace is where the attempt ran, when Options.Keep left it.
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // Totals sums a set of results.
@@ -210,7 +212,9 @@ func runOne(ctx context.Context, env *Env, t Task, agent Agent, attempt int, kee
 		res.Reason = "setup: " + err.Error()
 		return res
 	}
-	if !keep {
+	if keep {
+		res.Workspace = ws
+	} else {
 		defer os.RemoveAll(ws)
 	}
 	run := Run{Task: t.Name, Workspace: ws, Prompt: t.Prompt(env)}

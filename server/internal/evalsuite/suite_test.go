@@ -71,9 +71,15 @@ func TestCountsAndErrors(t *testing.T) {
 		return Transcript{Rounds: 3, Usage: Usage{PromptTokens: 100, CachedTokens: 40, CompletionTokens: 7, Cost: 0.5},
 			Calls: []ToolCall{{Name: "edit"}, {Name: "write_file", OK: true}, {Name: "run_shell_command", Refused: true}, {Name: "read_file"}}}, errors.New("provider down")
 	}
-	rep, err := RunSuite(context.Background(), env, []Task{taskNamed(t, "answer")}, agent, Options{Repeat: 2})
+	rep, err := RunSuite(context.Background(), env, []Task{taskNamed(t, "answer")}, agent, Options{Repeat: 2, Keep: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if _, err := os.Stat(filepath.Join(r.Workspace, ".git")); err != nil {
+			t.Fatalf("Keep left no workspace: %+v", r)
+		}
+		os.RemoveAll(r.Workspace)
 	}
 	r := rep.Results[1]
 	if r.Attempt != 2 || r.Pass || r.Reason != "run: provider down" || r.EditFailures != 1 || r.Refusals != 1 || r.ToolCalls != 4 {
