@@ -12,7 +12,7 @@ LDFLAGS := -s -w -X github.com/govibe/govibe/server/internal/server.Version=$(VE
 GO_PKGS = $(shell $(GO) list ./... | grep -v /e2e)
 VSIX_TARGETS := linux-x64 linux-arm64 alpine-x64 darwin-x64 darwin-arm64 win32-x64 win32-arm64
 
-.PHONY: all build sidecar extension deps generate test test-go test-ts test-e2e e2e-setup vsix vsix-local run bench clean
+.PHONY: all build sidecar extension deps generate test test-go test-ts test-e2e e2e-setup vsix vsix-local run bench eval clean
 
 all: build
 
@@ -91,6 +91,12 @@ vsix: extension
 
 run: vsix-local
 	bash scripts/run.sh
+
+# The built-in task suite against a real model (README: "Measuring a model").
+# EVAL_ARGS passes flags: make eval EVAL_ARGS='--model deepseek --tasks fix-test,rename --repeat 3'
+# CI runs the same suite on the scripted model in test-go (server/cmd/govibe/eval_cmd_test.go).
+eval: sidecar
+	./bin/govibe eval $(EVAL_ARGS)
 
 bench: build
 	bash scripts/bench.sh

@@ -2,13 +2,14 @@
 //
 //	govibe serve --stdio          JSON-RPC over stdio, for the VS Code extension
 //	govibe exec [flags] PROMPT    run the agent headless
+//	govibe eval [flags]           the built-in task suite against a model (eval_cmd.go, internal/evalsuite)
 //	govibe snapshot list|diff|restore
 //	govibe session list|show|export
 //	govibe config [--json]
 //	govibe permissions list|add|revoke
 //	govibe models presets|list|probe
 //
-// Credentials: serve and exec start with secretenv.Hide, so the environment
+// Credentials: serve, exec and eval start with secretenv.Hide, so the environment
 // block of the process that runs the agent's commands holds none; exec keeps
 // the API key in memory alone.
 //

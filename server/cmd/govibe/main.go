@@ -18,6 +18,8 @@ const usage = `usage: govibe <command> [flags]
 commands:
   serve --stdio                  serve the VS Code extension over stdio
   exec [flags] PROMPT            run the agent headless (govibe exec -h)
+  eval [--model M] [--tasks a,b] [--repeat N] [--json]
+                                 run the built-in task suite against a model (govibe eval -h)
   snapshot list|diff|restore     inspect and restore workspace snapshots
   session list|show|export       inspect stored sessions
   config [--json]                print every effective setting and its source
@@ -32,7 +34,7 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
-	if os.Args[1] == "serve" || os.Args[1] == "exec" {
+	if os.Args[1] == "serve" || os.Args[1] == "exec" || os.Args[1] == "eval" {
 		// These run the agent's commands: their own environment block,
 		// readable from /proc/$PPID/environ, must hold no credentials.
 		if err := secretenv.Hide(flagValue(os.Args[2:], "api-key-env")); err != nil {
@@ -45,6 +47,8 @@ func main() {
 		code = serve(os.Args[2:])
 	case "exec":
 		code = execCmd(os.Args[2:])
+	case "eval":
+		code = evalCmd(os.Args[2:], os.Stdout)
 	case "snapshot":
 		code = snapshotCmd(os.Args[2:])
 	case "session":

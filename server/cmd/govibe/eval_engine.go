@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/allowrules"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/evalsuite"
+	"github.com/govibe/govibe/server/internal/logging"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// evalNoAnswer is ask_human's reply in an unattended eval run.
+const evalNoAnswer = "Nobody can answer in this unattended run. Do not proceed: stop here and change nothing."
+
+// newEvalEngine is exec's headless engine for one task's workspace, with
+// --approve all, an allow-rule file of its own (the user's rules neither
+// help nor hinder a run) and an asker that tells the agent to stop.
+func newEvalEngine(ws, state string, log *logging.Logger, resolved config.Resolved, keys map[string]string) (*engine.Engine, error) {
+	var eng *engine.Engine
+	eng, err := engine.New(engine.Options{
+		Roots: []string{ws}, StateDir: state, Logger: log.Logger,
+		Settings: resolved.Values, APIKeys: keys, Headless: true, Approve: "all", Trusted: false,
+		AllowRules: allowrules.Open(filepath.Join(state, "allow-rules.json")),
+		OnNotice:   func(string, string, string) {},
+		AskTerminal: func(context.Context, tools.HumanQuestion) (tools.HumanReply, error) {
+			return tools.HumanReply{Reply: evalNoAnswer, Done: true}, nil
+		},
+		SettingOrigin: func(key string) string { return settingOrigin(resolved.Sources[key], eng.Tr) },
+		HostInfo:      engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+	})
+	return eng, err
+}
+
+// transcriptRecorder turns the main agent's events into a transcript.
+type transcriptRecorder struct {
+	mu       sync.Mutex
+	tr       evalsuite.Transcript
+	text     strings.Builder
+	newSeg   bool // a request ended: the next text starts a new answer
+	newRound bool // a request ended: the next tool call starts a round
+	byID     map[string]int
+	errMsg   string
+}
+
+func (r *transcriptRecorder) event(ev engine.Event) {
+	if ev.SubAgentTag != "" && ev.SubAgentTag != engine.TagFree {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch ev.Kind {
+	case engine.KindTextDelta:
+		if r.newSeg {
+			r.text.Reset()
+			r.newSeg = false
+		}
+		r.text.WriteString(ev.Text)
+	case engine.KindUsage:
+		if ev.Usage != nil {
+			r.newSeg, r.newRound = true, true
+		}
+	case engine.KindToolCall:
+		if r.newRound || r.tr.Rounds == 0 {
+			r.tr.Rounds++
+			r.newRound = false
+		}
+		r.byID[ev.Tool.CallID] = len(r.tr.Calls)
+		r.tr.Calls = append(r.tr.Calls, evalsuite.ToolCall{Name: ev.Tool.Name, Arguments: ev.Tool.Arguments, Round: r.tr.Rounds})
+	case engine.KindToolResult:
+		if i, ok := r.byID[ev.Tool.CallID]; ok {
+			c := &r.tr.Calls[i]
+			c.OK, c.Output = ev.Tool.OK, ev.Tool.Output
+			// A refusal is worded for the person as well (Display).
+			c.Refused = !ev.Tool.OK && ev.Tool.Display != ""
+		}
+	case engine.KindError:
+		if ev.Err != nil {
+			r.errMsg = ev.Err.Message
+		}
+	}
+}
+
+// drive sends prompt in a new session and waits for the turn to finish.
+func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, prompt string) (evalsuite.Transcript, error) {
+	r.byID = map[string]int{}
+	s, err := eng.CreateSession(ctx, "")
+	if err != nil {
+		return r.tr, err
+	}
+	finished := make(chan agent.Status, 1)
+	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
+		if ev.SessionID != s.ID {
+			return
+		}
+		r.event(ev)
+		if ev.Kind == engine.KindTurnFinished {
+			select {
+			case finished <- agent.Status(ev.Status):
+			default:
+			}
+		}
+	})
+	defer unsub()
+	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: s.ID, Text: prompt}); err != nil {
+		return r.tr, err
+	}
+	var st agent.Status
+	select {
+	case st = <-finished:
+	case <-ctx.Done():
+		eng.Cancel(s.ID)
+		st = <-finished
+	}
+	u := eng.SessionUsageOf(context.Background(), s.ID).Usage
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tr.Status = string(st)
+	r.tr.Answer = strings.TrimSpace(r.text.String())
+	r.tr.Usage = evalsuite.Usage{PromptTokens: u.PromptTokens, CachedTokens: u.CachedTokens, CompletionTokens: u.CompletionTokens, Cost: u.Cost}
+	if st != agent.StatusDone && r.errMsg != "" {
+		return r.tr, fmt.Errorf("%s: %s", st, r.errMsg)
+	}
+	return r.tr, nil
+}
