@@ -126,7 +126,13 @@ export class EventReducer {
         patch.runningTurnId = ev.turnId;
         patch.interrupted = false;
         // The server names the reply's message up front, so "Working…" shows at once.
-        if (ev.message) this.upsertWire(ev);
+        // A run resumed after a restart (a parked question answered) names
+        // the message it already wrote into: that message keeps what it
+        // shows (the intro, the cards before the question) and only becomes
+        // pending again.
+        if (ev.message && this.index.has(this.tailOf(ev.message.id))) {
+          this.update(this.tailOf(ev.message.id), (m) => (m.status === 'pending' ? m : { ...m, status: 'pending' }));
+        } else if (ev.message) this.upsertWire(ev);
         break;
       case EventTextDelta:
       case EventReasoningDelta: {
