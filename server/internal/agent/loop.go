@@ -412,15 +412,18 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		if announce {
 			started(c)
 		}
+		// The card shows how long the call ran: time spent waiting for the
+		// person's decision is taken off (tools.WaitClock).
+		cctx, clock := tools.WithWaitClock(ctx)
 		start := time.Now()
-		res, susp := r.runOne(ctx, c)
+		res, susp := r.runOne(cctx, c)
 		if susp {
 			mu.Lock()
 			suspended = true
 			mu.Unlock()
 			return
 		}
-		finish(c, res, time.Since(start))
+		finish(c, res, clock.RunTime(time.Since(start)))
 	}
 	for i := 0; i < len(calls); {
 		if suspended {
