@@ -53,6 +53,10 @@ type Run struct {
 	// Blocked names tools that are not offered and are refused if called
 	// anyway (role restrictions of executors and evaluators).
 	Blocked map[string]string
+	// BlockedDisplay words, for people, why a Blocked tool was not run
+	// ("Plan mode does not edit: the plan is proposed first."); a tool
+	// without an entry gets the generic "not available here".
+	BlockedDisplay map[string]string
 	// Refused names tools that stay offered (so the request's tool list,
 	// and with it the provider's prefix cache, does not change) but are
 	// refused when called, e.g. create_todo_list in a side conversation.
@@ -535,6 +539,16 @@ func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, sus
 	if t == nil {
 		res := tools.Fail(why)
 		res.Display = r.tr("Not run: %s is not available to the model here.", c.Name)
+		_, blocked := r.Blocked[c.Name]
+		_, refused := r.Refused[c.Name]
+		if blocked || refused {
+			// Withheld by the mode or role, not broken: the chat shows a
+			// neutral card with the reason, not an error.
+			res.Meta = map[string]any{"withheld": true}
+			if d := r.BlockedDisplay[c.Name]; d != "" {
+				res.Display = d
+			}
+		}
 		return res, false
 	}
 	args := strings.TrimSpace(c.Arguments)

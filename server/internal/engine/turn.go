@@ -373,6 +373,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Client:          client,
 		Tools:           ts,
 		Blocked:         blocked,
+		BlockedDisplay:  e.modes.Withheld(ctx, t.sessionID, ts, e.tr),
 		Refused:         refused,
 		Translate:       e.tr,
 		StopAfter:       freeStopAfter(t),

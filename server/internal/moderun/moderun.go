@@ -159,6 +159,39 @@ func (m *Modes) Block(ctx context.Context, sid string, ts []tools.Tool, blocked 
 	return blocked
 }
 
+// Withheld words, in the person's language (tr), why the session's mode
+// phase does not offer each of ts it withholds (what Block adds): the chat
+// shows it on a neutral card ("Plan mode does not edit: the plan is
+// proposed first."). Tools withheld for another reason (a role, a tool
+// profile) are left out. The model reads Blocked's own reason.
+func (m *Modes) Withheld(ctx context.Context, sid string, ts []tools.Tool, tr func(string, ...any) string) map[string]string {
+	md := m.Mode(ctx, sid)
+	ph := m.phase(ctx, sid)
+	infos := make([]modes.ToolInfo, len(ts))
+	for i, t := range ts {
+		infos[i] = modes.ToolInfo{Name: t.Name(), ReadOnly: t.ReadOnly()}
+	}
+	out := map[string]string{}
+	for name := range ph.Blocked(infos) {
+		switch md {
+		case modes.Plan:
+			switch {
+			case writeTools[name]:
+				out[name] = tr("Plan mode does not edit: the plan is proposed first.")
+			case name == modes.ToolShell:
+				out[name] = tr("Plan mode does not run commands: the plan is proposed first.")
+			default:
+				out[name] = tr("Plan mode does not use %s: the plan is proposed first.", name)
+			}
+		case modes.Phases:
+			out[name] = tr("The %s phase does not use %s: each phase has its own tools.", ph.Name, name)
+		case modes.Reconcile:
+			out[name] = tr("This reconcile step does not use %s.", name)
+		}
+	}
+	return out
+}
+
 // StopWhen is a Phases run's stop: once the machine's state moves on (a
 // report accepted, the last plan step written), the run ends and the
 // next one offers the next state's tools. A refused report does not stop

@@ -54,6 +54,7 @@ function statusIcon(s: ToolBlock['status']): string {
       return 'codicon-error';
     case 'cancelled':
     case 'declined':
+    case 'withheld':
       return 'codicon-circle-slash';
     case 'pending':
       return 'codicon-clock';
@@ -72,6 +73,8 @@ export function statusLabel(s: ToolBlock['status']): string {
       return l10n.t('Cancelled');
     case 'declined':
       return l10n.t('Declined');
+    case 'withheld':
+      return l10n.t('Not run in this mode');
     case 'pending':
       return l10n.t('Waiting');
     default:
@@ -146,6 +149,11 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       )}
     </details>
       {failed && !open && out && <div class="tool-error-line">{out.split('\n')[0]}</div>}
+      {block.status === 'withheld' && out && (
+        <div class="tool-declined" data-testid="tool-withheld">
+          {out}
+        </div>
+      )}
       {declined && (
         <div class="tool-declined" data-testid="tool-declined">
           {declinedText(block.name, declined.reason)}
