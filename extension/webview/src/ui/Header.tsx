@@ -87,15 +87,18 @@ function SessionRow({
         <span class="codicon codicon-add" />
       </button>
       {session && canCompact && (
+        // Named in words: an icon alone (codicon-fold) read as a grey
+        // "×" beside "+", i.e. "close chat".
         <button
           type="button"
-          class="icon-btn"
+          class="icon-btn compact-btn"
           data-testid="compact"
           disabled={running}
           title={l10n.t('Summarise earlier messages to free up context')}
           onClick={() => bridge.post({ type: 'compact', sessionId: session.id })}
         >
-          <span class="codicon codicon-fold" />
+          <span class="codicon codicon-screen-normal" aria-hidden="true" />
+          <span class="compact-label">{l10n.t('Compact')}</span>
         </button>
       )}
       <button
