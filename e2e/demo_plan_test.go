@@ -94,8 +94,9 @@ func TestScenarioDemoPlanMode(t *testing.T) {
 	if err := h.Expect.Locator(toggle).ToBeDisabled(); err != nil {
 		t.Fatalf("the edits switch is not locked in Plan mode: %v", err)
 	}
-	h.expectText(toggle, "Read-only in Plan")
+	h.expectText(toggle, "Read-only")
 	h.expectInView(toggle, "the locked edits switch")
+	h.expectInside(wv.Locator(selSend), wv.Locator("footer.composer"), "Send beside the locked switch")
 
 	h.sendChat(wv, "Fix the failing test")
 	editor := wv.Locator(selPlanEditor)

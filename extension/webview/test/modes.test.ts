@@ -101,7 +101,7 @@ describe('mode picker', () => {
     await pickMode(h, 'plan');
     expect(toggle().disabled).toBe(true);
     expect(toggle().getAttribute('aria-pressed')).toBe('false');
-    expect(toggle().textContent).not.toContain('Edits on');
+    expect(toggle().textContent).toContain('Read-only');
     expect(toggle().title).toContain('Plan mode does not edit');
     // Back in Agent mode the session's own switch shows again.
     await pickMode(h, 'agent');

@@ -238,7 +238,7 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
         >
           {/* Codicons, not emoji: an emoji lock renders as an empty box where the font lacks it. */}
           <span aria-hidden="true" class={`codicon ${editsOn ? 'codicon-unlock' : 'codicon-lock'}`} />
-          <span class="edit-label">{!canEdit ? l10n.t('Read-only in Plan') : editEnabled ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
+          <span class="edit-label">{editsOn ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
         </button>
         <SkillsButton sessionId={sessionId} running={running} skills={st.skills} open={pickerOpen} onToggle={setPickerOpen} buttonRef={skillsButton} />
         <span class="spacer" />

@@ -71,7 +71,6 @@ export function ModelBar({
             aria-label={keyTitle(model)}
           />
         )}
-        <span class="codicon codicon-chevron-down model-chevron" aria-hidden="true" />
       </button>
       <span class="spacer" />
       {context && <ContextMeter context={context} />}
