@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ModelStatus } from '../../../shared/webviewMessages';
 import type { ContextUse, SessionInfo } from '../../../src/protocol.gen';
 import { useServices } from '../context';
@@ -51,10 +51,12 @@ function SessionRow({
 }) {
   const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
   const title = session?.title || l10n.t('New chat');
   return (
     <div class="session-row">
       <button
+        ref={toggle}
         type="button"
         class="session-toggle"
         data-testid="session-menu"
@@ -111,7 +113,7 @@ function SessionRow({
       >
         <span class="codicon codicon-server" />
       </button>
-      {open && <SessionMenu sessions={sessions} currentId={session?.id} onClose={() => setOpen(false)} />}
+      {open && <SessionMenu sessions={sessions} currentId={session?.id} onClose={() => setOpen(false)} toggleRef={toggle} />}
     </div>
   );
 }
