@@ -42,8 +42,9 @@ export function SessionMenu({ sessions, currentId, onClose, toggleRef }: MenuPro
   if (q && found && found.query.trim().toLowerCase() === q) {
     for (const hit of found.hits) if (!snippets.has(hit.sessionId)) snippets.set(hit.sessionId, hit.snippet);
   }
-  // A chat with no message yet (the New chat just opened) is not history.
-  const chats = sessions.filter((s) => s.messageCount > 0 || s.running);
+  // A chat with nothing in it yet (the New chat just opened: no message,
+  // no title) is not history.
+  const chats = sessions.filter((s) => s.messageCount > 0 || s.title || s.running);
   const shown = q ? chats.filter((s) => s.title.toLowerCase().includes(q) || snippets.has(s.id)) : chats;
   return (
     <div ref={box} class="session-menu" data-testid="session-list">
