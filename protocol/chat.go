@@ -87,6 +87,8 @@ const (
 	EventTitle          = kinds.Title
 	// EventSnapshots: the turn's before-snapshots were taken; MessageID
 	// is its user message and Snapshots replaces that message's list.
+	// With Status "rolledBack" the turn was rolled back: the message no
+	// longer offers to roll it back (session/load leaves its list out too).
 	EventSnapshots = kinds.Snapshots
 	// EventNotification: show a VS Code notification (Notification).
 	EventNotification = kinds.Notification

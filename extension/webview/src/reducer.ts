@@ -204,8 +204,12 @@ export class EventReducer {
         break;
       case EventSnapshots:
         // The turn's before-snapshots were taken: its user message now
-        // offers "Roll back to before this turn".
-        if (ev.messageId && ev.snapshots) {
+        // offers "Roll back to before this turn". Once the turn is rolled
+        // back, it no longer does (nor after a reload: session/load leaves
+        // its snapshots out).
+        if (ev.messageId && ev.status === 'rolledBack') {
+          this.update(ev.messageId, (m) => ({ ...m, snapshots: undefined }));
+        } else if (ev.messageId && ev.snapshots) {
           const snapshots = ev.snapshots;
           this.update(ev.messageId, (m) => ({ ...m, snapshots }));
         }

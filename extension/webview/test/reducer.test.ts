@@ -86,6 +86,14 @@ describe('EventReducer', () => {
     ]);
   });
 
+  test('a rolled-back turn stops offering its rollback', () => {
+    let { r, s } = fresh([wire({ id: 'u1', role: 'user', turnId: 'u1', parts: [{ type: 'text', text: 'fix it' }] })]);
+    s = run(r, s, ev({ kind: 'snapshots', turnId: 'u1', messageId: 'u1', snapshots: [{ root: '/w', id: 'snap1' }] }));
+    expect(s.messages[0].snapshots).toHaveLength(1);
+    s = run(r, s, ev({ kind: 'snapshots', turnId: 'u1', messageId: 'u1', status: 'rolledBack' }));
+    expect(s.messages[0].snapshots ?? []).toHaveLength(0);
+  });
+
   test('a tool result folds into its call, with its duration', () => {
     let { r, s } = fresh();
     s = run(
