@@ -117,6 +117,7 @@ export interface ChatSendParams {
 	sessionId: string;
 	text: string;
 	editor?: EditorContext;
+	retryOf?: string;
 }
 
 export interface ChatSendResult {

@@ -282,7 +282,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
             sessionId = (await r('session/create', {})).id;
             await this.switchTo(sessionId);
           }
-          await r('chat/send', { sessionId, text: m.text, editor: editorContext() });
+          await r('chat/send', { sessionId, text: m.text, editor: editorContext(), ...(m.retryOf ? { retryOf: m.retryOf } : {}) });
         });
       case 'stop':
         await r('chat/cancel', { sessionId: m.sessionId });

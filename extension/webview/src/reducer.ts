@@ -115,6 +115,14 @@ export class EventReducer {
     return merged;
   }
 
+  /** Removes a turn's messages (its user message and every row of the turn). */
+  dropTurn(current: ViewMessage[], turnId: string): ViewMessage[] {
+    const kept = current.filter((m) => m.id !== turnId && m.turnId !== turnId);
+    if (kept.length === current.length) return current;
+    this.reindex(kept);
+    return kept;
+  }
+
   /** Applies one event; returns the fields it changed (nothing when none). */
   reduce(s: TranscriptState, ev: ChatEvent): Partial<TranscriptState> {
     this.ms = s.messages;

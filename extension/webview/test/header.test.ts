@@ -93,11 +93,46 @@ describe('header', () => {
     expect(h.q('model-picker')!.querySelector('.model-label')!.textContent).toBe('deepseek');
   });
 
-  test('Retry on an error resends the same message', async () => {
-    await h.host(snapshot({ messages: [message({ id: 'u1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'Please fix Add' }] })] }));
-    await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'The model endpoint timed out.' } }));
+  test('Retry on an error resends the same message, in the failed attempt\'s place', async () => {
+    await h.host(snapshot({ messages: [message({ id: 't1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'Please fix Add' }] })] }));
+    await h.host(ev({ kind: 'turnStarted', turnId: 't1', message: message({ id: 'a1', turnId: 't1', status: 'pending' }) }));
+    await h.host(ev({ kind: 'error', turnId: 't1', messageId: 'a1', error: { message: 'The model endpoint timed out.' } }));
+    await h.host(ev({ kind: 'turnFinished', turnId: 't1', status: 'error' }));
     h.q('error-retry')!.click();
-    expect(h.posted).toContainEqual({ type: 'send', text: 'Please fix Add', sessionId: SID });
+    await flush();
+    expect(h.posted).toContainEqual({ type: 'send', text: 'Please fix Add', sessionId: SID, retryOf: 't1' });
+    // The failed attempt leaves at once: no second copy of the message
+    // appears under it, no old error card keeps a live Retry.
+    expect(h.qa('message-user')).toHaveLength(0);
+    expect(h.qa('error')).toHaveLength(0);
+    // The retry fails again: one message, one error card, one Retry.
+    await h.host(ev({ kind: 'message', turnId: 't2', message: message({ id: 't2', role: 'user', turnId: 't2', parts: [{ type: 'text', text: 'Please fix Add' }] }) }));
+    await h.host(ev({ kind: 'turnStarted', turnId: 't2', message: message({ id: 'a2', turnId: 't2', status: 'pending' }) }));
+    await h.host(ev({ kind: 'error', turnId: 't2', messageId: 'a2', error: { message: 'The model endpoint timed out.' } }));
+    await h.host(ev({ kind: 'turnFinished', turnId: 't2', status: 'error' }));
+    expect(h.qa('message-user')).toHaveLength(1);
+    expect(h.qa('error')).toHaveLength(1);
+    expect(h.qa('error-retry')).toHaveLength(1);
+  });
+
+  test('only the latest turn\'s error offers Retry', async () => {
+    await h.host(snapshot({ messages: [message({ id: 't1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'first' }] })] }));
+    await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'boom' } }));
+    await h.host(ev({ kind: 'message', turnId: 't2', message: message({ id: 't2', role: 'user', turnId: 't2', parts: [{ type: 'text', text: 'second' }] }) }));
+    expect(h.qa('error')).toHaveLength(1);
+    expect(h.qa('error-retry')).toHaveLength(0);
+  });
+
+  test('the model-problem banner does not repeat what the last turn\'s error card says', async () => {
+    await h.host(snapshot({ messages: [message({ id: 't1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'hi' }] })] }));
+    await h.host({ type: 'model', status: model({ problem: { text: 'Cannot reach http://127.0.0.1:9/v1.', action: 'openSettings', unreachable: true } }) });
+    expect(h.q('model-problem')).not.toBeNull();
+    await h.host(ev({ kind: 'error', turnId: 't1', error: { message: 'The model endpoint http://127.0.0.1:9/v1 cannot be reached.' } }));
+    expect(h.q('model-problem')).toBeNull();
+    expect(h.qa('error')).toHaveLength(1);
+    // A new message: the banner is back until the chat shows the outcome.
+    await h.host(ev({ kind: 'message', turnId: 't2', message: message({ id: 't2', role: 'user', turnId: 't2', parts: [{ type: 'text', text: 'again' }] }) }));
+    expect(h.q('model-problem')).not.toBeNull();
   });
   test('New chat empties the view at once, so a message typed next goes to the new chat', async () => {
     await h.host(snapshot({ messages: [message({ id: 'u1', role: 'user', turnId: 't1', parts: [{ type: 'text', text: 'ping alpha' }] })] }));

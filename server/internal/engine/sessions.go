@@ -154,6 +154,7 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	if err != nil {
 		return Loaded{}, err
 	}
+	page.Messages = e.withoutRetried(ctx, sid, page.Messages)
 	subs, err := e.subAgentRuns(ctx, sid, page.Messages)
 	if err != nil {
 		return Loaded{}, err

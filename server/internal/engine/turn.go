@@ -31,6 +31,9 @@ type SendParams struct {
 	Text       string
 	ActiveFile string
 	Selection  string
+	// RetryOf is the failed turn this send retries: it leaves the
+	// transcript once this turn has begun (retry.go).
+	RetryOf string
 	// reconcile runs the session's approved reconcile loop instead of a
 	// model turn (set by ApproveManifest and ResumeReconcile).
 	reconcile bool
@@ -171,6 +174,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	if err := slashcmd.RecordTurn(ctx, e.Store, t.sessionID, t.id, t.limits); err != nil {
 		e.log.Warn("recording the turn's command limits", zap.Error(err))
+	}
+	if p.RetryOf != "" {
+		e.supersede(ctx, t.sessionID, p.RetryOf)
 	}
 	runCtx, cancel := context.WithCancel(e.baseCtx)
 	e.mu.Lock()

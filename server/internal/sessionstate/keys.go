@@ -70,6 +70,9 @@ var (
 	// RolledBackTurns are the turns (by id) rolled back from the chat:
 	// their user message no longer offers "Roll back to before this turn".
 	RolledBackTurns = Key[map[string]bool]{name: "turnsRolledBack"}
+	// RetriedTurns are the failed turns (by id) a Retry replaced: the
+	// transcript no longer shows them.
+	RetriedTurns = Key[map[string]bool]{name: "turnsRetried"}
 	// HookContext is what SessionStart hooks added, waiting for the
 	// session's first message (which takes and removes it).
 	HookContext = Key[string]{name: "hooks.sessionContext"}

@@ -14,6 +14,8 @@ interface Props {
   running: boolean;
   model?: ModelStatus;
   mode?: string;
+  /** The chat's last turn ended on an error card saying it: no banner repeats it. */
+  problemInChat?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ interface Props {
  * hover). The title has its row to itself but for three icons, so it is
  * cut short only when it really is long.
  */
-export function Header({ session, sessions, context, running, model, mode }: Props) {
+export function Header({ session, sessions, context, running, model, mode, problemInChat }: Props) {
   return (
     <>
       <header class="header">
@@ -33,7 +35,7 @@ export function Header({ session, sessions, context, running, model, mode }: Pro
           <ModePicker sessionId={session?.id} mode={mode} running={running} />
         </ModelBar>
       </header>
-      <ModelProblem model={model} />
+      {!problemInChat && <ModelProblem model={model} />}
     </>
   );
 }
