@@ -22,6 +22,9 @@ const model = (p: Partial<ModelStatus> = {}): ModelStatus => ({
   ...p,
 });
 
+/** A chat with a message: its context figures are shown. */
+const hi = message({ id: 'u0', role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+
 describe('header', () => {
   test('shows the active model as a picker with its key status', async () => {
     await h.host(snapshot());
@@ -45,9 +48,21 @@ describe('header', () => {
     expect(h.q('model-problem')).not.toBeNull();
   });
 
+  test('an empty chat shows no context figures (nor Compact) until it has a message', async () => {
+    const context = { usedTokens: 4300, windowTokens: 128000, sessionCost: 0, sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 } };
+    await h.host(snapshot({ context }));
+    expect(h.q('context-bar')).toBeNull();
+    expect(h.q('compact')).toBeNull();
+    await h.host(ev({ kind: 'message', message: message({ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }) }));
+    await h.host(ev({ kind: 'usage', context: { ...context, usedTokens: 4400 } }));
+    expect(h.q('context-label')!.textContent).toBe('4.4k / 128k');
+    expect(h.q('compact')).not.toBeNull();
+  });
+
   test('the context meter has a readable label and the cost in view', async () => {
     await h.host(
       snapshot({
+        messages: [hi],
         context: { usedTokens: 642, windowTokens: 128000, sessionCost: 0.0123, sessionUsage: { promptTokens: 900, completionTokens: 80, cachedTokens: 600, cost: 0.0123 } },
       }),
     );
@@ -59,7 +74,7 @@ describe('header', () => {
 
   test('a model switch shows the new window at once, before the next turn', async () => {
     const use = (windowTokens: number) => ({ usedTokens: 24000, windowTokens, sessionCost: 0, sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 } });
-    await h.host(snapshot({ context: use(32000) }));
+    await h.host(snapshot({ context: use(32000), messages: [hi] }));
     expect(h.q('context-label')!.textContent).toBe('24k / 32k');
     // session/setModel publishes the context alone: a usage event with no message or turn.
     await h.host(ev({ kind: 'usage', turnId: '', context: use(200000) }));
@@ -79,7 +94,7 @@ describe('header', () => {
       sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 },
       profile,
     });
-    await h.host(snapshot({ context: use(64000, 'deepseek') }));
+    await h.host(snapshot({ context: use(64000, 'deepseek'), messages: [hi] }));
     await h.host({ type: 'model', status: model() });
     expect(h.q('model-picker')!.textContent).toContain('deepseek');
     expect(h.q('model-picker')!.title).toContain('deepseek-reasoner');

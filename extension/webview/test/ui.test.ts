@@ -444,6 +444,7 @@ describe('header', () => {
   test('context bar, session search, switch and delete with confirmation', async () => {
     const s2 = { id: 's2', title: 'Write docs', created: 0, updated: 0, model: 'm', messageCount: 1, status: 'idle', running: false };
     const snap = snapshot({
+      messages: [message({ id: 'u0', role: 'user', parts: [{ type: 'text', text: 'hi' }] })],
       context: { usedTokens: 50_000, windowTokens: 200_000, sessionCost: 0.1234, sessionUsage: { promptTokens: 40000, completionTokens: 2000, cachedTokens: 1000, cost: 0.12 } },
     });
     if (snap.type === 'snapshot') snap.sessions.push(s2);

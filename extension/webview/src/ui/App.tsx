@@ -40,6 +40,10 @@ export function App() {
         session={s.session}
         sessions={s.sessions}
         context={s.context}
+        // An empty chat has no context to measure: its figure would be only
+        // the estimate of the system prompt and tools, larger than what a
+        // provider later reports for a short chat. Nothing until a message.
+        measured={s.messages.length > 0}
         running={s.running}
         model={s.model}
         mode={s.mode}

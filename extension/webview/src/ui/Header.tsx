@@ -16,6 +16,8 @@ interface Props {
   mode?: string;
   /** The chat's last turn ended on an error card saying it: no banner repeats it. */
   problemInChat?: boolean;
+  /** The chat has messages: its context figures (and Compact) mean something. */
+  measured?: boolean;
 }
 
 /**
@@ -26,12 +28,12 @@ interface Props {
  * hover). The title has its row to itself but for three icons, so it is
  * cut short only when it really is long.
  */
-export function Header({ session, sessions, context, running, model, mode, problemInChat }: Props) {
+export function Header({ session, sessions, context, running, model, mode, problemInChat, measured = true }: Props) {
   return (
     <>
       <header class="header">
-        <SessionRow session={session} sessions={sessions} running={running} canCompact={!!context} />
-        <ModelBar model={model} context={context}>
+        <SessionRow session={session} sessions={sessions} running={running} canCompact={!!context && measured} />
+        <ModelBar model={model} context={context} meter={measured}>
           <ModePicker sessionId={session?.id} mode={mode} running={running} />
         </ModelBar>
       </header>

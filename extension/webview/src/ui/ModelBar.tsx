@@ -33,10 +33,13 @@ function keyTitle(m: ModelStatus): string {
 export function ModelBar({
   model,
   context,
+  meter = true,
   children,
 }: {
   model?: ModelStatus;
   context?: ContextUse;
+  /** Show the context figures (not in an empty chat). */
+  meter?: boolean;
   /** What comes before the model (the mode picker). */
   children?: ComponentChildren;
 }) {
@@ -73,7 +76,7 @@ export function ModelBar({
         )}
       </button>
       <span class="spacer" />
-      {context && <ContextMeter context={context} />}
+      {context && meter && <ContextMeter context={context} />}
     </div>
   );
 }
