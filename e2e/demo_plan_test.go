@@ -49,7 +49,8 @@ func (h *harness) pickMode(wv playwright.FrameLocator, m string) {
 // "Edits on" is locked in Plan mode; the write Plan mode withholds is a
 // neutral card with the reason, not a red error; Run plan carries the
 // plan out in Agent mode with a change of two hunks, one rejected in the
-// diff; and the header keeps the model's name whole and names Compact.
+// diff; and the header keeps the model's name whole, and Compact no
+// longer looks like a close button.
 func TestScenarioDemoPlanMode(t *testing.T) {
 	h := newHarness(t, harnessOptions{Extension: true, ModelRules: demoScript(t),
 		Settings: map[string]any{"govibe.model": "govibe-demo"}})
@@ -162,7 +163,13 @@ func TestScenarioDemoPlanMode(t *testing.T) {
 	h.expectInView(label, "the model's name")
 	h.expectVisible(wv.Locator(selContextLabel), "the context figures")
 	compact := wv.Locator(selCompact)
-	h.expectText(compact, "Compact")
 	h.expectInView(compact, "the Compact button")
+	if err := h.Expect.Locator(compact).ToHaveAttribute("aria-label", "Compact"); err != nil {
+		t.Fatalf("the Compact button is not named: %v", err)
+	}
+	if n, _ := compact.Locator(".codicon-fold, .codicon-close").Count(); n > 0 {
+		t.Fatal("the Compact button still draws the ×-like fold icon")
+	}
+	h.expectNotClipped(wv.Locator("[data-testid=session-title]"), "the session title beside Compact")
 	h.expectCompactHeader(wv, "header-after-plan")
 }

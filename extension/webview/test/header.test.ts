@@ -48,6 +48,20 @@ describe('header', () => {
     expect(h.q('model-problem')).not.toBeNull();
   });
 
+  test('Compact is a shrink icon named Compact, in words once the context is half full', async () => {
+    const use = (usedTokens: number) => ({ usedTokens, windowTokens: 100000, sessionCost: 0, sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 } });
+    await h.host(snapshot({ context: use(20000), messages: [hi] }));
+    const btn = h.q('compact')!;
+    expect(btn.getAttribute('aria-label')).toBe('Compact');
+    expect(btn.title).toContain('Compact');
+    expect(btn.querySelector('.codicon-fold, .codicon-close')).toBeNull();
+    expect(btn.textContent).toBe('');
+    await h.host(ev({ kind: 'usage', context: use(60000) }));
+    expect(h.q('compact')!.textContent).toBe('Compact');
+    h.q('compact')!.click();
+    expect(h.posted).toContainEqual({ type: 'compact', sessionId: SID });
+  });
+
   test('an empty chat shows no context figures (nor Compact) until it has a message', async () => {
     const context = { usedTokens: 4300, windowTokens: 128000, sessionCost: 0, sessionUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 } };
     await h.host(snapshot({ context }));

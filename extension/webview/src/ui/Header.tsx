@@ -32,7 +32,13 @@ export function Header({ session, sessions, context, running, model, mode, probl
   return (
     <>
       <header class="header">
-        <SessionRow session={session} sessions={sessions} running={running} canCompact={!!context && measured} />
+        <SessionRow
+          session={session}
+          sessions={sessions}
+          running={running}
+          canCompact={!!context && measured}
+          compactDue={!!context && context.windowTokens > 0 && context.usedTokens / context.windowTokens >= COMPACT_LABEL_AT}
+        />
         <ModelBar model={model} context={context} meter={measured}>
           <ModePicker sessionId={session?.id} mode={mode} running={running} />
         </ModelBar>
@@ -42,16 +48,22 @@ export function Header({ session, sessions, context, running, model, mode, probl
   );
 }
 
+/** From this share of the window used, Compact is named in words beside its icon. */
+const COMPACT_LABEL_AT = 0.5;
+
 function SessionRow({
   session,
   sessions,
   running,
   canCompact,
+  compactDue,
 }: {
   session?: SessionInfo;
   sessions: SessionInfo[];
   running: boolean;
   canCompact: boolean;
+  /** The context is filling up: Compact says its name, not only its icon. */
+  compactDue: boolean;
 }) {
   const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
@@ -93,18 +105,22 @@ function SessionRow({
         <span class="codicon codicon-add" />
       </button>
       {session && canCompact && (
-        // Named in words: an icon alone (codicon-fold) read as a grey
-        // "×" beside "+", i.e. "close chat".
+        // The fold icon read as a grey "×" beside "+", i.e. "close chat":
+        // Compact's icon draws arrows closing in (shrink), it is named for
+        // screen readers and on hover, and once the context is half full,
+        // when compacting is worth it, in words too. (Always in words, the
+        // label took the room a short title needs.)
         <button
           type="button"
           class="icon-btn compact-btn"
           data-testid="compact"
           disabled={running}
-          title={l10n.t('Summarise earlier messages to free up context')}
+          aria-label={l10n.t('Compact')}
+          title={l10n.t('Compact: summarise earlier messages to free up context')}
           onClick={() => bridge.post({ type: 'compact', sessionId: session.id })}
         >
           <span class="codicon codicon-screen-normal" aria-hidden="true" />
-          <span class="compact-label">{l10n.t('Compact')}</span>
+          {compactDue && <span class="compact-label">{l10n.t('Compact')}</span>}
         </button>
       )}
       <button
