@@ -14,7 +14,7 @@ const headerJS = `() => {
   if (!header) return { error: 'no header' };
   const hb = header.getBoundingClientRect();
   const items = [...header.querySelectorAll('.session-row > *, .model-bar > *, .model-bar .context > *')]
-    .filter((el) => !el.classList.contains('session-menu') && !el.classList.contains('spacer'))
+    .filter((el) => !el.classList.contains('session-menu') && !el.classList.contains('mode-menu') && !el.classList.contains('spacer'))
     .map((el) => ({ el, r: el.getBoundingClientRect() }))
     .filter((x) => x.r.width > 0 && x.r.height > 0);
   const centres = [];

@@ -3,8 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-
-	"github.com/playwright-community/playwright-go"
 )
 
 // Plan mode from the header's picker, before any message: the model's
@@ -29,12 +27,7 @@ func TestScenarioPlanModeEditAndRun(t *testing.T) {
 	wv := h.openGoVibe()
 	picker := wv.Locator(selModePicker)
 	h.expectInView(picker, "the mode picker")
-	if _, err := picker.SelectOption(playwright.SelectOptionValues{Values: &[]string{"plan"}}); err != nil {
-		t.Fatalf("pick Plan: %v", err)
-	}
-	if err := h.Expect.Locator(picker).ToHaveValue("plan"); err != nil {
-		t.Fatal(err)
-	}
+	h.pickMode(wv, "plan")
 	h.sendChat(wv, "Please plan the greeting")
 	editor := wv.Locator(selPlanEditor)
 	rows := editor.Locator(selPlanRowTitle)
@@ -49,7 +42,7 @@ func TestScenarioPlanModeEditAndRun(t *testing.T) {
 	if err := editor.Locator(selPlanRun).Click(); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Expect.Locator(picker).ToHaveValue("agent"); err != nil {
+	if err := h.Expect.Locator(picker).ToHaveAttribute("data-value", "agent"); err != nil {
 		t.Fatalf("Run plan did not switch to Agent mode: %v", err)
 	}
 	items := wv.Locator(selTodoPanel).Locator(selTodoItem)
@@ -89,9 +82,7 @@ func TestScenarioPhasesPanel(t *testing.T) {
 		{Match: "look at calc", On: "user", Reply: report("report_findings", map[string]any{"text": "Add subtracts in calc.go"})},
 	}}})
 	wv := h.openGoVibe()
-	if _, err := wv.Locator(selModePicker).SelectOption(playwright.SelectOptionValues{Values: &[]string{"phases"}}); err != nil {
-		t.Fatalf("pick Phases: %v", err)
-	}
+	h.pickMode(wv, "phases")
 	panel := wv.Locator(selPhasesPanel)
 	if err := h.Expect.Locator(panel).ToHaveAttribute("data-state", "EXPLORING"); err != nil {
 		t.Fatalf("the Phases panel does not start at EXPLORING: %v", err)

@@ -64,6 +64,41 @@ func markedProcesses(mark string) []procInfo {
 	return found
 }
 
+// groupProcesses lists live (non-zombie) processes in process group pgid.
+func groupProcesses(pgid int) []procInfo {
+	if pgid <= 0 {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var found []procInfo
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// After the command's closing paren: state ppid pgrp ...
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		if info := readProc(pid); info.state != "Z" {
+			found = append(found, info)
+		}
+	}
+	return found
+}
+
 type procInfo struct {
 	pid     int
 	state   string

@@ -8,11 +8,16 @@ import (
 )
 
 // sidecars lists the GoVibe servers running under this test's code-server:
-// processes carrying its mark whose command line is `govibe serve --stdio`.
+// processes carrying its mark, or in its process group, whose command line
+// is `govibe serve --stdio`. The sidecar re-executes itself with only the
+// allowlisted environment (package secretenv), which drops the mark, so
+// its process group is what still ties it to this test.
 func (h *harness) sidecars() []procInfo {
 	var out []procInfo
-	for _, p := range markedProcesses(h.CS.Mark) {
-		if strings.Contains(p.cmdline, "govibe serve --stdio") {
+	seen := map[int]bool{}
+	for _, p := range append(markedProcesses(h.CS.Mark), groupProcesses(h.CS.PGID)...) {
+		if !seen[p.pid] && strings.Contains(p.cmdline, "govibe serve --stdio") {
+			seen[p.pid] = true
 			out = append(out, p)
 		}
 	}
@@ -92,7 +97,15 @@ func TestScenarioSidecarKilledIsRestarted(t *testing.T) {
 // with it the sidecar; the new sidecar re-offers the parked proposal from
 // the store, and accepting it resumes the run.
 func TestScenarioReloadMidProposal(t *testing.T) {
-	h := newHarness(t, harnessOptions{Extension: true, ModelRules: fixAddRules()})
+	// The read comes with a line of its own: the turn's start, which the
+	// reloaded view must keep showing once the edit is accepted.
+	rules := fixAddRules()
+	for i, r := range rules.Rules {
+		if r.Match == "fix Add" {
+			rules.Rules[i].Reply.Text = "First I read calc.go."
+		}
+	}
+	h := newHarness(t, harnessOptions{Extension: true, ModelRules: rules})
 	wv := h.openGoVibe()
 	h.proposeFix(wv)
 	before := h.oneSidecar()
@@ -113,6 +126,9 @@ func TestScenarioReloadMidProposal(t *testing.T) {
 	card := wv.Locator(selConfirmCard + "[data-kind=edit]")
 	h.expectText(card, "calc.go")
 	h.expectConfirmFits(wv, card, "edit-confirmation-after-reload")
+	// The turn is still running, waiting on the card: Stop is offered, as
+	// before the reload.
+	h.expectInView(wv.Locator(selStop), "Stop while the reloaded turn waits on its card")
 	if err := card.Locator(selConfirmAllow).Click(); err != nil {
 		t.Fatalf("click Accept after the reload: %v", err)
 	}
@@ -121,4 +137,14 @@ func TestScenarioReloadMidProposal(t *testing.T) {
 	if err := h.Expect.Locator(wv.Locator(selUserMessage)).ToHaveCount(1); err != nil {
 		t.Fatalf("the transcript changed: %v", err)
 	}
+	// The resumed run keeps the whole turn on screen: its first line, the
+	// read card, and the accepted edit with its Open diff.
+	h.expectText(wv.Locator(selAssistantMessage).First(), "First I read calc.go.")
+	h.expectVisible(toolCardNamed(wv, "read_file"), "the read_file card after accepting")
+	edit := toolCardNamed(wv, "edit")
+	h.expectVisible(edit.Locator(selOpenDiff), "the accepted edit's Open diff")
+	if err := h.Expect.Locator(wv.Locator(selStop)).ToHaveCount(0); err != nil {
+		t.Fatalf("Stop is still shown after the turn ended: %v", err)
+	}
+	h.shot("resumed-turn-after-reload")
 }

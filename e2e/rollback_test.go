@@ -61,6 +61,17 @@ func TestScenarioRollbackLinkAfterEdit(t *testing.T) {
 	if out := gitStatus(t, h.Workspace); out != "" {
 		t.Fatalf("after rolling back, git still sees changes:\n%s", out)
 	}
+	// The rolled-back turn offers no rollback any more, nor after a reload.
+	if err := h.Expect.Locator(rollbackLinks(wv)).ToHaveCount(0); err != nil {
+		t.Fatalf("the rolled-back turn still offers its rollback: %v", err)
+	}
+	h.runCommand("Developer: Reload Window")
+	wv = h.reopenedGoVibe()
+	h.expectText(wv.Locator(selChatNotice).Last(), want)
+	h.expectVisible(wv.Locator(selUserMessage, playwright.FrameLocatorLocatorOptions{HasText: fixAddPrompt}), "the rolled-back turn after the reload")
+	if err := h.Expect.Locator(rollbackLinks(wv)).ToHaveCount(0); err != nil {
+		t.Fatalf("after a reload the rolled-back turn offers its rollback again: %v", err)
+	}
 }
 
 // The rollback link after a turn whose shell command created a file (and

@@ -151,6 +151,13 @@ const (
 // GoVibe webview: working modes (header picker, Reconcile panel).
 const (
 	selModePicker       = "[data-testid=mode-picker]"
+	selModeMenu         = "[data-testid=mode-menu]"
+	selModeOption       = "[data-testid=mode-option]"
+	selModeDescription  = "[data-testid=mode-description]"
+	selEditToggle       = "[data-testid=edit-toggle]"
+	selToolWithheld     = "[data-testid=tool-withheld]"
+	selModelLabel       = "[data-testid=model-label]"
+	selCompact          = "[data-testid=compact]"
 	selReconcilePanel   = "[data-testid=reconcile-panel]"
 	selReconcilePhase   = "[data-testid=reconcile-phase]"
 	selReconcileLoop    = "[data-testid=reconcile-loop]"

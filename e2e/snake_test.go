@@ -67,8 +67,8 @@ func TestScenarioReconcileSnakeGame(t *testing.T) {
 	}
 	panel := wv.Locator(selReconcilePanel)
 	h.expectText(panel.Locator(selReconcilePhase), "awaiting approval")
-	if v, err := wv.Locator(selModePicker).InputValue(); err != nil || v != "reconcile" {
-		t.Fatalf("the header's mode picker shows %q (%v), want reconcile", v, err)
+	if err := h.Expect.Locator(wv.Locator(selModePicker)).ToHaveAttribute("data-value", "reconcile"); err != nil {
+		t.Fatalf("the header's mode picker does not show reconcile: %v", err)
 	}
 	edit := panel.Locator(selManifestEdit)
 	if v, err := edit.InputValue(); err != nil || !strings.Contains(v, `"testCommand": "npx vitest run --reporter=json"`) {

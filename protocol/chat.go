@@ -7,6 +7,11 @@ type ChatSendParams struct {
 	SessionID string         `json:"sessionId"`
 	Text      string         `json:"text"`
 	Editor    *EditorContext `json:"editor,omitempty"`
+	// RetryOf names the failed turn (its user message id) this send
+	// retries: once the new turn has started, that attempt leaves the
+	// transcript (session/load no longer returns it), so a retry replaces
+	// it instead of repeating the message under it.
+	RetryOf string `json:"retryOf,omitempty"`
 }
 
 // EditorContext is the active editor, for the prompt's host section.
@@ -87,6 +92,8 @@ const (
 	EventTitle          = kinds.Title
 	// EventSnapshots: the turn's before-snapshots were taken; MessageID
 	// is its user message and Snapshots replaces that message's list.
+	// With Status "rolledBack" the turn was rolled back: the message no
+	// longer offers to roll it back (session/load leaves its list out too).
 	EventSnapshots = kinds.Snapshots
 	// EventNotification: show a VS Code notification (Notification).
 	EventNotification = kinds.Notification

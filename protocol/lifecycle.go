@@ -14,7 +14,8 @@ type InitializeParams struct {
 	// workspace's sessions before: their sessions and snapshots are merged
 	// into StorageDir, once each.
 	LegacyStorageDirs []string `json:"legacyStorageDirs,omitempty"`
-	// Locale is the UI language ("en", "zh-cn", ...).
+	// Locale is the editor's UI language ("en", "zh-cn", ...);
+	// govibe.language, when not "auto", picks over it.
 	Locale       string             `json:"locale"`
 	Settings     Settings           `json:"settings"`
 	Capabilities ClientCapabilities `json:"capabilities"`

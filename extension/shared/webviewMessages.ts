@@ -100,7 +100,8 @@ export type ServerState = 'starting' | 'ready' | 'busy' | 'error' | 'stopped';
 /** Webview → host. */
 export type WebviewMessage =
   | { type: 'ready'; lastSeq?: number; sessionId?: string }
-  | { type: 'send'; text: string; sessionId?: string }
+  /** retryOf: the failed turn a Retry replaces (chat/send's retryOf). */
+  | { type: 'send'; text: string; sessionId?: string; retryOf?: string }
   | { type: 'stop'; sessionId: string }
   | {
       type: 'resolve';

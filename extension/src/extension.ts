@@ -22,6 +22,7 @@ import {
   type SessionInfo,
   type SnapshotInfo,
 } from './protocol.gen';
+import { paneTitle } from './paneTitles';
 import { SECTION, buildSettings, setting } from './settings';
 import { findRipgrep, findServerBinary } from './sidecar/binary';
 import { SidecarManager } from './sidecar/manager';
@@ -85,7 +86,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
       storageDir,
       legacyStorageDirs: legacyDirs(),
-      locale: locale(),
+      // The editor's own language: govibe.language (in the settings) picks
+      // over it in the sidecar, also when it changes later.
+      locale: vscode.env.language.toLowerCase(),
       settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)),
       capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
       trusted: vscode.workspace.isTrusted,
@@ -238,6 +241,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       if (e.affectsConfiguration(`${SECTION}.trace.server`)) applyTrace();
+      if (e.affectsConfiguration(`${SECTION}.language`)) {
+        // Applies at once: the chat re-renders in the new language, the
+        // panes are renamed, the sidecar follows with the settings below.
+        chatView.languageChanged();
+        snapshots.setTitle(paneTitle(context.extensionUri.fsPath, locale(), 'view.snapshots'));
+        snapshots.refresh();
+      }
       if (e.affectsConfiguration(`${SECTION}.server.path`)) void mgr.restart('govibe.server.path changed');
       else void pushSettings();
       if (e.affectsConfiguration(`${SECTION}.apiKey`) || e.affectsConfiguration(`${SECTION}.models`)) void keys.warnAboutPlainKeys();
@@ -298,6 +308,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   command('govibe.snapshots.restore', (node) => snapshots.restore(node));
   command('govibe.snapshots.restoreFile', (node) => snapshots.restoreFile(node));
 
+  snapshots.setTitle(paneTitle(context.extensionUri.fsPath, locale(), 'view.snapshots'));
   void keys.warnAboutPlainKeys();
   await keys.importFromEnvironment(process.env);
   void mgr.start('activation');

@@ -123,6 +123,7 @@ export interface ChatSendParams {
 	sessionId: string;
 	text: string;
 	editor?: EditorContext;
+	retryOf?: string;
 }
 
 export interface ChatSendResult {

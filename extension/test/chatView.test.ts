@@ -2,6 +2,7 @@
 // starting creates a session, and the snapshot the "ready" transition
 // started before that must not make the view follow a stale session (it
 // used to, and the new session's live events were then dropped).
+import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Uri } from './fakeVscode';
 
@@ -18,21 +19,28 @@ function deferred<T>() {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 /** A ChatView with a visible webview: what it posts, and a way to message it. */
-async function mountView(o: { request: unknown; state: unknown; log?: (l: string) => void; proposals?: unknown }) {
+async function mountView(o: { request: unknown; state: unknown; log?: (l: string) => void; proposals?: unknown; locale?: () => string; extensionDir?: string }) {
   const { ChatView } = await import('../src/host/chatView');
   const view = new ChatView({
-    extensionUri: Uri.file('/nonexistent') as any,
+    extensionUri: Uri.file(o.extensionDir ?? '/nonexistent') as any,
     request: o.request as any,
     proposals: (o.proposals ?? {}) as any,
     snapshots: {} as any,
     editor: {} as any,
-    locale: () => 'en',
+    locale: o.locale ?? (() => 'en'),
     log: o.log ?? (() => undefined),
     state: o.state as any,
   });
   const posted: Posted[] = [];
   let handler: (m: unknown) => Promise<void> | void = () => undefined;
+  const pane: { title?: string } = {};
   view.resolveWebviewView({
+    get title() {
+      return pane.title;
+    },
+    set title(t: string | undefined) {
+      pane.title = t;
+    },
     visible: true,
     webview: {
       options: undefined,
@@ -45,7 +53,7 @@ async function mountView(o: { request: unknown; state: unknown; log?: (l: string
     onDidChangeVisibility: () => undefined,
     onDidDispose: () => undefined,
   } as any);
-  return { view, posted, onMessage: (m: unknown) => handler(m) };
+  return { view, posted, pane, onMessage: (m: unknown) => handler(m) };
 }
 
 describe('ChatView start-up', () => {
@@ -212,6 +220,30 @@ describe('ChatView start-up', () => {
     onMessage({ type: 'send', text: 'hi', sessionId: 's1' });
     await flush();
     expect(posted.filter((m) => m.type === 'notice').map((m) => m.text)).toEqual(['the session is gone']);
+  });
+
+  it('a govibe.language change re-renders the chat in the new language and renames its pane, without a reload', async () => {
+    let locale = 'en';
+    const { view, posted, pane, onMessage } = await mountView({
+      request: (async (method: string) => (method === 'session/list' ? { sessions: [] } : {})) as any,
+      state: { get: () => undefined, update: async () => undefined, keys: () => [] },
+      locale: () => locale,
+      extensionDir: path.join(__dirname, '..', '..'),
+    });
+    expect(pane.title).toBe('Chat');
+    await onMessage({ type: 'ready' });
+    view.serverStateChanged('ready');
+    await flush();
+    const before = posted.filter((m) => m.type === 'snapshot').length;
+    locale = 'zh-cn';
+    view.languageChanged();
+    await flush();
+    const snaps = posted.filter((m) => m.type === 'snapshot');
+    expect(snaps.length).toBeGreaterThan(before);
+    const last = snaps.at(-1)!;
+    expect(last.locale).toBe('zh-cn');
+    expect(last.l10n?.['Send']).toBe('发送');
+    expect(pane.title).toBe('聊天');
   });
 
   it('reads the session list again when the history opens (another window may have added a chat)', async () => {

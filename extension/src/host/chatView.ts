@@ -26,6 +26,7 @@ import {
   type SessionInfo,
   type SnapshotInfo,
 } from '../protocol.gen';
+import { paneTitle } from '../paneTitles';
 import { TranscriptBuffer } from '../transcript';
 import { answerCompletion, isCompletionMessage, type SymbolSearch } from './chatCompletions';
 import { MCP_IMAGE_DIR, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
@@ -96,6 +97,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.webviewReady = false;
+    this.applyTitle();
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'extension', 'webview', 'dist');
     // Browser screenshots and MCP tool images are shown inline: the
     // webview may load files from those two folders too, and from nowhere
@@ -254,6 +256,22 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     await this.deps.request('chat/compact', { sessionId: this.sessionId });
   }
 
+  /**
+   * govibe.language changed: the pane's title follows, and the view is
+   * sent a fresh snapshot carrying the new language's strings (the view
+   * re-renders every string; no reload). The sidecar gets the setting with
+   * settings/didChange.
+   */
+  languageChanged(): void {
+    this.applyTitle();
+    if (this.view && this.webviewReady) void this.sendSnapshot(this.sessionId);
+  }
+
+  private applyTitle(): void {
+    const title = paneTitle(this.deps.extensionUri.fsPath, this.deps.locale(), 'view.chat');
+    if (this.view && title) this.view.title = title;
+  }
+
   focusInput(): void {
     this.post({ type: 'focusInput' });
   }
@@ -282,7 +300,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
             sessionId = (await r('session/create', {})).id;
             await this.switchTo(sessionId);
           }
-          await r('chat/send', { sessionId, text: m.text, editor: editorContext() });
+          await r('chat/send', { sessionId, text: m.text, editor: editorContext(), ...(m.retryOf ? { retryOf: m.retryOf } : {}) });
         });
       case 'stop':
         await r('chat/cancel', { sessionId: m.sessionId });

@@ -31,14 +31,16 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly tree: vscode.TreeView<Node>;
 
   constructor(
     private readonly request: Request,
     private readonly currentSession: () => string | undefined,
     private readonly locale: () => string = () => vscode.env.language,
   ) {
+    this.tree = vscode.window.createTreeView('govibe.snapshots', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(
-      vscode.window.createTreeView('govibe.snapshots', { treeDataProvider: this, showCollapseAll: true }),
+      this.tree,
       vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, this),
       this.changed,
     );
@@ -46,6 +48,11 @@ export class SnapshotsView implements vscode.TreeDataProvider<Node>, vscode.Text
 
   refresh(): void {
     this.changed.fire(undefined);
+  }
+
+  /** The pane's title, in govibe.language (VS Code's own is its display language). */
+  setTitle(title: string | undefined): void {
+    if (title) this.tree.title = title;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

@@ -1,5 +1,6 @@
 // Document-level delegation for content rendered outside Preact (markdown):
-// link clicks go to the host, copy buttons copy their block's code.
+// link clicks go to the host, copy buttons copy their block's code; a tool
+// card's button clicked with the mouse does not keep a focus ring.
 import type { Bridge } from './vscode';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
@@ -16,6 +17,14 @@ export function installDocumentHandlers(doc: Document, bridge: Bridge): () => vo
         () => flash(copy),
         () => undefined,
       );
+      return;
+    }
+    // A tool card's button (Open diff) clicked with the mouse gives its
+    // focus back: vscode-button draws its focus ring on :focus, not
+    // :focus-visible, so it stayed outlined after the diff opened.
+    const cardButton = target.closest('.tool-card vscode-button');
+    if (cardButton && e.detail > 0) {
+      queueMicrotask(() => (cardButton as HTMLElement).blur());
       return;
     }
     const a = target.closest('a');

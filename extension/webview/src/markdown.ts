@@ -177,3 +177,13 @@ export function plainText(md: string): string {
   for (const el of Array.from(doc.body.querySelectorAll(BLOCKS))) el.after(doc.createTextNode(' '));
   return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * A search snippet as a person reads it: the stored message is Markdown,
+ * and the snippet a window cut out of it, so markers may be unbalanced at
+ * its edges. It is rendered to plain text, and the backticks and bold
+ * markers the cut left unpaired are dropped.
+ */
+export function snippetText(md: string): string {
+  return plainText(md).replace(/`+/g, '').replace(/\*\*|__/g, '');
+}

@@ -2,10 +2,13 @@
 // results are merged into their calls so one card shows both, wherever the
 // server stored the result.
 import type { Attachment, ErrorInfo, HookRun, Message, Part, ReviewCard, TurnSnapshot, Usage } from '../../src/protocol.gen';
-import { declinedOf } from './toolMeta';
+import { declinedOf, withheldOf } from './toolMeta';
 
-/** 'declined': the user said no; a choice, not a failure. */
-export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'cancelled' | 'declined';
+/**
+ * 'declined': the user said no; a choice, not a failure. 'withheld': the
+ * mode (or the agent's role) does not run this tool; not a failure either.
+ */
+export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'cancelled' | 'declined' | 'withheld';
 export type NoticeLevel = 'info' | 'warn' | 'error';
 
 export interface ToolBlock {
@@ -99,6 +102,7 @@ export function withResult(
   const meta = r.meta ?? b.meta;
   let status: ToolStatus = r.status ? toolStatus(r.status, r.ok) : r.ok ? 'done' : 'error';
   if (status === 'error' && declinedOf(meta)) status = 'declined';
+  if (status === 'error' && withheldOf(meta)) status = 'withheld';
   return {
     ...b,
     ok: r.ok,

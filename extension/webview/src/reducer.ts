@@ -115,6 +115,14 @@ export class EventReducer {
     return merged;
   }
 
+  /** Removes a turn's messages (its user message and every row of the turn). */
+  dropTurn(current: ViewMessage[], turnId: string): ViewMessage[] {
+    const kept = current.filter((m) => m.id !== turnId && m.turnId !== turnId);
+    if (kept.length === current.length) return current;
+    this.reindex(kept);
+    return kept;
+  }
+
   /** Applies one event; returns the fields it changed (nothing when none). */
   reduce(s: TranscriptState, ev: ChatEvent): Partial<TranscriptState> {
     this.ms = s.messages;
@@ -126,7 +134,13 @@ export class EventReducer {
         patch.runningTurnId = ev.turnId;
         patch.interrupted = false;
         // The server names the reply's message up front, so "Working…" shows at once.
-        if (ev.message) this.upsertWire(ev);
+        // A run resumed after a restart (a parked question answered) names
+        // the message it already wrote into: that message keeps what it
+        // shows (the intro, the cards before the question) and only becomes
+        // pending again.
+        if (ev.message && this.index.has(this.tailOf(ev.message.id))) {
+          this.update(this.tailOf(ev.message.id), (m) => (m.status === 'pending' ? m : { ...m, status: 'pending' }));
+        } else if (ev.message) this.upsertWire(ev);
         break;
       case EventTextDelta:
       case EventReasoningDelta: {
@@ -198,8 +212,12 @@ export class EventReducer {
         break;
       case EventSnapshots:
         // The turn's before-snapshots were taken: its user message now
-        // offers "Roll back to before this turn".
-        if (ev.messageId && ev.snapshots) {
+        // offers "Roll back to before this turn". Once the turn is rolled
+        // back, it no longer does (nor after a reload: session/load leaves
+        // its snapshots out).
+        if (ev.messageId && ev.status === 'rolledBack') {
+          this.update(ev.messageId, (m) => ({ ...m, snapshots: undefined }));
+        } else if (ev.messageId && ev.snapshots) {
           const snapshots = ev.snapshots;
           this.update(ev.messageId, (m) => ({ ...m, snapshots }));
         }

@@ -240,6 +240,11 @@ export class ChatStore {
     this.set({ prefill: { text, tick: (this.s.prefill?.tick ?? 0) + 1 } });
   }
 
+  /** A Retry replaces the failed turn: its messages leave the transcript at once. */
+  dropTurn(turnId: string): void {
+    this.set({ messages: this.reducer.dropTurn(this.s.messages, turnId) });
+  }
+
   /** The user sent a message: the transcript follows the new turn again. */
   markSent(): void {
     this.set({ sendTick: this.s.sendTick + 1 });

@@ -25,6 +25,11 @@ export function declinedOf(meta: unknown): { reason?: string } | undefined {
   return { reason: typeof m.reason === 'string' && m.reason ? m.reason : undefined };
 }
 
+/** The mode or the agent's role does not run this tool: shown neutrally, with the sidecar's reason. */
+export function withheldOf(meta: unknown): boolean {
+  return obj(meta)?.withheld === true;
+}
+
 /** "auto-approved: read-only command", naming the rule that let the call through. */
 export function autoApprovalText(a: AutoApproval): string {
   switch (a.by) {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ModelStatus } from '../../shared/webviewMessages';
 import { summarizeArgs } from '../src/format';
 import { plainText } from '../src/markdown';
-import { type Harness, ev, flush, resetSeq, snapshot, start } from './harness';
+import { type Harness, ev, flush, pickMode, resetSeq, snapshot, start } from './harness';
 
 let h: Harness;
 
@@ -64,21 +64,18 @@ describe('header', () => {
     // Before the first snapshot the mode is unknown: no "Agent" flash.
     expect(h.q('mode-picker')).toBeNull();
     await h.host(snapshot({ mode: 'reconcile' }));
-    expect(h.q<HTMLSelectElement>('mode-picker')!.value).toBe('reconcile');
+    expect(h.q('mode-picker')!.dataset.value).toBe('reconcile');
     // A new chat (no session yet) starts in the default mode.
     await h.host(snapshot({}, { session: null, sessions: [] }));
-    expect(h.q<HTMLSelectElement>('mode-picker')!.value).toBe('agent');
+    expect(h.q('mode-picker')!.dataset.value).toBe('agent');
   });
 
   test('a mode picked before the first message survives a re-sent empty snapshot', async () => {
     await h.host(snapshot({}, { session: null, sessions: [] }));
-    const picker = h.q<HTMLSelectElement>('mode-picker')!;
-    picker.value = 'plan';
-    picker.dispatchEvent(new Event('change', { bubbles: true }));
-    await flush();
+    await pickMode(h, 'plan');
     expect(h.posted).toContainEqual({ type: 'setMode', mode: 'plan' });
     await h.host(snapshot({}, { session: null, sessions: [] }));
-    expect(h.q<HTMLSelectElement>('mode-picker')!.value).toBe('plan');
+    expect(h.q('mode-picker')!.dataset.value).toBe('plan');
   });
 });
 

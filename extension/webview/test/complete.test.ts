@@ -154,6 +154,36 @@ describe('composer', () => {
     expect(h.q('skills-button')!.textContent).toContain('(1)');
   });
 
+  test('the skills picker closes on Escape and on a click outside it; its button still toggles it', async () => {
+    const h = await start();
+    await h.host(snapshot());
+    await h.host({ type: 'skills', skills: [{ name: 'code-reviewer', description: 'Review', source: 'builtin', active: false }] });
+    const open = async () => {
+      h.q('skills-button')!.click();
+      await flush();
+      expect(h.q('skills-picker')).not.toBeNull();
+    };
+    await open();
+    // A click inside (its rows) keeps it open.
+    h.q('skill-row')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    await flush();
+    expect(h.q('skills-picker')).not.toBeNull();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await flush();
+    expect(h.q('skills-picker')).toBeNull();
+    await open();
+    document.body.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    await flush();
+    expect(h.q('skills-picker')).toBeNull();
+    // Its own button: a press then a click toggles it, open then closed.
+    await open();
+    const btn = h.q('skills-button')!;
+    btn.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    btn.click();
+    await flush();
+    expect(h.q('skills-picker')).toBeNull();
+  });
+
   test('a user message shows its attachments and context files', async () => {
     const h = await start();
     await h.host(snapshot());

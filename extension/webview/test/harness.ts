@@ -116,3 +116,11 @@ export function key(el: Element, k: string, init: KeyboardEventInit = {}): Keybo
   el.dispatchEvent(e);
   return e;
 }
+
+/** Opens the header's mode menu and picks m. */
+export async function pickMode(h: Harness, m: string): Promise<void> {
+  h.q('mode-picker')!.click();
+  await flush();
+  h.qa('mode-option').find((o) => o.dataset.mode === m)!.click();
+  await flush();
+}

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ReconcileState, TodoState } from '../../src/protocol.gen';
 import { groupLabel } from '../src/ui/Transcript';
-import { type Harness, SID, ev, flush, resetSeq, snapshot, start, typeInto } from './harness';
+import { type Harness, SID, ev, flush, pickMode, resetSeq, snapshot, start, typeInto } from './harness';
 
 let h: Harness;
 
@@ -42,30 +42,71 @@ const run = (p: Partial<ReconcileState> = {}): ReconcileState => ({
 describe('mode picker', () => {
   test('shows the session mode and posts a switch', async () => {
     await h.host(snapshot({ mode: 'phases' }));
-    const sel = h.q<HTMLSelectElement>('mode-picker')!;
-    expect(sel.value).toBe('phases');
-    sel.value = 'reconcile';
-    sel.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(h.q('mode-picker')!.dataset.value).toBe('phases');
+    await pickMode(h, 'reconcile');
     expect(h.posted).toContainEqual({ type: 'setMode', sessionId: SID, mode: 'reconcile' });
-    await flush();
+    expect(h.q('mode-menu')).toBeNull();
     expect(h.q('reconcile-panel')).not.toBeNull();
+  });
+
+  test('each mode explains itself in one line', async () => {
+    await h.host(snapshot({ mode: 'agent' }));
+    h.q('mode-picker')!.click();
+    await flush();
+    const options = h.qa('mode-option');
+    expect(options.map((o) => o.dataset.mode)).toEqual(['agent', 'plan', 'phases', 'reconcile']);
+    const descriptions = h.qa('mode-description').map((d) => d.textContent ?? '');
+    expect(descriptions).toHaveLength(4);
+    for (const d of descriptions) expect(d.length).toBeGreaterThan(20);
+    expect(new Set(descriptions).size).toBe(4);
+    expect(options.find((o) => o.dataset.mode === 'plan')!.textContent).toContain('plan');
+    expect(options.find((o) => o.dataset.mode === 'agent')!.getAttribute('aria-selected')).toBe('true');
+  });
+
+  test('the menu closes on Escape and on a click outside it, picking nothing', async () => {
+    await h.host(snapshot({ mode: 'agent' }));
+    h.q('mode-picker')!.click();
+    await flush();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await flush();
+    expect(h.q('mode-menu')).toBeNull();
+    h.q('mode-picker')!.click();
+    await flush();
+    h.q('chat-input')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    await flush();
+    expect(h.q('mode-menu')).toBeNull();
+    expect(h.posted.filter((m) => m.type === 'setMode')).toEqual([]);
   });
 
   test('is locked while a turn runs; before the first message the host makes the session', async () => {
     await h.host(snapshot({ runningTurnId: 't1' }));
-    expect(h.q<HTMLSelectElement>('mode-picker')!.disabled).toBe(true);
+    expect(h.q<HTMLButtonElement>('mode-picker')!.disabled).toBe(true);
     await h.host(snapshot({}, { session: null, sessions: [] }));
-    const sel = h.q<HTMLSelectElement>('mode-picker')!;
-    expect(sel.disabled).toBe(false);
-    sel.value = 'plan';
-    sel.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(h.q<HTMLButtonElement>('mode-picker')!.disabled).toBe(false);
+    await pickMode(h, 'plan');
     expect(h.posted).toContainEqual({ type: 'setMode', mode: 'plan' });
   });
 
   test('follows a switch made elsewhere (a mode event)', async () => {
     await h.host(snapshot());
     await h.host(ev({ kind: 'mode', mode: { mode: 'plan', state: '', step: 0 } }));
-    expect(h.q<HTMLSelectElement>('mode-picker')!.value).toBe('plan');
+    expect(h.q('mode-picker')!.dataset.value).toBe('plan');
+  });
+
+  test('Plan mode cannot edit: "Edits on" is off and locked, and says why', async () => {
+    await h.host(snapshot({ mode: 'agent', editEnabled: true }));
+    const toggle = () => h.q<HTMLButtonElement>('edit-toggle')!;
+    expect(toggle().disabled).toBe(false);
+    expect(toggle().textContent).toContain('Edits on');
+    await pickMode(h, 'plan');
+    expect(toggle().disabled).toBe(true);
+    expect(toggle().getAttribute('aria-pressed')).toBe('false');
+    expect(toggle().textContent).toContain('Read-only');
+    expect(toggle().title).toContain('Plan mode does not edit');
+    // Back in Agent mode the session's own switch shows again.
+    await pickMode(h, 'agent');
+    expect(toggle().disabled).toBe(false);
+    expect(toggle().textContent).toContain('Edits on');
   });
 });
 

@@ -38,6 +38,62 @@ describe('EventReducer', () => {
     expect(s.messages[0].status).toBe('done');
   });
 
+  test('a resumed run\'s turnStarted keeps what its message already shows', () => {
+    // After a reload the snapshot holds the parked message: intro, read
+    // card, the edit waiting on its question. Answering it resumes the run,
+    // whose turnStarted names that same message with no parts.
+    const parked = wire({
+      id: 'a1',
+      seq: 2,
+      turnId: 't1',
+      status: 'pending',
+      parts: [
+        { type: 'text', text: 'I will read calc.go.' },
+        { type: 'tool_call', toolCallId: 'r1', name: 'read_file', arguments: '{}' },
+        { type: 'tool_result', toolCallId: 'r1', ok: true, output: 'func Add' },
+        { type: 'tool_call', toolCallId: 'e1', name: 'edit', arguments: '{}', status: 'pending' },
+      ],
+    });
+    let { r, s } = fresh([wire({ id: 'u1', seq: 1, role: 'user', parts: [{ type: 'text', text: 'fix it' }] }), parked]);
+    s = run(
+      r,
+      s,
+      ev({ kind: 'turnStarted', messageId: 'a1', message: wire({ id: 'a1', seq: 2, turnId: 't1', status: 'pending', parts: [] }) }),
+      ev({ kind: 'toolResult', messageId: 'a1', tool: { callId: 'e1', name: 'edit', ok: true, output: 'Edited calc.go', meta: { path: 'calc.go', before: 'a', after: 'b' } } }),
+      ev({ kind: 'textDelta', messageId: 'a1', text: 'Fixed.' }),
+    );
+    expect(s.running).toBe(true);
+    expect(s.messages).toHaveLength(2);
+    expect(s.messages[1].blocks.map((b) => b.kind)).toEqual(['text', 'tool', 'tool', 'text']);
+    expect(tools(s)).toMatchObject([
+      { callId: 'r1', status: 'done' },
+      { callId: 'e1', status: 'done', output: 'Edited calc.go' },
+    ]);
+  });
+
+  test('a /btw turn is a side note while live: its user message and its reply', () => {
+    let { r, s } = fresh();
+    s = run(
+      r,
+      s,
+      ev({ kind: 'message', message: wire({ id: 'u1', role: 'user', btw: true, parts: [{ type: 'text', text: '/btw what is 2+2' }] }) }),
+      ev({ kind: 'turnStarted', message: wire({ id: 'a1', status: 'pending', btw: true, parts: [] }) }),
+      ev({ kind: 'textDelta', messageId: 'a1', text: '4' }),
+    );
+    expect(s.messages.map((m) => [m.id, m.btw])).toEqual([
+      ['u1', true],
+      ['a1', true],
+    ]);
+  });
+
+  test('a rolled-back turn stops offering its rollback', () => {
+    let { r, s } = fresh([wire({ id: 'u1', role: 'user', turnId: 'u1', parts: [{ type: 'text', text: 'fix it' }] })]);
+    s = run(r, s, ev({ kind: 'snapshots', turnId: 'u1', messageId: 'u1', snapshots: [{ root: '/w', id: 'snap1' }] }));
+    expect(s.messages[0].snapshots).toHaveLength(1);
+    s = run(r, s, ev({ kind: 'snapshots', turnId: 'u1', messageId: 'u1', status: 'rolledBack' }));
+    expect(s.messages[0].snapshots ?? []).toHaveLength(0);
+  });
+
   test('a tool result folds into its call, with its duration', () => {
     let { r, s } = fresh();
     s = run(

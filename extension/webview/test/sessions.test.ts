@@ -58,7 +58,25 @@ describe('session history', () => {
     expect(h.posted.filter((m) => m.type === 'listSessions')).toHaveLength(asked);
   });
 
-    test('search filters titles at once and finds message text through session/search', async () => {
+  test('titles read whole, an empty New chat is not history, snippets are plain text', async () => {
+    const now = Date.now();
+    const long = 'Explain how the tokenizer splits flags from their values';
+    await h.host(
+      snapshot({}, { sessions: [{ ...info('s0', '', now), messageCount: 0 }, info('s1', long, now - 1000), info('s2', 'Add a CLI flag', now - 2000)] }),
+    );
+    h.q('session-menu')!.click();
+    await flush();
+    expect(h.qa('session-name').map((e) => e.textContent)).toEqual([long, 'Add a CLI flag']);
+    // The title is not on one line with the time: it has the row's width.
+    expect(h.q('session-name')!.parentElement!.contains(h.q('session-when'))).toBe(true);
+    typeInto(h.q<HTMLInputElement>('session-search')!, 'Add');
+    await flush();
+    await new Promise((r) => setTimeout(r, 250));
+    await h.host({ type: 'searchResults', query: 'Add', hits: [{ sessionId: 's2', messageId: 'm1', title: 'Add a CLI flag', snippet: '…`Add` subtracts instead of **adding**. Here is `the fix…' }] });
+    expect(h.q('session-snippet')!.textContent).toBe('…Add subtracts instead of adding. Here is the fix…');
+  });
+
+  test('search filters titles at once and finds message text through session/search', async () => {
     const now = Date.now();
     await h.host(snapshot({}, { sessions: [info('s1', 'Fix the parser', now), info('s2', 'Add a CLI flag', now)] }));
     h.q('session-menu')!.click();

@@ -70,6 +70,38 @@ describe('auto-approval and declined cards', () => {
     expect(h.q('tool-declined')!.textContent).toBe('You denied this command: keep the comment style');
   });
 
+  test('a tool the mode withholds is a neutral card with the reason, live and from history', async () => {
+    await h.host(snapshot());
+    const withheld = {
+      callId: 'c1',
+      name: 'edit',
+      ok: false,
+      output: 'tool "edit" is not available to this agent: the planning phase does not allow edit',
+      display: 'Plan mode does not edit: the plan is proposed first.',
+      meta: { withheld: true },
+    };
+    await result(withheld);
+    const check = () => {
+      const card = h.q('tool-card')!;
+      expect(card.dataset.status).toBe('withheld');
+      expect(card.classList.contains('status-error')).toBe(false);
+      expect(card.querySelector('details')!.open).toBe(false);
+      expect(card.querySelector('.tool-error, .tool-error-line')).toBeNull();
+      expect(h.q('tool-withheld')!.textContent).toBe('Plan mode does not edit: the plan is proposed first.');
+      expect(card.textContent).not.toContain('is not available to this agent');
+    };
+    check();
+    await h.host(
+      snapshot({
+        messages: [
+          message({ id: 'a1', seq: 1, parts: [{ type: 'tool_call', toolCallId: 'c1', name: 'edit', arguments: '{}' }] }),
+          message({ id: 't1', seq: 2, role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'c1', ok: false, output: withheld.output, display: withheld.display, meta: withheld.meta }] }),
+        ],
+      }),
+    );
+    check();
+  });
+
   test('a rejected edit read back from history is declined too', async () => {
     await h.host(
       snapshot({

@@ -56,7 +56,10 @@ describe('Always allow', () => {
   test('an edit card offers its file’s rule, names it, and accepts with alwaysAllow', async () => {
     const rule = 'Edit(//home/me/app/notes.txt)';
     await h.host({ type: 'confirm', request: req({ id: 'e1', kind: 'edit', path: '/home/me/app/notes.txt', relPath: 'notes.txt', original: 'a\n', proposed: 'b\n', allowRules: [rule] }) });
-    expect(h.q('confirm-always-rules')!.textContent).toContain(rule);
+    // Shown as the path it is (no double slash); the exact rule is the tooltip.
+    expect(h.q('confirm-always-rules')!.textContent).toContain('Edit(/home/me/app/notes.txt)');
+    expect(h.q('confirm-always-rules')!.textContent).not.toContain('//');
+    expect(h.q('confirm-always-rules')!.title).toBe(rule);
     h.q('confirm-always')!.click();
     await flush();
     expect(resolves()).toEqual([{ type: 'resolve', id: 'e1', decision: 'accept', alwaysAllow: true }]);

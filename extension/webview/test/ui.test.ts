@@ -298,8 +298,15 @@ describe('transcript', () => {
     card = h.q('tool-card')!;
     expect(card.dataset.status).toBe('done');
     expect(card.textContent).toContain('1.5 s');
-    h.q('open-diff')!.click();
+    // A mouse click opens the diff and leaves no focus ring on the button.
+    const openDiff = h.q('open-diff')!;
+    openDiff.tabIndex = 0;
+    openDiff.focus();
+    expect(document.activeElement).toBe(openDiff);
+    openDiff.dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 1 }));
+    await flush();
     expect(h.posted).toContainEqual({ type: 'openDiff', path: 'main.go', before: 'old', after: 'new' });
+    expect(document.activeElement).not.toBe(openDiff);
     await h.host(ev({ kind: 'toolCall', messageId: 'a1', tool: { callId: 'c2', name: 'shell', arguments: '{"command":"go test"}', ok: false } }));
     await h.host(ev({ kind: 'toolResult', messageId: 'a1', tool: { callId: 'c2', name: 'shell', ok: false, output: 'FAIL pkg' } }));
     const failed = h.qa('tool-card')[1];
@@ -437,6 +444,7 @@ describe('header', () => {
   test('context bar, session search, switch and delete with confirmation', async () => {
     const s2 = { id: 's2', title: 'Write docs', created: 0, updated: 0, model: 'm', messageCount: 1, status: 'idle', running: false };
     const snap = snapshot({
+      messages: [message({ id: 'u0', role: 'user', parts: [{ type: 'text', text: 'hi' }] })],
       context: { usedTokens: 50_000, windowTokens: 200_000, sessionCost: 0.1234, sessionUsage: { promptTokens: 40000, completionTokens: 2000, cachedTokens: 1000, cost: 0.12 } },
     });
     if (snap.type === 'snapshot') snap.sessions.push(s2);

@@ -47,6 +47,8 @@ describe('cache and cost on the answer', () => {
     await h.host(
       snapshot({
         context: { usedTokens: 642, windowTokens: 128000, sessionCost: 0, sessionUsage: { promptTokens: 9000, completionTokens: 80, cachedTokens: 0, cost: 0 } },
+        // The figures show once the chat has a message (an empty chat has none).
+        messages: [message({ id: 'u0', role: 'user', parts: [{ type: 'text', text: 'hi' }] })],
       }),
     );
     expect(h.q('context-bar')!.title).toContain('Session cache hit: unknown');

@@ -419,15 +419,18 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		if announce {
 			started(c)
 		}
+		// The card shows how long the call ran: time spent waiting for the
+		// person's decision is taken off (tools.WaitClock).
+		cctx, clock := tools.WithWaitClock(ctx)
 		start := time.Now()
-		res, susp := r.runOne(ctx, c)
+		res, susp := r.runOne(cctx, c)
 		if susp {
 			mu.Lock()
 			suspended = true
 			mu.Unlock()
 			return
 		}
-		finish(c, res, time.Since(start))
+		finish(c, res, clock.RunTime(time.Since(start)))
 	}
 	for i := 0; i < len(calls); {
 		if suspended {
@@ -546,6 +549,9 @@ func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, sus
 		if reason != nil {
 			// The person reads the policy's reason too, in their words.
 			res.Display = r.tr("Not run: %s is not available here: %s.", c.Name, reason.In(r.tr))
+			// Withheld by the mode or role, not broken: the chat shows a
+			// neutral card with the reason, not an error.
+			res.Meta = map[string]any{"withheld": true}
 		}
 		return res, false
 	}

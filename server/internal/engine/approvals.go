@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // The approval flow lives in package approval (e.approvals); these are
@@ -24,7 +26,10 @@ type approvalHost struct{ e *Engine }
 
 func (h approvalHost) Settings() config.Settings { return config.Typed(h.e.Settings()) }
 
+// Ask waits for the person; the wait is not the call's run time.
 func (h approvalHost) Ask(ctx context.Context, c approval.Confirm) (approval.Answer, error) {
+	start := time.Now()
+	defer func() { tools.AddWait(ctx, time.Since(start)) }()
 	return h.e.Broker.Ask(ctx, c)
 }
 

@@ -49,7 +49,11 @@ type Event struct {
 	MessageSeq  int64 // for KindMessage: the stored message's seq
 	// Origin (KindMessage): who wrote the user message, store.Origin*;
 	// "" is the person.
-	Origin  string
+	Origin string
+	// BTW (KindMessage, KindTurnStarted): the message belongs to a /btw
+	// side conversation, so it is labelled "Side note" while live as
+	// after a reload.
+	BTW     bool
 	Payload any // kind-specific extra data (todo state, review card)
 }
 

@@ -221,7 +221,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 	t.writer = w
 	e.mu.Unlock()
 	sink := &turnSink{e: e, t: t, w: w, msgID: p.messageID, tag: TagFree}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: TagFree, MessageID: p.messageID, MessageSeq: p.messageSeq})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: TagFree, MessageID: p.messageID, MessageSeq: p.messageSeq, BTW: p.btw})
 	before := e.SessionUsageOf(ctx, sid)
 	b := &begun{ids: store.TurnIDs{AssistantMessageID: p.messageID, AssistantSeq: p.messageSeq}, writer: w}
 	var out agent.Outcome

@@ -104,6 +104,11 @@ func TestResumeAfterCleanClose(t *testing.T) {
 	if len(l.Pending) != 1 || l.Pending[0].ID != restored.ID || l.Interrupted {
 		t.Fatalf("load: pending %+v interrupted %v", l.Pending, l.Interrupted)
 	}
+	// The parked turn is still running as far as a reloaded view is
+	// concerned: it shows Stop, not an idle chat.
+	if l.RunningTurnID != turnID || !l.Session.Running {
+		t.Fatalf("load of a parked turn: running turn %q (want %q), session running %v", l.RunningTurnID, turnID, l.Session.Running)
+	}
 	if err := e.Broker.Resolve(restored.ID, Answer{Accept: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,10 @@ func (h rollbackHost) PublishTurnSnapshots(sid, turnID string, refs []rollback.T
 	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindSnapshots, MessageID: turnID, Payload: refs})
 }
 
+func (h rollbackHost) PublishTurnRolledBack(sid, turnID string) {
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindSnapshots, MessageID: turnID, Status: "rolledBack"})
+}
+
 func (h rollbackHost) ForgetReads(sid string) { h.e.tracker(sid).ResetTurn() }
 
 func (h rollbackHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }

@@ -154,6 +154,7 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	if err != nil {
 		return Loaded{}, err
 	}
+	page.Messages = e.withoutRetried(ctx, sid, page.Messages)
 	subs, err := e.subAgentRuns(ctx, sid, page.Messages)
 	if err != nil {
 		return Loaded{}, err
@@ -161,9 +162,10 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	e.mu.Lock()
 	interrupted := e.interrupted[sid]
 	e.mu.Unlock()
+	live := e.shownTurn(sid)
 	return Loaded{SubAgents: subs,
-		Session: SessionSummary{Session: s, Running: e.Running(sid) != ""}, Page: page, LastSeq: last,
-		RunningTurnID: e.Running(sid), Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
+		Session: SessionSummary{Session: s, Running: live != ""}, Page: page, LastSeq: last,
+		RunningTurnID: live, Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
 		Interrupted: interrupted, Todo: e.Todo(ctx, sid),
 	}, nil
 }

@@ -32,6 +32,9 @@ type SendParams struct {
 	Text       string
 	ActiveFile string
 	Selection  string
+	// RetryOf is the failed turn this send retries: it leaves the
+	// transcript once this turn has begun (retry.go).
+	RetryOf string
 	// reconcile runs the session's approved reconcile loop instead of a
 	// model turn (set by ApproveManifest and ResumeReconcile).
 	reconcile bool
@@ -173,6 +176,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if err := slashcmd.RecordTurn(ctx, e.Store, t.sessionID, t.id, t.limits); err != nil {
 		e.log.Warn("recording the turn's command limits", zap.Error(err))
 	}
+	if p.RetryOf != "" {
+		e.supersede(ctx, t.sessionID, p.RetryOf)
+	}
 	runCtx, cancel := context.WithCancel(e.baseCtx)
 	e.mu.Lock()
 	t.cancel = cancel
@@ -240,8 +246,8 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	t.number = e.turnNumber(ctx, sid)
 	e.recordExtras(ctx, sid, ids.UserMessageID, extras)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin})
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin, BTW: t.btw})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
 	if t.number == 1 {
 		e.autoTitle(ctx, sid, t.text)
 	}

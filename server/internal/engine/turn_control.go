@@ -60,6 +60,22 @@ func (e *Engine) Running(sessionID string) string {
 	return ""
 }
 
+// shownTurn is the turn a session shows as running: the one running, or
+// the one a restart restored parked on its question. The parked run has
+// no goroutine until answered, but it is the same turn, unfinished: a
+// reloaded view shows it with Stop (Cancel ends it) rather than as idle.
+func (e *Engine) shownTurn(sessionID string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t := e.running[sessionID]; t != nil {
+		return t.id
+	}
+	if p := e.parked[sessionID]; p != nil {
+		return p.turnID
+	}
+	return ""
+}
+
 // Wait blocks until the session's latest turn has ended and persisted, and
 // returns its status ("" when the session never ran a turn here).
 func (e *Engine) Wait(sessionID string) agent.Status {

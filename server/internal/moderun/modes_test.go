@@ -61,6 +61,27 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(x.Dir, "x.txt")); !os.IsNotExist(err) {
 		t.Error("the refused write made its file")
 	}
+	// The person reads why, on a neutral card: the result says it was
+	// withheld (not broken) and words it for the mode.
+	page, err := x.E.Store.LoadMessages(ctx, sess.ID, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := false
+	for _, m := range page.Messages {
+		for _, part := range m.Parts {
+			if r := part.ToolResult; r != nil && r.ToolCallID == "w1" {
+				shown = true
+				// The policy's one-sentence reason (toolpolicy), on a neutral card.
+				if !strings.Contains(r.Display, "Plan mode does not allow write_file") || !strings.Contains(string(r.Meta), `"withheld":true`) {
+					t.Errorf("the withheld write's card: display %q, meta %s", r.Display, r.Meta)
+				}
+			}
+		}
+	}
+	if !shown {
+		t.Error("no stored result for the withheld write")
+	}
 	p := x.E.Todo(ctx, sess.ID)
 	if p == nil || !p.Unfinished() || len(p.Items) != 2 {
 		t.Fatalf("proposed plan: %+v", p)

@@ -22,7 +22,9 @@ type fakeHost struct {
 	cancelled int
 	notices   []published
 	turnSnaps []publishedRefs
-	forgot    []string
+	// rolledBack are "session/turn" of PublishTurnRolledBack.
+	rolledBack []string
+	forgot     []string
 }
 
 type published struct {
@@ -60,6 +62,12 @@ func (h *fakeHost) PublishTurnSnapshots(sid, turnID string, refs []TurnSnapshot)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.turnSnaps = append(h.turnSnaps, publishedRefs{sid: sid, turnID: turnID, refs: append([]TurnSnapshot(nil), refs...)})
+}
+
+func (h *fakeHost) PublishTurnRolledBack(sid, turnID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.rolledBack = append(h.rolledBack, sid+"/"+turnID)
 }
 
 func (h *fakeHost) ForgetReads(sid string) {

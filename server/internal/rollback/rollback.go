@@ -31,6 +31,9 @@ type Host interface {
 	// workspace as it was before turn turnID, so its user message can offer
 	// "Roll back to before this turn".
 	PublishTurnSnapshots(sid, turnID string, refs []TurnSnapshot)
+	// PublishTurnRolledBack tells the client turn turnID was rolled back:
+	// its user message stops offering to roll it back.
+	PublishTurnRolledBack(sid, turnID string)
 	// ForgetReads drops what the model of session sid read: after a
 	// restore those reads may be stale.
 	ForgetReads(sid string)

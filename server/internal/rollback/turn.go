@@ -112,6 +112,9 @@ func (m *Manager) RestoreTurn(ctx context.Context, sid, turnID string, dryRun bo
 	changed, kept, folders := out.Files()
 	out.Notice = m.restoreNotice(text, changed, kept, folders)
 	m.addRestoreNotes(ctx, sid, out.Notice, turnRestoreNote(text, out))
+	if len(errs) < len(targets) {
+		m.markRolledBack(ctx, sid, turnID)
+	}
 	return out, errors.Join(errs...)
 }
 

@@ -90,6 +90,38 @@ func (m *Manager) TurnSnapshots(ctx context.Context, sid string) map[string][]Tu
 	return all
 }
 
+// Offered is TurnSnapshots less the turns already rolled back from the
+// chat: what a user message offers to roll back (session/load). A turn
+// rolled back does not offer it again after a reload; the Snapshots view
+// still lists its snapshot.
+func (m *Manager) Offered(ctx context.Context, sid string) map[string][]TurnSnapshot {
+	all := m.TurnSnapshots(ctx, sid)
+	for turnID := range sessionstate.Lookup(ctx, m.store, sid, sessionstate.RolledBackTurns) {
+		delete(all, turnID)
+	}
+	return all
+}
+
+// markRolledBack records that turn turnID was rolled back and tells the
+// client, so its user message stops offering it, now and after a reload.
+func (m *Manager) markRolledBack(ctx context.Context, sid, turnID string) {
+	if sid == "" {
+		return
+	}
+	m.turnMu.Lock()
+	done := sessionstate.Lookup(ctx, m.store, sid, sessionstate.RolledBackTurns)
+	if done == nil {
+		done = map[string]bool{}
+	}
+	done[turnID] = true
+	err := sessionstate.Set(ctx, m.store, sid, sessionstate.RolledBackTurns, done)
+	m.turnMu.Unlock()
+	if err != nil {
+		m.log.Warn("recording a rolled-back turn", zap.Error(err))
+	}
+	m.host.PublishTurnRolledBack(sid, turnID)
+}
+
 func (m *Manager) snapsExist(refs []TurnSnapshot) bool {
 	for _, r := range refs {
 		if _, _, err := m.find(r.ID); err != nil {

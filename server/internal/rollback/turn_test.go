@@ -157,6 +157,18 @@ func TestRestoreTurnAcrossTwoRoots(t *testing.T) {
 	if notes := f.modelNotes(t, sid); len(notes) != 1 || notes[0] != want {
 		t.Errorf("model track %q\nwant %q", notes, want)
 	}
+	// The dry run offered nothing of this; the rollback itself tells the
+	// chat, and the turn is no longer offered after a reload (its snapshot
+	// stays, for the Snapshots view).
+	if len(f.h.rolledBack) != 1 || f.h.rolledBack[0] != sid+"/"+turnID {
+		t.Errorf("the client was not told the turn was rolled back: %v", f.h.rolledBack)
+	}
+	if _, ok := f.m.Offered(ctx, sid)[turnID]; ok {
+		t.Error("a rolled-back turn is still offered for rollback")
+	}
+	if _, ok := f.m.TurnSnapshots(ctx, sid)[turnID]; !ok {
+		t.Error("the rolled-back turn's snapshot record is gone")
+	}
 }
 
 // The safety snapshot holds each root as it was just before the rollback

@@ -14,7 +14,7 @@ func (s *Server) ChatSend(ctx context.Context, p *protocol.ChatSendParams) (*pro
 	if err != nil {
 		return nil, err
 	}
-	sp := engine.SendParams{SessionID: p.SessionID, Text: p.Text}
+	sp := engine.SendParams{SessionID: p.SessionID, Text: p.Text, RetryOf: p.RetryOf}
 	if p.Editor != nil {
 		sp.ActiveFile, sp.Selection = p.Editor.ActiveFile, p.Editor.Selection
 	}

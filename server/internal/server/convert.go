@@ -32,7 +32,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		// The tag goes on the message too, as session/load has it: a plan
 		// step's prompt is grouped under its agent while it runs.
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
-			SubAgentTag: e.SubAgentTag, Origin: e.Origin, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
+			SubAgentTag: e.SubAgentTag, Origin: e.Origin, BTW: e.BTW, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
 	switch pl := e.Payload.(type) {
 	case engine.UserExtras:
@@ -66,7 +66,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	}
 	if e.Kind == engine.KindTurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending",
-			SubAgentTag: e.SubAgentTag, Parts: []protocol.Part{}}
+			SubAgentTag: e.SubAgentTag, BTW: e.BTW, Parts: []protocol.Part{}}
 	}
 	return w
 }

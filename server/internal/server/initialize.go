@@ -102,6 +102,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.mu.Lock()
 	s.started = true
 	s.lang = i18n.Pick(config.Typed(values).Language, p.Locale)
+	s.locale = p.Locale
 	s.trusted = p.Trusted
 	s.settings = p.Settings
 	s.mu.Unlock()

@@ -34,9 +34,12 @@ type Server struct {
 	// answers before the session store is open, so the editor is never
 	// kept waiting on disk, and every later request waits here instead.
 	ready chan struct{}
-	// lang is the UI language from initialize, for messages sent before
-	// the engine exists.
+	// lang is the UI language (govibe.language over the editor's locale),
+	// for messages sent outside the engine; it follows settings/didChange.
 	lang i18n.Lang
+	// locale is the editor's locale from initialize, which
+	// govibe.language "auto" falls back to.
+	locale string
 	// trusted is the workspace trust from initialize; warned holds the
 	// settings warnings already shown.
 	trusted bool

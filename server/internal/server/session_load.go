@@ -24,7 +24,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		RunningTurnID: l.RunningTurnID, EditEnabled: l.EditEnabled, Interrupted: l.Interrupted,
 		Messages: make([]protocol.Message, 0, len(l.Page.Messages)), Pending: []protocol.ConfirmRequest{},
 	}
-	turns := eng.Rollback().TurnSnapshots(ctx, p.SessionID)
+	turns := eng.Rollback().Offered(ctx, p.SessionID)
 	extras := eng.MessageExtras(ctx, p.SessionID)
 	for _, m := range l.Page.Messages {
 		w := toMessage(m)

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/i18n"
 )
 
 func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidChangeParams) error {
@@ -16,6 +18,11 @@ func (s *Server) SettingsDidChange(ctx context.Context, p *protocol.SettingsDidC
 	s.settings = p.Settings
 	s.mu.Unlock()
 	v, warns := effectiveSettings(p.Settings, trusted)
+	// A changed govibe.language applies at once: the engine reads it per
+	// message; the server's own notices follow here.
+	s.mu.Lock()
+	s.lang = i18n.Pick(config.Typed(v).Language, s.locale)
+	s.mu.Unlock()
 	s.applyLogSettings(v, p.Settings.APIKeys)
 	eng.UpdateSettings(v, p.Settings.APIKeys)
 	s.settingsNotices(warns)

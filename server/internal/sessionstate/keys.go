@@ -67,6 +67,12 @@ var (
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
 	// snapshot of each root holding the workspace as it was before it.
 	TurnSnapshots = Key[map[string][]TurnSnapshot]{name: "turnSnapshots"}
+	// RolledBackTurns are the turns (by id) rolled back from the chat:
+	// their user message no longer offers "Roll back to before this turn".
+	RolledBackTurns = Key[map[string]bool]{name: "turnsRolledBack"}
+	// RetriedTurns are the failed turns (by id) a Retry replaced: the
+	// transcript no longer shows them.
+	RetriedTurns = Key[map[string]bool]{name: "turnsRetried"}
 	// HookContext is what SessionStart hooks added, waiting for the
 	// session's first message (which takes and removes it).
 	HookContext = Key[string]{name: "hooks.sessionContext"}

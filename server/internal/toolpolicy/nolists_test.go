@@ -22,6 +22,9 @@ var listHomes = map[string]bool{
 	// input shape, the other half of compatnames' name map. It decides
 	// nothing about which tool runs where.
 	"internal/hooks/toolinput.go": true,
+	// The eval suite scores a run after the fact (which failed calls were
+	// edits); it decides nothing about what a model may call.
+	"internal/evalsuite/suite.go": true,
 }
 
 // TestNoToolNameListsOutsideTheRegistry scans the sidecar's sources (not

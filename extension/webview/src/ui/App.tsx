@@ -1,5 +1,6 @@
 import { useEffect, useReducer } from 'preact/hooks';
 import type { TodoState } from '../../../src/protocol.gen';
+import type { ViewMessage } from '../model';
 import { useServices } from '../context';
 import { InterruptedBanner, NoticeBanners, ServerBanner } from './Banners';
 import { Composer } from './Composer';
@@ -35,7 +36,19 @@ export function App() {
   const s = store.state;
   return (
     <div class="app" key={s.l10nVersion} lang={s.locale}>
-      <Header session={s.session} sessions={s.sessions} context={s.context} running={s.running} model={s.model} mode={s.mode} />
+      <Header
+        session={s.session}
+        sessions={s.sessions}
+        context={s.context}
+        // An empty chat has no context to measure: its figure would be only
+        // the estimate of the system prompt and tools, larger than what a
+        // provider later reports for a short chat. Nothing until a message.
+        measured={s.messages.length > 0}
+        running={s.running}
+        model={s.model}
+        mode={s.mode}
+        problemInChat={endsWithError(s.messages)}
+      />
       <ServerBanner state={s.serverState} detail={s.serverDetail} />
       <NoticeBanners notices={s.notices} />
       {s.mcpOpen && <McpPanel mcp={s.mcp} />}
@@ -69,6 +82,19 @@ export function App() {
       />
     </div>
   );
+}
+
+/**
+ * The last turn ended on an error card: it says what went wrong and offers
+ * Retry, so the model-problem banner above would only say it again.
+ */
+function endsWithError(messages: ViewMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'user') return false;
+    if (m.blocks.some((b) => b.kind === 'error')) return true;
+  }
+  return false;
 }
 
 /** Plan mode's plan before it runs: every item pending, nothing running. */

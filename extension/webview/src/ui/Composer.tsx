@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { activeToken, applyPick, chipIcon, commandItems, mentionItems, parseMentions, removeMention, type Item, type Token } from '../complete';
 import { useServices } from '../context';
 import { CompletionList } from './CompletionList';
+import { modeCanEdit } from './ModePicker';
 import { ActiveSkillChips, SkillsButton, SkillsPicker } from './SkillsPicker';
 
 interface Props {
@@ -26,6 +27,7 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
   // Escape closes the list for the token it was pressed in.
   const [dismissed, setDismissed] = useState<string | undefined>();
   const [pickerOpen, setPickerOpen] = useState(false);
+  const skillsButton = useRef<HTMLButtonElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const composing = useRef(false);
   const asked = useRef<{ cmd?: number; files?: number; query?: string }>({});
@@ -133,13 +135,15 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
     bridge.flush();
   };
 
+  const canEdit = modeCanEdit(st.mode);
+  const editsOn = canEdit && editEnabled;
   const chips = parseMentions(text);
   const hasSkills = (st.skills ?? []).some((s) => s.active);
 
   return (
     <footer class="composer">
       {listOpen && tok && <CompletionList kind={tok.kind} items={items} selected={selected} partial={partial} onPick={pick} />}
-      {pickerOpen && <SkillsPicker sessionId={sessionId} skills={st.skills} error={st.skillsError} open onToggle={setPickerOpen} />}
+      {pickerOpen && <SkillsPicker sessionId={sessionId} skills={st.skills} error={st.skillsError} open onToggle={setPickerOpen} buttonRef={skillsButton} />}
       {(chips.length > 0 || hasSkills) && (
         <div class="composer-chips" data-testid="composer-chips">
           <ActiveSkillChips sessionId={sessionId} skills={st.skills} />
@@ -212,10 +216,19 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
       <div class={`composer-bar${running && sessionId ? ' running' : ''}`}>
         <button
           type="button"
-          class={`icon-btn edit-toggle${editEnabled ? ' on' : ''}`}
+          class={`icon-btn edit-toggle${editsOn ? ' on' : ''}`}
           data-testid="edit-toggle"
-          aria-pressed={editEnabled}
-          title={editEnabled ? l10n.t('File edits allowed: click to make the agent read-only') : l10n.t('Read-only: click to let the agent edit files')}
+          aria-pressed={editsOn}
+          // Plan mode never edits (the plan does, once run in Agent mode):
+          // the switch is shown off and locked there, saying why.
+          disabled={!canEdit}
+          title={
+            !canEdit
+              ? l10n.t('Plan mode does not edit: the plan is proposed first. Run the plan to make its edits.')
+              : editEnabled
+                ? l10n.t('File edits allowed: click to make the agent read-only')
+                : l10n.t('Read-only: click to let the agent edit files')
+          }
           onClick={() => {
             const next = !editEnabled;
             store.setEditEnabled(next);
@@ -224,10 +237,10 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
           }}
         >
           {/* Codicons, not emoji: an emoji lock renders as an empty box where the font lacks it. */}
-          <span aria-hidden="true" class={`codicon ${editEnabled ? 'codicon-unlock' : 'codicon-lock'}`} />
-          <span class="edit-label">{editEnabled ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
+          <span aria-hidden="true" class={`codicon ${editsOn ? 'codicon-unlock' : 'codicon-lock'}`} />
+          <span class="edit-label">{editsOn ? l10n.t('Edits on') : l10n.t('Read-only')}</span>
         </button>
-        <SkillsButton sessionId={sessionId} running={running} skills={st.skills} open={pickerOpen} onToggle={setPickerOpen} />
+        <SkillsButton sessionId={sessionId} running={running} skills={st.skills} open={pickerOpen} onToggle={setPickerOpen} buttonRef={skillsButton} />
         <span class="spacer" />
         {running && sessionId && (
           <vscode-button secondary data-testid="stop" onClick={() => bridge.post({ type: 'stop', sessionId })}>

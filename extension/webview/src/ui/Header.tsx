@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ModelStatus } from '../../../shared/webviewMessages';
 import type { ContextUse, SessionInfo } from '../../../src/protocol.gen';
 import { useServices } from '../context';
@@ -14,6 +14,10 @@ interface Props {
   running: boolean;
   model?: ModelStatus;
   mode?: string;
+  /** The chat's last turn ended on an error card saying it: no banner repeats it. */
+  problemInChat?: boolean;
+  /** The chat has messages: its context figures (and Compact) mean something. */
+  measured?: boolean;
 }
 
 /**
@@ -24,37 +28,51 @@ interface Props {
  * hover). The title has its row to itself but for three icons, so it is
  * cut short only when it really is long.
  */
-export function Header({ session, sessions, context, running, model, mode }: Props) {
+export function Header({ session, sessions, context, running, model, mode, problemInChat, measured = true }: Props) {
   return (
     <>
       <header class="header">
-        <SessionRow session={session} sessions={sessions} running={running} canCompact={!!context} />
-        <ModelBar model={model} context={context}>
+        <SessionRow
+          session={session}
+          sessions={sessions}
+          running={running}
+          canCompact={!!context && measured}
+          compactDue={!!context && context.windowTokens > 0 && context.usedTokens / context.windowTokens >= COMPACT_LABEL_AT}
+        />
+        <ModelBar model={model} context={context} meter={measured}>
           <ModePicker sessionId={session?.id} mode={mode} running={running} />
         </ModelBar>
       </header>
-      <ModelProblem model={model} />
+      {!problemInChat && <ModelProblem model={model} />}
     </>
   );
 }
+
+/** From this share of the window used, Compact is named in words beside its icon. */
+const COMPACT_LABEL_AT = 0.5;
 
 function SessionRow({
   session,
   sessions,
   running,
   canCompact,
+  compactDue,
 }: {
   session?: SessionInfo;
   sessions: SessionInfo[];
   running: boolean;
   canCompact: boolean;
+  /** The context is filling up: Compact says its name, not only its icon. */
+  compactDue: boolean;
 }) {
   const { bridge, store } = useServices();
   const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
   const title = session?.title || l10n.t('New chat');
   return (
     <div class="session-row">
       <button
+        ref={toggle}
         type="button"
         class="session-toggle"
         data-testid="session-menu"
@@ -87,15 +105,22 @@ function SessionRow({
         <span class="codicon codicon-add" />
       </button>
       {session && canCompact && (
+        // The fold icon read as a grey "×" beside "+", i.e. "close chat":
+        // Compact's icon draws arrows closing in (shrink), it is named for
+        // screen readers and on hover, and once the context is half full,
+        // when compacting is worth it, in words too. (Always in words, the
+        // label took the room a short title needs.)
         <button
           type="button"
-          class="icon-btn"
+          class="icon-btn compact-btn"
           data-testid="compact"
           disabled={running}
-          title={l10n.t('Summarise earlier messages to free up context')}
+          aria-label={l10n.t('Compact')}
+          title={l10n.t('Compact: summarise earlier messages to free up context')}
           onClick={() => bridge.post({ type: 'compact', sessionId: session.id })}
         >
-          <span class="codicon codicon-fold" />
+          <span class="codicon codicon-screen-normal" aria-hidden="true" />
+          {compactDue && <span class="compact-label">{l10n.t('Compact')}</span>}
         </button>
       )}
       <button
@@ -108,7 +133,7 @@ function SessionRow({
       >
         <span class="codicon codicon-server" />
       </button>
-      {open && <SessionMenu sessions={sessions} currentId={session?.id} onClose={() => setOpen(false)} />}
+      {open && <SessionMenu sessions={sessions} currentId={session?.id} onClose={() => setOpen(false)} toggleRef={toggle} />}
     </div>
   );
 }

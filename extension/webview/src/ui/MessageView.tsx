@@ -16,9 +16,11 @@ interface Props {
   sessionId?: string;
   /** Whether this user message's turn may be rolled back (not while running). */
   canRollback: boolean;
+  /** The message belongs to the latest turn: its error offers Retry. */
+  retryable?: boolean;
 }
 
-export const MessageView = memo(function MessageView({ msg, sessionId, canRollback }: Props) {
+export const MessageView = memo(function MessageView({ msg, sessionId, canRollback, retryable }: Props) {
   if (msg.role === 'user' && msg.origin && msg.origin !== 'control') return <EngineLine msg={msg} />;
   if (msg.role === 'user') return <UserMessage msg={msg} sessionId={sessionId} canRollback={canRollback} />;
   const streaming = msg.status === 'pending';
@@ -31,7 +33,7 @@ export const MessageView = memo(function MessageView({ msg, sessionId, canRollba
     >
       {msg.btw && <SideNoteLabel />}
       {msg.blocks.map((b, i) => (
-        <BlockView key={i} block={b} msg={msg} index={i} streaming={streaming && i === msg.blocks.length - 1} sessionId={sessionId} />
+        <BlockView key={i} block={b} msg={msg} index={i} streaming={streaming && i === msg.blocks.length - 1} sessionId={sessionId} retryable={!!retryable} />
       ))}
       {streaming && msg.blocks.length === 0 && (
         <div class="working">
@@ -150,9 +152,10 @@ interface BlockProps {
   index: number;
   streaming: boolean;
   sessionId?: string;
+  retryable: boolean;
 }
 
-function BlockView({ block, msg, index, streaming, sessionId }: BlockProps) {
+function BlockView({ block, msg, index, streaming, sessionId, retryable }: BlockProps) {
   const msgId = msg.id;
   switch (block.kind) {
     case 'text':
@@ -171,7 +174,7 @@ function BlockView({ block, msg, index, streaming, sessionId }: BlockProps) {
     case 'hook':
       return <HookNotice run={block.run} />;
     case 'error':
-      return <ErrorView error={block.error} turnId={msg.turnId} sessionId={sessionId} />;
+      return <ErrorView error={block.error} turnId={msg.turnId} sessionId={sessionId} retryable={retryable} />;
     case 'review':
       return <ReviewView card={block.card} />;
     case 'compaction':
@@ -219,14 +222,28 @@ export function turnText(messages: ViewMessage[], turnId: string | undefined): s
   return undefined;
 }
 
-export function ErrorView({ error, turnId, sessionId }: { error: ErrorInfo; turnId?: string; sessionId?: string }) {
+/** The turn of the latest message the person sent (not an engine prompt). */
+export function lastTurnId(messages: ViewMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'user' && (!m.origin || m.origin === 'control')) return m.turnId ?? m.id;
+  }
+  return undefined;
+}
+
+export function ErrorView({ error, turnId, sessionId, retryable }: { error: ErrorInfo; turnId?: string; sessionId?: string; retryable: boolean }) {
   const { bridge, store } = useServices();
   const msg = actionMessage(error.action);
-  // Retry sends the same message again, so nobody has to retype it.
+  // Retry sends the same message again, so nobody has to retype it, and
+  // the new attempt takes the failed one's place (the sidecar leaves it
+  // out of the transcript too): one copy of the message, one outcome.
+  // Only the latest turn's error offers it.
+  const canRetry = retryable && !!sessionId && !!turnId;
   const retry = () => {
     const text = turnText(store.state.messages, turnId);
-    if (!text || store.state.running) return;
-    bridge.post({ type: 'send', text, ...(sessionId ? { sessionId } : {}) });
+    if (!text || store.state.running || !turnId) return;
+    store.dropTurn(turnId);
+    bridge.post({ type: 'send', text, retryOf: turnId, ...(sessionId ? { sessionId } : {}) });
     store.markSent();
   };
   return (
@@ -238,7 +255,7 @@ export function ErrorView({ error, turnId, sessionId }: { error: ErrorInfo; turn
             {actionLabel(error.action)}
           </vscode-button>
         )}
-        {sessionId && (
+        {canRetry && (
           <vscode-button secondary icon="refresh" data-testid="error-retry" onClick={retry}>
             {l10n.t('Retry')}
           </vscode-button>

@@ -34,10 +34,13 @@ function keyTitle(m: ModelStatus): string {
 export function ModelBar({
   model,
   context,
+  meter = true,
   children,
 }: {
   model?: ModelStatus;
   context?: ContextUse;
+  /** Show the context figures (not in an empty chat). */
+  meter?: boolean;
   /** What comes before the model (the mode picker). */
   children?: ComponentChildren;
 }) {
@@ -57,19 +60,24 @@ export function ModelBar({
         title={model && !own ? `${model.model} · ${model.baseUrl}\n${keyTitle(model)}` : label || l10n.t('Choose model')}
         onClick={() => bridge.post({ type: 'command', command: 'pickModel' })}
       >
-        <span class="codicon codicon-chip" />
-        <span class="model-label">{label || l10n.t('Choose model')}</span>
+        {/* The name has the room: no chip icon before it, and the key's
+            state is an icon only when it needs the user (missing); its
+            tooltip and label say it otherwise. */}
+        <span class="model-label" data-testid="model-label">
+          {label || l10n.t('Choose model')}
+        </span>
         {model && (
           <span
-            class={`codicon ${model.key === 'missing' ? 'codicon-warning key-missing' : model.key === 'set' ? 'codicon-key' : 'codicon-vm'}`}
+            class={model.key === 'missing' ? 'codicon codicon-warning key-missing' : 'model-key-ok'}
             data-testid="model-key"
             data-key={model.key}
+            role="img"
             aria-label={keyTitle(model)}
           />
         )}
       </button>
       <span class="spacer" />
-      {context && <ContextMeter context={context} />}
+      {context && meter && <ContextMeter context={context} />}
     </div>
   );
 }

@@ -2,10 +2,13 @@
 // first, each with a relative time; the search box filters titles at once
 // and asks the sidecar's full-text search for messages that match.
 import * as l10n from '@vscode/l10n';
+import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionInfo } from '../../../src/protocol.gen';
 import { useServices } from '../context';
 import { relativeTime } from '../format';
+import { snippetText } from '../markdown';
+import { useDismiss } from './dismiss';
 
 /** Full-text search waits for a pause in typing. */
 const SEARCH_DEBOUNCE_MS = 200;
@@ -14,15 +17,19 @@ interface MenuProps {
   sessions: SessionInfo[];
   currentId?: string;
   onClose: () => void;
+  /** The history button, which toggles the menu itself. */
+  toggleRef?: RefObject<HTMLButtonElement | null>;
 }
 
-export function SessionMenu({ sessions, currentId, onClose }: MenuProps) {
+export function SessionMenu({ sessions, currentId, onClose, toggleRef }: MenuProps) {
   const { bridge, store } = useServices();
   const { workspace, locale, search: found } = store.state;
   const [query, setQuery] = useState('');
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const search = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useDismiss(true, onClose, box, ...(toggleRef ? [toggleRef] : []));
   useEffect(() => search.current?.focus(), []);
   useEffect(() => {
     if (!query.trim()) return;
@@ -35,15 +42,12 @@ export function SessionMenu({ sessions, currentId, onClose }: MenuProps) {
   if (q && found && found.query.trim().toLowerCase() === q) {
     for (const hit of found.hits) if (!snippets.has(hit.sessionId)) snippets.set(hit.sessionId, hit.snippet);
   }
-  const shown = q ? sessions.filter((s) => s.title.toLowerCase().includes(q) || snippets.has(s.id)) : sessions;
+  // A chat with nothing in it yet (the New chat just opened: no message,
+  // no title) is not history.
+  const chats = sessions.filter((s) => s.messageCount > 0 || s.title || s.running);
+  const shown = q ? chats.filter((s) => s.title.toLowerCase().includes(q) || snippets.has(s.id)) : chats;
   return (
-    <div
-      class="session-menu"
-      data-testid="session-list"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
+    <div ref={box} class="session-menu" data-testid="session-list">
       <input
         ref={search}
         class="text-input"
@@ -100,16 +104,20 @@ export function SessionMenu({ sessions, currentId, onClose }: MenuProps) {
                   }}
                 >
                   {s.running && <span class="codicon codicon-loading codicon-modifier-spin" />}
+                  {/* The title has the row's width, on up to two lines; when
+                      and what matched go under it. */}
                   <span class="session-text">
-                    <span class="session-name">{s.title || l10n.t('New chat')}</span>
+                    <span class="session-name" data-testid="session-name" title={s.title || undefined}>
+                      {s.title || l10n.t('New chat')}
+                    </span>
+                    <span class="muted session-when" data-testid="session-when" title={s.model ? `${new Date(s.updated).toLocaleString(locale)} · ${s.model}` : new Date(s.updated).toLocaleString(locale)}>
+                      {relativeTime(s.updated, locale)}
+                    </span>
                     {snippets.has(s.id) && (
                       <span class="session-snippet muted" data-testid="session-snippet">
-                        {snippets.get(s.id)}
+                        {snippetText(snippets.get(s.id)!)}
                       </span>
                     )}
-                  </span>
-                  <span class="muted session-when" data-testid="session-when" title={s.model ? `${new Date(s.updated).toLocaleString(locale)} · ${s.model}` : new Date(s.updated).toLocaleString(locale)}>
-                    {relativeTime(s.updated, locale)}
                   </span>
                 </button>
                 <button type="button" class="icon-btn" data-testid="session-rename" title={l10n.t('Rename')} onClick={() => setRenaming(s.id)}>

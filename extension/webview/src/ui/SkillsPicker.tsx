@@ -3,9 +3,11 @@
 // description) with a checkbox each. A change goes to the sidecar, whose
 // answer (the new list) is what the picker shows.
 import * as l10n from '@vscode/l10n';
-import { useEffect } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import type { SkillInfo } from '../../../src/protocol.gen';
 import { useServices } from '../context';
+import { useDismiss } from './dismiss';
 
 interface Props {
   sessionId?: string;
@@ -15,9 +17,11 @@ interface Props {
   error?: string;
   open: boolean;
   onToggle: (open: boolean) => void;
+  /** The skills button: a press on it toggles the picker, so it does not count as "outside". */
+  buttonRef?: RefObject<HTMLButtonElement | null>;
 }
 
-export function SkillsButton({ sessionId, running, skills, open, onToggle }: Props) {
+export function SkillsButton({ sessionId, running, skills, open, onToggle, buttonRef }: Props) {
   const { bridge } = useServices();
   // The list follows the session (active skills are per session) and is
   // read again after each turn.
@@ -27,6 +31,7 @@ export function SkillsButton({ sessionId, running, skills, open, onToggle }: Pro
   const active = (skills ?? []).filter((s) => s.active);
   return (
     <button
+      ref={buttonRef}
       type="button"
       class={`icon-btn skills-btn${active.length ? ' on' : ''}`}
       data-testid="skills-button"
@@ -43,16 +48,14 @@ export function SkillsButton({ sessionId, running, skills, open, onToggle }: Pro
   );
 }
 
-export function SkillsPicker({ sessionId, skills, error, onToggle }: Props) {
+export function SkillsPicker({ sessionId, skills, error, onToggle, buttonRef }: Props) {
   const { bridge } = useServices();
+  const box = useRef<HTMLDivElement>(null);
+  // Escape or a press outside closes it, as any menu; it must not stay
+  // over the transcript.
+  useDismiss(true, () => onToggle(false), box, ...(buttonRef ? [buttonRef] : []));
   return (
-    <div
-      class="skills-picker"
-      data-testid="skills-picker"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onToggle(false);
-      }}
-    >
+    <div ref={box} class="skills-picker" data-testid="skills-picker">
       <div class="skills-head">
         <span>{l10n.t('Skills')}</span>
         <button type="button" class="icon-btn" title={l10n.t('Close')} onClick={() => onToggle(false)}>

@@ -55,6 +55,7 @@ function statusIcon(s: ToolBlock['status']): string {
       return 'codicon-error';
     case 'cancelled':
     case 'declined':
+    case 'withheld':
       return 'codicon-circle-slash';
     case 'pending':
       return 'codicon-clock';
@@ -73,6 +74,8 @@ export function statusLabel(s: ToolBlock['status']): string {
       return l10n.t('Cancelled');
     case 'declined':
       return l10n.t('Declined');
+    case 'withheld':
+      return l10n.t('Not run in this mode');
     case 'pending':
       return l10n.t('Waiting');
     default:
@@ -159,6 +162,11 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       {denial && (
         <div class="tool-denial" data-testid="sandbox-denial">
           <span class="codicon codicon-lock" /> {denialText(denial)}
+        </div>
+      )}
+      {block.status === 'withheld' && out && (
+        <div class="tool-declined" data-testid="tool-withheld">
+          {out}
         </div>
       )}
       {declined && (

@@ -4,7 +4,7 @@ import type { TodoState } from '../../../src/protocol.gen';
 import { useServices } from '../context';
 import { type ViewMessage, toolCount } from '../model';
 import { EmptyState } from './EmptyState';
-import { MessageView } from './MessageView';
+import { MessageView, lastTurnId } from './MessageView';
 import { VirtualList } from './VirtualList';
 
 type Row =
@@ -94,6 +94,9 @@ export function Transcript(props: Props) {
     [props.messages, openMap, props.running],
   );
 
+  // Only the latest turn's error offers Retry (it replaces that attempt).
+  const lastTurn = useMemo(() => lastTurnId(props.messages), [props.messages]);
+
   const toggle = (key: string, v: boolean) => {
     setOpenMap((m) => ({ ...m, [key]: v }));
     bridge.setOpen(key, v);
@@ -145,7 +148,7 @@ export function Transcript(props: Props) {
             {more.earlier === 1 ? l10n.t('1 earlier message hidden — show') : l10n.t('{0} earlier messages hidden — show', more.earlier)}
           </button>
         )}
-        <MessageView msg={r.msg} sessionId={props.sessionId} canRollback={!props.running} />
+        <MessageView msg={r.msg} sessionId={props.sessionId} canRollback={!props.running} retryable={!!r.msg.turnId && r.msg.turnId === lastTurn} />
       </div>
     );
   };

@@ -44,12 +44,23 @@ export function AlwaysAllowButton({ rules, onClick }: { rules?: string[]; onClic
   );
 }
 
+/**
+ * A rule as a person reads it. The rule grammar (Claude Code's) marks an
+ * absolute path with a double slash, Edit(//home/me/app/main.go); on the
+ * card that reads like a typo, so the path is shown as the path it is.
+ * The rule exactly as written to the file is the tooltip.
+ */
+export function ruleLabel(rule: string): string {
+  const m = /^(\w+)\(\/\/(.*)\)$/s.exec(rule);
+  return m ? `${m[1]}(/${m[2]})` : rule;
+}
+
 /** The rules "Always allow" adds, under the card's buttons. */
 export function AlwaysAllowRules({ rules }: { rules?: string[] }) {
   if (!rules || rules.length === 0) return null;
   return (
-    <div class="muted always-note" data-testid="confirm-always-rules">
-      {l10n.t('“Always allow” adds: {0}', rules.join(', '))}
+    <div class="muted always-note" data-testid="confirm-always-rules" title={rules.join('\n')}>
+      {l10n.t('“Always allow” adds: {0}', rules.map(ruleLabel).join(', '))}
     </div>
   );
 }

@@ -122,7 +122,8 @@ func TestEchoNeverShowsTheContextBlock(t *testing.T) {
 }
 
 // make run's demo script (scripts/demo-model.json) parses and walks a
-// newcomer through read, edit, test.
+// newcomer through read, a change in two parts, test; and, in Plan mode,
+// from the withheld write to a plan whose executor makes the same change.
 func TestDemoScriptWalksReadEditTest(t *testing.T) {
 	data, err := os.ReadFile("../../../../scripts/demo-model.json")
 	if err != nil {
@@ -135,13 +136,23 @@ func TestDemoScriptWalksReadEditTest(t *testing.T) {
 	tool := func(out string) *RecordedRequest {
 		return &RecordedRequest{Messages: []Message{{Role: "user", Content: "hi"}, {Role: "tool", Content: out}}}
 	}
+	user := func(text string) *RecordedRequest {
+		return &RecordedRequest{Messages: []Message{{Role: "user", Content: text}}}
+	}
+	const readCalc = "1\tpackage sample\n2\t\n3\t// Add returns the sum of a and b.\n4\tfunc Add(a, b int) int { return a - b }"
 	steps := []struct {
 		req  *RecordedRequest
 		tool string
 	}{
-		{&RecordedRequest{Messages: []Message{{Role: "user", Content: "<context>x</context>\nshow me"}}}, "read_file"},
-		{tool("1\tpackage sample\n4\tfunc Add(a, b int) int { return a - b }"), "edit"},
-		{tool("Edited calc.go (1 line changed)"), "run_shell_command"},
+		{user("<context>x</context>\nshow me"), "read_file"},
+		{tool(readCalc), "write_file"},
+		{tool("Overwrote calc.go (5 lines)."), "run_shell_command"},
+		{tool("Overwrote calc.go (5 lines).\nUser note: The user rejected hunk(s) 1 of your edit; only the other hunks were written."), "run_shell_command"},
+		// Plan mode: the write is withheld, a plan is proposed instead.
+		{tool(`Error: tool "write_file" is not available to this agent: the planning phase does not allow write_file`), "create_todo_list"},
+		// Run plan: the executor reads and writes, the evaluator completes.
+		{user("[executor:1] Fix Add in calc.go"), "read_file"},
+		{user("[evaluator:1] Check item 1"), "complete_todo_item"},
 	}
 	for i, s := range steps {
 		got := r.Reply(s.req)
@@ -149,8 +160,30 @@ func TestDemoScriptWalksReadEditTest(t *testing.T) {
 			t.Fatalf("step %d: reply %+v, want a %s call", i, got, s.tool)
 		}
 	}
-	if got := r.Reply(tool("$ go test ./...\n(cwd ., exit code 0, 300 ms)")); !strings.Contains(got.Text, "snapshot") {
-		t.Fatalf("final answer: %q", got.Text)
+	for _, out := range []string{"$ go test ./...\n(cwd ., exit code 0, 300 ms)", "Item 1 (Fix Add) is done."} {
+		if got := r.Reply(tool(out)); got.Text == "" || len(got.ToolCalls) != 0 {
+			t.Fatalf("answer to %q: %+v", out, got)
+		}
+	}
+	if got := r.Reply(user("[scheduler] Every todo item has been handled. Results:")); !strings.Contains(got.Text, "plan is done") {
+		t.Fatalf("the scheduler's summary: %q", got.Text)
+	}
+	// The final answer stays true whether or not the command was asked
+	// about (the sandbox runs a read-only test unasked).
+	final := r.Reply(tool("$ go test ./...\n(cwd ., exit code 0, 300 ms)")).Text
+	if !strings.Contains(final, "snapshot") || strings.Contains(final, "after asking you") {
+		t.Fatalf("final answer: %q", final)
+	}
+	// The change has two hunks: a package comment inserted at the top and
+	// the fix, with unchanged lines between them.
+	var args struct{ Content string }
+	if err := json.Unmarshal([]byte(r.Reply(tool(readCalc)).ToolCalls[0].Arguments), &args); err != nil {
+		t.Fatal(err)
+	}
+	before := []string{"package sample", "", "// Add returns the sum of a and b.", "func Add(a, b int) int { return a - b }"}
+	after := strings.Split(strings.TrimSuffix(args.Content, "\n"), "\n")
+	if len(after) != 5 || !strings.HasPrefix(after[0], "// Package sample") || strings.Join(after[1:4], "|") != strings.Join(before[:3], "|") || after[4] != "func Add(a, b int) int { return a + b }" {
+		t.Fatalf("the demo's change is not two separate hunks over run.sh's calc.go:\n%s", args.Content)
 	}
 	// A second run finds Add fixed: no empty edit is proposed, the test runs.
 	got := r.Reply(tool("1\tpackage sample\n4\tfunc Add(a, b int) int { return a + b }"))

@@ -1,10 +1,12 @@
 package integration
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +101,47 @@ func TestUserFacingMessagesFollowTheLanguage(t *testing.T) {
 	}
 	if !strings.Contains(msg, "API 密钥") || action != "setApiKey" {
 		t.Fatalf("error %q action %q", msg, action)
+	}
+}
+
+// TestLanguageChangeAppliesWithoutRestart: govibe.language changed while
+// the sidecar runs applies at once, to the engine's messages and to the
+// server's own (a model listing's error), with no restart.
+func TestLanguageChangeAppliesWithoutRestart(t *testing.T) {
+	settings := map[string]any{"apiBaseUrl": "https://api.example.invalid/v1", "model": "m", "language": "en"}
+	ed := fakeeditor.Connect(t, fakeeditor.Options{Settings: settings})
+	han := regexp.MustCompile(`\p{Han}`)
+	listErr := func() string {
+		err := ed.Call("models/list", protocol.ModelsEndpointParams{Preset: "custom", BaseURL: "http://127.0.0.1:1/v1"}, &protocol.ModelsListResult{})
+		if err == nil {
+			t.Fatal("listing an endpoint nothing listens on succeeded")
+		}
+		return err.Error()
+	}
+	if msg := listErr(); han.MatchString(msg) {
+		t.Fatalf("in English the error reads %q", msg)
+	}
+	zh := map[string]any{}
+	for k, v := range settings {
+		zh[k] = v
+	}
+	zh["language"] = "zh-CN"
+	if err := ed.Conn.Notify(context.Background(), "settings/didChange", protocol.SettingsDidChangeParams{Settings: protocol.Settings{Values: zh}}); err != nil {
+		t.Fatal(err)
+	}
+	// An ordered request returns only after the notification before it was
+	// handled (models/list itself is not ordered).
+	if err := ed.Call("commands/list", protocol.CommandsListParams{}, &protocol.CommandsListResult{}); err != nil {
+		t.Fatal(err)
+	}
+	if msg := listErr(); !han.MatchString(msg) {
+		t.Fatalf("after switching to zh-CN the server's error reads %q", msg)
+	}
+	r := send(t, ed, "", "你好")
+	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
+	for _, ev := range ed.Events(r.SessionID) {
+		if ev.Kind == protocol.EventError && !han.MatchString(ev.Error.Message) {
+			t.Fatalf("after switching to zh-CN the engine's error reads %q", ev.Error.Message)
+		}
 	}
 }

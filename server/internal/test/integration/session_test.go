@@ -73,6 +73,22 @@ func TestBTWSideConversation(t *testing.T) {
 	if btw != 4 {
 		t.Fatalf("want 4 messages marked btw, got %d", btw)
 	}
+	// Live, too: the user message and the reply a btw turn opens are
+	// marked as they arrive, so the chat labels them "Side note" at once.
+	live := map[string]bool{}
+	for _, ev := range ed.Events(r.SessionID) {
+		if (ev.Kind == protocol.EventMessage || ev.Kind == protocol.EventTurnStarted) && ev.Message != nil {
+			live[ev.Message.ID] = ev.Message.BTW
+		}
+	}
+	for _, m := range load.Messages {
+		if got, ok := live[m.ID]; ok && got != m.BTW {
+			t.Errorf("message %s (%s): live btw %v, stored btw %v", m.ID, m.Role, got, m.BTW)
+		}
+	}
+	if n := len(live); n != 8 {
+		t.Fatalf("want the 8 messages announced live, got %d", n)
+	}
 }
 
 // TestConcurrentSessionsStayIsolated runs two sessions at once and switches
