@@ -149,7 +149,8 @@ func TestDemoScriptWalksReadEditTest(t *testing.T) {
 		{tool("Overwrote calc.go (5 lines)."), "run_shell_command"},
 		{tool("Overwrote calc.go (5 lines).\nUser note: The user rejected hunk(s) 1 of your edit; only the other hunks were written."), "run_shell_command"},
 		// Plan mode: the write is withheld, a plan is proposed instead.
-		{tool(`Error: tool "write_file" is not available to this agent: the planning phase does not allow write_file`), "create_todo_list"},
+		// (the refusal's words are toolpolicy's Plan-mode reason)
+		{tool(`Error: tool "write_file" is not available to this agent: Plan mode does not allow write_file: nothing changes until the proposed plan is run`), "create_todo_list"},
 		// Run plan: the executor reads and writes, the evaluator completes.
 		{user("[executor:1] Fix Add in calc.go"), "read_file"},
 		{user("[evaluator:1] Check item 1"), "complete_todo_item"},
