@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -50,6 +51,13 @@ func bwrapArgs(p Policy, cwd, helper string) (args, missing []string) {
 		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--unshare-net", // only loopback: the proxy is reached through a socket
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+	}
+	// What lives under the host's /tmp is hidden by the private one; the
+	// home folder and the PATH's folders that live there (a test's HOME, a
+	// toolchain unpacked under /tmp) stay readable, or tools could not
+	// even start. Masks below still cover the home folder's secrets.
+	for _, d := range underTmp(p.Home, os.Getenv("PATH")) {
+		a = append(a, "--ro-bind", d, d)
 	}
 	mask := func(path string) {
 		fi, err := os.Lstat(path)
@@ -128,4 +136,27 @@ func helperPath() (string, error) {
 		return "", err
 	}
 	return filepath.EvalSymlinks(exe)
+}
+
+// underTmp returns home and the PATH's folders that lie under /tmp and
+// exist (each once, a folder already covered by another left out).
+func underTmp(home, path string) []string {
+	var out []string
+	cands := append([]string{home}, filepath.SplitList(path)...)
+	for _, c := range cands {
+		c = filepath.Clean(c)
+		if c == "" || !strings.HasPrefix(c, "/tmp/") {
+			continue
+		}
+		covered := false
+		for _, o := range out {
+			if c == o || strings.HasPrefix(c, o+"/") {
+				covered = true
+			}
+		}
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() && !covered {
+			out = append(out, c)
+		}
+	}
+	return out
 }

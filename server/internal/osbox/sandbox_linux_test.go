@@ -273,3 +273,19 @@ func findProcs(marker string) []string {
 	}
 	return out
 }
+
+// A home folder under the host's /tmp (as in tests and CI) stays readable
+// under the private /tmp, its secrets still masked.
+func TestHomeUnderTmpStaysReadable(t *testing.T) {
+	for _, m := range mechanisms(t) {
+		if m != Bubblewrap {
+			continue
+		}
+		f := newFixture(t)
+		write(t, filepath.Join(f.home, ".gitconfig"), "[user]\n\tname = Ada\n")
+		out, _ := run(t, m, f.policy(ReadOnly), f.root, "cat ~/.gitconfig; cat ~/.ssh/id_rsa")
+		if !strings.Contains(out, "name = Ada") || strings.Contains(out, "planted-secret") {
+			t.Fatalf("home under /tmp: %q", out)
+		}
+	}
+}
