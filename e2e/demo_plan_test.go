@@ -108,7 +108,8 @@ func TestScenarioDemoPlanMode(t *testing.T) {
 	if err := h.Expect.Locator(withheld).ToHaveAttribute("data-status", "withheld"); err != nil {
 		t.Fatalf("the write Plan mode withheld is not a neutral card: %v", err)
 	}
-	h.expectText(withheld.Locator(selToolWithheld), "Plan mode does not edit: the plan is proposed first.")
+	// The policy's one-sentence reason (toolpolicy), in the person's words.
+	h.expectText(withheld.Locator(selToolWithheld), "Plan mode does not allow write_file")
 	if err := h.Expect.Locator(wv.Locator("[data-testid=error], .tool-error-line")).ToHaveCount(0); err != nil {
 		t.Fatalf("an error is shown for the withheld write: %v", err)
 	}
