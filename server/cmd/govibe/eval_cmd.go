@@ -161,5 +161,5 @@ func (r *evalRunner) run(parent context.Context, run evalsuite.Run) (evalsuite.T
 	}
 	defer eng.Close()
 	rec := &transcriptRecorder{}
-	return rec.drive(ctx, eng, run.Prompt)
+	return rec.drive(ctx, eng, run)
 }
