@@ -90,7 +90,7 @@ func searchCheckTest() string {
 
 var search = Task{
 	Name:        "search",
-	Description: "find a bug's one file among 30 by searching, fix only it",
+	Description: "find the one file at fault among 32 by searching, and fix only it",
 	Setup: func(_ *Env, dir string) error {
 		files := map[string]string{"go.mod": "module api\n\ngo 1.21\n", "routes/routes.go": searchRoutes, "routes/legacy_billing.go": searchLegacy}
 		for _, res := range searchResources {
