@@ -8,8 +8,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/util/lazyload"
 )
 
 // Manager is the hooks capability of one engine: user hooks from the

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Source says where a skill came from; it decides precedence and trust.

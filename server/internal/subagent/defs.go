@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
 	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Def is one sub-agent definition.

@@ -19,8 +19,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"gopkg.in/yaml.v3"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
 	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Format is the file format of a command.
