@@ -60,12 +60,9 @@ var fsHandlers = map[string]handler{
 	"init":      initCmd,
 }
 
-// awkCmd: an awk program that only prints is read-only; one that
-// redirects its output (print > "f") writes files, system() and pipes run
-// commands, and gawk's /inet/ special files open network connections. It
-// was once mutating whatever its program said, in case it wrote; a
-// read-only run is now read-only in the OS sandbox, so the analysis reads
-// the program instead of guessing.
+// awkCmd: an awk program that only prints is read-only (a read-only run
+// cannot write in the sandbox anyway); > writes files, system() and pipes
+// run commands, and gawk's /inet/ files open network connections.
 func awkCmd(a *analyzer, argv []arg, cx *callCtx) {
 	i := a.emit(argv, cx, ReadOnly)
 	for k, x := range argv[1:] {

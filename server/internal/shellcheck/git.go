@@ -10,13 +10,9 @@ var gitReadOnly = set("status", "log", "diff", "show", "rev-parse", "ls-files", 
 	"check-ignore", "check-attr", "var", "cherry", "show-branch", "range-diff", "annotate",
 	"diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck")
 
-// Programs git runs from its configuration (core.pager, core.fsmonitor,
-// diff drivers and textconv, a repository pointed at by --git-dir) are not
-// guessed at: the environment allowlist drops GIT_PAGER and PAGER, and the
-// OS sandbox runs a read-only command read-only and offline, so planted
-// configuration can neither write, nor call out, nor read a masked secret.
-// What the command line itself names (-c key=value, --exec-path=, rebase
-// --exec, grep -O<program>) is still analysed.
+// Programs git takes from its configuration (pager, fsmonitor, diff
+// drivers) run in the read-only, offline sandbox and are not guessed at
+// (doc.go); what the command line names is analysed.
 
 func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 	args := argv[1:]

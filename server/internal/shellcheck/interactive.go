@@ -6,13 +6,10 @@ import (
 )
 
 // Editors, debuggers and other interactive programs run their own command
-// language, so none is read-only. Pagers and manual readers are: what
-// they could run besides (LESSOPEN, PAGER, MANPAGER, a repository's
-// core.pager) comes from variables the command environment's allowlist
-// drops, or from planted configuration, which the OS sandbox keeps
-// read-only and offline; options that name a program on the command line
-// are still analysed as commands, and an assignment on the command line
-// (LESSOPEN=... less) as one too (env.go).
+// language, so none is read-only. Pagers and man are (doc.go): what else
+// they run comes from variables the environment allowlist drops or from
+// configuration the sandbox confines; programs named on the command line
+// are analysed as commands.
 var interactiveHandlers = map[string]handler{
 	"less":            pagerCmd,
 	"more":            pagerCmd,
