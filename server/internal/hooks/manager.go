@@ -89,7 +89,7 @@ func (m *Manager) prepare(ctx context.Context, in *Input) {
 
 func (m *Manager) report(l loadedHooks) {
 	for _, p := range l.problems {
-		m.o.Log.Warn("hook configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
+		m.o.Log.Warn("hook configuration", zap.String("source", p.Path), zap.String("problem", p.Message))
 		m.o.Notice("warning", m.o.Tr("Hooks not loaded: %s", p.Error()))
 	}
 }
