@@ -94,7 +94,11 @@ func (c *Commands) prompts(m Prompts) *Registry {
 		}
 		_ = r.Register(Command{Name: p.Command, Description: p.Description, ArgumentHint: hint,
 			Handler: func(ctx context.Context, _ Params, args string) (Outcome, error) {
-				text, err := m.GetPrompt(ctx, p.Server, p.Name, mcpclient.PromptArgs(p.Arguments, args))
+				named, err := mcpclient.PromptArgs(p.Arguments, args)
+				if err != nil {
+					return Outcome{}, err
+				}
+				text, err := m.GetPrompt(ctx, p.Server, p.Name, named)
 				if err != nil {
 					return Outcome{}, err
 				}
