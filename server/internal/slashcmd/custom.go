@@ -59,11 +59,14 @@ func (c *Commands) loadCustom(dirs []customcmd.Dir) customLoad {
 		if err := r.Register(Command{Name: cc.Name, Description: cc.Description, ArgumentHint: hint,
 			Handler: func(_ context.Context, p Params, args string) (Outcome, error) {
 				ed := customcmd.Editor{File: p.ActiveFile, Selection: p.Selection, Workspace: c.o.Roots[0]}
-				text, err := cc.Expand(args, ed)
+				text, shell, err := cc.ExpandShell(args, ed, nonce())
 				if err != nil {
 					return Outcome{}, err
 				}
-				return Outcome{Text: text, Model: cc.Model, Allowed: cc.AllowedTools}, nil
+				if err := c.mayRunShell(cc, shell); err != nil {
+					return Outcome{}, err
+				}
+				return Outcome{Text: text, Model: cc.Model, Allowed: cc.AllowedTools, Shell: shell}, nil
 			}}); err != nil {
 			problems = append(problems, customcmd.Problem{Path: cc.Path, Message: err.Error()})
 		}
