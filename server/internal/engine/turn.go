@@ -15,7 +15,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/customcmd"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"

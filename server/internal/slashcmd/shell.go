@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/customcmd"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
