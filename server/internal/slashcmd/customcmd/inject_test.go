@@ -3,6 +3,8 @@ package customcmd
 import (
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 // Real command files that run shell commands as they expand: Gemini CLI's
@@ -12,7 +14,7 @@ import (
 // engine replaces with its output; nothing runs here.
 func TestShellCommandsInRealFiles(t *testing.T) {
 	root := t.TempDir()
-	fromCorpus(t, root, map[string]string{
+	corpus.Copy(t, root, map[string]string{
 		"google-gemini/gemini-cli/packages/cli/src/commands/extensions/examples/custom-commands/commands/fs/grep-code.toml": ".gemini/commands/fs/grep-code.toml",
 		"anthropics/claude-code/.claude/commands/commit-push-pr.md":                                                         ".claude/commands/commit-push-pr.md",
 		"anthropics/claude-code-docs/slash-commands/commit.md":                                                              ".claude/commands/plain.md",
