@@ -19,7 +19,10 @@ func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context,
 	return func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error) {
 		send := msgs
 		if free {
-			send = c.beforeRequest(ctx, sid, turnID, msgs)
+			var err error
+			if send, err = c.beforeRequest(ctx, sid, turnID, msgs); err != nil {
+				return nil, err
+			}
 		}
 		fixed, _ := compact.Sanitize(send)
 		if err := compact.ValidateToolPairs(fixed); err != nil {
@@ -30,17 +33,19 @@ func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context,
 }
 
 // beforeRequest returns the track to send, compacting it first when its
-// estimate passes govibe.compact.threshold of the window.
-func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs []llm.Message) []llm.Message {
+// estimate passes govibe.compact.threshold of the window. After an
+// automatic compaction the host may ask whether to go on
+// (Host.ContinueAfter); its error ends the run.
+func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs []llm.Message) ([]llm.Message, error) {
 	if c.slots.blockedWhy(sid) != "" {
-		return msgs
+		return msgs, nil
 	}
 	est := compact.Default()
 	pol := c.host.Policy(ctx, sid)
 	system, defs := c.host.Prefix(ctx, sid)
 	track := c.modelTrack(ctx, sid, msgs)
 	if !pol.ShouldCompact(est.Request(system, defs, track)) {
-		return track
+		return track, nil
 	}
 	if ch := c.slots.running(sid); ch != nil {
 		// A compaction started elsewhere (the button) is about to shrink
@@ -48,19 +53,25 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return track
+			return track, nil
 		}
 		track = c.modelTrack(ctx, sid, msgs)
 	}
 	tokens := est.Request(system, defs, track)
 	if pol.ShouldCompact(tokens) && tokens > c.RetryAbove(ctx, sid) {
 		release, err := c.slots.acquire(ctx, sid, true)
+		var info Info
 		if err == nil {
-			_, err = c.CompactReserved(ctx, sid, turnID, TriggerAuto)
+			info, err = c.CompactReserved(ctx, sid, turnID, TriggerAuto)
 			release()
 		}
 		if err != nil && ctx.Err() == nil {
 			c.log.Info("automatic compaction", zap.String("session", sid), zap.Error(err))
+		}
+		if err == nil {
+			if err := c.host.ContinueAfter(ctx, sid, turnID, info); err != nil {
+				return nil, err
+			}
 		}
 		track = c.modelTrack(ctx, sid, msgs)
 		tokens = est.Request(system, defs, track)
@@ -76,7 +87,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 			}
 		}
 	}
-	return track
+	return track, nil
 }
 
 // modelTrack is the stored track when it ends where the run's own list

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/review"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -33,6 +34,9 @@ var (
 	ShellRuns = Key[[]ShellRun]{name: "shell.runs"}
 	// Compactions are the session's compaction attempts, oldest first.
 	Compactions = Key[[]CompactionRecord]{name: "compactions"}
+	// CompactTask is the user's requests a compaction keeps word for
+	// word (package compaction), once their messages are summarised away.
+	CompactTask = Key[CompactTaskState]{name: "compact.task"}
 	// CompactGuard stops automatic compaction from looping after a failure.
 	CompactGuard = Key[CompactGuardState]{name: "compact_guard"}
 	// Mode is the session's working mode; absent means Agent.
@@ -154,6 +158,15 @@ type CompactionRecord struct {
 	Shortened   int  `json:"shortened,omitempty"`
 	Truncated   bool `json:"truncated,omitempty"`
 	RequestSent int  `json:"requestTokens,omitempty"`
+	// Kept is what was re-sent word for word after the summary.
+	Kept *compact.KeptCounts `json:"kept,omitempty"`
+}
+
+// CompactTaskState is the requests compaction re-sends after its summary:
+// the session's first request and its latest, each already clipped.
+type CompactTaskState struct {
+	First   string `json:"first,omitempty"`
+	Request string `json:"request,omitempty"`
 }
 
 // CompactGuardState makes automatic compaction retry only once the
