@@ -143,7 +143,7 @@ func TestTwoCompactionsKeepTheTask(t *testing.T) {
 		{Title: "Write tokenizer.go", Status: scheduler.Running},
 		{Title: "Keep the CLI flags", Status: scheduler.Pending},
 	}}
-	if err := sessionstate.Set(ctx, k.e.Store, sid, sessionstate.TodoPlan, plan); err != nil {
+	if err := sessionstate.Set(ctx, k.e.Store, sid, scheduler.TodoPlanKey, plan); err != nil {
 		t.Fatal(err)
 	}
 
@@ -167,7 +167,7 @@ func TestTwoCompactionsKeepTheTask(t *testing.T) {
 		t.Fatalf("third confirmation %+v", c)
 	}
 	plan.Items[1].Status, plan.Items[2].Status = scheduler.Done, scheduler.Running
-	must(t, sessionstate.Set(ctx, k.e.Store, sid, sessionstate.TodoPlan, plan))
+	must(t, sessionstate.Set(ctx, k.e.Store, sid, scheduler.TodoPlanKey, plan))
 	must(t, k.e.Broker.Resolve(c.ID, engine.Answer{Accept: true, Reason: "matches the style guide"}))
 	continueAfterCompaction(t, k, 2)
 	if st := k.e.Wait(sid); st != "done" {

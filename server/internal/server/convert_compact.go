@@ -77,7 +77,7 @@ func markCompactions(msgs []protocol.Message, recs []engine.CompactionRecord) {
 		}
 		for j := range msgs[i].Parts {
 			if msgs[i].Parts[j].Type == "notice" {
-				msgs[i].Parts[j].Meta = compactionMeta(r.Saved, r.Messages, r.Kept)
+				msgs[i].Parts[j].Meta = compactionMeta(r.Saved, r.Messages, (*compact.KeptCounts)(r.Kept))
 				break
 			}
 		}

@@ -8,9 +8,21 @@ import (
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
 )
+
+// taskKey holds the user's requests a compaction keeps word for word, once
+// their messages are summarised away.
+var taskKey = sessionstate.NewKey[taskState]("compact.task")
+
+// taskState is the requests compaction re-sends after its summary: the
+// session's first request and its latest, each already clipped.
+type taskState struct {
+	First   string `json:"first,omitempty"`
+	Request string `json:"request,omitempty"`
+}
 
 // maxRequestLookups bounds how many user messages one compaction reads
 // from the store to find the person's own words behind a request.
@@ -31,7 +43,7 @@ func (c *Compactor) kept(ctx context.Context, sid string, n int) compact.Kept {
 	if st := sessionstate.Lookup(ctx, c.tracks, sid, sessionstate.BTW); st.Active && st.Start < limit {
 		limit = st.Start
 	}
-	task := sessionstate.Lookup(ctx, c.tracks, sid, sessionstate.CompactTask)
+	task := sessionstate.Lookup(ctx, c.tracks, sid, taskKey)
 	latest, latestAt := c.personRequest(ctx, entries[:limit], true)
 	if latest != "" {
 		task.Request = compact.ClipMiddle(latest, compact.MaxRequestChars)
@@ -45,8 +57,8 @@ func (c *Compactor) kept(ctx context.Context, sid string, n int) compact.Kept {
 			task.First = compact.ClipMiddle(first, compact.MaxRequestChars)
 		}
 	}
-	if task != (sessionstate.CompactTaskState{}) {
-		if err := sessionstate.Set(ctx, c.tracks, sid, sessionstate.CompactTask, task); err != nil {
+	if task != (taskState{}) {
+		if err := sessionstate.Set(ctx, c.tracks, sid, taskKey, task); err != nil {
 			c.log.Warn("keeping the task's requests", zap.String("session", sid), zap.Error(err))
 		}
 	}
@@ -58,7 +70,7 @@ func (c *Compactor) kept(ctx context.Context, sid string, n int) compact.Kept {
 	if task.First != task.Request && (firstAt < 0 || firstAt < n) {
 		k.FirstRequest = task.First
 	}
-	if plan, ok, _ := sessionstate.Get(ctx, c.tracks, sid, sessionstate.TodoPlan); ok && len(plan.Items) > 0 {
+	if plan, ok, _ := sessionstate.Get(ctx, c.tracks, sid, scheduler.TodoPlanKey); ok && len(plan.Items) > 0 {
 		k.Goal = plan.Goal
 		for _, it := range plan.Items {
 			k.Todos = append(k.Todos, compact.Todo{Title: it.Title, Status: string(it.Status)})

@@ -135,7 +135,7 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	}
 	info.MessageID, info.MessageSeq = m.ID, m.Seq
 	c.record(ctx, sid, Record{Trigger: trigger, Status: "done", MessageID: m.ID, Messages: n, Before: info.BeforeTokens,
-		After: info.AfterTokens, Saved: info.SavedTokens, Shortened: info.Shortened, Truncated: cut, RequestSent: int(resp.Usage.PromptTokens), Kept: &info.Kept})
+		After: info.AfterTokens, Saved: info.SavedTokens, Shortened: info.Shortened, Truncated: cut, RequestSent: int(resp.Usage.PromptTokens), Kept: (*sessionstate.CompactionKept)(&info.Kept)})
 	c.afterTrackChange(ctx, sid, system, defs)
 	c.host.Compacted(ctx, sid, turnID, info)
 	return info, nil
