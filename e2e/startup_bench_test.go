@@ -173,8 +173,10 @@ const startupProbeJS = `(marker) => {
 // until the session's last message (of n) is shown.
 func (h *harness) measureStartup(n int, click bool, since time.Time) startupMoments {
 	h.t.Helper()
-	// Frames of the page before a reload may still answer for a moment.
-	sinceMS := float64(since.UnixMilli())
+	// Frames of the page before a reload may still answer for a moment;
+	// they were made well before it. The slack absorbs the difference
+	// between Chromium's timeOrigin and this process's clock.
+	sinceMS := float64(since.UnixMilli()) - 1000
 	marker := fmt.Sprintf("Message %d explains", n-1)
 	var wb, seen, nav, input, shown float64
 	marks := map[string]int64{}
