@@ -179,6 +179,7 @@ func (h *harness) measureStartup(n int, click bool, since time.Time) startupMome
 	sinceMS := float64(since.UnixMilli()) - 1000
 	marker := fmt.Sprintf("Message %d explains", n-1)
 	var wb, seen, nav, input, shown float64
+	mainErr := "" // why the main frame did not answer, if it did not
 	marks := map[string]int64{}
 	deadline := time.Now().Add(startupTimeout * time.Millisecond)
 	clicked := !click
@@ -186,14 +187,21 @@ func (h *harness) measureStartup(n int, click bool, since time.Time) startupMome
 		if time.Now().After(deadline) {
 			h.t.Fatalf("start-up: the session's last message %q was not shown within %d s", marker, startupTimeout/1000)
 		}
-		for _, f := range h.Page.Frames() {
+		frames := append([]playwright.Frame{h.Page.MainFrame()}, h.Page.Frames()...)
+		for i, f := range frames {
 			v, err := f.Evaluate(startupProbeJS, marker)
 			if err != nil {
+				if i == 0 {
+					mainErr = err.Error()
+				}
 				continue // a frame that went away or is not loaded yet
 			}
 			r, _ := v.(map[string]any)
 			now, _ := toFloat(r["now"])
 			if origin, _ := toFloat(r["origin"]); origin < sinceMS {
+				if i == 0 {
+					mainErr = fmt.Sprintf("timeOrigin %.0f before %.0f", origin, sinceMS)
+				}
 				continue
 			}
 			if w, _ := toFloat(r["wb"]); w > 0 && wb == 0 {
@@ -222,6 +230,9 @@ func (h *harness) measureStartup(n int, click bool, since time.Time) startupMome
 			}
 			clicked = true
 		}
+	}
+	if seen == 0 {
+		h.t.Fatalf("start-up: the workbench's activity bar was never seen (main frame: %s)", mainErr)
 	}
 	if wb == 0 || wb > seen {
 		// No mark (a reloaded page may not repeat it): when the poll first
