@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"errors"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -75,12 +76,7 @@ type Config struct {
 }
 
 // Problem is a configuration that was skipped.
-type Problem struct {
-	Source  string
-	Message string
-}
-
-func (p Problem) Error() string { return p.Source + ": " + p.Message }
+type Problem = problem.Problem
 
 // Source is one place hooks come from.
 type Source struct {
@@ -128,14 +124,14 @@ func Load(userSetting json.RawMessage, sources []Source, trusted bool) (c *Confi
 	c = &Config{}
 	if len(userSetting) > 0 && string(userSetting) != "null" {
 		if err := c.add(userSetting, "settings: govibe.hooks"); err != nil {
-			problems = append(problems, Problem{Source: "settings: govibe.hooks", Message: err.Error()})
+			problems = append(problems, Problem{Path: "settings: govibe.hooks", Message: err.Error()})
 		}
 	}
 	for _, s := range sources {
 		data, err := safefile.ReadFile(s.Path, maxConfigFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
+				problems = append(problems, Problem{Path: s.Path, Message: err.Error()})
 			}
 			continue
 		}
@@ -146,7 +142,7 @@ func Load(userSetting json.RawMessage, sources []Source, trusted bool) (c *Confi
 			continue
 		}
 		if err := c.add(data, s.Path); err != nil {
-			problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
+			problems = append(problems, Problem{Path: s.Path, Message: err.Error()})
 		}
 	}
 	return c, problems, skipped

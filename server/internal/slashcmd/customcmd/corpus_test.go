@@ -16,7 +16,7 @@ import (
 func fromCorpus(t *testing.T, root string, files map[string]string) {
 	t.Helper()
 	for src, dst := range files {
-		p := filepath.Join("..", "..", "..", "testdata", "compat", filepath.FromSlash(src))
+		p := filepath.Join("..", "..", "..", "..", "testdata", "compat", filepath.FromSlash(src))
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

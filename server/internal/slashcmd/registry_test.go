@@ -1,16 +1,16 @@
-package commands
+package slashcmd
 
 import (
 	"reflect"
 	"testing"
 )
 
-type handler func(args string) string
+type testHandler func(args string) string
 
-func registry(t *testing.T) *Registry[handler] {
+func testRegistry(t *testing.T) *registry[testHandler] {
 	t.Helper()
-	r := New[handler]()
-	for _, c := range []Command[handler]{
+	r := newRegistry[testHandler]()
+	for _, c := range []command[testHandler]{
 		{Name: "compact", Description: "Summarise earlier messages", Handler: func(string) string { return "compact" }},
 		{Name: "btw", Aliases: []string{`\btw`}, Description: "Side question", ArgumentHint: "<question>", Handler: func(a string) string { return "btw:" + a }},
 	} {
@@ -22,7 +22,7 @@ func registry(t *testing.T) *Registry[handler] {
 }
 
 func TestMatch(t *testing.T) {
-	r := registry(t)
+	r := testRegistry(t)
 	cases := []struct {
 		text, want string // want "" = no match
 	}{
@@ -54,7 +54,7 @@ func TestMatch(t *testing.T) {
 }
 
 func TestLookupAndList(t *testing.T) {
-	r := registry(t)
+	r := testRegistry(t)
 	if c, ok := r.Lookup("/btw"); !ok || c.ArgumentHint != "<question>" {
 		t.Fatalf("Lookup(/btw) = %+v, %v", c, ok)
 	}
@@ -68,8 +68,8 @@ func TestLookupAndList(t *testing.T) {
 }
 
 func TestRegisterRejectsBadAndDuplicateNames(t *testing.T) {
-	r := registry(t)
-	for _, c := range []Command[handler]{{Name: ""}, {Name: "two words"}, {Name: "/Compact"}, {Name: "other", Aliases: []string{`\BTW`}}} {
+	r := testRegistry(t)
+	for _, c := range []command[testHandler]{{Name: ""}, {Name: "two words"}, {Name: "/Compact"}, {Name: "other", Aliases: []string{`\BTW`}}} {
 		if err := r.Register(c); err == nil {
 			t.Errorf("Register(%q, %v) accepted", c.Name, c.Aliases)
 		}
@@ -81,7 +81,7 @@ func TestRegisterRejectsBadAndDuplicateNames(t *testing.T) {
 	if len(r.List()) != 2 {
 		t.Fatalf("List after refusals: %+v", r.List())
 	}
-	if err := r.Register(Command[handler]{Name: "Help"}); err != nil {
+	if err := r.Register(command[testHandler]{Name: "Help"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := r.Lookup("help"); !ok || r.List()[2].Name != "help" {

@@ -27,7 +27,7 @@ func (r *Reviewers) Edit(ctx context.Context, t Target, request string, p tools.
 	st := review.CheckEdit(review.EditCheck{Path: p.Path, RelPath: p.RelPath, Original: p.Original, Proposed: p.Proposed,
 		IsNew: p.IsNew, Delete: p.Delete, Roots: r.opts.Roots})
 	if review.Blocking(st.Problems) {
-		card := &Card{Kind: string(review.KindEdit), Problems: toProblems(st.Problems), DurationMs: time.Since(start).Milliseconds()}
+		card := &Card{Kind: string(review.KindEdit), Problems: st.Problems, DurationMs: time.Since(start).Milliseconds()}
 		r.host.PublishReview(t, card)
 		return card, rejectionNote(card), nil
 	}
@@ -44,7 +44,7 @@ func (r *Reviewers) Edit(ctx context.Context, t Target, request string, p tools.
 		return card, rejectionNote(card), nil
 	}
 	// Static warnings travel with the verdict so the user sees them too.
-	for _, w := range toProblems(st.Problems) {
+	for _, w := range st.Problems {
 		if !hasProblem(card.Problems, w) {
 			card.Problems = append(card.Problems, w)
 		}

@@ -1,9 +1,10 @@
-// Package commands is the registry of slash commands typed into the chat
+// The registry of slash commands typed into the chat
 // ("/compact", "/btw …"). It knows names, descriptions, argument hints and
 // how to recognise a command in a message; what a command does is its
 // handler, whose type the registering package chooses (H), so the
 // registry never depends on the engine.
-package commands
+
+package slashcmd
 
 import (
 	"fmt"
@@ -13,8 +14,8 @@ import (
 	"unicode"
 )
 
-// Command is one slash command.
-type Command[H any] struct {
+// command is one slash command.
+type command[H any] struct {
 	// Name is the command without its slash, lower case ("compact").
 	Name string
 	// Aliases are other spellings of the whole command word, matched
@@ -33,22 +34,22 @@ type Info struct {
 	Name, Description, ArgumentHint string
 }
 
-// Registry holds commands by name. Safe for concurrent use: commands may
+// registry holds commands by name. Safe for concurrent use: commands may
 // be added (custom commands found on disk) while messages are matched.
-type Registry[H any] struct {
+type registry[H any] struct {
 	mu     sync.RWMutex
-	byWord map[string]*Command[H] // "/name" and aliases, lower case
-	byName map[string]*Command[H]
+	byWord map[string]*command[H] // "/name" and aliases, lower case
+	byName map[string]*command[H]
 }
 
-// New returns an empty registry.
-func New[H any]() *Registry[H] {
-	return &Registry[H]{byWord: map[string]*Command[H]{}, byName: map[string]*Command[H]{}}
+// newRegistry returns an empty registry.
+func newRegistry[H any]() *registry[H] {
+	return &registry[H]{byWord: map[string]*command[H]{}, byName: map[string]*command[H]{}}
 }
 
 // Register adds c. A name or alias already taken, or a name that is not
 // one word, is an error and changes nothing.
-func (r *Registry[H]) Register(c Command[H]) error {
+func (r *registry[H]) Register(c command[H]) error {
 	c.Name = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(c.Name), "/"))
 	if c.Name == "" || strings.IndexFunc(c.Name, unicode.IsSpace) >= 0 {
 		return fmt.Errorf("invalid command name %q: want one word", c.Name)
@@ -73,12 +74,12 @@ func (r *Registry[H]) Register(c Command[H]) error {
 }
 
 // Lookup finds a command by name, with or without its slash.
-func (r *Registry[H]) Lookup(name string) (Command[H], bool) {
+func (r *registry[H]) Lookup(name string) (command[H], bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	c, ok := r.byName[strings.ToLower(strings.TrimPrefix(name, "/"))]
 	if !ok {
-		return Command[H]{}, false
+		return command[H]{}, false
 	}
 	return *c, true
 }
@@ -87,7 +88,7 @@ func (r *Registry[H]) Lookup(name string) (Command[H], bool) {
 // command's name (with its slash) or alias, case-insensitively, followed
 // by nothing or whitespace. args is the rest, trimmed. A message with
 // arguments for a command that takes none is not a match.
-func (r *Registry[H]) Match(text string) (c Command[H], args string, ok bool) {
+func (r *registry[H]) Match(text string) (c command[H], args string, ok bool) {
 	text = strings.TrimSpace(text)
 	word, rest := text, ""
 	if i := strings.IndexFunc(text, unicode.IsSpace); i >= 0 {
@@ -97,13 +98,13 @@ func (r *Registry[H]) Match(text string) (c Command[H], args string, ok bool) {
 	cmd, found := r.byWord[strings.ToLower(word)]
 	r.mu.RUnlock()
 	if !found || (rest != "" && cmd.ArgumentHint == "") {
-		return Command[H]{}, "", false
+		return command[H]{}, "", false
 	}
 	return *cmd, rest, true
 }
 
 // List returns every command, sorted by name, for autocomplete.
-func (r *Registry[H]) List() []Info {
+func (r *registry[H]) List() []Info {
 	r.mu.RLock()
 	out := make([]Info, 0, len(r.byName))
 	for _, c := range r.byName {

@@ -65,7 +65,7 @@ func (r *Reviewers) Shell(ctx context.Context, t Target, request string, p tools
 		if res.Card.Unavailable != "" || res.Card.Approved {
 			return res, nil
 		}
-		in.Previous = FromProblems(res.Card.Problems)
+		in.Previous = res.Card.Problems
 	}
 	res.Refusal = "not run: the security review rejected the command (the user was not asked):\n" + res.Card.Feedback() +
 		"\nRethink the step: make the command safer or narrower, or explain to the user why it is needed."

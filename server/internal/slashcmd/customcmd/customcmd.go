@@ -10,6 +10,7 @@ package customcmd
 import (
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -19,8 +20,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"gopkg.in/yaml.v3"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
 	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Format is the file format of a command.
@@ -46,18 +47,7 @@ type Command struct {
 }
 
 // Problem is a file that was skipped, with where and why.
-type Problem struct {
-	Path    string
-	Line    int
-	Message string
-}
-
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.Path, p.Message)
-}
+type Problem = problem.Problem
 
 // Dir is one folder of command files.
 type Dir struct {

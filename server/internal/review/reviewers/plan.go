@@ -63,7 +63,7 @@ func (r *Reviewers) Plan(ctx context.Context, t Target, request string, plan any
 		out.Accepted = true
 		return out, nil
 	case card.Unavailable == "" && attempt < rs.Attempts:
-		r.setPlanState(ctx, sid, sessionstate.PlanReviewState{Attempts: attempt, Previous: FromProblems(card.Problems)})
+		r.setPlanState(ctx, sid, sessionstate.PlanReviewState{Attempts: attempt, Previous: card.Problems})
 		out.Feedback = fmt.Sprintf("The plan reviewer rejected this plan (attempt %d of %d). Revise the plan and call create_todo_list again.\n%s",
 			attempt, rs.Attempts, card.Feedback())
 		return out, nil

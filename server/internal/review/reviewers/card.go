@@ -12,12 +12,9 @@ type Card struct {
 	Unavailable string    `json:"unavailable,omitempty"`
 }
 
-// Problem is one finding on a card.
-type Problem struct {
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	Location string `json:"location,omitempty"`
-}
+// Problem is one finding on a card: the verdict's own type, so a card's
+// problems go back into the next prompt unchanged.
+type Problem = review.Problem
 
 func cardOf(kind review.Kind, out review.Outcome) *Card {
 	c := &Card{Kind: string(kind), DurationMs: out.Duration.Milliseconds()}
@@ -26,25 +23,8 @@ func cardOf(kind review.Kind, out review.Outcome) *Card {
 		return c
 	}
 	c.Approved, c.Suggestion = out.Verdict.Approved, out.Verdict.Suggestion
-	c.Problems = toProblems(out.Verdict.Problems)
+	c.Problems = out.Verdict.Problems
 	return c
-}
-
-func toProblems(ps []review.Problem) []Problem {
-	var out []Problem
-	for _, p := range ps {
-		out = append(out, Problem{Severity: p.Severity, Message: p.Message, Location: p.Location})
-	}
-	return out
-}
-
-// FromProblems converts a card's problems back for the next prompt.
-func FromProblems(ps []Problem) []review.Problem {
-	var out []review.Problem
-	for _, p := range ps {
-		out = append(out, review.Problem{Severity: p.Severity, Message: p.Message, Location: p.Location})
-	}
-	return out
 }
 
 // Feedback renders a rejected card for the model.
@@ -55,7 +35,7 @@ func (c *Card) Feedback() string {
 	if c.Unavailable != "" {
 		return "review unavailable: " + c.Unavailable
 	}
-	s := review.Format(FromProblems(c.Problems))
+	s := review.Format(c.Problems)
 	if c.Suggestion != "" {
 		s += "\nSuggestion: " + c.Suggestion
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"

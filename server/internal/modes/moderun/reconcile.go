@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // Reconcile mode's controls: /reconcile <intent> switches the session to
