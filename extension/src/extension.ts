@@ -81,20 +81,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         env: withBrowserDriver(sidecarEnv(process.env, passthrough), context.extensionPath, process.execPath),
       });
     },
-    initializeParams: async (): Promise<InitializeParams> => ({
-      protocolVersion: Version,
-      clientInfo: { name: 'vscode', version: `${context.extension.packageJSON.version} (VS Code ${vscode.version})` },
-      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
-      storageDir,
-      legacyStorageDirs: legacyDirs(),
-      // The editor's own language: govibe.language (in the settings) picks
-      // over it in the sidecar, also when it changes later.
-      locale: vscode.env.language.toLowerCase(),
-      settings: buildSettings((k) => cfg().get(k), await keysImported.then(() => keys.load()), (k) => cfg().inspect(k)),
-      capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
-      trusted: vscode.workspace.isTrusted,
-      host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
-    }),
+    initializeParams: async (): Promise<InitializeParams> => {
+      // SecretStorage answers from the window: on a busy start-up this
+      // wait is part of the server's start (logged to tell).
+      const asked = Date.now();
+      const apiKeys = await keysImported.then(() => keys.load());
+      log.info(`API keys read in ${Date.now() - asked} ms`);
+      return {
+        protocolVersion: Version,
+        clientInfo: { name: 'vscode', version: `${context.extension.packageJSON.version} (VS Code ${vscode.version})` },
+        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
+        storageDir,
+        legacyStorageDirs: legacyDirs(),
+        // The editor's own language: govibe.language (in the settings) picks
+        // over it in the sidecar, also when it changes later.
+        locale: vscode.env.language.toLowerCase(),
+        settings: buildSettings((k) => cfg().get(k), apiKeys, (k) => cfg().inspect(k)),
+        capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
+        trusted: vscode.workspace.isTrusted,
+        host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
+      };
+    },
     attach: (conn: MessageConnection) => {
       editor.attach(conn);
       conn.onNotification(Method.ChatEvent, (e: ChatEvent) => chat?.event(e));
