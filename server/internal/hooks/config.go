@@ -38,6 +38,9 @@ var Events = []Event{PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubm
 const (
 	DefaultTimeout = 60 * time.Second
 	CopilotTimeout = 30 * time.Second
+	// MaxTimeout bounds what a configuration may set: every hook ends,
+	// and with it the step of the turn that waits for it.
+	MaxTimeout = 10 * time.Minute
 )
 
 // Format is whose payload a hook reads on stdin and whose reply it writes.

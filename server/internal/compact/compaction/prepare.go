@@ -7,6 +7,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // Prepare is a run's agent.Run.Prepare: it sends the session's model
@@ -21,6 +22,7 @@ func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context,
 		if free {
 			send = c.beforeRequest(ctx, sid, turnID, msgs)
 		}
+		watchdog.Doing(ctx, "repairing the history (sanitize)")
 		fixed, _ := compact.Sanitize(send)
 		if err := compact.ValidateToolPairs(fixed); err != nil {
 			return nil, err
@@ -39,6 +41,9 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 	pol := c.host.Policy(ctx, sid)
 	system, defs := c.host.Prefix(ctx, sid)
 	track := c.modelTrack(ctx, sid, msgs)
+	// The loop runs this under a CPU watchdog (agent.Run.PrepareBudget):
+	// name each step for its message should one spin.
+	watchdog.Doing(ctx, "estimating the request's tokens")
 	if !pol.ShouldCompact(est.Request(system, defs, track)) {
 		return track
 	}
@@ -54,6 +59,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 	}
 	tokens := est.Request(system, defs, track)
 	if pol.ShouldCompact(tokens) && tokens > c.RetryAbove(ctx, sid) {
+		watchdog.Doing(ctx, "planning and running the automatic compaction")
 		release, err := c.slots.acquire(ctx, sid, true)
 		if err == nil {
 			_, err = c.CompactReserved(ctx, sid, turnID, TriggerAuto)
@@ -63,6 +69,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 			c.log.Info("automatic compaction", zap.String("session", sid), zap.Error(err))
 		}
 		track = c.modelTrack(ctx, sid, msgs)
+		watchdog.Doing(ctx, "estimating the compacted request's tokens")
 		tokens = est.Request(system, defs, track)
 	}
 	if tokens > pol.RequestBudget() {

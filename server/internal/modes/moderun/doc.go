@@ -9,7 +9,7 @@
 //
 // # The session's mode
 //
-// The mode is session state (sessionstate.Mode), set by the webview header's
+// The mode is session state (modes.ModeKey), set by the webview header's
 // picker or chat/setMode, govibe exec --mode, the "GoVibe: Working Mode…"
 // quick pick, or /reconcile; every switch is published as a mode event, and
 // session/load / mode/get carry the mode's record (ModeState) for its panel.
@@ -21,7 +21,7 @@
 //
 // # Phases as run
 //
-// Each accepted report records sessionstate.PhaseProgress and publishes a mode
+// Each accepted report records modes.PhaseProgressKey and publishes a mode
 // event; the run stops when the state moves on (agent.Run.StopWhen,
 // Modes.StopWhen), and the next run gets the next state's tools; a refused
 // report does not stop the run (the model reads why). The repeat guard
@@ -35,7 +35,7 @@
 //
 // /reconcile <intent>, or a plain message in Reconcile mode while no approved
 // run is under way (Modes.DraftText), drafts a manifest. A manifest written
-// becomes the session's run (sessionstate.ReconcileRun, unapproved) and the
+// becomes the session's run (modes.ReconcileRunKey, unapproved) and the
 // ReconcilePanel shows it in an editable text area. Approving
 // (reconcile/approve, with the edited JSON or the file as it is) writes
 // approved: true back and starts the loop as a turn (turn.reconcile):

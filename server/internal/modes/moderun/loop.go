@@ -44,7 +44,7 @@ var _ modes.Reconciler = (*Loop)(nil)
 // NewLoop starts a turn's loop on the session's saved run and shows it
 // running.
 func (m *Modes) NewLoop(ctx context.Context, sid, turnID string, a Agents) (*Loop, error) {
-	st, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err != nil || !ok {
 		return nil, fmt.Errorf("no reconcile run to start: %v", err)
 	}
@@ -137,7 +137,7 @@ func (l *Loop) Snapshot(ctx context.Context, loop int) error {
 // writes its status back into the manifest file.
 func (l *Loop) Save(ctx context.Context, st modes.RunState) error {
 	l.st = st
-	if err := sessionstate.Set(ctx, l.m.store, l.sid, sessionstate.ReconcileRun, st); err != nil {
+	if err := sessionstate.Set(ctx, l.m.store, l.sid, modes.ReconcileRunKey, st); err != nil {
 		return err
 	}
 	return l.m.writeManifest(st.Manifest)

@@ -50,7 +50,7 @@ func New(h Host, st sessionstate.KV, roots []string) *Modes {
 
 // Mode is the session's working mode (Agent when unset or unreadable).
 func (m *Modes) Mode(ctx context.Context, sid string) modes.Mode {
-	v := sessionstate.Lookup(ctx, m.store, sid, sessionstate.Mode)
+	v := sessionstate.Lookup(ctx, m.store, sid, modes.ModeKey)
 	if _, err := modes.Parse(string(v)); err != nil || v == "" {
 		return modes.Agent
 	}
@@ -68,11 +68,11 @@ func (m *Modes) Set(ctx context.Context, sid, name string) error {
 		return fmt.Errorf("session %s: %w", sid, err)
 	}
 	if md == modes.Phases && m.Mode(ctx, sid) != modes.Phases {
-		if err := sessionstate.Delete(ctx, m.store, sid, sessionstate.PhaseProgress); err != nil {
+		if err := sessionstate.Delete(ctx, m.store, sid, modes.PhaseProgressKey); err != nil {
 			return err
 		}
 	}
-	if err := sessionstate.Set(ctx, m.store, sid, sessionstate.Mode, md); err != nil {
+	if err := sessionstate.Set(ctx, m.store, sid, modes.ModeKey, md); err != nil {
 		return err
 	}
 	// The panel and picker follow a switch made anywhere (/reconcile, Run plan).
@@ -82,7 +82,7 @@ func (m *Modes) Set(ctx context.Context, sid, name string) error {
 
 // Progress is the session's Phases-mode record.
 func (m *Modes) Progress(ctx context.Context, sid string) modes.Progress {
-	p := sessionstate.Lookup(ctx, m.store, sid, sessionstate.PhaseProgress)
+	p := sessionstate.Lookup(ctx, m.store, sid, modes.PhaseProgressKey)
 	if p.State == "" {
 		p.State = modes.Exploring
 	}

@@ -50,7 +50,7 @@ func (r *reportTool) Run(ctx context.Context, env *tools.Env, args json.RawMessa
 	if err := p.Apply(modes.Report{Tool: r.name, Text: a.Text, Steps: a.Steps, StepKey: a.Step}); err != nil {
 		return tools.FailShown(err.Error(), env.Tr("The report of this step was not accepted: %v", err)), nil
 	}
-	if err := sessionstate.Set(ctx, r.m.store, r.sid, sessionstate.PhaseProgress, p); err != nil {
+	if err := sessionstate.Set(ctx, r.m.store, r.sid, modes.PhaseProgressKey, p); err != nil {
 		return tools.Result{}, err
 	}
 	r.m.host.Publish(r.sid, "", p)
@@ -96,7 +96,7 @@ func (m *Modes) advanceOnWrites(ctx context.Context, sid string, ts []tools.Tool
 				if err := pr.Apply(modes.Report{Tool: modes.ToolWrote, Text: p}); err != nil {
 					return ""
 				}
-				if err := sessionstate.Set(ctx, m.store, sid, sessionstate.PhaseProgress, pr); err != nil {
+				if err := sessionstate.Set(ctx, m.store, sid, modes.PhaseProgressKey, pr); err != nil {
 					return ""
 				}
 				m.host.Publish(sid, "", pr)

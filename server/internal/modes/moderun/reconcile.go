@@ -52,7 +52,7 @@ func (e *BadManifestError) Unwrap() error { return e.Err }
 
 // ReconcileState is the session's run (ok false when it has none).
 func (m *Modes) ReconcileState(ctx context.Context, sid string) (ReconcileView, bool) {
-	st, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err != nil || !ok {
 		return ReconcileView{}, false
 	}
@@ -97,7 +97,7 @@ func (m *Modes) onManifestDrafted(ctx context.Context, sid, turnID, path string)
 	}
 	mf.Metadata.Approved = false
 	st := modes.RunState{Manifest: mf}
-	if err := sessionstate.Set(ctx, m.store, sid, sessionstate.ReconcileRun, st); err != nil {
+	if err := sessionstate.Set(ctx, m.store, sid, modes.ReconcileRunKey, st); err != nil {
 		return err
 	}
 	m.host.Publish(sid, turnID, ReconcileView{Run: st, MaxLoops: m.MaxLoops()})
@@ -109,7 +109,7 @@ func (m *Modes) onManifestDrafted(ctx context.Context, sid, turnID, path string)
 // (the whole JSON); otherwise the file is read as it is now, so edits
 // made in the editor count too. A new run starts from the specifier.
 func (m *Modes) ApproveManifest(ctx context.Context, sid, edited string) (string, string, error) {
-	cur, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	cur, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err != nil {
 		return "", "", err
 	}
@@ -140,7 +140,7 @@ func (m *Modes) ApproveManifest(ctx context.Context, sid, edited string) (string
 	if err := m.Set(ctx, sid, string(modes.Reconcile)); err != nil {
 		return "", "", err
 	}
-	if err := sessionstate.Set(ctx, m.store, sid, sessionstate.ReconcileRun, modes.RunState{Manifest: mf}); err != nil {
+	if err := sessionstate.Set(ctx, m.store, sid, modes.ReconcileRunKey, modes.RunState{Manifest: mf}); err != nil {
 		return "", "", err
 	}
 	return m.host.StartReconcile(ctx, sid, m.host.Tr("Reconcile %s: approved, starting the loop.", mf.Metadata.Name))
@@ -148,7 +148,7 @@ func (m *Modes) ApproveManifest(ctx context.Context, sid, edited string) (string
 
 // ResumeReconcile runs a stopped or interrupted run on from its saved step.
 func (m *Modes) ResumeReconcile(ctx context.Context, sid string) (string, string, error) {
-	st, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err != nil {
 		return "", "", err
 	}
@@ -171,7 +171,7 @@ func (m *Modes) ResumesReconcile(ctx context.Context, sid, text string) bool {
 	if sid == "" || !planrun.IsResumeText(text) || m.Mode(ctx, sid) != modes.Reconcile {
 		return false
 	}
-	st, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err != nil || !ok || !st.Manifest.Metadata.Approved {
 		return false
 	}
@@ -191,7 +191,7 @@ func (m *Modes) DraftText(ctx context.Context, sid, text string) (string, bool) 
 	if sid == "" || m.Mode(ctx, sid) != modes.Reconcile || planrun.IsResumeText(text) {
 		return "", false
 	}
-	st, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.ReconcileRun)
+	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err == nil && ok && st.Manifest.Metadata.Approved && !modes.Ended(st.Manifest.Status.Phase) {
 		return "", false
 	}

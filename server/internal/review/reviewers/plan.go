@@ -59,17 +59,17 @@ func (r *Reviewers) Plan(ctx context.Context, t Target, request string, plan any
 	out := PlanVerdict{Card: card, Attempt: attempt, Text: text}
 	switch {
 	case card.Unavailable == "" && card.Approved:
-		r.setPlanState(ctx, sid, sessionstate.PlanReviewState{})
+		r.setPlanState(ctx, sid, review.PlanReviewState{})
 		out.Accepted = true
 		return out, nil
 	case card.Unavailable == "" && attempt < rs.Attempts:
-		r.setPlanState(ctx, sid, sessionstate.PlanReviewState{Attempts: attempt, Previous: card.Problems})
+		r.setPlanState(ctx, sid, review.PlanReviewState{Attempts: attempt, Previous: card.Problems})
 		out.Feedback = fmt.Sprintf("The plan reviewer rejected this plan (attempt %d of %d). Revise the plan and call create_todo_list again.\n%s",
 			attempt, rs.Attempts, card.Feedback())
 		return out, nil
 	}
 	// The reviewer gave up or could not answer: a human decides.
-	r.setPlanState(ctx, sid, sessionstate.PlanReviewState{})
+	r.setPlanState(ctx, sid, review.PlanReviewState{})
 	out.GaveUp = true
 	out.Why = "the reviewer was not available: " + card.Unavailable
 	if card.Unavailable == "" {
@@ -83,10 +83,10 @@ func (r *Reviewers) Plan(ctx context.Context, t Target, request string, plan any
 
 // PlanState is the plan reviewer's rejection count and last problems in
 // the session.
-func (r *Reviewers) PlanState(ctx context.Context, sid string) sessionstate.PlanReviewState {
-	return sessionstate.Lookup(ctx, r.store, sid, sessionstate.PlanReview)
+func (r *Reviewers) PlanState(ctx context.Context, sid string) review.PlanReviewState {
+	return sessionstate.Lookup(ctx, r.store, sid, review.PlanReviewKey)
 }
 
-func (r *Reviewers) setPlanState(ctx context.Context, sid string, st sessionstate.PlanReviewState) {
-	_ = sessionstate.Set(ctx, r.store, sid, sessionstate.PlanReview, st)
+func (r *Reviewers) setPlanState(ctx context.Context, sid string, st review.PlanReviewState) {
+	_ = sessionstate.Set(ctx, r.store, sid, review.PlanReviewKey, st)
 }

@@ -57,7 +57,7 @@ func New(h Host, s Store, log *zap.Logger) *Runner {
 
 // Read returns the persisted plan, or nil when the session has none.
 func (r *Runner) Read(ctx context.Context, sid string) (*scheduler.Plan, error) {
-	p, ok, err := sessionstate.Get(ctx, r.store, sid, sessionstate.TodoPlan)
+	p, ok, err := sessionstate.Get(ctx, r.store, sid, scheduler.TodoPlanKey)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -85,9 +85,9 @@ func (r *Runner) Update(ctx context.Context, sid, turnID, tag string, f func(p *
 		return next, nil
 	}
 	if next == nil {
-		err = sessionstate.Delete(ctx, r.store, sid, sessionstate.TodoPlan)
+		err = sessionstate.Delete(ctx, r.store, sid, scheduler.TodoPlanKey)
 	} else {
-		err = sessionstate.Set(ctx, r.store, sid, sessionstate.TodoPlan, *next)
+		err = sessionstate.Set(ctx, r.store, sid, scheduler.TodoPlanKey, *next)
 	}
 	if err != nil {
 		return cur, err
