@@ -606,7 +606,7 @@ func toolContent(res tools.Result) string {
 func toolDefs(ts []tools.Tool) []llm.ToolDef {
 	defs := make([]llm.ToolDef, 0, len(ts))
 	for _, t := range ts {
-		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
+		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: tools.Describe(t, ts), Parameters: t.Schema()})
 	}
 	return defs
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -57,7 +58,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	ts, d := moderun.StepTools(step, e.hooks.WithHooks(tools.Builtin()), e.opts.Roots)
 	env := e.toolEnv(ctx, r.t)
 	env.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Env: env, System: e.systemPrompt(), Translate: e.tr,
+	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Env: env, System: e.promptFor(sid, toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Reconcile, Phase: string(step)}, d), Translate: e.tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
 		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)

@@ -23,8 +23,6 @@ var (
 	BTW = Key[BTWState]{name: "btw"}
 	// TodoPlan is the session's todo plan; absent when it has none.
 	TodoPlan = Key[scheduler.Plan]{name: "todo_plan"}
-	// TodoItem is the todo item in progress, for the shell security reviewer.
-	TodoItem = Key[string]{name: "review.todoItem"}
 	// PlanReview carries the plan reviewer's rejections between
 	// create_todo_list calls.
 	PlanReview = Key[PlanReviewState]{name: "review.plan"}
