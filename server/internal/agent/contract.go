@@ -60,7 +60,7 @@ func mainContract(s toolpolicy.Situation) []contractLine {
 	switch s.Mode {
 	case modes.Plan:
 		return []contractLine{{
-			text: "Plan mode: investigate and propose a plan; nothing in the workspace changes. Propose it by calling `create_todo_list`, which ends your turn: the user reviews the plan, then runs it (an executor carries out each item) or asks you to change it.",
+			text: "Plan mode: investigate and propose a plan; nothing in the workspace changes. Calling `create_todo_list` proposes it and ends your turn: the user reviews the plan, then runs it or asks you to change it.",
 			alt:  "Plan mode: investigate and propose a plan; nothing in the workspace changes. Reply with the plan as a numbered list, which ends your turn: the user reviews it.",
 		}}
 	case modes.Phases:
@@ -79,7 +79,7 @@ func mainContract(s toolpolicy.Situation) []contractLine {
 			alt:  "Reconcile mode: turn the user's intent into a manifest and reply with it, which ends your turn. The user reviews and approves it.",
 		}}
 	}
-	return []contractLine{{text: "Agent mode: do what the user asks with your tools. Your turn ends when you reply without a tool call; the user sees your replies and a card for each tool call, and approves changes and commands."}}
+	return []contractLine{{text: "Agent mode: do what the user asks. Your turn ends when you reply without a tool call; the user sees your replies and each tool call, and approves changes and commands."}}
 }
 
 // phasesContract says where a Phases run stands and how its phase ends.

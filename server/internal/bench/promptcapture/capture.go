@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/compact"
@@ -156,7 +157,14 @@ func captureAll() ([]capture, error) {
 	return out, nil
 }
 
-func clean(s, tmp string) string { return strings.ReplaceAll(s, tmp, "<tmp>") }
+// dateLine is the session's date in the environment section.
+var dateLine = regexp.MustCompile(`(?m)^- Date: \d{4}-\d{2}-\d{2}$`)
+
+// clean makes a capture independent of the run: its temporary folder and
+// today's date.
+func clean(s, tmp string) string {
+	return dateLine.ReplaceAllString(strings.ReplaceAll(s, tmp, "<tmp>"), "- Date: <date>")
+}
 
 func cleanTools(ts []scripted.Tool, tmp string) []scripted.Tool {
 	out := make([]scripted.Tool, len(ts))
