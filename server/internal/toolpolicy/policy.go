@@ -69,8 +69,9 @@ type Decision struct {
 	// the main conversation's, and are refused when called.
 	Refused map[string]Reason
 	// Prompted are the tools the system prompt's guidance may name: the
-	// offered ones, in the order given, without those a side
-	// conversation keeps offering but refuses.
+	// offered ones, in the order given. A side conversation's refused
+	// plan tool is among them, so its prompt, like its tool definitions,
+	// is the main conversation's and the prefix cache keeps hitting.
 	Prompted []tools.Tool
 }
 
@@ -114,9 +115,6 @@ func Decide(s Situation, ts []tools.Tool) Decision {
 		if !ok && (s.Role == Main) {
 			why, ok = phaseRule(s.Mode, s.Phase, name, traits)
 		}
-		if !ok && !btw {
-			d.Prompted = append(d.Prompted, t)
-		}
 		switch {
 		case ok:
 			d.Blocked[name] = why
@@ -126,6 +124,9 @@ func Decide(s Situation, ts []tools.Tool) Decision {
 			d.Refused[name] = tr("a side conversation (btw) never starts a todo plan")
 		case btw:
 			d.Blocked[name] = tr("a side conversation (btw) never starts a todo plan")
+		}
+		if _, blocked := d.Blocked[name]; !blocked {
+			d.Prompted = append(d.Prompted, t)
 		}
 	}
 	return d
