@@ -201,7 +201,7 @@ func TestShellReviewEditorRewriteAndSecurityApproval(t *testing.T) {
 	sid := x.send("make a file")
 	// The reviewer reads the running item from the plan itself.
 	running := scheduler.Plan{Goal: "mark", Current: 0, Phase: scheduler.PhaseScheduling, Items: []scheduler.Item{{Title: "create the marker file", Status: scheduler.Running}}}
-	if err := sessionstate.Set(context.Background(), x.e.Store, sid, sessionstate.TodoPlan, running); err != nil {
+	if err := sessionstate.Set(context.Background(), x.e.Store, sid, scheduler.TodoPlanKey, running); err != nil {
 		t.Fatal(err)
 	}
 	c := x.confirm()

@@ -6,10 +6,9 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/commands"
-	"github.com/govibe/govibe/server/internal/customcmd"
-	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/mcpclient"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
+	"github.com/govibe/govibe/server/internal/util/lazyload"
 )
 
 // Custom commands from the command folders (project ones only in a
@@ -49,7 +48,7 @@ func (c *Commands) loadCustom(dirs []customcmd.Dir) customLoad {
 		_, ok := c.builtin.Lookup(n)
 		return ok
 	})
-	r := commands.New[Handler]()
+	r := newRegistry[Handler]()
 	for _, cc := range cmds {
 		cc := cc
 		hint := cc.ArgumentHint
@@ -59,11 +58,14 @@ func (c *Commands) loadCustom(dirs []customcmd.Dir) customLoad {
 		if err := r.Register(Command{Name: cc.Name, Description: cc.Description, ArgumentHint: hint,
 			Handler: func(_ context.Context, p Params, args string) (Outcome, error) {
 				ed := customcmd.Editor{File: p.ActiveFile, Selection: p.Selection, Workspace: c.o.Roots[0]}
-				text, err := cc.Expand(args, ed)
+				text, shell, err := cc.ExpandShell(args, ed, nonce())
 				if err != nil {
 					return Outcome{}, err
 				}
-				return Outcome{Text: text, Model: cc.Model, Allowed: cc.AllowedTools}, nil
+				if err := c.mayRunShell(cc, shell); err != nil {
+					return Outcome{}, err
+				}
+				return Outcome{Text: text, Model: cc.Model, Allowed: cc.AllowedTools, Shell: shell}, nil
 			}}); err != nil {
 			problems = append(problems, customcmd.Problem{Path: cc.Path, Message: err.Error()})
 		}
@@ -83,7 +85,7 @@ func (c *Commands) reportCustom(l customLoad) {
 
 // prompts are the connected servers' prompts as slash commands.
 func (c *Commands) prompts(m Prompts) *Registry {
-	r := commands.New[Handler]()
+	r := newRegistry[Handler]()
 	for _, p := range m.Prompts() {
 		p := p
 		hint := ""
@@ -94,7 +96,11 @@ func (c *Commands) prompts(m Prompts) *Registry {
 		}
 		_ = r.Register(Command{Name: p.Command, Description: p.Description, ArgumentHint: hint,
 			Handler: func(ctx context.Context, _ Params, args string) (Outcome, error) {
-				text, err := m.GetPrompt(ctx, p.Server, p.Name, mcpclient.PromptArgs(p.Arguments, args))
+				named, err := mcpclient.PromptArgs(p.Arguments, args)
+				if err != nil {
+					return Outcome{}, err
+				}
+				text, err := m.GetPrompt(ctx, p.Server, p.Name, named)
 				if err != nil {
 					return Outcome{}, err
 				}

@@ -9,7 +9,7 @@
 // A command either answers the message itself (a notice in the session's
 // UI track, closed by turnFinished) or turns it into the text of a turn;
 // the engine's Send starts that turn. The package sees the engine only
-// through Host; the registry itself is package commands.
+// through Host; the registry itself is registry.go.
 //
 // # What it needs
 //
@@ -50,6 +50,18 @@
 // and govibe exec's init line (Engine.OfferedTools: the session's latest turn;
 // exec prints init after Send matched the command, holding the events until
 // then).
+//
+// # Shell commands and files in a command
+//
+// A custom command's file may run shell commands as it expands (Claude's
+// !`cmd`, Gemini's !{cmd}, whose {{args}} are shell-escaped) and attach
+// files (@path, Gemini's @{path}, read as @-mentions through read_file).
+// The commands become Outcome.Shell (shell.go): refused before anything
+// runs in an untrusted workspace, or for a Claude command whose
+// allowed-tools leave out Bash; otherwise the engine runs each as the
+// turn's run_shell_command (approval, the command's allow rules, the OS
+// sandbox) and puts its bounded output in the message before the model is
+// asked; a refused command ends the turn and the message is not sent.
 //
 // # /init, /clear, /new
 //

@@ -3,14 +3,15 @@ package subagent
 import (
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
 	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Def is one sub-agent definition.
@@ -22,7 +23,9 @@ type Def struct {
 	// AllTools: a Claude Code agent without a tools line inherits every
 	// built-in tool.
 	AllTools bool
-	// Model optionally names another model (or profile) for this agent.
+	// Model optionally names another model (or profile) for this agent,
+	// as written: the host resolves it (another tool's name such as haiku
+	// or inherit maps to a role or the parent's model, never sent as is).
 	Model string
 	// Prompt is the body of the file: the agent's system prompt.
 	Prompt string
@@ -35,18 +38,7 @@ type Def struct {
 func (d Def) ToolName() string { return "agent_" + d.Name }
 
 // Problem is a definition file that was skipped.
-type Problem struct {
-	Path    string
-	Line    int
-	Message string
-}
-
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.Path, p.Message)
-}
+type Problem = problem.Problem
 
 // Dir is a directory of *.md definitions.
 type Dir struct {
