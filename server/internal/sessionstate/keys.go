@@ -20,8 +20,6 @@ var (
 	EditEnabled = NewKey[bool]("edit_enabled", "editEnabled")
 	// BTW is present while a side conversation lasts.
 	BTW = NewKey[BTWState]("btw")
-	// TodoItem is the todo item in progress, for the shell security reviewer.
-	TodoItem = NewKey[string]("review.todoItem")
 	// ShellRuns are the approved shell commands the anti-repeat check
 	// compares with (newest last).
 	ShellRuns = NewKey[[]ShellRun]("shell.runs")
