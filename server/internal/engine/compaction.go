@@ -127,7 +127,7 @@ func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
 
 func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
 	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	return defsOf(toolpolicy.Decide(sit, ts).Offered(ts))
+	return defsOf(toolpolicy.Decide(sit, ts).Request(ts))
 }
 
 // requestToolDefs is what the free run sends: no definitions in the text
