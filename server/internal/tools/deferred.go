@@ -32,25 +32,35 @@ const DeferredEntryName = "more_tools"
 const deferredLineMax = 72
 
 // Offer is what a request shows of ts, the tools a run offers: those not
-// in deferred as they are, in order, then the one entry standing for
-// those in deferred (none when no tool is).
+// in deferred as they are, in order, and the one entry standing for those
+// in deferred (none when no tool is) in the place of the last of them, so
+// that the tools after it (MCP tools, which follow the built-ins) stay
+// after it.
 func Offer(ts []Tool, deferred map[string]bool) []Tool {
 	if len(deferred) == 0 {
 		return ts
 	}
-	direct := make([]Tool, 0, len(ts))
+	last := -1
 	var behind []Tool
-	for _, t := range ts {
+	for i, t := range ts {
 		if deferred[t.Name()] {
 			behind = append(behind, t)
-		} else {
-			direct = append(direct, t)
+			last = i
 		}
 	}
-	if len(behind) == 0 {
-		return direct
+	if last < 0 {
+		return ts
 	}
-	return append(direct, DeferredEntry(behind))
+	out := make([]Tool, 0, len(ts)-len(behind)+1)
+	for i, t := range ts {
+		switch {
+		case i == last:
+			out = append(out, DeferredEntry(behind))
+		case !deferred[t.Name()]:
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // DeferredEntry is the entry standing for ts. Its description depends
@@ -181,11 +191,12 @@ func oneLine(desc string) string {
 	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
 	if len(s) > deferredLineMax {
 		cut := strings.LastIndex(s[:deferredLineMax], " ")
-		for cut <= 0 || !utf8.RuneStart(s[cut]) {
-			if cut <= 0 {
-				cut = deferredLineMax
+		if cut <= 0 {
+			// One long word: cut it at a character's start.
+			cut = deferredLineMax
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
 			}
-			cut--
 		}
 		s = strings.TrimSpace(s[:cut]) + "…"
 	}
