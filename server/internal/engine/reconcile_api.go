@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/govibe/govibe/server/internal/moderun"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 )
 
 // Reconcile mode's controls live in moderun; these names keep the

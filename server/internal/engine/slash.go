@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 
-	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -24,7 +23,7 @@ func (e *Engine) newSlash() *slashcmd.Commands {
 
 // Commands lists every slash command (custom ones replacing built-ins of
 // the same name), sorted, for autocomplete and /help.
-func (e *Engine) Commands() []commands.Info { return e.slash.List() }
+func (e *Engine) Commands() []slashcmd.Info { return e.slash.List() }
 
 // slashHost adapts the engine to slashcmd.Host.
 type slashHost struct{ e *Engine }
