@@ -116,16 +116,16 @@ func TestEvalScriptedSolutionsPass(t *testing.T) {
 	// Each task makes the calls its script makes: the deferred web_fetch,
 	// run through more_tools, no more often than a direct call.
 	right, _ := evalSolutions("")
-	scripted := map[string]int{}
+	scriptedCalls := map[string]int{}
 	for key, steps := range right {
 		task, _, _ := strings.Cut(key, " ")
 		for _, s := range steps {
-			scripted[task] += len(s.calls)
+			scriptedCalls[task] += len(s.calls)
 		}
 	}
 	for _, r := range rep.Results {
-		if r.Rounds != rounds[r.Task] || r.ToolCalls != scripted[r.Task] {
-			t.Errorf("%s: %d tool rounds and %d calls, want %d and %d", r.Task, r.Rounds, r.ToolCalls, rounds[r.Task], scripted[r.Task])
+		if r.Rounds != rounds[r.Task] || r.ToolCalls != scriptedCalls[r.Task] {
+			t.Errorf("%s: %d tool rounds and %d calls, want %d and %d", r.Task, r.Rounds, r.ToolCalls, rounds[r.Task], scriptedCalls[r.Task])
 		}
 		if r.Usage.PromptTokens == 0 || r.Usage.CompletionTokens == 0 {
 			t.Errorf("%s: no tokens counted: %+v", r.Task, r.Usage)
