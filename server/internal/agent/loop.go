@@ -102,6 +102,11 @@ type Run struct {
 	Notes func() string
 }
 
+// ErrStopRun, wrapped in Prepare's error, says the user chose to stop
+// before the request (asked after an automatic compaction): the run ends
+// cancelled, as if they had pressed Stop, with no error to show.
+var ErrStopRun = errors.New("the user stopped the run")
+
 // ErrSuspended, wrapped in a tool's error, says the tool was parked on a
 // question to the user when the run's context ended for a reason that a
 // later process resumes from (the server stopping, not the user): the call
@@ -268,6 +273,11 @@ func (l *loop) run(ctx context.Context) Outcome {
 			if send, err = watchdog.Do(ctx, StepPrepare, trackBytes(l.msgs), r.PrepareBudget, func(ctx context.Context) ([]llm.Message, error) {
 				return r.Prepare(ctx, l.msgs)
 			}); err != nil {
+				if errors.Is(err, ErrStopRun) || ctx.Err() != nil {
+					// The user stopped the run (asked before the request).
+					out.Status = StatusCancelled
+					return *out
+				}
 				out.Status, out.Err = StatusError, err
 				return *out
 			}

@@ -217,6 +217,8 @@ type CompactSettings struct {
 	Threshold float64
 	// Tokens of recent conversation kept verbatim when compacting. Unit: tokens. (compact.keepTokens)
 	KeepTokens int
+	// After an automatic compaction, pause and ask whether to continue before the next model request (the card names what was summarised and kept). Headless runs never pause. (compact.askToContinue)
+	AskToContinue bool
 }
 
 // CostSettings holds the cost.* settings.
@@ -319,6 +321,7 @@ func Typed(v Values) Settings {
 	s.Reconcile.TestTimeoutMs = v.Int("reconcile.testTimeoutMs")
 	s.Compact.Threshold = v.Float("compact.threshold")
 	s.Compact.KeepTokens = v.Int("compact.keepTokens")
+	s.Compact.AskToContinue = v.Bool("compact.askToContinue")
 	s.Cost.SessionBudget = v.Float("cost.sessionBudget")
 	s.Cost.SessionTokenBudget = v.Int("cost.sessionTokenBudget")
 	s.ContextWindow = v.Int("contextWindow")
@@ -361,7 +364,7 @@ type ModelProfile struct {
 	PriceCachedInput float64
 	// Price per million output tokens. (priceOutput)
 	PriceOutput float64
-	// Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM); empty leaves the provider's default. (reasoningEffort)
+	// Reasoning effort, sent in the provider's own form: reasoning_effort (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM), thinking plus reasoning_effort (DeepSeek), enable_thinking plus thinking_budget (Qwen); empty leaves the provider's default. (reasoningEffort)
 	ReasoningEffort string
 	// Sampling temperature; unset leaves the provider's default. (temperature)
 	Temperature *float64

@@ -134,6 +134,17 @@ type CompactionRecord struct {
 	Shortened   int  `json:"shortened,omitempty"`
 	Truncated   bool `json:"truncated,omitempty"`
 	RequestSent int  `json:"requestTokens,omitempty"`
+	// Kept is what was re-sent word for word after the summary.
+	Kept *CompactionKept `json:"kept,omitempty"`
+}
+
+// CompactionKept counts what a compaction re-sent word for word after its
+// summary (compact.KeptCounts, which converts to it).
+type CompactionKept struct {
+	Request   bool `json:"request,omitempty"`
+	Todos     int  `json:"todos,omitempty"`
+	TodosDone int  `json:"todosDone,omitempty"`
+	Decisions int  `json:"decisions,omitempty"`
 }
 
 // CompactGuardState makes automatic compaction retry only once the
