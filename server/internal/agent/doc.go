@@ -10,11 +10,19 @@
 // tools come after the built-ins sorted by name, a hook wrapper keeps each
 // tool's definition, and context files, mention attachments, hook context and
 // active skills go into the user message (the context block, ContextBlock).
+// The tools a turn rarely needs (trait tools.Deferred, as toolpolicy decides:
+// Run.Deferred) are not sent with their schemas: one entry, more_tools
+// (tools.Offer), lists them by name, required arguments and a line, returns a
+// schema on demand and runs a tool by name. The loop resolves such a call
+// (ShownCall) before the policy, approvals, hooks and the chat's card see it,
+// so each sees the real tool; the model's track keeps what it wrote, and the
+// request's tools never change whichever tool is looked up or run.
 // make bench (promptbench) prints the tokens of a plain "hello" with
-// everything on (budget 5k), then the same per tool profile, and fails if two
-// requests differ; `go run ./server/internal/bench/promptbench -per-tool`
-// lists each tool definition's tokens. Tool descriptions stay short: a default
-// or limit the parameter's description states is not repeated.
+// everything on (budget 3k), then the same per tool profile and in Plan mode,
+// and fails if two requests differ; `go run ./server/internal/bench/promptbench
+// -per-tool` lists each tool definition's tokens and the entry's list. Tool
+// descriptions stay short: a default or limit the parameter's description
+// states is not repeated.
 //
 // # Tool profiles
 //

@@ -43,12 +43,12 @@ func planning(s toolpolicy.Situation) bool {
 
 var guidanceLines = []guidanceLine{
 	{text: "Read before you edit. `edit` replaces whole line ranges (1-based, inclusive) of the file as you last read it. After a failed edit, re-read the range or search for the text; never guess shifted lines or rewrite the whole file instead."},
-	{text: "Prefer small, targeted edits. Never write placeholders such as \"... rest of code unchanged\".", needs: tools.WritesWorkspace},
+	{text: "Make small, targeted edits; never write placeholders such as \"... rest unchanged\".", needs: tools.WritesWorkspace},
 	{}, // the file-tools line, built by fileToolsLine
 	{text: "Use `run_shell_command` for builds, tests and other programs: non-interactive, bounded and quiet. Say what a destructive command will do before running it."},
 	{text: "Batch independent reads and searches in one reply: they run in parallel.", needs: tools.Reads | tools.Searches},
-	{text: "After changing code, verify it: build or run the relevant tests", optional: ", and check `get_diagnostics`", needs: tools.WritesWorkspace},
-	{text: "If a change is refused or rejected, read the reason and adapt; do not repeat the same action."},
+	{text: "Verify changes: build or run the relevant tests", optional: ", and check `get_diagnostics`", needs: tools.WritesWorkspace},
+	{text: "If a call is refused or rejected, adapt to the reason; never repeat it unchanged."},
 	{text: "Plan a large request with `create_todo_list`: concrete, verifiable items.", when: planning},
 	{text: "Keep going until the request is done and verified, not just planned; ask only about preferences, secrets or real ambiguity.", when: acting},
 	{text: "Never revert changes you did not make (work around a dirty tree); no git commit, push, branch, amend, reset --hard or checkout -- unless asked.", needs: tools.WritesWorkspace | tools.RunsCommands},

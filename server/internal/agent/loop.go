@@ -55,6 +55,10 @@ type Run struct {
 	// Blocked names tools that are not offered and are refused if called
 	// anyway, each with why (toolpolicy.Decision).
 	Blocked map[string]toolpolicy.Reason
+	// Deferred names offered tools the request shows behind one entry
+	// (tools.Offer, toolpolicy.Decision.Deferred) instead of with their
+	// schemas; a call through the entry runs as the tool's own call.
+	Deferred map[string]bool
 	// Refused names tools that stay offered (so the request's tool list,
 	// and with it the provider's prefix cache, does not change) but are
 	// refused when called, e.g. create_todo_list in a side conversation.
@@ -88,6 +92,9 @@ type Run struct {
 	// once (Prepare sends the compacted track). A second overflow ends the
 	// run with the error: never a compaction loop.
 	OverflowCompact func(ctx context.Context) error
+	// request is what each request shows of the offered tools (Deferred
+	// behind their entry), fixed when a loop starts.
+	request []tools.Tool
 	// Notes, when set, is asked as each tool result is recorded: text
 	// about what the user did meanwhile (closed a question's dialog) is
 	// appended to that result, so the model reads it in order and the
@@ -166,6 +173,7 @@ func (r *Run) newLoop(history []llm.Message, sink Sink) *loop {
 	if mode == "" {
 		mode = ToolCallingAuto
 	}
+	r.request = tools.Offer(r.offered(), r.Deferred)
 	return &loop{r: r, sink: sink, msgs: append([]llm.Message(nil), history...), mode: mode}
 }
 
@@ -179,6 +187,7 @@ func (l *loop) appendMsg(m llm.Message) {
 // (cancelled, suspended, or a StopAfter tool was called).
 func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outcome) {
 	r, out := l.r, &l.out
+	calls = ShownCalls(calls)
 	suspended := r.runTools(ctx, calls, l.sink, l.record)
 	if suspended {
 		out.Status, out.Suspended = StatusCancelled, true
@@ -231,7 +240,7 @@ func (l *loop) capReached(calls []llm.ToolCall) Outcome {
 	}
 	res := tools.Fail(fmt.Sprintf("not run: this turn's limit of %d tool rounds (%s) is reached. Answer from what you have; the user can send a message to continue.", r.MaxRounds, setting))
 	res.Display = r.tr("Not run: the limit of %d tool rounds (%s) is reached.", r.MaxRounds, setting)
-	for _, c := range calls {
+	for _, c := range ShownCalls(calls) {
 		l.sink.ToolStarted(c)
 		l.sink.ToolFinished(c, res, 0, l.record(c, res))
 	}
@@ -254,9 +263,9 @@ func (l *loop) run(ctx context.Context) Outcome {
 		req := llm.Request{SessionID: r.SessionID, MaxTokens: r.MaxTokens}
 		system := r.System
 		if l.mode == ToolCallingText {
-			system += "\n\n" + textProtocolInstructions(r.offered())
+			system += "\n\n" + textProtocolInstructions(r.request)
 		} else {
-			req.Tools = toolDefs(r.offered())
+			req.Tools = toolDefs(r.request)
 		}
 		send := l.msgs
 		if r.Prepare != nil {
@@ -401,8 +410,15 @@ func (r *Run) lookup(name string) (tools.Tool, string, *toolpolicy.Reason) {
 			return t, "", nil
 		}
 	}
+	// The deferred tools' entry, for a look-up (a call that runs a tool
+	// through it was resolved to that tool before).
+	for _, t := range r.request {
+		if t.Name() == name {
+			return t, "", nil
+		}
+	}
 	var names []string
-	for _, t := range r.offered() {
+	for _, t := range r.request {
 		names = append(names, t.Name())
 	}
 	return nil, fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(names, ", ")), nil

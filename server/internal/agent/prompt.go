@@ -49,7 +49,7 @@ func SystemPromptFor(h HostInfo, language string, sit toolpolicy.Situation, offe
 	if h.Date != "" {
 		fmt.Fprintf(&b, "- Date: %s\n", h.Date)
 	}
-	fmt.Fprintf(&b, "- OS: %s\n- Path separator: %s\n- Line ending: %s\n- Shell: %s\n", h.OS, h.PathSeparator, h.LineEnding, h.Shell)
+	fmt.Fprintf(&b, "- OS: %s; path separator %s; %s line endings; shell: %s\n", h.OS, h.PathSeparator, h.LineEnding, h.Shell)
 	if len(h.Roots) > 0 {
 		fmt.Fprintf(&b, "- Workspace roots: %s\n", strings.Join(h.Roots, ", "))
 	}

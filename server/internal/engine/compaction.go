@@ -125,7 +125,7 @@ func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
 
 func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
 	ts, _, d := e.freeRun(ctx, t)
-	return defsOf(d.Offered(ts))
+	return defsOf(d.Request(ts))
 }
 
 // requestToolDefs is what the free run sends: no definitions in the text

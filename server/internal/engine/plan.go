@@ -166,7 +166,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	ts, sit := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
 	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
-		Client: client, Tools: ts, Blocked: d.Blocked, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
+		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
 		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 		Notes: e.toolNotes(ctx, t),

@@ -382,6 +382,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Client:          client,
 		Tools:           ts,
 		Blocked:         d.Blocked,
+		Deferred:        d.Deferred,
 		Refused:         d.Refused,
 		Translate:       e.tr,
 		StopAfter:       freeStopAfter(t),

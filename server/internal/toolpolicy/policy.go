@@ -68,6 +68,11 @@ type Decision struct {
 	// Refused tools stay offered, so the request's tool definitions are
 	// the main conversation's, and are refused when called.
 	Refused map[string]Reason
+	// Deferred tools are offered behind one entry (tools.Offer), not with
+	// their schemas: those with the Deferred trait that no list (the
+	// profile's, the command's allowedTools, a custom agent's definition)
+	// names, since a list that names a tool chose it for the run.
+	Deferred map[string]bool
 	// Prompted are the tools the system prompt's guidance may name: the
 	// offered ones, in the order given. A side conversation's refused
 	// plan tool is among them, so its prompt, like its tool definitions,
@@ -91,7 +96,7 @@ func (d Decision) Offered(ts []tools.Tool) []tools.Tool {
 // its reason, in this order: the role, the editor's absence, the profile,
 // the command's allowedTools, the mode's phase, a side conversation.
 func Decide(s Situation, ts []tools.Tool) Decision {
-	d := Decision{Blocked: map[string]Reason{}, Refused: map[string]Reason{}, Prompted: []tools.Tool{}}
+	d := Decision{Blocked: map[string]Reason{}, Refused: map[string]Reason{}, Deferred: map[string]bool{}, Prompted: []tools.Tool{}}
 	profile := s.Profile.effective(ts)
 	for _, t := range ts {
 		name, traits := t.Name(), t.Traits()
@@ -124,12 +129,27 @@ func Decide(s Situation, ts []tools.Tool) Decision {
 			d.Refused[name] = tr("a side conversation (btw) never starts a todo plan")
 		case btw:
 			d.Blocked[name] = tr("a side conversation (btw) never starts a todo plan")
+		case traits.Has(tools.Deferred) && !s.names(profile, name):
+			d.Deferred[name] = true
 		}
 		if _, blocked := d.Blocked[name]; !blocked {
 			d.Prompted = append(d.Prompted, t)
 		}
 	}
 	return d
+}
+
+// Request is what a request shows of ts: the offered tools, the deferred
+// ones behind their entry (tools.Offer).
+func (d Decision) Request(ts []tools.Tool) []tools.Tool {
+	return tools.Offer(d.Offered(ts), d.Deferred)
+}
+
+// names says whether a list chose the tool called name for this run: the
+// profile's, the command's allowedTools or a custom agent's definition.
+func (s Situation) names(p Profile, name string) bool {
+	return p.Kind == ProfileList || s.Command != nil ||
+		s.Role == CustomAgent && !s.AgentAllTools && listed(s.AgentTools, name)
 }
 
 // effective is the profile as it applies to ts: a list that names none of

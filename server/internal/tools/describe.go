@@ -15,6 +15,12 @@ func Describe(t Tool, ts []Tool) string {
 			if x.Name() == name {
 				return true
 			}
+			// A tool behind the deferred entry is offered too: the
+			// model reaches it in one more step, so a clause naming it
+			// stays true.
+			if e, ok := x.(*deferredEntry); ok && e.byName[name] != nil {
+				return true
+			}
 		}
 		return false
 	})
