@@ -72,4 +72,3 @@ func (e *Engine) displayPath(abs string) string { return e.approvals.DisplayPath
 // AllowRules is the user's always-allow file (nil when none is
 // configured, as in tests that do not ask for one).
 func (e *Engine) AllowRules() *allowrules.File { return e.opts.AllowRules }
-
