@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
@@ -79,7 +80,7 @@ func TestHooksBlockModifyAndAddContext(t *testing.T) {
 		t.Fatalf("updatedInput not applied: %q", r)
 	}
 	results := map[string]int{}
-	for _, ev := range x.EventsOf(sid, engine.KindHook) {
+	for _, ev := range x.EventsOf(sid, kinds.Hook) {
 		results[ev.Payload.(hooks.Run).Result]++
 	}
 	if results["blocked"] != 1 || results["ok"] < 2 {
@@ -109,7 +110,7 @@ func TestHooksRefusePromptAndTimeOut(t *testing.T) {
 		t.Fatalf("a timed-out hook blocked the call: %q", r)
 	}
 	timedOut := false
-	for _, ev := range x.EventsOf(sid, engine.KindHook) {
+	for _, ev := range x.EventsOf(sid, kinds.Hook) {
 		if ev.Payload.(hooks.Run).Result == "timeout" {
 			timedOut = true
 		}

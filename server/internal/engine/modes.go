@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/store"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
 )
@@ -25,7 +26,7 @@ func (e *Engine) Modes() *moderun.Modes { return e.modes }
 type modesHost struct{ e *Engine }
 
 func (h modesHost) Publish(sid, turnID string, payload any) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: payload})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Mode, Payload: payload})
 }
 func (h modesHost) SessionExists(ctx context.Context, sid string) error {
 	_, err := h.e.Store.GetSession(ctx, sid)

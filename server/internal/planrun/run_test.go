@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compaction"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -104,7 +104,7 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 		t.Fatalf("evaluator tools: %v", res)
 	}
 	// Every change was published with the state.
-	todos := x.EventsOf(sid, engine.KindTodo)
+	todos := x.EventsOf(sid, kinds.Todo)
 	if len(todos) < 10 {
 		t.Fatalf("only %d todo events", len(todos))
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/modes"
 )
 
@@ -95,7 +96,7 @@ func toPhasesState(pl modes.Progress) *protocol.ModeState {
 		Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
 }
 
-func toReconcileState(v engine.ReconcileView) *protocol.ReconcileState {
+func toReconcileState(v moderun.ReconcileView) *protocol.ReconcileState {
 	m := v.Run.Manifest
 	b, _ := modes.EncodeManifest(m)
 	diffs := append([]int{}, v.Run.Diffs...)
