@@ -188,7 +188,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 			// The command's own requests are its usage, as a turn's are.
 			tu := e.meter.FinishTurn(fctx, sid, 0, before)
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: status,
-				Usage: &UsageInfo{Usage: tu.Usage}, Payload: e.ContextUse(fctx, sid)})
+				Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
 		}
 	}()
 	return job, nil

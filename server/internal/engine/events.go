@@ -26,7 +26,7 @@ type Event struct {
 	// side conversation, so it is labelled "Side note" while live as
 	// after a reload.
 	BTW     bool
-	Payload any // kind-specific extra data (todo state, review card)
+	Payload Payload // kind-specific data (todo state, review card); see payload.go
 }
 
 // UsageInfo is usage with cost.

@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -18,8 +19,8 @@ import (
 func hookRuns(x *enginetest.Env, sid string, ev hooks.Event) []hooks.Run {
 	var out []hooks.Run
 	for _, e := range x.EventsOf(sid, kinds.Hook) {
-		if r := e.Payload.(hooks.Run); r.Event == ev {
-			out = append(out, r)
+		if r := e.Payload.(engine.HookPayload); r.Event == ev {
+			out = append(out, hooks.Run(r))
 		}
 	}
 	return out

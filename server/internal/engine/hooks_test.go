@@ -11,7 +11,6 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -81,7 +80,7 @@ func TestHooksBlockModifyAndAddContext(t *testing.T) {
 	}
 	results := map[string]int{}
 	for _, ev := range x.EventsOf(sid, kinds.Hook) {
-		results[ev.Payload.(hooks.Run).Result]++
+		results[ev.Payload.(engine.HookPayload).Result]++
 	}
 	if results["blocked"] != 1 || results["ok"] < 2 {
 		t.Fatalf("hook events: %v", results)
@@ -111,7 +110,7 @@ func TestHooksRefusePromptAndTimeOut(t *testing.T) {
 	}
 	timedOut := false
 	for _, ev := range x.EventsOf(sid, kinds.Hook) {
-		if ev.Payload.(hooks.Run).Result == "timeout" {
+		if ev.Payload.(engine.HookPayload).Result == "timeout" {
 			timedOut = true
 		}
 	}

@@ -25,7 +25,7 @@ import (
 type planHost struct{ e *Engine }
 
 func (h planHost) PublishTodo(sid, turnID, tag string, p scheduler.Plan) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Todo, SubAgentTag: tag, Payload: p})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Todo, SubAgentTag: tag, Payload: TodoPayload(p)})
 }
 
 func (h planHost) Running(sid string) bool { return h.e.Running(sid) != "" }

@@ -32,7 +32,7 @@ func (h reviewHost) Client(sid, model string) (llm.Client, string, error) {
 }
 
 func (h reviewHost) PublishReview(t reviewers.Target, card *reviewers.Card) {
-	h.e.Bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Review, Payload: card})
+	h.e.Bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Review, Payload: ReviewPayload{Card: card}})
 }
 
 func (h reviewHost) Notice(t reviewers.Target, text string) {

@@ -194,7 +194,7 @@ func (x *rv) reviewCards(sid string) []*reviewers.Card {
 	var out []*reviewers.Card
 	for _, ev := range x.events {
 		if ev.SessionID == sid && ev.Kind == kinds.Review {
-			out = append(out, ev.Payload.(*reviewers.Card))
+			out = append(out, ev.Payload.(ReviewPayload).Card)
 		}
 	}
 	return out

@@ -43,7 +43,7 @@ func (h rollbackHost) PublishNotice(sid string, m store.Message, text string) {
 }
 
 func (h rollbackHost) PublishTurnSnapshots(sid, turnID string, refs []rollback.TurnSnapshot) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Payload: refs})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Payload: SnapshotsPayload(refs)})
 }
 
 func (h rollbackHost) PublishTurnRolledBack(sid, turnID string) {

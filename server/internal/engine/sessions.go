@@ -75,7 +75,7 @@ func (e *Engine) SetSessionModel(ctx context.Context, sid, name string) error {
 // the model the session's next request uses: after a switch the meter
 // must not keep the old model's window until the next turn.
 func (e *Engine) publishContext(ctx context.Context, sid string) {
-	e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Usage, Payload: e.ContextUse(ctx, sid)})
+	e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Usage, Payload: ContextPayload(e.ContextUse(ctx, sid))})
 }
 
 // recordSessionModel keeps the session's model column on the model its

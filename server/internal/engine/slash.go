@@ -59,7 +59,7 @@ func (h slashHost) PublishNotice(sid, job string, m store.Message, text string) 
 func (h slashHost) PublishFinished(ctx context.Context, sid, job string, withContext bool) {
 	ev := Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: "done"}
 	if withContext {
-		ev.Payload = h.e.ContextUse(ctx, sid)
+		ev.Payload = ContextPayload(h.e.ContextUse(ctx, sid))
 	}
 	h.e.Bus.Publish(ev)
 }

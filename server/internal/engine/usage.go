@@ -25,7 +25,7 @@ func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
 	e.meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
-	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}, Payload: use})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}, Payload: ContextPayload(use)})
 }
 
 // SessionUsageOf returns a session's accumulated usage.

@@ -168,7 +168,7 @@ func TestPhasesModeTransitions(t *testing.T) {
 	}
 	progress := 0
 	for _, ev := range x.EventsOf(sess.ID, kinds.Mode) {
-		if _, ok := ev.Payload.(modes.Progress); ok {
+		if pl, ok := ev.Payload.(engine.ModePayload); ok && pl.Phases != nil {
 			progress++
 		}
 	}

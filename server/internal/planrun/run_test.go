@@ -12,6 +12,7 @@ import (
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
@@ -108,7 +109,7 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 	if len(todos) < 10 {
 		t.Fatalf("only %d todo events", len(todos))
 	}
-	last := todos[len(todos)-1].Payload.(scheduler.Plan)
+	last := scheduler.Plan(todos[len(todos)-1].Payload.(engine.TodoPayload))
 	if statuses(&last) != "A=done/1 B=done/2 C=done/1" {
 		t.Fatalf("last todo event %s", statuses(&last))
 	}

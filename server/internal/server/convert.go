@@ -3,20 +3,15 @@ package server
 import (
 	"encoding/json"
 
-	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/rollback"
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/reviewers"
-	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/usage"
 )
 
 func toChatEvent(e engine.Event) protocol.ChatEvent {
@@ -39,36 +34,7 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
 			SubAgentTag: e.SubAgentTag, Origin: e.Origin, BTW: e.BTW, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
-	switch pl := e.Payload.(type) {
-	case engine.UserExtras:
-		if w.Message != nil {
-			setExtras(w.Message, pl)
-		}
-	case hooks.Run:
-		w.Hook = &protocol.HookRun{Event: string(pl.Event), Command: pl.Command, Source: pl.Source, ExitCode: pl.ExitCode,
-			DurationMs: pl.DurationMs, Result: pl.Result, Note: pl.Note}
-	case usage.Context:
-		w.Context = toContextUse(pl)
-	case scheduler.Plan:
-		w.Todo = toTodoState(&pl)
-	case engine.CompactionInfo:
-		w.Context = toContextUse(pl.Context)
-		w.Message = compactionMessage(e, pl)
-	case *reviewers.Card:
-		w.Review = toReviewCard(pl)
-	case modes.Mode:
-		// The session switched modes: the panel starts from an empty record.
-		w.Mode = &protocol.ModeState{Mode: string(pl)}
-	case modes.Progress:
-		w.Mode = toPhasesState(pl)
-	case moderun.ReconcileView:
-		r := toReconcileState(pl)
-		w.Mode = &protocol.ModeState{Mode: string(modes.Reconcile), State: r.Phase, Reconcile: r}
-	case []rollback.TurnSnapshot:
-		w.Snapshots = toTurnSnapshots(pl)
-	case engine.Notification:
-		w.Notification = &protocol.Notification{Severity: pl.Severity, Message: pl.Message}
-	}
+	e.SendPayload(wirePayload{e: e, w: &w})
 	if e.Kind == kinds.TurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending",
 			SubAgentTag: e.SubAgentTag, BTW: e.BTW, Parts: []protocol.Part{}}
