@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/secretenv"
+	"github.com/govibe/govibe/server/internal/util/secretenv"
 )
 
 // stderr is where the CLI talks to people; stdout carries results.

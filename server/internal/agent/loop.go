@@ -77,8 +77,12 @@ type Run struct {
 	// stopped (0: watchdog.DefaultBudget).
 	ToolBudget time.Duration
 	// Prepare, when set, may rewrite the message list right before each
-	// model call (sanitizer, compaction); it returns what is sent.
-	Prepare func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error)
+	// model call (sanitizer, compaction); it returns what is sent. It runs
+	// under PrepareBudget of CPU time, as OverflowCompact does (0:
+	// watchdog.DefaultBudget): over it, the run ends with an error naming
+	// the step and the track's size instead of holding the turn.
+	Prepare       func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error)
+	PrepareBudget time.Duration
 	// OverflowCompact, when set, runs once per run after the provider says
 	// the request exceeds the model's window; the request is then retried
 	// once (Prepare sends the compacted track). A second overflow ends the
@@ -252,7 +256,9 @@ func (l *loop) run(ctx context.Context) Outcome {
 		send := l.msgs
 		if r.Prepare != nil {
 			var err error
-			if send, err = r.Prepare(ctx, l.msgs); err != nil {
+			if send, err = watchdog.Do(ctx, StepPrepare, trackBytes(l.msgs), r.PrepareBudget, func(ctx context.Context) ([]llm.Message, error) {
+				return r.Prepare(ctx, l.msgs)
+			}); err != nil {
 				out.Status, out.Err = StatusError, err
 				return *out
 			}
@@ -285,8 +291,13 @@ func (l *loop) run(ctx context.Context) Outcome {
 			}
 			if r.OverflowCompact != nil && !l.overflowRetried && errors.Is(err, llm.ErrContextTooLong) {
 				l.overflowRetried = true
-				if cerr := r.OverflowCompact(ctx); cerr == nil {
+				if _, cerr := watchdog.Do(ctx, StepOverflowCompact, trackBytes(l.msgs), r.PrepareBudget, func(ctx context.Context) (struct{}, error) {
+					return struct{}{}, r.OverflowCompact(ctx)
+				}); cerr == nil {
 					continue
+				} else if errors.As(cerr, new(*watchdog.Exceeded)) {
+					out.Status, out.Err = StatusError, cerr
+					return *out
 				}
 			}
 			if l.mode == ToolCallingAuto && isToolsUnsupported(err) {

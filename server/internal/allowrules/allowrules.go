@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/permission"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // Entry is one rule and when it was added.

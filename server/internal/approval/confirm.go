@@ -1,6 +1,6 @@
 package approval
 
-import "github.com/govibe/govibe/server/internal/reviewers"
+import "github.com/govibe/govibe/server/internal/review/reviewers"
 
 // Confirm is a question parked for the user: an edit, a shell command, an
 // MCP call or an ask_human question (the engine asks those).

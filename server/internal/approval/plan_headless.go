@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/govibe/govibe/server/internal/reviewers"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 

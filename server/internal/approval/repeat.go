@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/govibe/govibe/server/internal/sessionstate"
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 const (

@@ -7,7 +7,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/permission"
 	"github.com/govibe/govibe/server/internal/review"
-	"github.com/govibe/govibe/server/internal/reviewers"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/tools"
 )

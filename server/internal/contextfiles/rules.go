@@ -11,7 +11,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Rules that attach by path, as their own tools read them:

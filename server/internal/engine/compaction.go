@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/toolpolicy"

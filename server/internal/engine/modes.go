@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/moderun"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/store"
 
 	"github.com/govibe/govibe/protocol/kinds"

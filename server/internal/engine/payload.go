@@ -2,8 +2,8 @@ package engine
 
 import (
 	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/moderun"
-	"github.com/govibe/govibe/server/internal/reviewers"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/usage"

@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/commands"
-	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -26,7 +25,7 @@ func (e *Engine) newSlash() *slashcmd.Commands {
 
 // Commands lists every slash command (custom ones replacing built-ins of
 // the same name), sorted, for autocomplete and /help.
-func (e *Engine) Commands() []commands.Info { return e.slash.List() }
+func (e *Engine) Commands() []slashcmd.Info { return e.slash.List() }
 
 // slashHost adapts the engine to slashcmd.Host.
 type slashHost struct{ e *Engine }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"github.com/govibe/govibe/server/internal/store"
 
-	"github.com/govibe/govibe/server/internal/planrun"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 )
 
 // TodoControl applies the todo panel's Stop, Skip item, Retry item and

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"errors"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -37,6 +38,9 @@ var Events = []Event{PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubm
 const (
 	DefaultTimeout = 60 * time.Second
 	CopilotTimeout = 30 * time.Second
+	// MaxTimeout bounds what a configuration may set: every hook ends,
+	// and with it the step of the turn that waits for it.
+	MaxTimeout = 10 * time.Minute
 )
 
 // Format is whose payload a hook reads on stdin and whose reply it writes.
@@ -75,12 +79,7 @@ type Config struct {
 }
 
 // Problem is a configuration that was skipped.
-type Problem struct {
-	Source  string
-	Message string
-}
-
-func (p Problem) Error() string { return p.Source + ": " + p.Message }
+type Problem = problem.Problem
 
 // Source is one place hooks come from.
 type Source struct {
@@ -128,14 +127,14 @@ func Load(userSetting json.RawMessage, sources []Source, trusted bool) (c *Confi
 	c = &Config{}
 	if len(userSetting) > 0 && string(userSetting) != "null" {
 		if err := c.add(userSetting, "settings: govibe.hooks"); err != nil {
-			problems = append(problems, Problem{Source: "settings: govibe.hooks", Message: err.Error()})
+			problems = append(problems, Problem{Path: "settings: govibe.hooks", Message: err.Error()})
 		}
 	}
 	for _, s := range sources {
 		data, err := safefile.ReadFile(s.Path, maxConfigFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
+				problems = append(problems, Problem{Path: s.Path, Message: err.Error()})
 			}
 			continue
 		}
@@ -146,7 +145,7 @@ func Load(userSetting json.RawMessage, sources []Source, trusted bool) (c *Confi
 			continue
 		}
 		if err := c.add(data, s.Path); err != nil {
-			problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
+			problems = append(problems, Problem{Path: s.Path, Message: err.Error()})
 		}
 	}
 	return c, problems, skipped

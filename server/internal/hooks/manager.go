@@ -8,8 +8,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/util/lazyload"
 )
 
 // Manager is the hooks capability of one engine: user hooks from the
@@ -89,7 +89,7 @@ func (m *Manager) prepare(ctx context.Context, in *Input) {
 
 func (m *Manager) report(l loadedHooks) {
 	for _, p := range l.problems {
-		m.o.Log.Warn("hook configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
+		m.o.Log.Warn("hook configuration", zap.String("source", p.Path), zap.String("problem", p.Message))
 		m.o.Notice("warning", m.o.Tr("Hooks not loaded: %s", p.Error()))
 	}
 }

@@ -163,6 +163,12 @@ func newHook(ev Event, m string, h entry, format Format, defTimeout time.Duratio
 			// A typo must not turn into the default silently.
 			return Hook{}, fmt.Errorf("timeout %v is negative (seconds; leave it out for %s)", *secs, defTimeout)
 		}
+		if *secs > MaxTimeout.Seconds() {
+			// Refused rather than shortened: a hook the user believes
+			// may run for an hour must not be cut at ten minutes unsaid.
+			// (Multiplying first would also overflow time.Duration.)
+			return Hook{}, fmt.Errorf("timeout %v is above the maximum of %v seconds: a hook must not hold a turn longer", *secs, MaxTimeout.Seconds())
+		}
 		if *secs > 0 {
 			t = time.Duration(*secs * float64(time.Second))
 		}

@@ -2,12 +2,14 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/govibe/govibe/server/internal/shell"
+	"github.com/govibe/govibe/server/internal/watchdog"
 )
 
 // Run is what one hook command did, for the chat and the log.
@@ -61,6 +63,9 @@ type Runner struct {
 	// Prepare, when set, completes an event that has hooks to run (its
 	// transcript, its permission mode) before the first runs.
 	Prepare func(ctx context.Context, in *Input)
+	// Budget is the CPU time one event's hooks may use in the sidecar,
+	// besides their commands' run (0: watchdog.DefaultBudget).
+	Budget time.Duration
 	// now is the clock of Copilot's timestamps (time.Now when nil).
 	now func() time.Time
 }
@@ -76,16 +81,35 @@ const maxContext = 10000
 // "continue": false stops the rest. A hook that cannot start, fails or
 // times out is reported and does not block.
 func (r *Runner) Fire(ctx context.Context, in Input) Outcome {
-	var out Outcome
 	if r == nil || r.Config == nil {
-		return out
+		return Outcome{}
 	}
 	roots := r.roots()
 	hs := r.hooksFor(in, roots)
-	if len(hs) > 0 && r.Prepare != nil {
+	if len(hs) == 0 {
+		return Outcome{}
+	}
+	// The in-process work (the transcript, encoding the event, reading
+	// the replies) runs under a CPU budget, the hook commands under their
+	// timeouts: neither can hold the turn (issue 31 §5).
+	out, err := watchdog.Do(ctx, "the "+string(in.HookEventName)+" hook step", in.size(), r.Budget, func(ctx context.Context) (Outcome, error) {
+		return r.fire(ctx, in, hs, roots), nil
+	})
+	var stopped *watchdog.Exceeded
+	if errors.As(err, &stopped) {
+		return Outcome{Runs: []Run{{Event: in.HookEventName, Result: "failed", Note: clip(stopped.Error(), maxNote)}}}
+	}
+	return out
+}
+
+func (r *Runner) fire(ctx context.Context, in Input, hs []Hook, roots []string) Outcome {
+	var out Outcome
+	if r.Prepare != nil {
+		watchdog.Doing(ctx, "writing the transcript")
 		r.Prepare(ctx, &in)
 	}
 	for _, h := range hs {
+		watchdog.Doing(ctx, "encoding the event for "+clip(h.Command, 200))
 		if out.UpdatedInput != nil {
 			in.ToolInput = out.UpdatedInput
 		}
@@ -103,10 +127,14 @@ func (r *Runner) Fire(ctx context.Context, in Input) Outcome {
 			out.Runs = append(out.Runs, run)
 			continue
 		}
+		// The child's time is bounded by its timeout, not the CPU budget.
+		resume := watchdog.Pause(ctx)
 		res, err := shell.Run(ctx, shell.Spec{
 			Command: h.Command, Cwd: r.dir(h), Timeout: h.Timeout, Shell: r.Shell, Stdin: stdin,
 			Env: r.env(h, in),
 		})
+		resume()
+		watchdog.Doing(ctx, "reading the reply of "+clip(h.Command, 200))
 		run.ExitCode, run.DurationMs = res.ExitCode, res.DurationMs
 		switch {
 		case err != nil:
@@ -114,7 +142,7 @@ func (r *Runner) Fire(ctx context.Context, in Input) Outcome {
 		case res.Canceled:
 			run.Result, run.Note = "failed", "cancelled"
 		case res.TimedOut:
-			run.Result, run.Note = "timeout", fmt.Sprintf("timed out after %s; the hook was stopped and did not block", h.Timeout)
+			run.Result, run.Note = "timeout", fmt.Sprintf("the %s hook timed out after %s (its timeout); the hook was stopped and did not block", h.Event, h.Timeout)
 		default:
 			r.settle(h, in, v, res, &out, &run)
 		}

@@ -32,6 +32,11 @@ type Input struct {
 	StopHookActive bool            `json:"stop_hook_active,omitempty"`
 }
 
+// size is the event's size in bytes, for the watchdog's message.
+func (in Input) size() int {
+	return len(in.ToolInput) + len(in.ToolResponse) + len(in.Prompt) + len(in.Message) + len(in.Error)
+}
+
 // matchNames are the names a hook's matcher is tested against: for tool
 // events the tool's names in the hook's format and GoVibe's, for others
 // the field Claude Code's matcher filters (SessionStart's source, …).

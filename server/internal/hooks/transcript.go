@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // Claude Code hands every hook transcript_path, a JSONL file of the

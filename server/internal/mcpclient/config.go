@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -100,12 +101,7 @@ func Sources(home string, roots []string) []Source {
 }
 
 // Problem is a config entry that was skipped.
-type Problem struct {
-	Source  string
-	Message string
-}
-
-func (p Problem) Error() string { return p.Source + ": " + p.Message }
+type Problem = problem.Problem
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
 var varRE = regexp.MustCompile(`\$\{(env|input):([A-Za-z0-9_.-]+)\}`)
@@ -118,7 +114,7 @@ func Load(sources []Source, trusted bool, inputs func(id string) (string, bool))
 		data, err := safefile.ReadFile(s.Path, maxConfigFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
+				problems = append(problems, Problem{Path: s.Path, Message: err.Error()})
 			}
 			continue
 		}
@@ -128,7 +124,7 @@ func Load(sources []Source, trusted bool, inputs func(id string) (string, bool))
 		}
 		var f file
 		if err := json.Unmarshal(stripJSONComments(data), &f); err != nil {
-			problems = append(problems, Problem{Source: s.Path, Message: "invalid JSON: " + err.Error()})
+			problems = append(problems, Problem{Path: s.Path, Message: "invalid JSON: " + err.Error()})
 			continue
 		}
 		servers := f.MCPServers
@@ -142,12 +138,12 @@ func Load(sources []Source, trusted bool, inputs func(id string) (string, bool))
 		sort.Strings(names)
 		for _, n := range names {
 			if seen[n] {
-				problems = append(problems, Problem{Source: s.Path, Message: fmt.Sprintf("server %q is also defined in a file that takes precedence; this one is ignored", n)})
+				problems = append(problems, Problem{Path: s.Path, Message: fmt.Sprintf("server %q is also defined in a file that takes precedence; this one is ignored", n)})
 				continue
 			}
 			c, err := convert(n, servers[n], s.Path, inputs)
 			if err != nil {
-				problems = append(problems, Problem{Source: s.Path, Message: err.Error()})
+				problems = append(problems, Problem{Path: s.Path, Message: err.Error()})
 				continue
 			}
 			seen[n] = true

@@ -71,7 +71,7 @@ func (s *Servers) Manager() *Manager {
 		return v, ok
 	})
 	for _, p := range problems {
-		s.o.Log.Warn("MCP configuration", zap.String("source", p.Source), zap.String("problem", p.Message))
+		s.o.Log.Warn("MCP configuration", zap.String("source", p.Path), zap.String("problem", p.Message))
 		s.o.Notice("warning", s.o.Tr("MCP server not loaded: %s", p.Error()))
 	}
 	s.skipped = skipped

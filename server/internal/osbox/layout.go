@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 // Bounds on the search for secret files in a root: the walk runs before

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/safefile"
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 // Limits of the caller search: it runs before the user sees an edit, so

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/compaction"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 )
 
 // ChatCompact starts summarising the session's earlier messages and

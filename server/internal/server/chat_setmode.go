@@ -5,8 +5,8 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/moderun"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 )
 
 func (s *Server) ChatSetMode(ctx context.Context, p *protocol.ChatSetModeParams) (*protocol.Empty, error) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/moderun"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 )
 
 // reconcileError is a reconcile control's refusal in the user's language

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/planrun"
+	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 )
 
 // TodoControl applies the todo panel's Stop, Skip item, Retry item and

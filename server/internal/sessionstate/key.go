@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // KV is the store's raw state access; *store.Store implements it.
@@ -26,6 +27,40 @@ type Key[T any] struct {
 	// accounting): Set commits them without waiting for the disk, and a
 	// power cut may cost the latest update (store.SetStateRelaxed).
 	relaxed bool
+}
+
+// NewKey declares a key named name (legacy: older names of the same
+// value, read as a fallback). The package that owns a value declares its
+// key next to the value's type, so this package imports none of them. A
+// name declared twice panics at start-up: two owners would overwrite each
+// other's state.
+func NewKey[T any](name string, legacy ...string) Key[T] {
+	register(name)
+	for _, l := range legacy {
+		register(l)
+	}
+	return Key[T]{name: name, legacy: legacy}
+}
+
+// relaxedKey declares a key whose writes need not wait for the disk.
+func relaxedKey[T any](name string) Key[T] {
+	k := NewKey[T](name)
+	k.relaxed = true
+	return k
+}
+
+var (
+	namesMu sync.Mutex
+	names   = map[string]bool{}
+)
+
+func register(name string) {
+	namesMu.Lock()
+	defer namesMu.Unlock()
+	if names[name] {
+		panic(fmt.Sprintf("sessionstate: key %q is declared twice", name))
+	}
+	names[name] = true
 }
 
 // Name is the stored key.

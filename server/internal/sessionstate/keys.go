@@ -3,79 +3,65 @@ package sessionstate
 import (
 	"encoding/json"
 	"strconv"
-
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/review"
-	"github.com/govibe/govibe/server/internal/scheduler"
 )
 
-// Every per-session state key, with the type of its value. The names are
+// The per-session state keys whose values belong to no single capability,
+// with the type of each value. A capability's own state is declared in its
+// package with NewKey (the todo plan in scheduler, the mode and its runs
+// in modes, the plan reviewer's state in review). The names are
 // what databases and session exports hold: renaming one means keeping the
 // old name in legacy (read as a fallback, removed on the next write).
 var (
 	// Turns counts the session's user turns (the last turn's number).
-	Turns = Key[int]{name: "turns"}
+	Turns = NewKey[int]("turns")
 	// EditEnabled is the 🔓/🔒 toggle; absent means on. Earlier builds
 	// stored it as "editEnabled" (while the store declared an unused
 	// "edit_toggle"); databases and exports may still hold that name.
-	EditEnabled = Key[bool]{name: "edit_enabled", legacy: []string{"editEnabled"}}
+	EditEnabled = NewKey[bool]("edit_enabled", "editEnabled")
 	// BTW is present while a side conversation lasts.
-	BTW = Key[BTWState]{name: "btw"}
-	// TodoPlan is the session's todo plan; absent when it has none.
-	TodoPlan = Key[scheduler.Plan]{name: "todo_plan"}
+	BTW = NewKey[BTWState]("btw")
 	// TodoItem is the todo item in progress, for the shell security reviewer.
-	TodoItem = Key[string]{name: "review.todoItem"}
-	// PlanReview carries the plan reviewer's rejections between
-	// create_todo_list calls.
-	PlanReview = Key[PlanReviewState]{name: "review.plan"}
+	TodoItem = NewKey[string]("review.todoItem")
 	// ShellRuns are the approved shell commands the anti-repeat check
 	// compares with (newest last).
-	ShellRuns = Key[[]ShellRun]{name: "shell.runs"}
+	ShellRuns = NewKey[[]ShellRun]("shell.runs")
 	// Compactions are the session's compaction attempts, oldest first.
-	Compactions = Key[[]CompactionRecord]{name: "compactions"}
+	Compactions = NewKey[[]CompactionRecord]("compactions")
 	// CompactGuard stops automatic compaction from looping after a failure.
-	CompactGuard = Key[CompactGuardState]{name: "compact_guard"}
-	// Mode is the session's working mode; absent means Agent.
-	Mode = Key[modes.Mode]{name: "mode"}
-	// PhaseProgress is a Phases-mode run's state, findings, plan and
-	// progress, kept outside the conversation.
-	PhaseProgress = Key[modes.Progress]{name: "mode.phases"}
-	// ReconcileRun is the session's Reconcile-mode run: its manifest, the
-	// step to run next and the diff after each loop, so a restart resumes.
-	ReconcileRun = Key[modes.RunState]{name: "mode.reconcile"}
+	CompactGuard = NewKey[CompactGuardState]("compact_guard")
 	// ActiveSkills are the skills activated for the session, in order.
-	ActiveSkills = Key[[]string]{name: "skills.active"}
+	ActiveSkills = NewKey[[]string]("skills.active")
 	// Model is the session's /model choice (a profile or model name).
-	Model = Key[string]{name: "model"}
+	Model = NewKey[string]("model")
 	// ContextFiles are the context files last sent to the model (what a
 	// change notice compares with); absent before the first message.
-	ContextFiles = Key[[]SentContextFile]{name: "context_files"}
+	ContextFiles = NewKey[[]SentContextFile]("context_files")
 	// Extras maps a user message's id to the context files and
 	// mention attachments sent with it, so a reopened session shows them.
-	Extras = Key[map[string]MessageExtras]{name: "message_extras"}
+	Extras = NewKey[map[string]MessageExtras]("message_extras")
 	// MemoryReminder lists the files a turn changed that the project
 	// memory's L2 inventory does not list; the next context block names
 	// them once.
-	MemoryReminder = Key[[]string]{name: "memory.reminder"}
+	MemoryReminder = NewKey[[]string]("memory.reminder")
 	// TurnLimits are the model and allowed tools of the custom command
 	// that started the session's latest turn (absent when none did), so a
 	// run of that turn resumed by another process keeps them.
-	TurnLimits = Key[TurnLimitsState]{name: "turn.limits"}
+	TurnLimits = NewKey[TurnLimitsState]("turn.limits")
 	// Usage is the session's accounting (package usage decodes it).
 	// Written after every model request, so relaxed (see Key).
-	Usage = Key[json.RawMessage]{name: "usage", relaxed: true}
+	Usage = relaxedKey[json.RawMessage]("usage")
 	// TurnSnapshots maps each turn (by id, its user message's id) to the
 	// snapshot of each root holding the workspace as it was before it.
-	TurnSnapshots = Key[map[string][]TurnSnapshot]{name: "turnSnapshots"}
+	TurnSnapshots = NewKey[map[string][]TurnSnapshot]("turnSnapshots")
 	// RolledBackTurns are the turns (by id) rolled back from the chat:
 	// their user message no longer offers "Roll back to before this turn".
-	RolledBackTurns = Key[map[string]bool]{name: "turnsRolledBack"}
+	RolledBackTurns = NewKey[map[string]bool]("turnsRolledBack")
 	// RetriedTurns are the failed turns (by id) a Retry replaced: the
 	// transcript no longer shows them.
-	RetriedTurns = Key[map[string]bool]{name: "turnsRetried"}
+	RetriedTurns = NewKey[map[string]bool]("turnsRetried")
 	// HookContext is what SessionStart hooks added, waiting for the
 	// session's first message (which takes and removes it).
-	HookContext = Key[string]{name: "hooks.sessionContext"}
+	HookContext = NewKey[string]("hooks.sessionContext")
 )
 
 // TurnLimitsState is a custom command's frontmatter limits for one turn.
@@ -124,12 +110,6 @@ type BTWState struct {
 	// Start is the length of the model track when it began: everything
 	// from here on belongs to the side conversation.
 	Start int `json:"start"`
-}
-
-// PlanReviewState is the rejection count and the last problems.
-type PlanReviewState struct {
-	Attempts int              `json:"attempts"`
-	Previous []review.Problem `json:"previous,omitempty"`
 }
 
 // ShellRun is one approved command and the workspace it ran over.

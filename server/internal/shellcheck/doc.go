@@ -33,11 +33,16 @@
 //     a command (PAGER, EDITOR, LESSOPEN, GIT_SSH_COMMAND,
 //     GIT_CONFIG_VALUE_n...) and option values that do (man -P/-H, git -c,
 //     --exec, --pager, zip -TT...) are analysed as commands.
-//   - Pagers and interactive programs (less, more, man, git help, vi,
-//     systemctl and journalctl without --no-pager) are runs-code: they run
-//     preprocessors, pagers and shell escapes even without a TTY. Editor
-//     and debugger commands given on the command line (vi -c, gdb -ex) are
-//     dangerous.
+//   - The analysis is the second layer: every command runs in the OS
+//     sandbox (osbox), a read-only one read-only and offline, with an
+//     allowlisted environment. It does not guess at what a command could
+//     run from its environment or from planted configuration (LESSOPEN,
+//     PAGER, a repository's core.pager, diff.external, textconv,
+//     fsmonitor): less, more, man, git help, git -p, git diff --ext-diff,
+//     systemctl status and journalctl are read-only. What the command line
+//     names is analysed: less +!cmd, man -P, git -c, git grep -O<program>.
+//   - Editors, debuggers and other interactive programs run code; their
+//     commands given on the command line (vi -c, gdb -ex) are dangerous.
 //   - Network plus execution is dangerous: /dev/tcp and /dev/udp
 //     redirections, nc/socat/telnet/ssh, openssl s_client, one-liners that
 //     open sockets or fetch URLs (python, perl, ruby, php, node, awk
@@ -61,8 +66,10 @@
 //     environments, is dangerous too.
 //   - Options that name an output file (--output, --junit-xml, -o for the
 //     tools that take it) are writes, checked like redirections.
-//   - awk is mutating: its programs can write files; system() and pipes make
-//     it runs-code, and /inet/ files dangerous.
+//   - awk reads its program: > makes it mutating (a write, or a comparison
+//     taken as one), system() and pipes runs-code, /inet/ files dangerous,
+//     a program from a file (-f, -i, -l) runs-code, and a computed one
+//     dangerous.
 //   - sed is read-only without -i unless its script writes (w, s///w) or
 //     runs commands (e, s///e, dangerous). -n is not required: without -i,
 //     sed writes only to standard output.

@@ -60,24 +60,36 @@ var fsHandlers = map[string]handler{
 	"init":      initCmd,
 }
 
-// awkCmd: awk programs can run commands (system, pipes) and write files;
-// gawk's /inet/ special files open network connections.
+// awkCmd: an awk program that only prints is read-only (a read-only run
+// cannot write in the sandbox anyway); > writes files, system() and pipes
+// run commands, and gawk's /inet/ files open network connections.
 func awkCmd(a *analyzer, argv []arg, cx *callCtx) {
-	i := a.emit(argv, cx, Mutating, "awk programs can run commands and write files")
+	i := a.emit(argv, cx, ReadOnly)
 	for k, x := range argv[1:] {
 		if k > 0 && argv[k].lit && (argv[k].val == "-v" || argv[k].val == "-F") {
 			continue
 		}
-		if x.lit && (x.val == "-f" || strings.HasPrefix(x.val, "--file")) {
-			// The program is a file the analysis does not read.
+		if x.lit && (strings.HasPrefix(x.val, "-f") || strings.HasPrefix(x.val, "--file") || strings.HasPrefix(x.val, "-E") || strings.HasPrefix(x.val, "--exec") ||
+			strings.HasPrefix(x.val, "-i") || strings.HasPrefix(x.val, "--include") || strings.HasPrefix(x.val, "-l") || strings.HasPrefix(x.val, "--load")) {
+			// The program is a file the analysis does not read (or gawk
+			// -i inplace, which rewrites its input files).
+			a.out.Commands[i].raise(Mutating, "awk "+x.val+" loads awk code from a file, which can write files")
 			a.out.Commands[i].raise(RunsCode, "runs an awk program from a file, which can run commands")
 			break
 		}
-		if !x.lit || strings.HasPrefix(x.val, "-") {
+		if x.lit && strings.HasPrefix(x.val, "-") {
 			continue
 		}
+		if !x.lit {
+			a.out.Commands[i].raise(Dangerous, "the awk program is computed at run time ("+x.val+"), and awk programs can run commands")
+			break
+		}
 		// In awk a single | only ever pipes to or from a command (|| is
-		// "or"), and system() runs one: print "id" | "sh" runs sh.
+		// "or"), and system() runs one: print "id" | "sh" runs sh. A >
+		// may be a comparison or a redirection: taken as a write.
+		if strings.Contains(x.val, ">") {
+			a.out.Commands[i].raise(Mutating, "the awk program may write files (print > file)")
+		}
 		if awkSystem.MatchString(x.val) || strings.Contains(strings.ReplaceAll(x.val, "||", ""), "|") {
 			a.out.Commands[i].raise(RunsCode, "the awk program runs commands")
 		}
@@ -616,10 +628,8 @@ func systemctlCmd(a *analyzer, argv []arg, cx *callCtx) {
 		a.emit(argv, cx, ReadOnly)
 	case !ops[0].lit:
 		a.emit(argv, cx, Dangerous, "service action computed at run time")
-	case systemctlReadOnly[ops[0].val] && (noPager(argv) || ops[0].val == "is-active" || ops[0].val == "is-enabled" || ops[0].val == "is-failed" || ops[0].val == "is-system-running" || ops[0].val == "get-default"):
-		a.emit(argv, cx, ReadOnly)
 	case systemctlReadOnly[ops[0].val]:
-		a.emit(argv, cx, RunsCode, "systemctl "+ops[0].val+" without --no-pager runs a pager (SYSTEMD_PAGER, PAGER, less)")
+		a.emit(argv, cx, ReadOnly)
 	case systemctlPower[ops[0].val]:
 		a.emit(argv, cx, Dangerous, "changes the machine's power state or run level")
 	default:

@@ -10,13 +10,15 @@ var gitReadOnly = set("status", "log", "diff", "show", "rev-parse", "ls-files", 
 	"check-ignore", "check-attr", "var", "cherry", "show-branch", "range-diff", "annotate",
 	"diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck")
 
-// gitWriteOptions make read-only subcommands write files or run programs.
-var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager", "-O", "--textconv"}
+// Programs git takes from its configuration (pager, fsmonitor, diff
+// drivers) run in the read-only, offline sandbox and are not guessed at
+// (doc.go); what the command line names is analysed.
 
 func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 	args := argv[1:]
 	var dir *arg
 	unsafeGlobal := ""
+	var trees []arg // --git-dir and --work-tree: where a writing command writes
 	var configs []classWhy
 	// Global options come before the subcommand.
 	for len(args) > 0 && args[0].lit && strings.HasPrefix(args[0].val, "-") {
@@ -38,11 +40,16 @@ func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 				args = args[1:]
 			}
 			configs = append(configs, a.gitConfig(v, val)...)
-		case v == "-p" || v == "--paginate":
-			configs = append(configs, classWhy{RunsCode, "git " + v + " runs a pager (GIT_PAGER, core.pager, PAGER)"})
-		case strings.HasPrefix(v, "--git-dir") || strings.HasPrefix(v, "--work-tree") || strings.HasPrefix(v, "--exec-path=") || strings.HasPrefix(v, "--namespace"):
-			unsafeGlobal = "git " + v + " points git at another repository or program"
-			if !strings.Contains(v, "=") && len(args) > 1 {
+		case strings.HasPrefix(v, "--exec-path="):
+			unsafeGlobal = "git " + v + " runs git's programs from another directory"
+		case strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			_, d, _ := strings.Cut(v, "=")
+			trees = append(trees, arg{val: d, lit: true})
+		case v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+			if len(args) > 1 {
+				if v != "--namespace" {
+					trees = append(trees, args[1])
+				}
 				args = args[1:]
 			}
 		}
@@ -50,7 +57,7 @@ func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 	}
 	run := func() {
 		start := len(a.out.Commands)
-		gitSub(a, argv, args, cx, unsafeGlobal)
+		gitSub(a, argv, args, cx, unsafeGlobal, trees)
 		for k := start; k < len(a.out.Commands); k++ {
 			if a.out.Commands[k].Name == argv[0].val {
 				for _, r := range configs {
@@ -67,7 +74,7 @@ func gitCmd(a *analyzer, argv []arg, cx *callCtx) {
 	run()
 }
 
-func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
+func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string, trees []arg) {
 	if len(args) == 0 {
 		a.emit(argv, cx, ReadOnly)
 		return
@@ -79,8 +86,8 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 	sub := args[0].val
 	flags, ops := parseArgs(args[1:], spec_git_0)
 	class, why := gitClass(sub, flags, ops)
-	if sub == "help" || sub == "instaweb" || sub == "web--browse" || has(flags, "--help") {
-		class, why = RunsCode, "git "+sub+" opens man, a pager or a browser"
+	if sub == "instaweb" || sub == "web--browse" {
+		class, why = RunsCode, "git "+sub+" starts a web server or a browser"
 	}
 	i := a.emit(argv, cx, class, why)
 	if sub == "config" && class > ReadOnly && len(ops) >= 2 && ops[0].lit {
@@ -92,8 +99,8 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 	for _, f := range values(flags, "--output") {
 		a.checkWrite(i, arg{val: f.value, lit: f.lit})
 	}
-	if hasPrefix(flags, "--ext-diff", "--open-files-in-pager", "-O", "--textconv") {
-		a.out.Commands[i].raise(RunsCode, "git "+sub+" option runs an external diff or pager program")
+	if sub == "grep" && hasPrefix(flags, "--open-files-in-pager", "-O") {
+		a.out.Commands[i].raise(RunsCode, "git grep -O opens the files in a program")
 	}
 	if unsafeGlobal != "" {
 		a.out.Commands[i].raise(RunsCode, unsafeGlobal)
@@ -102,8 +109,12 @@ func gitSub(a *analyzer, argv, args []arg, cx *callCtx, unsafeGlobal string) {
 		a.out.Commands[i].raise(r.class, r.why)
 	}
 	if class > ReadOnly {
-		// A writing git command writes into the repository it runs in.
+		// A writing git command writes into the repository it runs in,
+		// or the one --git-dir and --work-tree name.
 		a.checkWrite(i, arg{val: ".", lit: true})
+		for _, d := range trees {
+			a.checkWrite(i, d)
+		}
 	}
 }
 
@@ -207,8 +218,8 @@ func gitClass(sub string, flags []flag, ops []arg) (Class, string) {
 		return Mutating, ""
 	}
 	if gitReadOnly[sub] {
-		if hasPrefix(flags, gitWriteOptions...) {
-			return Mutating, "git " + sub + " option writes files or runs a program"
+		if hasPrefix(flags, "--output") {
+			return Mutating, "git " + sub + " --output writes a file"
 		}
 		return ReadOnly, ""
 	}

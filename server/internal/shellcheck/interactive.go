@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// Pagers, manual readers, editors and other interactive programs run code:
-// less runs LESSOPEN preprocessors and shell escapes, man runs a pager, a
-// browser (-H) or any program named by -P, editors run their own command
-// language. Without a TTY most of them still do, so none is read-only;
-// options that name the program to run are analysed as commands.
+// Editors, debuggers and other interactive programs run their own command
+// language, so none is read-only. Pagers and man are (doc.go): what else
+// they run comes from variables the environment allowlist drops or from
+// configuration the sandbox confines; programs named on the command line
+// are analysed as commands.
 var interactiveHandlers = map[string]handler{
 	"less":            pagerCmd,
 	"more":            pagerCmd,
@@ -44,7 +44,14 @@ var interactiveHandlers = map[string]handler{
 
 func pagerCmd(a *analyzer, argv []arg, cx *callCtx) {
 	flags, ops := parseArgs(argv[1:], spec_fs_14)
-	i := a.emit(argv, cx, RunsCode, argv[0].val+" is a pager: it runs LESSOPEN preprocessors and shell escapes")
+	i := a.emit(argv, cx, ReadOnly)
+	for _, x := range argv[1:] {
+		if x.lit && len(x.val) > 1 && x.val[0] == '+' {
+			// less +!cmd: commands given on the command line run at start.
+			a.out.Commands[i].raise(RunsCode, argv[0].val+" "+x.val+" runs pager commands given on the command line, which can run a shell")
+			break
+		}
+	}
 	for _, f := range values(flags, "-o", "-O", "--log-file", "--LOG-FILE") {
 		a.checkWrite(i, arg{val: f.value, lit: f.lit})
 	}
@@ -54,12 +61,11 @@ func pagerCmd(a *analyzer, argv []arg, cx *callCtx) {
 	}
 }
 
-// manCmd: man -k/-f/-w only search or print paths; anything else formats a
-// page through a pager, a browser (-H) or a program named on the command
-// line (-P, --pager, --html=BROWSER, -p preprocessors).
+// manCmd: man formats a page through its pager; a program named on the
+// command line (-P, --pager, --html=BROWSER, -Hbrowser) is analysed as a
+// command.
 func manCmd(a *analyzer, argv []arg, cx *callCtx) {
 	args := argv[1:]
-	search := false
 	var programs []arg
 	for k := 0; k < len(args); k++ {
 		x := args[k]
@@ -68,8 +74,6 @@ func manCmd(a *analyzer, argv []arg, cx *callCtx) {
 		}
 		v := x.val
 		switch {
-		case v == "-k" || v == "-f" || v == "-w" || v == "-W" || v == "--apropos" || v == "--whatis" || v == "--where" || v == "--path" || v == "--where-cat":
-			search = true
 		case v == "-P" || v == "--pager" || v == "-B" || v == "-X" || v == "--browser":
 			if k+1 < len(args) {
 				programs = append(programs, args[k+1])
@@ -78,50 +82,26 @@ func manCmd(a *analyzer, argv []arg, cx *callCtx) {
 		case strings.HasPrefix(v, "--pager=") || strings.HasPrefix(v, "--html=") || strings.HasPrefix(v, "--browser="):
 			_, p, _ := strings.Cut(v, "=")
 			programs = append(programs, arg{val: p, lit: true})
-		case v == "--html" || v == "-H" || v == "-X" || v == "-Z" || v == "--ditroff":
-			programs = append(programs, arg{val: "", lit: true})
 		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:2], "PHBX"):
 			// -Hbrowser, -Pprogram: the value is glued to the option.
 			programs = append(programs, arg{val: v[2:], lit: true})
-		case v == "-p" || v == "--preprocessor" || v == "-l" || v == "--local-file" || v == "-M" || v == "--manpath" || v == "-C" || v == "--config-file":
-			// These name files or preprocessors; the page is then formatted.
-			if k+1 < len(args) {
-				k++
-				if v == "-l" || v == "--local-file" || v == "-C" || v == "--config-file" || v == "-M" || v == "--manpath" {
-					programs = append(programs, arg{val: "", lit: true})
-				}
-			}
 		}
 	}
-	if search && len(programs) == 0 {
-		a.emit(argv, cx, ReadOnly)
-		return
-	}
-	i := a.emit(argv, cx, RunsCode, "man formats pages through a pager or a program it is told to run")
+	i := a.emit(argv, cx, ReadOnly)
 	for _, p := range programs {
-		if p.val == "" {
-			continue
-		}
 		if !p.lit {
 			a.out.Commands[i].raise(Dangerous, "runs a program computed at run time ("+p.val+")")
 			continue
 		}
+		a.out.Commands[i].raise(RunsCode, "man runs the program it is told to use ("+p.val+")")
 		for _, r := range a.commandValue("man", p.val) {
 			a.out.Commands[i].raise(r.class, r.why)
 		}
 	}
 }
 
-// noPager reports whether the arguments turn the pager off.
-func noPager(argv []arg) bool {
-	for _, x := range argv[1:] {
-		if x.lit && (x.val == "--no-pager" || x.val == "--pager=cat") {
-			return true
-		}
-	}
-	return false
-}
-
+// journalctlCmd: reading the journal only reads (its pager is a pager,
+// see above); the maintenance options change it.
 func journalctlCmd(a *analyzer, argv []arg, cx *callCtx) {
 	for _, x := range argv[1:] {
 		if x.lit && (strings.HasPrefix(x.val, "--vacuum") || x.val == "--rotate" || x.val == "--flush" || x.val == "--sync" || x.val == "--relinquish-var" || x.val == "--setup-keys" || x.val == "--update-catalog") {
@@ -129,11 +109,7 @@ func journalctlCmd(a *analyzer, argv []arg, cx *callCtx) {
 			return
 		}
 	}
-	if noPager(argv) {
-		a.emit(argv, cx, ReadOnly)
-		return
-	}
-	a.emit(argv, cx, RunsCode, "journalctl without --no-pager runs a pager (SYSTEMD_PAGER, PAGER, less)")
+	a.emit(argv, cx, ReadOnly)
 }
 
 // editorCmd: editors and debuggers have command languages that run shell

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 // pathKind is where a path lands relative to the workspace.

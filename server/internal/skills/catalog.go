@@ -13,7 +13,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sandbox"
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 // Limits on what one skill may expose.

@@ -13,10 +13,10 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
-	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
+	"github.com/govibe/govibe/server/internal/util/lazyload"
 )
 
 // Manager is the skills capability of one engine: the catalog, loaded on

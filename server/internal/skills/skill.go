@@ -3,11 +3,12 @@ package skills
 import (
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"io/fs"
 	"regexp"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Source says where a skill came from; it decides precedence and trust.
@@ -43,18 +44,7 @@ type Skill struct {
 func (s *Skill) CanAct() bool { return len(s.Scripts) > 0 || len(s.AllowedTools) > 0 }
 
 // Problem is a skill that was skipped, with where and why.
-type Problem struct {
-	Path    string
-	Line    int
-	Message string
-}
-
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.Path, p.Message)
-}
+type Problem = problem.Problem
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 

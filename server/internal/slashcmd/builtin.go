@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/initscan"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
@@ -20,7 +19,7 @@ import (
 // the turn's prompt.
 
 func (c *Commands) newBuiltin() *Registry {
-	r := commands.New[Handler]()
+	r := newRegistry[Handler]()
 	for _, cmd := range []Command{
 		{Name: "compact", Description: c.h.Tr("Summarise the earlier messages of this session now"), Handler: c.compact},
 		{Name: btwCommand, Aliases: []string{`\btw`}, ArgumentHint: "<question>",

@@ -6,10 +6,9 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/commands"
-	"github.com/govibe/govibe/server/internal/customcmd"
-	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/mcpclient"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
+	"github.com/govibe/govibe/server/internal/util/lazyload"
 )
 
 // Custom commands from the command folders (project ones only in a
@@ -49,7 +48,7 @@ func (c *Commands) loadCustom(dirs []customcmd.Dir) customLoad {
 		_, ok := c.builtin.Lookup(n)
 		return ok
 	})
-	r := commands.New[Handler]()
+	r := newRegistry[Handler]()
 	for _, cc := range cmds {
 		cc := cc
 		hint := cc.ArgumentHint
@@ -83,7 +82,7 @@ func (c *Commands) reportCustom(l customLoad) {
 
 // prompts are the connected servers' prompts as slash commands.
 func (c *Commands) prompts(m Prompts) *Registry {
-	r := commands.New[Handler]()
+	r := newRegistry[Handler]()
 	for _, p := range m.Prompts() {
 		p := p
 		hint := ""

@@ -9,7 +9,7 @@
 // A command either answers the message itself (a notice in the session's
 // UI track, closed by turnFinished) or turns it into the text of a turn;
 // the engine's Send starts that turn. The package sees the engine only
-// through Host; the registry itself is package commands.
+// through Host; the registry itself is registry.go.
 //
 // # What it needs
 //

@@ -7,13 +7,12 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/commands"
 	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/lazyload"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/util/lazyload"
 )
 
 // Params are what a command sees of the message that invoked it.
@@ -41,10 +40,10 @@ type Outcome struct {
 // Handler runs a command; args is the text after the command word.
 type Handler func(ctx context.Context, p Params, args string) (Outcome, error)
 
-// Command and Registry are package commands' types with this handler.
+// Command and Registry are the registry's types with this handler.
 type (
-	Command  = commands.Command[Handler]
-	Registry = commands.Registry[Handler]
+	Command  = command[Handler]
+	Registry = registry[Handler]
 )
 
 // CompactCommand is the chat text that compacts instead of starting a turn.
@@ -203,7 +202,7 @@ func (c *Commands) Run(ctx context.Context, p Params, text string) (out Outcome,
 
 // List is every slash command (custom ones replacing built-ins of the same
 // name), sorted, for autocomplete and /help.
-func (c *Commands) List() []commands.Info {
+func (c *Commands) List() []Info {
 	custom := c.customRegistry().List()
 	seen := map[string]bool{}
 	for _, x := range custom {
@@ -245,7 +244,7 @@ func (c *Commands) Report() { c.custom.Get() }
 
 // sortInfos sorts by name, keeping the order of equal names (a custom
 // command listed before an MCP prompt of the same name).
-func sortInfos(xs []commands.Info) {
+func sortInfos(xs []Info) {
 	for i := 1; i < len(xs); i++ {
 		for j := i; j > 0 && strings.Compare(xs[j-1].Name, xs[j].Name) > 0; j-- {
 			xs[j-1], xs[j] = xs[j], xs[j-1]

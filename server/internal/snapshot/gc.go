@@ -14,7 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/govibe/govibe/server/internal/filelock"
-	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // maybePackInBackground schedules packing of loose objects once there are

@@ -19,7 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/klauspost/compress/zlib"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // packWriter writes a version 2 packfile without deltas, plus its index.

@@ -16,7 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // Diff reports what restoring snapshot id would change in the workspace as

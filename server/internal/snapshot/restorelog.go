@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // The restore log records which snapshot each restore wrote into the

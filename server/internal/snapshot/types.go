@@ -6,7 +6,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 // Defaults used when the corresponding Options field is zero.

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
 	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Custom agents in the formats users already have, read as they are:

@@ -3,14 +3,15 @@ package subagent
 import (
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/util/problem"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/frontmatter"
 	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/util/frontmatter"
 )
 
 // Def is one sub-agent definition.
@@ -35,18 +36,7 @@ type Def struct {
 func (d Def) ToolName() string { return "agent_" + d.Name }
 
 // Problem is a definition file that was skipped.
-type Problem struct {
-	Path    string
-	Line    int
-	Message string
-}
-
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.Path, p.Message)
-}
+type Problem = problem.Problem
 
 // Dir is a directory of *.md definitions.
 type Dir struct {

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/govibe/govibe/server/internal/fsatomic"
 	"github.com/govibe/govibe/server/internal/safefile"
 	"github.com/govibe/govibe/server/internal/sandbox"
+	"github.com/govibe/govibe/server/internal/util/fsatomic"
 )
 
 // defaultMaxFileSize bounds what a tool loads into memory when

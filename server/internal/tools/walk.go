@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/govibe/govibe/server/internal/safefile"
-	"github.com/govibe/govibe/server/internal/skipdirs"
+	"github.com/govibe/govibe/server/internal/util/skipdirs"
 )
 
 // walkOptions tunes the workspace walkers. Both walkers honour .gitignore

@@ -1,5 +1,7 @@
-// Package watchdog bounds the CPU time of one step of a turn (a tool call
-// today; the same guard fits the steps before a model request): when the
+// Package watchdog bounds the CPU time of one step of a turn (a tool call;
+// before each model request, agent.Run's Prepare, which estimates tokens
+// and plans compaction, and its overflow compaction; an event's hooks,
+// whose commands are bounded by their timeouts instead): when the
 // step has used more than its budget, the caller gets *Exceeded at once,
 // naming the step and its input size, and the step's context is cancelled.
 // Go cannot stop a goroutine, so a step that ignores its context runs on

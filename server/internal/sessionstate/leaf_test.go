@@ -1,0 +1,53 @@
+package sessionstate
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestIsALeaf keeps this package below every capability: the keys of a
+// capability's own state live in that capability's package, so nothing
+// here may import another internal package (it once imported modes,
+// review and scheduler for their value types).
+func TestIsALeaf(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), e.Name(), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			if p, _ := strconv.Unquote(im.Path.Value); strings.HasPrefix(p, "github.com/govibe/govibe/") {
+				t.Errorf("%s imports %s: declare that capability's key in its own package with NewKey", e.Name(), p)
+			}
+		}
+	}
+}
+
+func TestNewKeyRefusesATakenName(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("declaring \"turns\" a second time did not panic: two owners would overwrite each other's state")
+		}
+	}()
+	_ = NewKey[int]("turns")
+}
+
+func TestNewKeyRefusesATakenLegacyName(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a key whose legacy name is another key's name did not panic")
+		}
+	}()
+	_ = NewKey[bool]("some_new_name_for_the_test", "editEnabled")
+}
