@@ -18,11 +18,11 @@ type Event struct {
 	Usage       *UsageInfo
 	Tool        *ToolInfo
 	Err         *ErrorInfo
-	MessageSeq  int64 // for KindMessage: the stored message's seq
-	// Origin (KindMessage): who wrote the user message, store.Origin*;
+	MessageSeq  int64 // for kinds.Message: the stored message's seq
+	// Origin (kinds.Message): who wrote the user message, store.Origin*;
 	// "" is the person.
 	Origin string
-	// BTW (KindMessage, KindTurnStarted): the message belongs to a /btw
+	// BTW (kinds.Message, kinds.TurnStarted): the message belongs to a /btw
 	// side conversation, so it is labelled "Side note" while live as
 	// after a reload.
 	BTW     bool

@@ -9,7 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// Notification is the payload of a KindNotification event: what
+// Notification is the payload of a kinds.Notification event: what
 // show_notification asked to show outside the chat (a VS Code
 // notification; a line on stderr headless).
 type Notification struct {

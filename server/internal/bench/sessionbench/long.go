@@ -67,7 +67,10 @@ func benchLong(bin string, o longOptions) (bool, error) {
 		return false, err
 	}
 	defer model.close()
-	sc, err := startSidecar(bin, ws, filepath.Join(tmp, "state"), model.url, nil)
+	// A 64k window, as DeepSeek's and many hosted models': the session
+	// compacts again and again, as a long one does, and a request stays
+	// the size a real one is.
+	sc, err := startSidecar(bin, ws, filepath.Join(tmp, "state"), model.url, map[string]any{"contextWindow": 64000})
 	if err != nil {
 		return false, err
 	}
