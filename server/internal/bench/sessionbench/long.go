@@ -77,13 +77,6 @@ func benchLong(bin string, o longOptions) (bool, error) {
 	defer sc.close()
 
 	turns := o.messages / 2
-	every := func(n int) int {
-		if n == 0 {
-			return turns + 1
-		}
-		return turns / n
-	}
-	largeEvery, subEvery := every(o.large), every(o.subagents)
 	var (
 		sid   string
 		rss   []int64
@@ -93,11 +86,13 @@ func benchLong(bin string, o longOptions) (bool, error) {
 	start := time.Now()
 	for t := 1; t <= turns; t++ {
 		text := fmt.Sprintf("message %d: keep going", t)
+		// Spread evenly; the sub-agent runs half a period later, and a
+		// turn that is due both runs the sub-agent and the read follows.
 		switch {
-		case t%subEvery == subEvery/2 && subs < o.subagents:
+		case subs < min(o.subagents, (2*t*o.subagents+turns)/(2*turns)):
 			text += " " + markSub
 			subs++
-		case t%largeEvery == 0 && large < o.large:
+		case large < t*o.large/turns:
 			text += " " + markLarge
 			large++
 		}
