@@ -22,6 +22,7 @@ import (
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
@@ -77,6 +78,10 @@ type turn struct {
 	limits slashcmd.Limits
 	// reconcile: the turn drives the reconcile loop (reconcile_run.go).
 	reconcile bool
+	// shell are the commands a custom command runs as it expands; their
+	// output replaces their tokens before the model is asked
+	// (command_shell.go).
+	shell []customcmd.ShellCall
 
 	// mutated is set once the turn is about to change the workspace; only
 	// such a turn gets an "after turn" snapshot.
@@ -99,12 +104,13 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	turnText, btw := text, false
 	var limits slashcmd.Limits
+	var shell []customcmd.ShellCall
 	out, matched, err := e.slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
 	if matched {
 		if err != nil || out.Handled {
 			return out.SessionID, out.TurnID, err
 		}
-		turnText, btw, limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
+		turnText, btw, limits, shell = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed), out.Shell
 		if limits.Model != "" {
 			var note string
 			if limits.Model, note = e.commandModel(ctx, p.SessionID, limits.Model); note != "" {
@@ -131,7 +137,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		e.settleOrphans(ctx, p.SessionID)
 	}
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
-		limits:    limits,
+		limits: limits, shell: shell,
 		reconcile: p.reconcile || (!btw && e.modes.ResumesReconcile(ctx, p.SessionID, turnText))}
 	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
@@ -276,6 +282,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	e.noticeSandbox(sink)
 	before := e.SessionUsageOf(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
+	if err == nil && len(t.shell) > 0 {
+		err = e.runCommandShell(ctx, t, b)
+	}
 	var out agent.Outcome
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}

@@ -15,7 +15,8 @@ import (
 func TestTimeoutsAreBounded(t *testing.T) {
 	c, problems, _ := Load(json.RawMessage(`{"Stop":[{"hooks":[{"command":"a","timeout":600},{"command":"b","timeout":601},{"command":"c","timeout":1e300}]}]}`), nil, true)
 	hs := c.For(Stop, "")
-	if len(hs) != 1 || hs[0].Timeout != MaxTimeout {
+	// Capped, not dropped: a guard the user counts on stays, and says so.
+	if len(hs) != 3 || hs[0].Timeout != MaxTimeout || hs[1].Timeout != MaxTimeout || hs[2].Timeout != MaxTimeout {
 		t.Fatalf("hooks: %+v", hs)
 	}
 	if len(problems) != 1 || strings.Count(problems[0].Message, "above the maximum of 600 seconds") != 2 {

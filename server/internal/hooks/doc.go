@@ -30,8 +30,9 @@
 // telling the hooks stop_hook_active (the engine's hooks_session.go). /clear
 // ends the model's session and starts another, as Claude Code does: SessionEnd
 // (reason: clear), then SessionStart (source: clear), whose context joins the
-// next message. A hook's timeout is in seconds (default 60, at most 600); a
-// negative or larger one is reported as a problem. The sidecar's own work for
-// an event's hooks (transcript, encoding, replies) runs under a CPU watchdog. govibe.hooks is a user-only setting, an object the
+// next message. A hook's timeout is in seconds (default 60, at most 600: a
+// larger one is cut to 600 and reported as a problem; a negative one drops
+// the hook, reported too). The sidecar's own work for an event's hooks
+// (transcript, encoding, replies) runs under a CPU watchdog. govibe.hooks is a user-only setting, an object the
 // settings generator renders as a JSON Schema for settings.json validation.
 package hooks

@@ -126,7 +126,9 @@ func (c *Config) add(data []byte, source string) error {
 				hook, err := newHook(ev, m, h, format, defTimeout, source)
 				if err != nil {
 					errs = append(errs, fmt.Sprintf("%s: %v", name, err))
-					continue
+					if !errors.As(err, new(cappedTimeout)) {
+						continue
+					}
 				}
 				c.hooks = append(c.hooks, hook)
 			}
@@ -164,10 +166,12 @@ func newHook(ev Event, m string, h entry, format Format, defTimeout time.Duratio
 			return Hook{}, fmt.Errorf("timeout %v is negative (seconds; leave it out for %s)", *secs, defTimeout)
 		}
 		if *secs > MaxTimeout.Seconds() {
-			// Refused rather than shortened: a hook the user believes
-			// may run for an hour must not be cut at ten minutes unsaid.
-			// (Multiplying first would also overflow time.Duration.)
-			return Hook{}, fmt.Errorf("timeout %v is above the maximum of %v seconds: a hook must not hold a turn longer", *secs, MaxTimeout.Seconds())
+			// Shortened, and said: dropping the hook instead would
+			// silently lift a guard (a PreToolUse validator) that the
+			// user counts on. (Multiplying first would also overflow
+			// time.Duration.)
+			return Hook{Event: ev, Matcher: m, Command: cmd, Timeout: MaxTimeout, Source: source, Format: format,
+				Dir: h.Cwd, Env: h.Env, match: match}, cappedTimeout{secs: *secs}
 		}
 		if *secs > 0 {
 			t = time.Duration(*secs * float64(time.Second))
@@ -175,6 +179,14 @@ func newHook(ev Event, m string, h entry, format Format, defTimeout time.Duratio
 	}
 	return Hook{Event: ev, Matcher: m, Command: cmd, Timeout: t, Source: source, Format: format,
 		Dir: h.Cwd, Env: h.Env, match: match}, nil
+}
+
+// cappedTimeout is newHook's report that the hook loads, but with its
+// timeout cut to MaxTimeout.
+type cappedTimeout struct{ secs float64 }
+
+func (c cappedTimeout) Error() string {
+	return fmt.Sprintf("timeout %v is above the maximum of %v seconds: the hook runs with %v seconds, as a hook must not hold a turn longer", c.secs, MaxTimeout.Seconds(), MaxTimeout.Seconds())
 }
 
 // command is the command line for this system: Copilot's bash or
