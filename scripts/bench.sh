@@ -149,6 +149,11 @@ fi
 if [[ -f "${GOVIBE_E2E_CACHE:-$root/.cache/e2e}/env.json" ]]; then
   section longsession "long session in the webview (5,000 messages, e2e)" bash -c \
     'set -o pipefail; make -s vsix-local >/dev/null && GOVIBE_E2E_BENCH=1 GOVIBE_VSIX="$PWD/dist/govibe-linux-x64.vsix" go test -count=1 -v -timeout 15m -run "^TestBenchLongSession$" ./e2e/ | grep -E "^long session|longsession_test.go:[0-9]+: (round|paged)|goal|^(--- |FAIL|ok )|Error|error"'
+  # Start-up (issue 33 §6): workbench ready to the chat input usable and
+  # the session shown, cold and on reloads, with 5,000 and with 50 messages
+  # (e2e/startup_bench_test.go); the goal is 1.5 s on an idle machine.
+  section startup "chat start-up (5,000 and 50 messages, e2e)" bash -c \
+    'set -o pipefail; for n in 5000 50; do GOVIBE_E2E_BENCH=1 GOVIBE_E2E_BENCH_MESSAGES=$n GOVIBE_VSIX="$PWD/dist/govibe-linux-x64.vsix" go test -count=1 -v -timeout 15m -run "^TestBenchStartup$" ./e2e/ | grep -E "^startup|^(--- |FAIL|ok )|Error|error" || exit 1; done'
 else
   unavailable longsession "code-server and Chromium are not installed (bash e2e/setup.sh, or GOVIBE_E2E_CACHE)"
 fi

@@ -95,6 +95,11 @@ type Run struct {
 	Notes func() string
 }
 
+// ErrStopRun, wrapped in Prepare's error, says the user chose to stop
+// before the request (asked after an automatic compaction): the run ends
+// cancelled, as if they had pressed Stop, with no error to show.
+var ErrStopRun = errors.New("the user stopped the run")
+
 // ErrSuspended, wrapped in a tool's error, says the tool was parked on a
 // question to the user when the run's context ended for a reason that a
 // later process resumes from (the server stopping, not the user): the call
@@ -259,6 +264,11 @@ func (l *loop) run(ctx context.Context) Outcome {
 			if send, err = watchdog.Do(ctx, StepPrepare, trackBytes(l.msgs), r.PrepareBudget, func(ctx context.Context) ([]llm.Message, error) {
 				return r.Prepare(ctx, l.msgs)
 			}); err != nil {
+				if errors.Is(err, ErrStopRun) || ctx.Err() != nil {
+					// The user stopped the run (asked before the request).
+					out.Status = StatusCancelled
+					return *out
+				}
 				out.Status, out.Err = StatusError, err
 				return *out
 			}
@@ -402,20 +412,46 @@ func (r *Run) lookup(name string) (tools.Tool, string, *toolpolicy.Reason) {
 // run in parallel; anything that writes runs alone, in order, so the model's
 // sequence of edits applies as written.
 //
-// Results are recorded in the order they complete: record builds the
-// history message and the sink persists it at once, so a crash never loses
-// a finished result and the stored order equals what the model is sent.
+// Results are recorded in the order of the calls, whatever order they
+// complete in: some strict OpenAI-compatible servers reject tool messages
+// in any other order. A finished result is recorded (record builds the
+// history message, the sink persists it) as soon as every earlier call's
+// is, so the stored order equals what the model is sent and a crash loses
+// at most the results still waiting for an earlier call.
 //
 // The exception is a call suspended by ErrSuspended: it and the calls
 // after it get no result (runTools reports true), so that the process that
-// resumes the run answers them.
+// resumes the run answers them; results a parallel batch finished after
+// it are still recorded, in call order, when runTools returns.
 func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, record func(llm.ToolCall, tools.Result) llm.Message) (suspended bool) {
 	var sinkMu sync.Mutex
-	finish := func(c llm.ToolCall, res tools.Result, d time.Duration) {
+	type done struct {
+		res tools.Result
+		d   time.Duration
+	}
+	next, held := 0, map[int]done{}
+	emit := func(k int, x done) { sink.ToolFinished(calls[k], x.res, x.d, record(calls[k], x.res)) }
+	finish := func(k int, res tools.Result, d time.Duration) {
 		sinkMu.Lock()
 		defer sinkMu.Unlock()
-		sink.ToolFinished(c, res, d, record(c, res))
+		held[k] = done{res, d}
+		for x, ok := held[next]; ok; x, ok = held[next] {
+			delete(held, next)
+			emit(next, x)
+			next++
+		}
 	}
+	defer func() {
+		// Only after a suspension can results wait behind a call that
+		// will have none.
+		sinkMu.Lock()
+		defer sinkMu.Unlock()
+		for k := next; k < len(calls); k++ {
+			if x, ok := held[k]; ok {
+				emit(k, x)
+			}
+		}
+	}()
 	var mu sync.Mutex
 	started := func(c llm.ToolCall) {
 		sinkMu.Lock()
@@ -441,7 +477,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 			mu.Unlock()
 			return
 		}
-		finish(c, res, clock.RunTime(time.Since(start)))
+		finish(i, res, clock.RunTime(time.Since(start)))
 	}
 	for i := 0; i < len(calls); {
 		if suspended {
@@ -449,7 +485,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		}
 		if ctx.Err() != nil {
 			for ; i < len(calls); i++ {
-				finish(calls[i], r.notExecuted(ctx), 0)
+				finish(i, r.notExecuted(ctx), 0)
 			}
 			break
 		}
@@ -486,7 +522,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 					defer wg.Done()
 					for _, k := range g {
 						if ctx.Err() != nil {
-							finish(calls[k], r.notExecuted(ctx), 0)
+							finish(k, r.notExecuted(ctx), 0)
 							continue
 						}
 						runOne(k, true)
@@ -617,7 +653,7 @@ func toolContent(res tools.Result) string {
 func toolDefs(ts []tools.Tool) []llm.ToolDef {
 	defs := make([]llm.ToolDef, 0, len(ts))
 	for _, t := range ts {
-		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
+		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: tools.Describe(t, ts), Parameters: t.Schema()})
 	}
 	return defs
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -64,10 +63,3 @@ func (e *Engine) displayPath(abs string) string { return e.approvals.DisplayPath
 // AllowRules is the user's always-allow file (nil when none is
 // configured, as in tests that do not ask for one).
 func (e *Engine) AllowRules() *allowrules.File { return e.opts.AllowRules }
-
-// SetCurrentTodoItem tells the security reviewer which todo item the
-// session is working on ("" when none). The scheduler calls it as it
-// dispatches items.
-func (e *Engine) SetCurrentTodoItem(ctx context.Context, sessionID, item string) error {
-	return sessionstate.Set(ctx, e.Store, sessionID, sessionstate.TodoItem, item)
-}

@@ -19,13 +19,11 @@ import (
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
@@ -270,6 +268,7 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 
 func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
 	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.skills.Active(ctx, sid)}
+	st.Mode, st.Phase = e.modes.Where(ctx, sid)
 	if p := e.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
@@ -373,17 +372,14 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	v := e.Settings()
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
-	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	// The prompt follows the tool profile's tools, not the mode's phase:
-	// a phase change must not rewrite the prefix.
-	system := e.promptFor(profile, toolpolicy.Decide(sit, ts))
-	ts = e.modes.Tools(ctx, t.sessionID, ts)
-	sit.Mode, sit.Phase = e.modes.Where(ctx, t.sessionID)
-	// A side conversation keeps create_todo_list in the offered list and
-	// refuses it on call instead (Decision.Refused): the tool definitions
-	// stay byte-identical to the main conversation's, so the prefix cache
-	// keeps hitting.
-	d := toolpolicy.Decide(sit, ts)
+	// The prompt follows the run's tools and where it stands: a phase
+	// change (Phases mode) rewrites it, as it already changes the tools
+	// offered. A side conversation keeps create_todo_list in the offered
+	// list and refuses it on call instead (Decision.Refused): the tool
+	// definitions stay byte-identical to the main conversation's, so the
+	// prefix cache keeps hitting.
+	ts, sit, d := e.freeRun(ctx, t)
+	system := e.promptFor(t.sessionID, sit, d)
 	return &agent.Run{
 		Client:          client,
 		Tools:           ts,

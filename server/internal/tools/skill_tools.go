@@ -52,7 +52,7 @@ func ListSkills() Tool {
 }
 
 func LoadSkill() Tool {
-	return &define[skillNameArgs]{name: "load_skill", desc: loadSkillDesc, traits: Catalog,
+	return &define[skillNameArgs]{name: LoadSkillName, desc: loadSkillDesc, traits: Catalog,
 		defaults: func() skillNameArgs { return skillNameArgs{} }, run: runLoadSkill}
 }
 
@@ -177,3 +177,7 @@ func runActivateSkill(ctx context.Context, env *Env, a activateSkillArgs) (Resul
 	}
 	return Result{OK: true, Output: fmt.Sprintf("Skill %s is active for %s.", s.Name, scope)}, nil
 }
+
+// LoadSkillName is load_skill's name: the system prompt's skill catalogue
+// tells the model to call it, so it is there only when load_skill is offered.
+const LoadSkillName = "load_skill"

@@ -49,10 +49,14 @@ const (
 	Reports
 	// Meta changes the conversation itself (compaction).
 	Meta
+	// FromEditor: the tool's answer comes from the attached editor (its
+	// problems); a headless run has none, so it is not offered there.
+	FromEditor
 )
 
-// Looks are the traits of a tool that only looks at the workspace.
-const Looks = Reads | Searches | Computes
+// Looks are the traits of a tool that only looks at the workspace (or at
+// the editor's view of it).
+const Looks = Reads | Searches | Computes | FromEditor
 
 // changes are the traits of a tool whose call changes something: the
 // workspace, a site, the plan, a mode's machine, the conversation.
@@ -65,7 +69,7 @@ var traitNames = []struct {
 	{Reads, "reads"}, {Searches, "searches"}, {Computes, "computes"}, {WritesWorkspace, "writes"},
 	{RunsCommands, "runs commands"}, {ReachesNetwork, "network"}, {DrivesBrowser, "drives a browser"},
 	{AsksHuman, "asks"}, {Notifies, "notifies"}, {StartsSubAgent, "sub-agent"}, {Catalog, "catalog"},
-	{Plans, "plans"}, {JudgesItems, "judges items"}, {Reports, "reports"}, {Meta, "meta"},
+	{Plans, "plans"}, {JudgesItems, "judges items"}, {Reports, "reports"}, {Meta, "meta"}, {FromEditor, "from the editor"},
 }
 
 // Has says whether t has any of x.
