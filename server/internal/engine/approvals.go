@@ -4,20 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/tools"
-)
-
-// The approval flow lives in package approval (e.approvals); these are
-// its names for the engine's callers.
-type (
-	// Editor applies accepted edits through the attached editor (its
-	// undo stack, its open buffers).
-	Editor = approval.Editor
-	// PlanReview is the outcome of ReviewPlan.
-	PlanReview = approval.PlanReview
 )
 
 // approvalHost is the engine as the approval flow sees it.
@@ -35,7 +26,7 @@ func (h approvalHost) Ask(ctx context.Context, c approval.Confirm) (approval.Ans
 func (h approvalHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }
 
 func (h approvalHost) Notice(sid, turnID, level, text string) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindNotice, Status: level, Text: text})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, Status: level, Text: text})
 }
 
 // approverOf is the approval flow of a turn.
@@ -54,7 +45,7 @@ func (e *Engine) approverOf(t *turn, beforeMutation func(context.Context)) *appr
 // request (govibe.todolistReview.*); see approval.Approvals.ReviewPlan.
 // Call it from the tool's goroutine: the tool call id in ctx
 // (tools.CallID) ties a question to the call.
-func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, plan any) (PlanReview, error) {
+func (e *Engine) ReviewPlan(ctx context.Context, sessionID, userRequest string, plan any) (approval.PlanReview, error) {
 	return e.approvals.ReviewPlan(ctx, e.turnTarget(sessionID), userRequest, plan)
 }
 

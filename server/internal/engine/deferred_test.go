@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"github.com/govibe/govibe/protocol/kinds"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,7 +161,7 @@ func TestDeferredToolInOneExtraStep(t *testing.T) {
 	if c := shown["l1"]; c.Name != tools.DeferredEntryName {
 		t.Errorf("the look-up is stored as %+v", c)
 	}
-	for _, ev := range x.EventsOf(run.sid, engine.KindToolCall) {
+	for _, ev := range x.EventsOf(run.sid, kinds.ToolCall) {
 		if ev.Tool.CallID == "d1" && ev.Tool.Name != "create_directory" {
 			t.Errorf("the card shows %s", ev.Tool.Name)
 		}

@@ -44,7 +44,7 @@ type Options struct {
 	// APIKeys by profile name; "" is the default profile's key.
 	APIKeys map[string]string
 	Host    tools.Host
-	Editor  Editor
+	Editor  approval.Editor
 	// Headless selects the non-interactive approval policy Approve
 	// (none|edits|all).
 	Headless bool
@@ -79,7 +79,7 @@ type Options struct {
 	// NewClient builds the model client; tests may substitute it.
 	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
 	// Confirm callbacks tell the client about parked questions.
-	OnConfirm       func(Confirm)
+	OnConfirm       func(approval.Confirm)
 	OnConfirmClosed func(id, reason string)
 	OnSession       func(SessionSummary)
 	OnSnapshot      func(rollback.SnapshotInfo)
@@ -187,12 +187,12 @@ func New(o Options) (*Engine, error) {
 		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
 	}
 	if o.OnConfirm == nil {
-		o.OnConfirm = func(Confirm) {}
+		o.OnConfirm = func(approval.Confirm) {}
 	}
 	var eng *Engine
 	// A question to the user is what Notification hooks are told about.
 	onConfirm := o.OnConfirm
-	o.OnConfirm = func(c Confirm) {
+	o.OnConfirm = func(c approval.Confirm) {
 		onConfirm(c)
 		if eng != nil {
 			go eng.hooks.Fire(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/modes"
@@ -23,7 +24,7 @@ func (e *Engine) newHooks() *hooks.Manager {
 	return hooks.NewManager(hooks.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Trusted: e.trust.Trusted,
 		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: e.Store,
 		Publish: func(sid, turnID string, run hooks.Run) {
-			e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindHook, Text: run.Command, Status: run.Result, Payload: run})
+			e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
 		},
 		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
 		Notice: e.notice, Tr: e.tr, Log: e.log})

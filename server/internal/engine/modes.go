@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/store"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
 )
@@ -24,8 +25,8 @@ func (e *Engine) Modes() *moderun.Modes { return e.modes }
 // modesHost adapts the engine to moderun.Host.
 type modesHost struct{ e *Engine }
 
-func (h modesHost) Publish(sid, turnID string, payload any) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: payload})
+func (h modesHost) Publish(sid, turnID string, p moderun.Panel) {
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Mode, Payload: ModePayload(p)})
 }
 func (h modesHost) SessionExists(ctx context.Context, sid string) error {
 	_, err := h.e.Store.GetSession(ctx, sid)

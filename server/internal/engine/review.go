@@ -3,19 +3,11 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/shellcheck"
-)
-
-// The reviewers run in package reviewers (e.reviewers); their cards keep
-// the engine's names for the engine's callers.
-type (
-	// ReviewCard is a reviewer's verdict as shown to the user.
-	ReviewCard = reviewers.Card
-	// ReviewProblem is one finding on a card.
-	ReviewProblem = reviewers.Problem
 )
 
 // reviewHost is the engine as the reviewers see it.
@@ -40,11 +32,11 @@ func (h reviewHost) Client(sid, model string) (llm.Client, string, error) {
 }
 
 func (h reviewHost) PublishReview(t reviewers.Target, card *reviewers.Card) {
-	h.e.Bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: KindReview, Payload: card})
+	h.e.Bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Review, Payload: ReviewPayload{Card: card}})
 }
 
 func (h reviewHost) Notice(t reviewers.Target, text string) {
-	h.e.Bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: KindNotice, Text: text})
+	h.e.Bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Notice, Text: text})
 }
 
 func (h reviewHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }

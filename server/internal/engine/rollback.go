@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/store"
@@ -38,15 +39,15 @@ func (h rollbackHost) CancelAll() {
 }
 
 func (h rollbackHost) PublishNotice(sid string, m store.Message, text string) {
-	h.e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
+	h.e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
 }
 
 func (h rollbackHost) PublishTurnSnapshots(sid, turnID string, refs []rollback.TurnSnapshot) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindSnapshots, MessageID: turnID, Payload: refs})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Payload: SnapshotsPayload(refs)})
 }
 
 func (h rollbackHost) PublishTurnRolledBack(sid, turnID string) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindSnapshots, MessageID: turnID, Status: "rolledBack"})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Status: "rolledBack"})
 }
 
 func (h rollbackHost) ForgetReads(sid string) { h.e.tracker(sid).ResetTurn() }

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -50,19 +52,19 @@ func (h slashHost) Idle(sid string) error {
 }
 
 func (h slashHost) PublishNotice(sid, job string, m store.Message, text string) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
+	h.e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.Notice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
 }
 
 func (h slashHost) PublishFinished(ctx context.Context, sid, job string, withContext bool) {
-	ev := Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: "done"}
+	ev := Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: "done"}
 	if withContext {
-		ev.Payload = h.e.ContextUse(ctx, sid)
+		ev.Payload = ContextPayload(h.e.ContextUse(ctx, sid))
 	}
 	h.e.Bus.Publish(ev)
 }
 
 func (h slashHost) StartCompaction(ctx context.Context, sid string) (string, error) {
-	return h.e.StartCompaction(ctx, sid, TriggerCommand)
+	return h.e.StartCompaction(ctx, sid, compaction.TriggerCommand)
 }
 
 func (h slashHost) SessionModel(ctx context.Context, sid string) string {

@@ -3,27 +3,11 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/usage"
-)
-
-// The accounting lives in package usage (e.meter); these are its figures
-// under the names the engine's callers use.
-const (
-	SourceProvider = usage.SourceProvider
-	SourceEstimate = usage.SourceEstimate
-)
-
-type (
-	// SessionUsage is a session's accumulated usage and cost; a hidden
-	// child session's requests count in its root's too.
-	SessionUsage = usage.Session
-	// TurnUsage is what one turn consumed.
-	TurnUsage = usage.Turn
-	// ContextUse is the chat header's bar.
-	ContextUse = usage.Context
 )
 
 // usageSink overrides a turn sink's per-request usage report: the
@@ -39,18 +23,18 @@ func (e *Engine) meterSink(s *turnSink) *usageSink { return &usageSink{turnSink:
 
 func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
-	e.meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, SourceProvider)
+	e.meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
-	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u}, Payload: use})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}, Payload: ContextPayload(use)})
 }
 
 // SessionUsageOf returns a session's accumulated usage.
-func (e *Engine) SessionUsageOf(ctx context.Context, sid string) SessionUsage {
+func (e *Engine) SessionUsageOf(ctx context.Context, sid string) usage.Session {
 	return e.meter.Of(ctx, sid)
 }
 
 // TurnUsageOf returns a finished turn's recorded usage.
-func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsage, bool) {
+func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (usage.Turn, bool) {
 	return e.meter.TurnOf(ctx, sid, turn)
 }
 
@@ -59,17 +43,17 @@ func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsa
 // local estimate of the next request. The window is that of the model the
 // session's next request uses (a running custom command's model, else its
 // /model or picker choice), not the active setting's.
-func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
+func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
 	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
 	st := e.meter.Load(ctx, sid)
-	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
+	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.
 		sp := e.sessionProfile(ctx, sid)
 		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {
-		use.UsedTokens, use.Source = int64(e.estimateTrack(ctx, sid)), SourceEstimate
+		use.UsedTokens, use.Source = int64(e.estimateTrack(ctx, sid)), usage.SourceEstimate
 	}
 	return use
 }

@@ -64,7 +64,7 @@ func (l *Loop) Run(ctx context.Context) (modes.RunState, error) {
 // Stopped tells the panel the run stopped (or ended), with its last saved
 // state.
 func (l *Loop) Stopped() {
-	l.m.host.Publish(l.sid, l.turnID, ReconcileView{Run: l.st, MaxLoops: l.m.MaxLoops()})
+	l.m.host.Publish(l.sid, l.turnID, Panel{Reconcile: &ReconcileView{Run: l.st, MaxLoops: l.m.MaxLoops()}})
 }
 
 func (l *Loop) tag(step modes.Step) string {
@@ -151,5 +151,5 @@ func (l *Loop) Publish(st modes.RunState) {
 }
 
 func (l *Loop) publish() {
-	l.m.host.Publish(l.sid, l.turnID, ReconcileView{Run: l.st, Running: true, Agent: l.agent, MaxLoops: l.m.MaxLoops()})
+	l.m.host.Publish(l.sid, l.turnID, Panel{Reconcile: &ReconcileView{Run: l.st, Running: true, Agent: l.agent, MaxLoops: l.m.MaxLoops()}})
 }
