@@ -2,14 +2,13 @@ package engine_test
 
 import (
 	"context"
-	"github.com/govibe/govibe/protocol/kinds"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
