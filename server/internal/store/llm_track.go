@@ -99,12 +99,13 @@ func (s *Store) LLMMessages(ctx context.Context, sessionID string) ([]llm.Messag
 
 // LLMEntries is LLMMessages with positions and sources.
 func (s *Store) LLMEntries(ctx context.Context, sessionID string) ([]LLMEntry, error) {
+	epoch := s.tracks.rewrites.Load() // before the read: see trackCache
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	return llmEntries(ctx, tx, sessionID)
+	return s.cachedEntries(ctx, tx, sessionID, epoch)
 }
 
 // LLMLast returns the length of the session's model track and its last
@@ -135,30 +136,36 @@ func (s *Store) LLMLast(ctx context.Context, sessionID string) (int, llm.Message
 }
 
 func llmEntries(ctx context.Context, tx *sql.Tx, sessionID string) ([]LLMEntry, error) {
+	out, _, err := llmEntriesRaw(ctx, tx, sessionID)
+	return out, err
+}
+
+// llmEntriesRaw is llmEntries with each entry's stored JSON.
+func llmEntriesRaw(ctx context.Context, tx *sql.Tx, sessionID string) ([]LLMEntry, []string, error) {
 	var one int
 	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, sessionID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-		return nil, notFoundf("session %q", sessionID)
+		return nil, nil, notFoundf("session %q", sessionID)
 	} else if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT position, message, source_message_id FROM llm_messages WHERE session_id = ? ORDER BY position`, sessionID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
-	out := []LLMEntry{}
+	out, raws := []LLMEntry{}, []string{}
 	for rows.Next() {
 		var e LLMEntry
 		var raw string
 		if err := rows.Scan(&e.Position, &raw, &e.SourceMessageID); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := json.Unmarshal([]byte(raw), &e.Message); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, e)
+		out, raws = append(out, e), append(raws, raw)
 	}
-	return out, rows.Err()
+	return out, raws, rows.Err()
 }
 
 // ReplaceLLMMessages atomically replaces positions [from, to) with msgs
@@ -169,6 +176,8 @@ func (s *Store) ReplaceLLMMessages(ctx context.Context, sessionID string, from, 
 	if err := validateLLM(msgs); err != nil {
 		return err
 	}
+	s.tracks.rewrote()
+	defer s.tracks.rewrote()
 	return s.writeTx(ctx, func(tx *sql.Tx) error {
 		if err := sessionExists(ctx, tx, sessionID); err != nil {
 			return err

@@ -73,6 +73,8 @@ func (s *Store) Merged(ctx context.Context, src string) (bool, error) {
 // next call retries what is still missing. src is first brought to this
 // schema (Open); a damaged src is moved aside as Open does and reported.
 func (s *Store) MergeFrom(ctx context.Context, src string) (MergeResult, error) {
+	s.tracks.rewrote() // it writes model tracks wholesale
+	defer s.tracks.rewrote()
 	var res MergeResult
 	abs, err := filepath.Abs(src)
 	if err != nil {

@@ -280,6 +280,8 @@ func (s *Store) updateSession(ctx context.Context, id, set string, arg any) erro
 // DeleteSession removes a session with its messages, LLM track, state,
 // confirmations and child sessions.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	s.tracks.rewrote() // the cascade drops its model track
+	defer s.tracks.rewrote()
 	return s.writeTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 		if err != nil {

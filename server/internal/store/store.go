@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -48,6 +49,9 @@ type Store struct {
 	rq        *stmtCache
 	recovered *CorruptError
 	lease     *lease // this process's proof of life (owner.go)
+
+	tracks     trackCache    // decoded model tracks (llm_cache.go)
+	trackReads atomic.Uint64 // whole-track decodes (FullTrackReads)
 }
 
 // Open opens or creates the database at path, creating its directory, and

@@ -16,12 +16,21 @@ import (
 // threshold, and sanitizes. Only free-phase runs (free) compact; any
 // other run (executor, evaluator, sub-agents) only sanitizes its own
 // messages.
+//
+// The system prompt and tool definitions the estimate counts are built once
+// per run (the run's own prompt and tools are fixed when it starts), not
+// once per request: rebuilding them was a fifth of a read round's CPU.
 func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context, []llm.Message) ([]llm.Message, error) {
+	var pre *prefix
 	return func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error) {
 		send := msgs
 		if free {
+			if pre == nil {
+				system, defs := c.host.Prefix(ctx, sid)
+				pre = &prefix{system: system, defs: defs}
+			}
 			var err error
-			if send, err = c.beforeRequest(ctx, sid, turnID, msgs); err != nil {
+			if send, err = c.beforeRequest(ctx, sid, turnID, pre, msgs); err != nil {
 				return nil, err
 			}
 		}
@@ -38,13 +47,13 @@ func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context,
 // estimate passes govibe.compact.threshold of the window. After an
 // automatic compaction the host may ask whether to go on
 // (Host.ContinueAfter); its error ends the run.
-func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs []llm.Message) ([]llm.Message, error) {
+func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, pre *prefix, msgs []llm.Message) ([]llm.Message, error) {
 	if c.slots.blockedWhy(sid) != "" {
 		return msgs, nil
 	}
 	est := compact.Default()
 	pol := c.host.Policy(ctx, sid)
-	system, defs := c.host.Prefix(ctx, sid)
+	system, defs := pre.system, pre.defs
 	track := c.modelTrack(ctx, sid, msgs)
 	// The loop runs this under a CPU watchdog (agent.Run.PrepareBudget):
 	// name each step for its message should one spin.
@@ -99,6 +108,12 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 		}
 	}
 	return track, nil
+}
+
+// prefix is what a request sends before its messages.
+type prefix struct {
+	system string
+	defs   []llm.ToolDef
 }
 
 // modelTrack is the stored track when it ends where the run's own list
