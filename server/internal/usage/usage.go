@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -85,11 +86,19 @@ func New(s Store, log *zap.Logger) *Meter {
 
 // Load returns the session's accounting (zero when it has none).
 func (m *Meter) Load(ctx context.Context, sid string) State {
-	var st State
-	if raw, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.Usage); err == nil && ok {
-		_ = json.Unmarshal(raw, &st)
-	}
+	st, _ := m.load(ctx, sid)
 	return st
+}
+
+// load is Load with the stored bytes it decoded.
+func (m *Meter) load(ctx context.Context, sid string) (State, []byte) {
+	var st State
+	raw, ok, err := sessionstate.Get(ctx, m.store, sid, sessionstate.Usage)
+	if err != nil || !ok {
+		return st, nil
+	}
+	_ = json.Unmarshal(raw, &st)
+	return st, raw
 }
 
 // Of returns a session's accumulated usage.
@@ -121,9 +130,14 @@ func (m *Meter) Update(sid string, f func(*State)) {
 	defer l.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	st := m.Load(ctx, sid)
+	st, raw := m.load(ctx, sid)
 	f(&st)
 	b, _ := json.Marshal(st)
+	if raw != nil && bytes.Equal(b, raw) {
+		// Nothing changed (a context figure set again): a commit per
+		// request for nothing was a share of a read round's CPU.
+		return
+	}
 	if err := sessionstate.Set(ctx, m.store, sid, sessionstate.Usage, b); err != nil {
 		m.log.Warn("persisting usage", zap.String("session", sid), zap.Error(err))
 	}
