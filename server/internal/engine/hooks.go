@@ -33,8 +33,18 @@ func (e *Engine) newHooks() *hooks.Manager {
 // as hooks read it in permission_mode.
 func (e *Engine) permissionMode(ctx context.Context, sid string) string {
 	cs := config.Typed(e.Settings())
+	// A running turn answers from its view; no store read per hook.
+	e.mu.Lock()
+	t := e.running[sid]
+	e.mu.Unlock()
+	md := modes.Agent
+	if t != nil {
+		md = t.mode.Mode()
+	} else {
+		md = e.modes.Mode(ctx, sid)
+	}
 	switch {
-	case e.modes.Mode(ctx, sid) == modes.Plan:
+	case md == modes.Plan:
 		return "plan"
 	case e.opts.Headless && e.opts.Approve == "all":
 		return "bypassPermissions"

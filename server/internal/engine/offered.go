@@ -37,5 +37,5 @@ func limitsOf(sid string, t *turn) *turn {
 	if t == nil {
 		return &turn{sessionID: sid}
 	}
-	return &turn{sessionID: sid, limits: t.limits}
+	return &turn{sessionID: sid, view: view{limits: t.limits}}
 }

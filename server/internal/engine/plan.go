@@ -64,7 +64,7 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 			if err := slashcmd.StampPlan(ctx, e.plans, t.sessionID, t.id, TagFree, t.limits); err != nil {
 				e.log.Warn("recording the plan's command limits", zap.Error(err))
 			}
-			if e.modes.ProposesOnly(ctx, t.sessionID) {
+			if t.mode.ProposesOnly() {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}
 			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)

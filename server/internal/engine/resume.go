@@ -180,7 +180,8 @@ func (e *Engine) park(p *parkedTurn) {
 func (e *Engine) resumeParked(p *parkedTurn, a Answer) {
 	sid := p.sessionID
 	ctx, cancel := context.WithCancel(e.baseCtx)
-	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, btw: p.btw, cancel: cancel, done: make(chan struct{})}
+	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, cancel: cancel, done: make(chan struct{}),
+		view: view{btw: p.btw, mode: e.modes.Turn(ctx, sid)}}
 	if l, ok := slashcmd.RestoreTurn(ctx, e.Store, sid, t.id); ok {
 		t.limits = l
 	}

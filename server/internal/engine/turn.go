@@ -18,6 +18,7 @@ import (
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
@@ -58,12 +59,29 @@ type turn struct {
 	sessionID string
 	number    int
 	text      string
-	btw       bool
 	cancel    context.CancelFunc
 	writer    *store.StreamWriter
 	done      chan struct{}
 	status    agent.Status
+	view
 
+
+	// mutated is set once the turn is about to change the workspace; only
+	// such a turn gets an "after turn" snapshot.
+	mutated atomic.Bool
+	// notifications counts show_notification calls (capped per turn).
+	notifications atomic.Int32
+}
+
+// view is the session as one turn sees it, loaded once in Send and passed
+// on with the turn: what the rest of the turn asks about the session is
+// answered from here, not read again from the store.
+type view struct {
+	// mode is the session's working mode (a switch applies from the next
+	// turn).
+	mode moderun.Turn
+	// btw: the turn is a side conversation (/btw).
+	btw bool
 	// resume continues an interrupted todo plan; tag is the resumed
 	// agent's subAgentTag (its messages start with this turn's).
 	resume bool
@@ -75,12 +93,6 @@ type turn struct {
 	limits slashcmd.Limits
 	// reconcile: the turn drives the reconcile loop (reconcile_run.go).
 	reconcile bool
-
-	// mutated is set once the turn is about to change the workspace; only
-	// such a turn gets an "after turn" snapshot.
-	mutated atomic.Bool
-	// notifications counts show_notification calls (capped per turn).
-	notifications atomic.Int32
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.
@@ -95,23 +107,25 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
 		return "", "", err
 	}
-	turnText, btw := text, false
-	var limits slashcmd.Limits
+	turnText, v := text, view{}
 	out, matched, err := e.slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
 	if matched {
 		if err != nil || out.Handled {
 			return out.SessionID, out.TurnID, err
 		}
-		turnText, btw, limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
-		if limits.Model != "" {
+		turnText, v.btw, v.limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
+		if v.limits.Model != "" {
 			var note string
-			if limits.Model, note = e.commandModel(ctx, p.SessionID, limits.Model); note != "" {
+			if v.limits.Model, note = e.commandModel(ctx, p.SessionID, v.limits.Model); note != "" {
 				e.notice("info", note)
 			}
 		}
-	} else if p.origin != store.OriginControl {
+	}
+	// The mode is read once, after the command ran (/reconcile switches it).
+	v.mode = e.modes.Turn(ctx, p.SessionID)
+	if !matched && p.origin != store.OriginControl {
 		// Reconcile mode's input is an intent, as /reconcile's argument.
-		if d, ok := e.modes.DraftText(ctx, p.SessionID, text); ok {
+		if d, ok := v.mode.DraftText(ctx, text); ok {
 			turnText = d
 		}
 	}
@@ -121,6 +135,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 			return "", "", err
 		}
 		p.SessionID = s.ID
+		v.mode = v.mode.In(s.ID)
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	} else {
@@ -128,9 +143,8 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		// blocks this turn nor stays pending under it.
 		e.settleOrphans(ctx, p.SessionID)
 	}
-	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
-		limits:    limits,
-		reconcile: p.reconcile || (!btw && e.modes.ResumesReconcile(ctx, p.SessionID, turnText))}
+	v.reconcile = p.reconcile || (!v.btw && v.mode.ResumesReconcile(ctx, turnText))
+	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, done: make(chan struct{}), view: v}
 	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
 		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
@@ -284,7 +298,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
 			out = run.Execute(ctx, b.history, e.meterSink(sink))
-			if e.modes.Mode(ctx, sid) == modes.Phases {
+			if t.mode.Mode() == modes.Phases {
 				out = e.continuePhases(ctx, t, b, sink, out)
 			} else {
 				out = e.afterFreeRun(ctx, t, b, sink, run, out)
@@ -366,8 +380,8 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	// The prompt follows the tool profile's tools, not the mode's phase:
 	// a phase change must not rewrite the prefix.
 	system := e.promptFor(profile, toolpolicy.Decide(sit, ts))
-	ts = e.modes.Tools(ctx, t.sessionID, ts)
-	sit.Mode, sit.Phase = e.modes.Where(ctx, t.sessionID)
+	ts = t.mode.Tools(ctx, ts)
+	sit.Mode, sit.Phase = t.mode.Where(ctx)
 	// A side conversation keeps create_todo_list in the offered list and
 	// refuses it on call instead (Decision.Refused): the tool definitions
 	// stay byte-identical to the main conversation's, so the prefix cache
@@ -380,7 +394,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Refused:         d.Refused,
 		Translate:       e.tr,
 		StopAfter:       freeStopAfter(t),
-		StopWhen:        firstStop(e.hooks.StopWhen(t.id), e.modes.StopWhen(ctx, t.sessionID)),
+		StopWhen:        firstStop(e.hooks.StopWhen(t.id), t.mode.StopWhen(ctx)),
 		Env:             env,
 		System:          system,
 		MaxRounds:       cs.MaxInteractions,
