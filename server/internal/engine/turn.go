@@ -65,7 +65,6 @@ type turn struct {
 	status    agent.Status
 	view
 
-
 	// mutated is set once the turn is about to change the workspace; only
 	// such a turn gets an "after turn" snapshot.
 	mutated atomic.Bool
