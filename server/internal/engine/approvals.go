@@ -2,13 +2,10 @@ package engine
 
 import (
 	"context"
-	"time"
 
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/sessionstate"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // The approval flow lives in package approval (e.approvals); these are
@@ -20,24 +17,6 @@ type (
 	// PlanReview is the outcome of ReviewPlan.
 	PlanReview = approval.PlanReview
 )
-
-// approvalHost is the engine as the approval flow sees it.
-type approvalHost struct{ e *Engine }
-
-func (h approvalHost) Settings() config.Settings { return config.Typed(h.e.Settings()) }
-
-// Ask waits for the person; the wait is not the call's run time.
-func (h approvalHost) Ask(ctx context.Context, c approval.Confirm) (approval.Answer, error) {
-	start := time.Now()
-	defer func() { tools.AddWait(ctx, time.Since(start)) }()
-	return h.e.Broker.Ask(ctx, c)
-}
-
-func (h approvalHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }
-
-func (h approvalHost) Notice(sid, turnID, level, text string) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindNotice, Status: level, Text: text})
-}
 
 // approverOf is the approval flow of a turn.
 func (e *Engine) approverOf(t *turn, beforeMutation func(context.Context)) *approval.Approver {

@@ -44,53 +44,6 @@ type CompactionInfo struct {
 	Context ContextUse
 }
 
-// compactionHost is the engine as compaction sees it.
-type compactionHost struct{ e *Engine }
-
-// Policy follows the model the session's next request goes to: the
-// running turn's custom command model, else its /model or picker choice,
-// so a switch to a smaller window compacts against that window.
-func (h compactionHost) Policy(ctx context.Context, sid string) compact.Policy {
-	return h.e.compactPolicy(h.e.turnProfile(ctx, h.e.liveTurn(sid)))
-}
-
-func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
-	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.turnProfile(ctx, h.e.liveTurn(sid)))
-}
-
-// Client asks the compaction role's model for the summary, else the model
-// Policy follows; the policy returned is that model's.
-func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, compact.Policy, error) {
-	p := h.e.turnProfile(ctx, h.e.liveTurn(sid))
-	if roleModel(h.e.Settings(), RoleCompaction) != "" {
-		p = h.e.roleProfile(RoleCompaction)
-	}
-	c, err := h.e.client(p)
-	return c, h.e.compactPolicy(p), err
-}
-
-func (h compactionHost) ContextEstimated(sid string, tokens int64) {
-	h.e.meter.SetContext(sid, tokens, SourceEstimate)
-}
-
-func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
-	h.e.hooks.PreCompact(ctx, sid, turnID, trigger == TriggerCommand || trigger == TriggerButton)
-}
-
-func (h compactionHost) Tr(format string, args ...any) string { return h.e.tr(format, args...) }
-
-func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
-	status, text := "done", info.Summary
-	if !info.Failed {
-		h.e.meter.Compacted(sid)
-	}
-	if info.Failed {
-		status, text = "failed", info.Notice
-	}
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindCompaction, SubAgentTag: TagFree, MessageID: info.MessageID,
-		MessageSeq: info.MessageSeq, Text: text, Status: status, Payload: CompactionInfo{Info: info, Context: h.e.ContextUse(ctx, sid)}})
-}
-
 // Compaction is the engine's compactor.
 func (e *Engine) Compaction() *compaction.Compactor { return e.compactor }
 

@@ -7,11 +7,15 @@
 // The engine sequences a run (the turn) and owns sessions, the event Bus and
 // the confirmation Broker; each capability lives in its own package and sees
 // the engine only through an interface of what it needs, never *Engine
-// (server's TestCapabilityPackagesNeverImportEngine). The capabilities are
-// wired in behind small host adapters (compactionHost, planHost, planTurn,
-// reviewHost, approvalHost, modesHost, subagentHost, reconcileAgents,
-// slashHost, rollbackHost) or options of plain functions for the managers
-// (skills, hooks, MCP, trust). Event kinds are protocol/kinds' constants
+// (server's TestCapabilityPackagesNeverImportEngine). New, the composition
+// root (wiring.go), builds every capability and wires it in behind a small
+// host adapter holding only the collaborators it uses (compactionHost,
+// planHost, reviewHost, approvalHost, modesHost, slashHost, rollbackHost in
+// wiring.go and wiring_hosts.go) or options of plain functions for the
+// managers (skills, hooks, MCP, trust). The turn's own adapters (planTurn,
+// reconcileAgents, subagentHost) drive a running turn. Send loads the
+// turn's view of the session (view: mode, BTW, limits, plan tag, hook
+// context) once and passes it on. Event kinds are protocol/kinds' constants
 // (Event.Kind is a kinds.Kind). Tests that need a whole engine run on
 // enginetest (an engine on the scripted model, a Script that answers the main
 // agent and sub-agents separately, reply helpers); the scenario tests are

@@ -3,9 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"go.uber.org/zap"
@@ -155,100 +152,6 @@ type Engine struct {
 // closes, as opposed to the user's Stop: a run parked on a question then
 // stays resumable instead of being finalised.
 var errServerStopping = errors.New("GoVibe's server stopped")
-
-// New opens the state directory and returns a ready engine.
-func New(o Options) (*Engine, error) {
-	if len(o.Roots) == 0 {
-		return nil, errors.New("no workspace folder is open")
-	}
-	for i, r := range o.Roots {
-		abs, err := filepath.Abs(r)
-		if err != nil {
-			return nil, err
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("workspace folder %s is not a directory", abs)
-		}
-		o.Roots[i] = abs
-	}
-	if o.StateDir == "" {
-		return nil, errors.New("no storage directory")
-	}
-	if err := os.MkdirAll(o.StateDir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating the storage directory: %w", err)
-	}
-	if o.Logger == nil {
-		o.Logger = zap.NewNop()
-	}
-	if o.NewClient == nil {
-		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
-	}
-	if o.OnConfirm == nil {
-		o.OnConfirm = func(Confirm) {}
-	}
-	var eng *Engine
-	// A question to the user is what Notification hooks are told about.
-	onConfirm := o.OnConfirm
-	o.OnConfirm = func(c Confirm) {
-		onConfirm(c)
-		if eng != nil {
-			go eng.hooks.Fire(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
-				Message: "GoVibe needs your confirmation (" + c.Kind + ")"})
-		}
-	}
-	if o.OnConfirmClosed == nil {
-		o.OnConfirmClosed = func(string, string) {}
-	}
-	if o.OnSession == nil {
-		o.OnSession = func(SessionSummary) {}
-	}
-	st, err := store.Open(filepath.Join(o.StateDir, "sessions.db"), store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	e := &Engine{
-		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
-		settings: o.Settings, apiKeys: o.APIKeys,
-		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
-		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
-		baseCtx: ctx, stop: cancel,
-	}
-	if e.settings == nil {
-		e.settings = config.Values{}
-	}
-	e.web = newWebFetcher(e.settings, nil)
-	if rec := st.Recovered(); rec != nil {
-		e.notices = append(e.notices, rec.Error())
-	}
-	eng = e
-	e.meter = usage.New(st, o.Logger.Named("usage"))
-	e.reviewers = reviewers.New(reviewHost{e}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
-		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, o.Logger.Named("review"))
-	e.approvals = approval.New(approvalHost{e}, st, e.reviewers, approval.Options{Roots: o.Roots, Headless: o.Headless,
-		Approve: o.Approve, AskTerminal: o.AskTerminal, SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
-	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
-	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
-	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
-	e.snaps = e.newRollback()
-	e.trust = e.newTrust(o.Trusted)
-	e.skills = e.newSkills()
-	e.hooks = e.newHooks()
-	e.mcp = e.newMCP()
-	e.modes = moderun.New(modesHost{e}, st, o.Roots)
-	e.memory = memory.NewReminder(st, o.Roots, o.Logger.Named("memory"))
-	e.slash = e.newSlash()
-	// Before recovery: a merged session's unfinished run is recovered
-	// like any other whose process is gone.
-	e.mergeLegacy(ctx)
-	if err := e.recoverInterrupted(ctx); err != nil {
-		e.log.Warn("recovering interrupted runs", zap.Error(err))
-	}
-	// What trust skipped, and malformed project config, is said once at
-	// start (and again after each trust change).
-	e.trust.Report()
-	return e, nil
-}
 
 // Notices are start-up messages for the user.
 func (e *Engine) Notices() []string { return e.notices }

@@ -19,16 +19,6 @@ import (
 // (UserPromptSubmit and Stop in the turn, SubagentStop, Session*,
 // Notification, PreCompact from the compactor's host).
 
-func (e *Engine) newHooks() *hooks.Manager {
-	return hooks.NewManager(hooks.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Trusted: e.trust.Trusted,
-		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: e.Store,
-		Publish: func(sid, turnID string, run hooks.Run) {
-			e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindHook, Text: run.Command, Status: run.Result, Payload: run})
-		},
-		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
-		Notice: e.notice, Tr: e.tr, Log: e.log})
-}
-
 // permissionMode is the session's approval mode in Claude Code's words,
 // as hooks read it in permission_mode.
 func (e *Engine) permissionMode(ctx context.Context, sid string) string {

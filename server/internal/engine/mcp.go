@@ -2,10 +2,8 @@ package engine
 
 import (
 	"context"
-	"os"
 
 	"github.com/govibe/govibe/server/internal/mcpclient"
-	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -15,13 +13,6 @@ import (
 // stable; their prompts are slash commands; their resources are
 // @mcp: mentions. Every call is confirmed like a shell command unless a
 // user allow rule covers it (approval.Approver.ConfirmTool).
-
-func (e *Engine) newMCP() *mcpclient.Servers {
-	return mcpclient.NewServers(mcpclient.ServersOptions{Home: e.home(), Roots: e.opts.Roots, StateDir: e.opts.StateDir, Trusted: e.trust.Trusted,
-		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
-		ContextWindow: func() int { return e.profile().ContextWindow },
-		DisplayPath:   e.displayPath, Notice: e.notice, Tr: e.tr, Log: e.log})
-}
 
 // MCP is the MCP capability, for the status view and its actions.
 func (e *Engine) MCP() *mcpclient.Servers { return e.mcp }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/store"
 
@@ -20,34 +19,6 @@ import (
 
 // Modes is the working-modes capability (chat/setMode, the panels).
 func (e *Engine) Modes() *moderun.Modes { return e.modes }
-
-// modesHost adapts the engine to moderun.Host.
-type modesHost struct{ e *Engine }
-
-func (h modesHost) Publish(sid, turnID string, payload any) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: payload})
-}
-func (h modesHost) SessionExists(ctx context.Context, sid string) error {
-	_, err := h.e.Store.GetSession(ctx, sid)
-	return err
-}
-func (h modesHost) CheckIdle(sid string) error {
-	if h.e.Running(sid) != "" {
-		return ErrBusy
-	}
-	return nil
-}
-func (h modesHost) Reconciling(sid string) bool {
-	h.e.mu.Lock()
-	defer h.e.mu.Unlock()
-	t := h.e.running[sid]
-	return t != nil && t.reconcile
-}
-func (h modesHost) StartReconcile(ctx context.Context, sid, text string) (string, string, error) {
-	return h.e.Send(ctx, SendParams{SessionID: sid, Text: text, reconcile: true, origin: store.OriginControl})
-}
-func (h modesHost) Settings() config.Settings         { return h.e.cfg() }
-func (h modesHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }
 
 // ErrNoPlanToRun is RunPlan without a proposed plan with work left.
 var ErrNoPlanToRun = errors.New("there is no proposed plan with work left to run")

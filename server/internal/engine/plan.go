@@ -29,24 +29,6 @@ const (
 	ResumeText = planrun.ResumeText
 )
 
-// planHost is the engine as the plan runner sees it.
-type planHost struct{ e *Engine }
-
-func (h planHost) PublishTodo(sid, turnID, tag string, p scheduler.Plan) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindTodo, SubAgentTag: tag, Payload: p})
-}
-
-func (h planHost) Running(sid string) bool { return h.e.Running(sid) != "" }
-
-func (h planHost) ReviewPlan(ctx context.Context, sid, request string, plan any) (bool, string, error) {
-	rev, err := h.e.ReviewPlan(ctx, sid, request, plan)
-	return rev.Accepted, rev.Feedback, err
-}
-
-func (h planHost) Limits() scheduler.Limits { return h.e.schedLimits() }
-
-func (h planHost) BlockCompaction(sid, why string) func() { return h.e.BlockCompaction(sid, why) }
-
 // Plans is the engine's plan runner.
 func (e *Engine) Plans() *planrun.Runner { return e.plans }
 
