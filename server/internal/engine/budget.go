@@ -96,20 +96,20 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if e.opts.Headless {
 		return over
 	}
-	q := e.tr("This session reached its %s: spent %s. Continue for another budget's worth?", e.budgetWhat(over), e.budgetSpent(s))
+	q := e.Tr("This session reached its %s: spent %s. Continue for another budget's worth?", e.budgetWhat(over), e.budgetSpent(s))
 	turnID := ""
 	if t := e.liveTurn(root); t != nil {
 		turnID = t.id
 	}
 	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: root, TurnID: turnID, Kind: "question", Question: q,
-		Options: []string{e.tr("Continue"), e.tr("Stop")}})
+		Options: []string{e.Tr("Continue"), e.Tr("Stop")}})
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return errors.Join(over, err)
 	}
-	if ans.Accept && (ans.Answer == e.tr("Continue") || ans.Answer == "Continue") {
+	if ans.Accept && (ans.Answer == e.Tr("Continue") || ans.Answer == "Continue") {
 		g.mu.Lock()
 		g.grants[root]++
 		g.mu.Unlock()
@@ -122,21 +122,21 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 // budgetWhat names the limit reached, in the user's language.
 func (e *Engine) budgetWhat(be *usage.BudgetError) string {
 	if be.Tokens {
-		return e.tr("token budget of %s", be.Limit)
+		return e.Tr("token budget of %s", be.Limit)
 	}
-	return e.tr("cost budget of %s", be.Limit)
+	return e.Tr("cost budget of %s", be.Limit)
 }
 
 func (e *Engine) budgetSpent(s usage.Session) string {
 	tokens := fmt.Sprintf("%d", s.PromptTokens+s.CompletionTokens)
 	if s.Priced {
-		return e.tr("%.4f (%s tokens)", s.Cost, tokens)
+		return e.Tr("%.4f (%s tokens)", s.Cost, tokens)
 	}
-	return e.tr("%s tokens", tokens)
+	return e.Tr("%s tokens", tokens)
 }
 
 // budgetError is the run's error for a reached budget.
 func (e *Engine) budgetError(be *usage.BudgetError) ErrorInfo {
-	return ErrorInfo{Message: e.tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
+	return ErrorInfo{Message: e.Tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
 		e.budgetWhat(be), e.budgetSpent(be.Session)), Code: "budget", Action: "openSettings"}
 }

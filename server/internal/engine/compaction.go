@@ -71,13 +71,6 @@ func defsOf(ts []tools.Tool) []llm.ToolDef {
 	return defs
 }
 
-// freeToolDefs are the definitions a free-phase run of the session offers
-// (its tools minus those its role and its running turn's command block),
-// in the run's order.
-func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
-	return e.toolDefsOf(ctx, e.liveTurn(sid))
-}
-
 func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
 	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
 	return defsOf(toolpolicy.Decide(sit, ts).Offered(ts))
@@ -89,7 +82,7 @@ func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []l
 	if e.toolCalling(p) == "text" {
 		return nil
 	}
-	return e.freeToolDefs(ctx, sid)
+	return e.toolDefsOf(ctx, e.liveTurn(sid))
 }
 
 // prepareHook is a run's Prepare: free-phase runs may compact first.
@@ -106,17 +99,6 @@ func (e *Engine) Compact(ctx context.Context, sid, turnID, trigger string) (Comp
 		return CompactionInfo{Info: info}, err
 	}
 	return CompactionInfo{Info: info, Context: e.ContextUse(ctx, sid)}, nil
-}
-
-// BlockCompaction refuses global compaction of a session until the
-// returned func is called (see compaction.Compactor.Block).
-func (e *Engine) BlockCompaction(sid, why string) (unblock func()) {
-	return e.compactor.Block(sid, why)
-}
-
-// Compactions lists a session's compaction attempts, oldest first.
-func (e *Engine) Compactions(ctx context.Context, sid string) []CompactionRecord {
-	return e.compactor.Records(ctx, sid)
 }
 
 // StartCompaction runs Compact in the background (the button and /compact)
@@ -141,9 +123,9 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		switch {
 		case err != nil:
 			status = "error"
-			text := e.tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
+			text := e.Tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
 			if errors.Is(err, ErrNothingToCompact) {
-				status, text = "done", e.tr("Nothing to summarise yet: the conversation is still short.")
+				status, text = "done", e.Tr("Nothing to summarise yet: the conversation is still short.")
 			}
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, SubAgentTag: TagFree, Text: text, Status: "warn"})
 		case info.Failed:

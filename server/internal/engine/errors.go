@@ -17,11 +17,8 @@ func (e *Engine) lang() i18n.Lang {
 	return i18n.Pick(e.cfg().Language, e.opts.HostInfo.Language)
 }
 
-// tr localises a user-facing message.
-func (e *Engine) tr(msg string, args ...any) string { return i18n.T(e.lang(), msg, args...) }
-
-// Tr localises a user-facing message for callers outside the engine.
-func (e *Engine) Tr(msg string, args ...any) string { return e.tr(msg, args...) }
+// Tr localises a user-facing message.
+func (e *Engine) Tr(msg string, args ...any) string { return i18n.T(e.lang(), msg, args...) }
 
 // humanError turns a run error into a message a person can act on, in
 // the user's language throughout: it is composed from the error's fields
@@ -41,35 +38,35 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 	case errors.As(err, &bud):
 		return e.budgetError(bud)
 	case errors.Is(err, llm.ErrMissingAPIKey):
-		return ErrorInfo{Message: e.tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
+		return ErrorInfo{Message: e.Tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
 	case errors.As(err, &auth):
-		return ErrorInfo{Message: e.tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + e.said(auth.Detail),
+		return ErrorInfo{Message: e.Tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + e.said(auth.Detail),
 			Code: "auth", Action: "setApiKey"}
 	case errors.As(err, &un):
-		return ErrorInfo{Message: e.tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
+		return ErrorInfo{Message: e.Tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
 			Code: "unreachable", Action: "openSettings"}
 	case errors.As(err, &rl):
-		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
-			e.tr("Wait a minute and send again, or switch to another model.") + e.said(rl.Detail), Code: "rateLimited", Action: "pickModel"}
+		return ErrorInfo{Message: e.Tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
+			e.Tr("Wait a minute and send again, or switch to another model.") + e.said(rl.Detail), Code: "rateLimited", Action: "pickModel"}
 	case errors.As(err, &ctl):
 		return ErrorInfo{Message: e.contextTooLong(ctl) + e.said(ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
 	case errors.As(err, &rex):
-		return ErrorInfo{Message: e.tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, e.attemptError(rex.Last)), Code: "error", Action: "showLogs"}
+		return ErrorInfo{Message: e.Tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, e.attemptError(rex.Last)), Code: "error", Action: "showLogs"}
 	case errors.As(err, &api):
 		// Some providers answer a bad key or an unknown model with a plain
 		// 400 (Gemini's "API key not valid", DeepSeek's "Model Not Exist",
 		// Zhipu's code 1211): read the provider's words for what to do.
 		switch providers.Classify(api.Status, []byte(`{"message":`+strconv.Quote(api.Detail)+`}`)).Kind {
 		case providers.KindAuth:
-			return ErrorInfo{Message: e.tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + e.said(api.Detail),
+			return ErrorInfo{Message: e.Tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + e.said(api.Detail),
 				Code: "auth", Action: "setApiKey"}
 		case providers.KindUnknownModel:
-			return ErrorInfo{Message: e.tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + e.said(api.Detail),
+			return ErrorInfo{Message: e.Tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + e.said(api.Detail),
 				Code: "unknownModel", Action: "pickModel"}
 		}
-		return ErrorInfo{Message: e.tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + e.said(api.Detail), Code: "error", Action: "showLogs"}
+		return ErrorInfo{Message: e.Tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + e.said(api.Detail), Code: "error", Action: "showLogs"}
 	}
-	return ErrorInfo{Message: e.tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
+	return ErrorInfo{Message: e.Tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
 }
 
 // contextTooLong says how far over the window the request was, with the
@@ -86,11 +83,11 @@ func (e *Engine) contextTooLong(ctl *llm.ContextTooLongError) string {
 	}
 	switch {
 	case window > 0 && requested > 0:
-		return e.tr("This model's window is %s; the request was %s: compact the conversation (/compact) or pick a model with a larger window.", providers.KTokens(window), providers.KTokens(requested))
+		return e.Tr("This model's window is %s; the request was %s: compact the conversation (/compact) or pick a model with a larger window.", providers.KTokens(window), providers.KTokens(requested))
 	case window > 0:
-		return e.tr("The conversation no longer fits this model's %s window: compact it (/compact) or pick a model with a larger window.", providers.KTokens(window))
+		return e.Tr("The conversation no longer fits this model's %s window: compact it (/compact) or pick a model with a larger window.", providers.KTokens(window))
 	}
-	return e.tr("The conversation no longer fits the context window of %s: compact it (/compact) or pick a model with a larger window.", ctl.Model)
+	return e.Tr("The conversation no longer fits the context window of %s: compact it (/compact) or pick a model with a larger window.", ctl.Model)
 }
 
 // said quotes the provider's own message, when it sent one.
@@ -98,7 +95,7 @@ func (e *Engine) said(detail string) string {
 	if detail == "" {
 		return ""
 	}
-	return " " + e.tr("The provider said: %s", detail)
+	return " " + e.Tr("The provider said: %s", detail)
 }
 
 // attemptError words one failed attempt: GoVibe's reason in the user's
@@ -114,21 +111,21 @@ func (e *Engine) attemptError(err error) string {
 	var reason string
 	switch {
 	case se.Status == 429:
-		reason = e.tr("rate limited (HTTP 429)")
+		reason = e.Tr("rate limited (HTTP 429)")
 	case se.Status != 0:
-		reason = e.tr("server error (HTTP %d)", se.Status)
+		reason = e.Tr("server error (HTTP %d)", se.Status)
 	case se.Reason == "DNS lookup failed":
-		reason = e.tr("DNS lookup failed")
+		reason = e.Tr("DNS lookup failed")
 	case se.Reason == "connect timed out":
-		reason = e.tr("connect timed out")
+		reason = e.Tr("connect timed out")
 	case se.Reason == "connection failed":
-		reason = e.tr("connection failed")
+		reason = e.Tr("connection failed")
 	case se.Reason == "stream broke":
-		reason = e.tr("the stream broke")
+		reason = e.Tr("the stream broke")
 	case se.Reason == "stream ended before the model finished":
-		reason = e.tr("the stream ended before the model finished")
+		reason = e.Tr("the stream ended before the model finished")
 	case strings.HasPrefix(se.Reason, "no data from the model for "):
-		reason = e.tr("no data from the model for %s", strings.TrimPrefix(se.Reason, "no data from the model for "))
+		reason = e.Tr("no data from the model for %s", strings.TrimPrefix(se.Reason, "no data from the model for "))
 	default:
 		reason = se.Reason
 	}

@@ -35,3 +35,20 @@ func (c countingKV) GetState(ctx context.Context, sid, key string) (json.RawMess
 	}
 	return c.KV.GetState(ctx, sid, key)
 }
+
+// TurnUsageOf returns a finished turn's recorded usage.
+func TurnUsageOf(e *Engine, ctx context.Context, sid string, turn int) (TurnUsage, bool) {
+	return e.meter.TurnOf(ctx, sid, turn)
+}
+
+// setCurrentTodoItem tells the security reviewer which todo item the
+// session is working on, as the plan runner does when it dispatches one.
+func setCurrentTodoItem(e *Engine, ctx context.Context, sid, item string) error {
+	return sessionstate.Set(ctx, e.Store, sid, sessionstate.TodoItem, item)
+}
+
+// reviewPlan is the plan review create_todo_list asks for, outside a tool
+// call (approval.Approvals.ReviewPlan on the session's running turn).
+func reviewPlan(e *Engine, ctx context.Context, sid, request string, plan any) (PlanReview, error) {
+	return e.approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
+}

@@ -36,7 +36,7 @@ type PlanEdit struct {
 // proposed items (the user's edits in the panel): allowed only while no
 // item has started, and every item needs a title.
 func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (string, string, error) {
-	if p := e.Todo(ctx, sid); p == nil || !p.Unfinished() {
+	if p := e.plans.Todo(ctx, sid); p == nil || !p.Unfinished() {
 		return "", "", ErrNoPlanToRun
 	}
 	if edited != nil {
@@ -52,12 +52,12 @@ func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (st
 
 func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []PlanEdit) error {
 	if len(edited) == 0 {
-		return errors.New(e.tr("the plan needs at least one item"))
+		return errors.New(e.Tr("the plan needs at least one item"))
 	}
 	items := make([]scheduler.Item, len(edited))
 	for i, it := range edited {
 		if strings.TrimSpace(it.Title) == "" {
-			return errors.New(e.tr("item %d of the plan has no title", i+1))
+			return errors.New(e.Tr("item %d of the plan has no title", i+1))
 		}
 		items[i] = scheduler.Item{Title: strings.TrimSpace(it.Title), Description: it.Description, Acceptance: it.Acceptance, Status: scheduler.Pending}
 	}
@@ -67,7 +67,7 @@ func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []Plan
 		}
 		for _, it := range p.Items {
 			if it.Status != scheduler.Pending {
-				return p, errors.New(e.tr("the plan has started; its items can no longer be edited"))
+				return p, errors.New(e.Tr("the plan has started; its items can no longer be edited"))
 			}
 		}
 		p.Items = items

@@ -30,7 +30,7 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 		var extra []llm.Message
 		if out.Stopped == "" {
 			if nudges >= ph.MaxNudges {
-				sink.Notice(e.tr("The %s phase ended %d replies in a row without %s; send a message to go on.",
+				sink.Notice(e.Tr("The %s phase ended %d replies in a row without %s; send a message to go on.",
 					ph.Name, nudges+1, strings.Join(ph.Exit, " or ")))
 				return out
 			}

@@ -32,9 +32,6 @@ const (
 // Plans is the engine's plan runner.
 func (e *Engine) Plans() *planrun.Runner { return e.plans }
 
-// Todo returns the session's todo plan as shown to the user, or nil.
-func (e *Engine) Todo(ctx context.Context, sid string) *scheduler.Plan { return e.plans.Todo(ctx, sid) }
-
 // afterFreeRun continues a free run that stopped after create_todo_list.
 // A create_todo_list that failed (bad arguments) does not hand over: the
 // free run goes on so the model can correct itself. A plan that was
@@ -85,7 +82,7 @@ func (p *planTurn) Tag() string        { return p.sink.tag }
 func (p *planTurn) SetTag(tag string)  { p.sink.tag = tag }
 func (p *planTurn) Notice(text string) { p.sink.Notice(text) }
 func (p *planTurn) Tr(msg string, args ...any) string {
-	return p.e.tr(msg, args...)
+	return p.e.Tr(msg, args...)
 }
 func (p *planTurn) History() []llm.Message { return p.b.history }
 func (p *planTurn) FinishStep(u llm.Usage) { p.e.finishStep(p.b.writer, store.StatusDone, u) }
@@ -148,7 +145,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: d.Blocked, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(profile, d),
-		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
+		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 		Notes: e.toolNotes(ctx, t),
 	}

@@ -57,7 +57,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	ts, d := moderun.StepTools(step, e.hooks.WithHooks(tools.Builtin()), e.opts.Roots)
 	env := e.toolEnv(ctx, r.t)
 	env.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Env: env, System: e.systemPrompt(), Translate: e.tr,
+	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Env: env, System: e.systemPromptWith(nil), Translate: e.Tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
 		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)
@@ -108,9 +108,9 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 	m := final.Manifest
 	switch m.Status.Phase {
 	case modes.PhaseReady:
-		sink.Notice(e.tr("Reconcile %s: Ready after %d loops; all tests pass.", m.Metadata.Name, len(final.Diffs)))
+		sink.Notice(e.Tr("Reconcile %s: Ready after %d loops; all tests pass.", m.Metadata.Name, len(final.Diffs)))
 	default:
-		sink.Notice(e.tr("Reconcile %s: Failed after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
+		sink.Notice(e.Tr("Reconcile %s: Failed after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
 	}
 	return agent.Outcome{Status: agent.StatusDone}
 }

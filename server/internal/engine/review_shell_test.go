@@ -197,7 +197,7 @@ func TestShellReviewEditorRewriteAndSecurityApproval(t *testing.T) {
 		scripted.Reply{Text: `{"command": "touch b.txt", "reason": "renamed"}`})
 	x.script(review.KindShell, verdict(true))
 	sid := x.send("make a file")
-	if err := x.e.SetCurrentTodoItem(context.Background(), sid, "create the marker file"); err != nil {
+	if err := setCurrentTodoItem(x.e, context.Background(), sid, "create the marker file"); err != nil {
 		t.Fatal(err)
 	}
 	c := x.confirm()

@@ -141,8 +141,8 @@ func (e *Engine) commandModel(ctx context.Context, sid, name string) (profile, n
 	}
 	if slashcmd.ModelTier(name) == slashcmd.TierSmall {
 		if r := roleModel(v, RoleReviewer); r != "" {
-			return r, e.tr("The command asks for the model %s, which is another tool's name; its turn uses your reviewer profile %s (govibe.roles.reviewer).", name, r)
+			return r, e.Tr("The command asks for the model %s, which is another tool's name; its turn uses your reviewer profile %s (govibe.roles.reviewer).", name, r)
 		}
 	}
-	return "", e.tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
+	return "", e.Tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
 }

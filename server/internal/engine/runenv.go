@@ -51,8 +51,8 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},
 		BeforeMutation: beforeMutation,
-		Readable:       e.readable,
-		Translator:     e.tr,
+		Readable:       e.approvals.Readable,
+		Translator:     e.Tr,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
 		Web:            e.webFetcher(),
@@ -63,12 +63,6 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	}
 	return env
 }
-
-// systemPrompt is the base prompt plus the skills section. Both change
-// only with settings, trust or a skills reload, so the request prefix
-// stays byte-identical from turn to turn (loading or activating a skill
-// changes the context block and the track, never this).
-func (e *Engine) systemPrompt() string { return e.systemPromptWith(nil) }
 
 // systemPromptWith is systemPrompt with tool guidance for the offered
 // tools only (nil: every tool); see toolpolicy.go.

@@ -166,7 +166,7 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	return Loaded{SubAgents: subs,
 		Session: SessionSummary{Session: s, Running: live != ""}, Page: page, LastSeq: last,
 		RunningTurnID: live, Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
-		Interrupted: interrupted, Todo: e.Todo(ctx, sid),
+		Interrupted: interrupted, Todo: e.plans.Todo(ctx, sid),
 	}, nil
 }
 
@@ -203,16 +203,6 @@ func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 	// The transcript hooks read goes with the session (hooks.go).
 	_ = os.Remove(filepath.Join(e.opts.StateDir, "transcripts", sid+".jsonl"))
 	return nil
-}
-
-// Search runs a full-text search over message text.
-func (e *Engine) Search(ctx context.Context, q string, limit int) ([]store.SearchHit, error) {
-	return e.Store.Search(ctx, q, store.SearchOptions{Limit: limit})
-}
-
-// Export returns a session as a JSON document.
-func (e *Engine) Export(ctx context.Context, sid string) ([]byte, error) {
-	return e.Store.Export(ctx, sid)
 }
 
 // Import recreates a session from an export.

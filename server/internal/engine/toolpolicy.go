@@ -24,7 +24,7 @@ import (
 func (e *Engine) toolProfileOf(p Profile) toolpolicy.Profile {
 	tp, err := toolpolicy.ParseProfile(p.ToolProfile)
 	if err != nil && e.reported.first("toolProfile\x00"+p.Name+"\x00"+p.ToolProfile) {
-		e.notice("warning", e.tr("Model profile %s: %s. All tools are offered.", p.Name, err.Error()))
+		e.notice("warning", e.Tr("Model profile %s: %s. All tools are offered.", p.Name, err.Error()))
 	}
 	return tp
 }
@@ -41,7 +41,7 @@ func (e *Engine) reportUnknownTools(p Profile, tp toolpolicy.Profile, ts []tools
 	}
 	unknown := tp.Unknown(names)
 	if len(unknown) > 0 && e.reported.first("toolProfile\x00"+p.Name+"\x00"+strings.Join(unknown, ",")) {
-		e.notice("warning", e.tr("Model profile %s names tools GoVibe does not have: %s.", p.Name, strings.Join(unknown, ", ")))
+		e.notice("warning", e.Tr("Model profile %s names tools GoVibe does not have: %s.", p.Name, strings.Join(unknown, ", ")))
 	}
 }
 
@@ -74,7 +74,7 @@ func (e *Engine) situation(ctx context.Context, t *turn, role scheduler.Role, fi
 // the tools d prompts for.
 func (e *Engine) promptFor(p Profile, d toolpolicy.Decision) string {
 	if !e.toolProfileOf(p).Restricted() {
-		return e.systemPrompt()
+		return e.systemPromptWith(nil)
 	}
 	return e.systemPromptWith(d.Prompted)
 }

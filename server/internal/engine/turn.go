@@ -98,7 +98,7 @@ type view struct {
 func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID string, err error) {
 	text := strings.TrimSpace(p.Text)
 	if text == "" {
-		return "", "", errors.New(e.tr("the message is empty"))
+		return "", "", errors.New(e.Tr("the message is empty"))
 	}
 	// A new message instead of the answer a restored question waits for
 	// closes that question first: its run ends without the call being
@@ -146,7 +146,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, done: make(chan struct{}), view: v}
 	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
-		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
+		return "", "", errors.New(e.Tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
 	}
 	var added []string
 	if c := strings.TrimSpace(e.hooks.TakeSessionContext(ctx, p.SessionID)); c != "" {
@@ -275,7 +275,7 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 
 func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
 	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.skills.Active(ctx, sid)}
-	if p := e.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
+	if p := e.plans.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
 	return st
@@ -391,7 +391,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Tools:           ts,
 		Blocked:         d.Blocked,
 		Refused:         d.Refused,
-		Translate:       e.tr,
+		Translate:       e.Tr,
 		StopAfter:       freeStopAfter(t),
 		StopWhen:        firstStop(e.hooks.StopWhen(t.id), t.mode.StopWhen(ctx)),
 		Env:             env,

@@ -49,11 +49,6 @@ func (e *Engine) SessionUsageOf(ctx context.Context, sid string) SessionUsage {
 	return e.meter.Of(ctx, sid)
 }
 
-// TurnUsageOf returns a finished turn's recorded usage.
-func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (TurnUsage, bool) {
-	return e.meter.TurnOf(ctx, sid, turn)
-}
-
 // ContextUse reports the context in use: the provider's count from the
 // session's last request when it still describes the model track, else a
 // local estimate of the next request. The window is that of the model the
@@ -69,22 +64,17 @@ func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
 		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {
-		use.UsedTokens, use.Source = int64(e.estimateTrack(ctx, sid)), SourceEstimate
+		use.UsedTokens, use.Source = int64(e.EstimateContext(ctx, sid)), SourceEstimate
 	}
 	return use
 }
 
 // EstimateContext is the local token estimate of the session's next
 // request: system prompt, tool definitions and model track. It is what
-// automatic compaction compares with the threshold.
-func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
-	return e.estimateTrack(ctx, sid)
-}
-
-// The track's part is a sum of per-message figures the store keeps (each
+// automatic compaction compares with the threshold. The track's part is a sum of per-message figures the store keeps (each
 // message counted once), so opening a long session does not re-estimate
 // its whole history.
-func (e *Engine) estimateTrack(ctx context.Context, sid string) int {
+func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
 	est := compact.Default()
 	track, err := e.Store.TrackTokens(ctx, sid, est.Message)
 	if err != nil {

@@ -121,7 +121,7 @@ func New(o Options) (*Engine, error) {
 
 // wire builds the capabilities, in the order they depend on each other.
 func (e *Engine) wire() {
-	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.tr, e.cfg
+	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
 	home := e.home()
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.meter = usage.New(st, log.Named("usage"))
@@ -223,7 +223,7 @@ func (e *Engine) wire() {
 
 // modesHost is the working modes' host (moderun.Host).
 func (e *Engine) modesHost() modesHost {
-	return modesHost{bus: e.Bus, store: e.Store, settings: e.cfg, tr: e.tr, running: e.Running,
+	return modesHost{bus: e.Bus, store: e.Store, settings: e.cfg, tr: e.Tr, running: e.Running,
 		reconciling: func(sid string) bool {
 			e.mu.Lock()
 			defer e.mu.Unlock()

@@ -55,7 +55,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 	out.Todo = toTodoState(l.Todo)
 	out.Mode = string(eng.Modes().Mode(ctx, p.SessionID))
 	out.ModeState = modeState(ctx, eng, p.SessionID)
-	markCompactions(out.Messages, eng.Compactions(ctx, p.SessionID))
+	markCompactions(out.Messages, eng.Compaction().Records(ctx, p.SessionID))
 	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))
 	for _, c := range l.Pending {
 		out.Pending = append(out.Pending, toConfirmRequest(c))
