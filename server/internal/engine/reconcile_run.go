@@ -91,13 +91,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 // reconcile run to Ready or Failed (CrashLoopBackOff). Stop cancels it between or
 // inside steps; the last saved step runs again on resume.
 func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agent.Outcome {
-	loop, err := e.modes.NewLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
-	if err != nil {
-		return agent.Outcome{Status: agent.StatusError, Err: err}
-	}
-	final, err := loop.Run(ctx)
-	// The panel learns the run stopped (or ended) whatever happened.
-	defer loop.Stopped()
+	final, err := e.modes.RunLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
 	if ctx.Err() != nil {
 		return agent.Outcome{Status: agent.StatusCancelled}
 	}

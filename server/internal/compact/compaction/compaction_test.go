@@ -118,7 +118,7 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 	if info.Failed || info.SavedTokens <= 0 || info.Trigger != engine.TriggerAuto || info.MessageID == "" {
 		t.Fatalf("compaction info %+v", info)
 	}
-	recs := x.E.Compactions(context.Background(), sid)
+	recs := x.E.Compaction().Records(context.Background(), sid)
 	if len(recs) != 1 || recs[0].Status != "done" || recs[0].MessageID != info.MessageID || recs[0].Saved != info.SavedTokens {
 		t.Fatalf("records %+v", recs)
 	}
@@ -281,7 +281,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 				}
 				if len(attempts) == 1 && failedAt < 0 {
 					failedAt = turnNo
-					recs := x.E.Compactions(context.Background(), sid)
+					recs := x.E.Compaction().Records(context.Background(), sid)
 					if len(recs) != 1 || recs[0].Status != "failed" || recs[0].Reason == "" || recs[0].Saved <= 0 {
 						t.Fatalf("records %+v", recs)
 					}
@@ -306,7 +306,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 			if failedAt < 0 || len(attempts) != 2 || attempts[1] <= failedAt+1 {
 				t.Fatalf("attempts at turns %v (failure at %d): want one retry, only after the context grew", attempts, failedAt)
 			}
-			recs := x.E.Compactions(context.Background(), sid)
+			recs := x.E.Compaction().Records(context.Background(), sid)
 			if len(recs) != 2 || recs[1].Status != "done" {
 				t.Fatalf("the retry after growth did not succeed: %+v", recs)
 			}
@@ -397,7 +397,7 @@ func TestSwitchingSessionsDuringCompactionLeavesTheOtherUntouched(t *testing.T) 
 			t.Fatalf("session B message %d changed", i)
 		}
 	}
-	if len(x.EventsOf(b, engine.KindCompaction)) != 0 || len(x.E.Compactions(context.Background(), b)) != 0 {
+	if len(x.EventsOf(b, engine.KindCompaction)) != 0 || len(x.E.Compaction().Records(context.Background(), b)) != 0 {
 		t.Fatal("session B got a compaction")
 	}
 }
@@ -450,7 +450,7 @@ func TestCompactCommandAndTool(t *testing.T) {
 	if last.Content != "Done, continuing." || result.Role != llm.RoleTool || !strings.HasPrefix(result.Content, "Compacted: ") {
 		t.Fatalf("tool result %q, final %q", result.Content, last.Content)
 	}
-	recs := x.E.Compactions(context.Background(), sid)
+	recs := x.E.Compaction().Records(context.Background(), sid)
 	if len(recs) != 2 || recs[0].Trigger != engine.TriggerCommand || recs[1].Trigger != engine.TriggerTool {
 		t.Fatalf("records %+v", recs)
 	}
@@ -481,7 +481,7 @@ func TestCompactionRefusedOutsideTheFreePhase(t *testing.T) {
 		t.Fatalf("sub-agent prepare compacted: %d→%d messages, %d requests", len(big), len(sent), len(x.Model.Requests())-n)
 	}
 	// While the scheduler blocks it, no path compacts.
-	unblock := x.E.BlockCompaction(sid, "todo items are running")
+	unblock := x.E.Compaction().Block(sid, "todo items are running")
 	if _, err := x.E.StartCompaction(context.Background(), sid, engine.TriggerButton); err == nil || !strings.Contains(err.Error(), "todo items are running") {
 		t.Fatalf("button during scheduling: %v", err)
 	}

@@ -101,7 +101,7 @@ func TestOneDominantReadIsShortened(t *testing.T) {
 	if use := x.E.ContextUse(ctx, sid); use.Source != "estimate" || use.UsedTokens != int64(after) {
 		t.Fatalf("context bar %+v, want the new estimate %d", use, after)
 	}
-	recs := x.E.Compactions(ctx, sid)
+	recs := x.E.Compaction().Records(ctx, sid)
 	if len(recs) != 1 || recs[0].Status != "done" || recs[0].Shortened != info.Shortened || recs[0].Messages != 0 {
 		t.Fatalf("records %+v", recs)
 	}

@@ -82,7 +82,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	if !shown {
 		t.Error("no stored result for the withheld write")
 	}
-	p := x.E.Todo(ctx, sess.ID)
+	p := x.E.Plans().Todo(ctx, sess.ID)
 	if p == nil || !p.Unfinished() || len(p.Items) != 2 {
 		t.Fatalf("proposed plan: %+v", p)
 	}
@@ -302,7 +302,7 @@ func TestRunPlanWithEdits(t *testing.T) {
 			t.Fatalf("edit %v accepted", bad)
 		}
 	}
-	if p := x.E.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.E.Modes().Mode(ctx, sess.ID) != modes.Plan {
+	if p := x.E.Plans().Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.E.Modes().Mode(ctx, sess.ID) != modes.Plan {
 		t.Fatalf("a refused edit changed the plan or the mode: %+v", p)
 	}
 	edits := []engine.PlanEdit{{Title: "read util.go"}, {Title: "fix the bug", Acceptance: "tests pass"}, {Title: "add a test"}}
@@ -310,7 +310,7 @@ func TestRunPlanWithEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.E.Wait(sess.ID)
-	p := x.E.Todo(ctx, sess.ID)
+	p := x.E.Plans().Todo(ctx, sess.ID)
 	if p == nil || len(p.Items) != 3 || p.Items[0].Title != "read util.go" || p.Items[1].Acceptance != "tests pass" {
 		t.Fatalf("edited plan %+v", p)
 	}
