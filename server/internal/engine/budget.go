@@ -96,7 +96,7 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if e.opts.Headless {
 		return over
 	}
-	q := e.Tr("This session reached its %s: spent %s. Continue for another budget's worth?", e.budgetWhat(over), e.budgetSpent(s))
+	q := e.Tr("This session reached its %s: spent %s. Continue for another budget's worth?", budgetWhat(e.Tr, over), budgetSpent(e.Tr, s))
 	turnID := ""
 	if t := e.liveTurn(root); t != nil {
 		turnID = t.id
@@ -120,23 +120,23 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 }
 
 // budgetWhat names the limit reached, in the user's language.
-func (e *Engine) budgetWhat(be *usage.BudgetError) string {
+func budgetWhat(tr func(string, ...any) string, be *usage.BudgetError) string {
 	if be.Tokens {
-		return e.Tr("token budget of %s", be.Limit)
+		return tr("token budget of %s", be.Limit)
 	}
-	return e.Tr("cost budget of %s", be.Limit)
+	return tr("cost budget of %s", be.Limit)
 }
 
-func (e *Engine) budgetSpent(s usage.Session) string {
+func budgetSpent(tr func(string, ...any) string, s usage.Session) string {
 	tokens := fmt.Sprintf("%d", s.PromptTokens+s.CompletionTokens)
 	if s.Priced {
-		return e.Tr("%.4f (%s tokens)", s.Cost, tokens)
+		return tr("%.4f (%s tokens)", s.Cost, tokens)
 	}
-	return e.Tr("%s tokens", tokens)
+	return tr("%s tokens", tokens)
 }
 
 // budgetError is the run's error for a reached budget.
-func (e *Engine) budgetError(be *usage.BudgetError) ErrorInfo {
-	return ErrorInfo{Message: e.Tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
-		e.budgetWhat(be), e.budgetSpent(be.Session)), Code: "budget", Action: "openSettings"}
+func budgetError(tr func(string, ...any) string, be *usage.BudgetError) ErrorInfo {
+	return ErrorInfo{Message: tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
+		budgetWhat(tr, be), budgetSpent(tr, be.Session)), Code: "budget", Action: "openSettings"}
 }
