@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,9 +37,10 @@ func startGroup(cmd *exec.Cmd, mark string) error {
 	return cmd.Start()
 }
 
-// markedProcesses lists live (non-zombie) processes whose environment carries mark.
-func markedProcesses(mark string) []procInfo {
-	needle := []byte(markEnv + "=" + mark + "\x00")
+// liveProcesses walks /proc once and lists the live (non-zombie)
+// processes other than this one for which keep holds: the one walker
+// behind the searches by mark and by process group.
+func liveProcesses(keep func(pid int) bool) []procInfo {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -48,48 +48,7 @@ func markedProcesses(mark string) []procInfo {
 	var found []procInfo
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(env, needle) {
-			continue
-		}
-		info := readProc(pid)
-		if info.state == "Z" {
-			continue
-		}
-		found = append(found, info)
-	}
-	return found
-}
-
-// groupProcesses lists live (non-zombie) processes in process group pgid.
-func groupProcesses(pgid int) []procInfo {
-	if pgid <= 0 {
-		return nil
-	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var found []procInfo
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// After the command's closing paren: state ppid pgrp ...
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+		if err != nil || pid == os.Getpid() || !keep(pid) {
 			continue
 		}
 		if info := readProc(pid); info.state != "Z" {
@@ -97,6 +56,23 @@ func groupProcesses(pgid int) []procInfo {
 		}
 	}
 	return found
+}
+
+// markedProcesses lists live (non-zombie) processes whose environment carries mark.
+func markedProcesses(mark string) []procInfo {
+	needle := []byte(markEnv + "=" + mark + "\x00")
+	return liveProcesses(func(pid int) bool {
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		return err == nil && bytes.Contains(env, needle)
+	})
+}
+
+// groupProcesses lists live (non-zombie) processes in process group pgid.
+func groupProcesses(pgid int) []procInfo {
+	if pgid <= 0 {
+		return nil
+	}
+	return liveProcesses(func(pid int) bool { return pgidOf(pid) == pgid })
 }
 
 type procInfo struct {
@@ -180,10 +156,10 @@ func stopGroup(cmd *exec.Cmd, mark string, settle, grace time.Duration) (escaped
 		_ = cmd.Wait()
 		close(waited)
 	}()
-	waitUntil(grace, func() bool { return len(groupMembers(pgid)) == 0 })
+	waitUntil(grace, func() bool { return len(groupProcesses(pgid)) == 0 })
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	<-waited
-	waitUntil(5*time.Second, func() bool { return len(groupMembers(pgid)) == 0 })
+	waitUntil(5*time.Second, func() bool { return len(groupProcesses(pgid)) == 0 })
 	escaped = markedProcesses(mark)
 	for _, p := range escaped {
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
@@ -195,25 +171,6 @@ func stopGroup(cmd *exec.Cmd, mark string, settle, grace time.Duration) (escaped
 // settleTimeout bounds the wait for detached helpers; VS Code's shell
 // environment probe gives up after 10s.
 const settleTimeout = 12 * time.Second
-
-// groupMembers lists live processes in process group pgid.
-func groupMembers(pgid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pgidOf(pid) == pgid {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
 
 // pgidOf returns the process group of a live process, or -1 for a zombie or
 // a process that is gone.

@@ -49,7 +49,7 @@ func TestTeardownLeavesNoProcess(t *testing.T) {
 			t.Errorf("process survived teardown: %v", now)
 		}
 	}
-	if left := groupMembers(h.CS.PGID); len(left) > 0 {
+	if left := groupProcesses(h.CS.PGID); len(left) > 0 {
 		t.Errorf("process group %d still has members: %v", h.CS.PGID, left)
 	}
 }

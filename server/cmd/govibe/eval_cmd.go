@@ -22,18 +22,14 @@ import (
 // task and in total, whether the checks passed and what it cost.
 func evalCmd(args []string, stdout io.Writer) int {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	baseURL := fs.String("base-url", "", "OpenAI-compatible base URL (default: the apiBaseUrl setting)")
-	model := fs.String("model", "", "model name or govibe.models profile (default: the model setting)")
-	keyEnv := fs.String("api-key-env", "GOVIBE_API_KEY", "environment variable holding the API key")
+	var mf modelFlags
+	mf.register(fs, 30, "cap on tool rounds per task")
 	tasks := fs.String("tasks", "", "comma-separated task names (default: all; --list shows them)")
 	list := fs.Bool("list", false, "list the tasks and exit")
 	repeat := fs.Int("repeat", 1, "run each task N times")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
-	maxTurns := fs.Int("max-turns", 30, "cap on tool rounds per task")
 	timeout := fs.Duration("timeout", 10*time.Minute, "cap on one task's wall time")
 	keep := fs.Bool("keep", false, "keep each task's workspace (paths on stderr)")
-	var sets multiFlag
-	fs.Var(&sets, "set", "KEY=VALUE: override a govibe.* setting (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: govibe eval [flags]")
 		fs.PrintDefaults()
@@ -61,32 +57,22 @@ func evalCmd(args []string, stdout io.Writer) int {
 		fmt.Fprintln(os.Stderr, "govibe eval:", err)
 		return exitUsage
 	}
-	if *repeat < 1 || *maxTurns < 1 || *timeout <= 0 {
+	if *repeat < 1 || mf.maxTurns < 1 || *timeout <= 0 {
 		fmt.Fprintln(os.Stderr, "govibe eval: --repeat, --max-turns and --timeout must be positive")
 		return exitUsage
 	}
-	extra := config.Values{"maxInteractions": float64(*maxTurns)}
-	if *baseURL != "" {
-		extra["apiBaseUrl"] = *baseURL
-	}
-	if *model != "" {
-		extra["model"] = *model
-	}
-	if _, err := loadSettings(sets, extra); err != nil {
+	extra := mf.extra()
+	if _, err := loadSettings(mf.sets, extra); err != nil {
 		fmt.Fprintln(os.Stderr, "govibe eval:", err)
 		return exitUsage
 	}
-	keys := map[string]string{}
-	if k := os.Getenv(*keyEnv); k != "" {
-		keys[""] = k
-	}
-	os.Unsetenv(*keyEnv)
+	keys := mf.takeKey()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	env := evalsuite.NewEnv()
 	defer env.Close()
-	r := &evalRunner{sets: sets, extra: extra, keys: keys, timeout: *timeout}
+	r := &evalRunner{sets: mf.sets, extra: extra, keys: keys, timeout: *timeout}
 	rep, err := evalsuite.RunSuite(ctx, env, selected, r.run, evalsuite.Options{
 		Repeat: *repeat, Keep: *keep,
 		Progress: func(res evalsuite.Result) {
@@ -161,5 +147,5 @@ func (r *evalRunner) run(parent context.Context, run evalsuite.Run) (evalsuite.T
 	}
 	defer eng.Close()
 	rec := &transcriptRecorder{}
-	return rec.drive(ctx, eng, run.Prompt)
+	return rec.drive(ctx, eng, run)
 }

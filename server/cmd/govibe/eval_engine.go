@@ -14,6 +14,8 @@ import (
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/evalsuite"
 	"github.com/govibe/govibe/server/internal/logging"
+	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -39,7 +41,20 @@ func newEvalEngine(ws, state string, log *logging.Logger, resolved config.Resolv
 	return eng, err
 }
 
-// transcriptRecorder turns the main agent's events into a transcript.
+// planAgent reports whether tag is the main agent or one of its plan's
+// agents (executor:N, evaluator:N), whose work is the run's; sub-agents
+// (investigate, custom agents) publish under the session with tags of
+// their own and are left out.
+func planAgent(tag string) bool {
+	if tag == "" || tag == engine.TagFree {
+		return true
+	}
+	role, _, ok := strings.Cut(tag, ":")
+	return ok && (role == string(scheduler.RoleExecutor) || role == string(scheduler.RoleEvaluator))
+}
+
+// transcriptRecorder turns the main agent's events, and its plan's, into
+// a transcript.
 type transcriptRecorder struct {
 	mu       sync.Mutex
 	tr       evalsuite.Transcript
@@ -51,7 +66,7 @@ type transcriptRecorder struct {
 }
 
 func (r *transcriptRecorder) event(ev engine.Event) {
-	if ev.SubAgentTag != "" && ev.SubAgentTag != engine.TagFree {
+	if !planAgent(ev.SubAgentTag) {
 		return
 	}
 	r.mu.Lock()
@@ -73,7 +88,7 @@ func (r *transcriptRecorder) event(ev engine.Event) {
 			r.newRound = false
 		}
 		r.byID[ev.Tool.CallID] = len(r.tr.Calls)
-		r.tr.Calls = append(r.tr.Calls, evalsuite.ToolCall{Name: ev.Tool.Name, Arguments: ev.Tool.Arguments, Round: r.tr.Rounds})
+		r.tr.Calls = append(r.tr.Calls, evalsuite.ToolCall{Name: ev.Tool.Name, Arguments: ev.Tool.Arguments, Round: r.tr.Rounds, Agent: ev.SubAgentTag})
 	case engine.KindToolResult:
 		if i, ok := r.byID[ev.Tool.CallID]; ok {
 			c := &r.tr.Calls[i]
@@ -88,12 +103,19 @@ func (r *transcriptRecorder) event(ev engine.Event) {
 	}
 }
 
-// drive sends prompt in a new session and waits for the turn to finish.
-func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, prompt string) (evalsuite.Transcript, error) {
+// drive sends the run's prompt in a new session, in the run's mode, and
+// waits for the turn to finish. A plan that Plan mode proposed is then
+// approved as the editor's "Run plan" would, and its run waited for too.
+func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run evalsuite.Run) (evalsuite.Transcript, error) {
 	r.byID = map[string]int{}
 	s, err := eng.CreateSession(ctx, "")
 	if err != nil {
 		return r.tr, err
+	}
+	if run.Mode != "" {
+		if err := eng.Modes().Set(ctx, s.ID, run.Mode); err != nil {
+			return r.tr, err
+		}
 	}
 	finished := make(chan agent.Status, 1)
 	unsub := eng.Bus.Subscribe(func(ev engine.Event) {
@@ -109,15 +131,24 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, prom
 		}
 	})
 	defer unsub()
-	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: s.ID, Text: prompt}); err != nil {
+	wait := func() agent.Status {
+		select {
+		case st := <-finished:
+			return st
+		case <-ctx.Done():
+			eng.Cancel(s.ID)
+			return <-finished
+		}
+	}
+	if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: s.ID, Text: run.Prompt}); err != nil {
 		return r.tr, err
 	}
-	var st agent.Status
-	select {
-	case st = <-finished:
-	case <-ctx.Done():
-		eng.Cancel(s.ID)
-		st = <-finished
+	st := wait()
+	if p := eng.Plans().Todo(ctx, s.ID); st == agent.StatusDone && run.Mode == string(modes.Plan) && p != nil && p.Unfinished() {
+		if _, _, err := eng.RunPlan(ctx, s.ID, nil); err != nil {
+			return r.tr, fmt.Errorf("approving the proposed plan: %w", err)
+		}
+		st = wait()
 	}
 	u := eng.SessionUsageOf(context.Background(), s.ID).Usage
 	r.mu.Lock()

@@ -85,19 +85,15 @@ func execCmd(args []string) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	var cf commonFlags
 	cf.register(fs)
-	baseURL := fs.String("base-url", "", "OpenAI-compatible base URL")
-	model := fs.String("model", "", "model name")
-	keyEnv := fs.String("api-key-env", "GOVIBE_API_KEY", "environment variable holding the API key")
+	var mf modelFlags
+	mf.register(fs, -1, "cap on tool rounds (-1: the maxInteractions setting)")
 	approve := fs.String("approve", "none", "none|edits|all: what runs without a human")
-	maxTurns := fs.Int("max-turns", -1, "cap on tool rounds (-1: the maxInteractions setting)")
 	maxCost := fs.Float64("max-cost", 0, "stop (exit code 3) when the session's cost reaches this, in the prices' currency (0: the cost.sessionBudget setting)")
 	maxTokens := fs.Int64("max-tokens", 0, "stop (exit code 3) when the session's prompt+output tokens reach this (0: the cost.sessionTokenBudget setting)")
 	output := fs.String("output", "text", "text|json|stream-json")
 	sessionID := fs.String("session", "", "resume this session")
 	mode := fs.String("mode", "", "agent|plan|phases|reconcile: the session's working mode (default: the session's, agent for a new one)")
 	trust := fs.Bool("trust", false, "trust the workspace: load its hooks, MCP servers, custom commands and agents, and skills with scripts (default: only if listed in "+trustedFoldersFile()+")")
-	var sets multiFlag
-	fs.Var(&sets, "set", "KEY=VALUE: override a govibe.* setting (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: govibe exec [flags] PROMPT")
 		fs.PrintDefaults()
@@ -137,16 +133,7 @@ func execCmd(args []string) int {
 	}
 
 	// Settings: user file, then environment, then flags.
-	extra := config.Values{}
-	if *baseURL != "" {
-		extra["apiBaseUrl"] = *baseURL
-	}
-	if *model != "" {
-		extra["model"] = *model
-	}
-	if *maxTurns >= 0 {
-		extra["maxInteractions"] = float64(*maxTurns)
-	}
+	extra := mf.extra()
 	if *maxCost < 0 || *maxTokens < 0 {
 		fmt.Fprintln(os.Stderr, "govibe exec: --max-cost and --max-tokens must not be negative")
 		return exitUsage
@@ -157,7 +144,7 @@ func execCmd(args []string) int {
 	if *maxTokens > 0 {
 		extra["cost.sessionTokenBudget"] = float64(*maxTokens)
 	}
-	resolved, err := loadSettings(sets, extra)
+	resolved, err := loadSettings(mf.sets, extra)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "govibe exec:", err)
 		return exitUsage
@@ -165,12 +152,7 @@ func execCmd(args []string) int {
 	printWarnings(os.Stderr, "exec", resolved)
 	values := resolved.Values
 	typed := config.Typed(values)
-	keys := map[string]string{}
-	if k := os.Getenv(*keyEnv); k != "" {
-		keys[""] = k
-	}
-	// From here the key lives in keys only: nothing started later inherits it.
-	os.Unsetenv(*keyEnv)
+	keys := mf.takeKey()
 
 	trusted := *trust
 	if !trusted {

@@ -240,7 +240,7 @@ var ModelFields = []ModelField{
 	{Name: "priceCachedInput", Type: "number", Min: num(0), EN: "Price per million cached input tokens.", ZH: "每百万缓存命中输入 token 的价格。"},
 	{Name: "priceOutput", Type: "number", Min: num(0), EN: "Price per million output tokens.", ZH: "每百万输出 token 的价格。"},
 	{Name: "reasoningEffort", Type: "string", Enum: []string{"", "low", "medium", "high"}, Default: "",
-		EN: "Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM); empty leaves the provider's default.", ZH: "推理强度，在服务商支持时作为 reasoning_effort 发送（OpenAI、OpenRouter、Groq、Together、Gemini、Ollama、vLLM）；留空则使用服务商默认值。"},
+		EN: "Reasoning effort, sent in the provider's own form: reasoning_effort (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM), thinking plus reasoning_effort (DeepSeek), enable_thinking plus thinking_budget (Qwen); empty leaves the provider's default.", ZH: "推理强度，按服务商自己的方式发送：reasoning_effort（OpenAI、OpenRouter、Groq、Together、Gemini、Ollama、vLLM），thinking 加 reasoning_effort（DeepSeek），enable_thinking 加 thinking_budget（Qwen）；留空则使用服务商默认值。"},
 	{Name: "temperature", Type: "number", Min: num(0), Optional: true, EN: "Sampling temperature; unset leaves the provider's default.", ZH: "采样温度；不设置则使用服务商默认值。"},
 	{Name: "toolProfile", Type: "string", Default: "full",
 		EN: "Tools this profile is offered: full, readonly (tools that only read), no-shell (everything but run_shell_command), or tool names separated by commas. Small local models do better with fewer tools.", ZH: "此配置可用的工具：full（全部）、readonly（只读工具）、no-shell（除 run_shell_command 外的全部），或以逗号分隔的工具名称。小型本地模型在工具较少时表现更好。"},

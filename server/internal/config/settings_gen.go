@@ -361,7 +361,7 @@ type ModelProfile struct {
 	PriceCachedInput float64
 	// Price per million output tokens. (priceOutput)
 	PriceOutput float64
-	// Reasoning effort sent as reasoning_effort where the provider supports it (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM); empty leaves the provider's default. (reasoningEffort)
+	// Reasoning effort, sent in the provider's own form: reasoning_effort (OpenAI, OpenRouter, Groq, Together, Gemini, Ollama, vLLM), thinking plus reasoning_effort (DeepSeek), enable_thinking plus thinking_budget (Qwen); empty leaves the provider's default. (reasoningEffort)
 	ReasoningEffort string
 	// Sampling temperature; unset leaves the provider's default. (temperature)
 	Temperature *float64

@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/providers"
 	"github.com/govibe/govibe/server/internal/sessionstate"
-	"github.com/govibe/govibe/server/internal/slashcmd"
 )
 
 // Model roles. Each may name its own profile (govibe.roles.<role>); a role
@@ -108,41 +106,4 @@ func (e *Engine) namedProfile(name string) Profile {
 	}
 	o["model"] = name
 	return resolveProfile(o, keys)
-}
-
-// commandModel resolves a custom command's `model:` to the profile its
-// turn uses ("" for the session's) and a notice for the user. A name one
-// of the user's profiles or models carries, or one the session's provider
-// serves, is used as written. A name written for another tool (Claude
-// Code's haiku or claude-3-5-haiku-20241022, Gemini's gemini-2.5-flash) is
-// never sent to the provider, which would answer 404: a small model's
-// name maps to the reviewer role's profile when one is configured (the
-// role meant for a small, fast model), any other to the session's model,
-// with a notice saying so.
-func (e *Engine) commandModel(ctx context.Context, sid, name string) (profile, notice string) {
-	name = strings.TrimSpace(name)
-	if name == "" || strings.EqualFold(name, "inherit") {
-		return "", ""
-	}
-	v := e.Settings()
-	for _, mp := range config.Typed(v).ModelProfiles() {
-		if mp.Name == name || mp.Model == name {
-			return name, ""
-		}
-	}
-	session := e.sessionProfile(ctx, sid)
-	if session.Model == name {
-		return "", ""
-	}
-	if pr, ok := providers.Detect(session.BaseURL); ok {
-		if _, ok := pr.Model(name); ok {
-			return name, ""
-		}
-	}
-	if slashcmd.ModelTier(name) == slashcmd.TierSmall {
-		if r := roleModel(v, RoleReviewer); r != "" {
-			return r, e.Tr("The command asks for the model %s, which is another tool's name; its turn uses your reviewer profile %s (govibe.roles.reviewer).", name, r)
-		}
-	}
-	return "", e.Tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
 }

@@ -8,7 +8,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
@@ -58,14 +57,7 @@ func (h subagentHost) Begin(ctx context.Context, env *tools.Env, title, tag, pro
 
 func (h subagentHost) AgentModel(ctx context.Context, parent, name, model string) (subagent.Model, error) {
 	e := h.e
-	profile := e.roleProfileFor(ctx, parent, subagentRole(name))
-	if model != "" {
-		e.mu.Lock()
-		v, keys := cloneValues(e.settings), e.apiKeys
-		e.mu.Unlock()
-		v["model"] = model
-		profile = resolveProfile(v, keys)
-	}
+	profile := e.subagentProfile(ctx, parent, name, model)
 	client, err := e.client(profile)
 	if err != nil {
 		return subagent.Model{}, err
@@ -123,14 +115,6 @@ func (c *childRun) Finish(ctx context.Context, err error, usage *llm.Usage) {
 		_ = c.w.AddNotice(fctx, store.NoticeError, err.Error())
 	}
 	_ = c.w.Finalize(fctx, st, usage)
-}
-
-func cloneValues(v config.Values) config.Values {
-	out := make(config.Values, len(v)+1)
-	for k, x := range v {
-		out[k] = x
-	}
-	return out
 }
 
 func llmUser(text string) llm.Message { return llm.Message{Role: llm.RoleUser, Content: text} }

@@ -22,6 +22,7 @@ import (
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
@@ -92,6 +93,10 @@ type view struct {
 	limits slashcmd.Limits
 	// reconcile: the turn drives the reconcile loop (reconcile_run.go).
 	reconcile bool
+	// shell are the commands a custom command runs as it expands; their
+	// output replaces their tokens before the model is asked
+	// (command_shell.go).
+	shell []customcmd.ShellCall
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.
@@ -112,7 +117,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		if err != nil || out.Handled {
 			return out.SessionID, out.TurnID, err
 		}
-		turnText, v.btw, v.limits = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed)
+		turnText, v.btw, v.limits, v.shell = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed), out.Shell
 		if v.limits.Model != "" {
 			var note string
 			if v.limits.Model, note = e.commandModel(ctx, p.SessionID, v.limits.Model); note != "" {
@@ -287,6 +292,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	e.noticeSandbox(sink)
 	before := e.SessionUsageOf(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
+	if err == nil && len(t.shell) > 0 {
+		err = e.runCommandShell(ctx, t, b)
+	}
 	var out agent.Outcome
 	if err != nil {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}

@@ -70,7 +70,8 @@ func (e *Env) serve(w http.ResponseWriter, r *http.Request) {
 var pages = map[string]string{}
 
 // newWorkspace creates a temporary directory, runs the task's setup in it
-// and commits the result, so a checker can ask git what changed.
+// and commits the result, so a checker can ask git what changed; then the
+// task's Dirty adds the uncommitted work of someone else.
 func newWorkspace(env *Env, t Task) (string, error) {
 	dir, err := os.MkdirTemp("", "govibe-eval-"+t.Name+"-")
 	if err != nil {
@@ -83,6 +84,12 @@ func newWorkspace(env *Env, t Task) (string, error) {
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
 		{"-c", "user.name=govibe-eval", "-c", "user.email=eval@govibe.invalid", "-c", "commit.gpgsign=false", "commit", "-qm", "task " + t.Name}} {
 		if _, err := git(dir, args...); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+	}
+	if t.Dirty != nil {
+		if err := t.Dirty(dir); err != nil {
 			os.RemoveAll(dir)
 			return "", err
 		}
@@ -119,11 +126,17 @@ func changedFiles(dir string) ([]string, error) {
 
 // goTest runs `go test ./...` in dir; the error carries its output.
 func goTest(dir string) error {
-	cmd := exec.Command("go", "test", "-count=1", "./...")
+	return goTool(dir, "test", "-count=1", "./...")
+}
+
+// goTool runs the go command in dir; the error carries the end of its
+// output.
+func goTool(dir string, args ...string) error {
+	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go test fails: %s", lastLines(string(out), 8))
+		return fmt.Errorf("go %s fails: %s", args[0], lastLines(string(out), 8))
 	}
 	return nil
 }

@@ -17,9 +17,16 @@ type Task struct {
 	Setup func(env *Env, dir string) error
 	// Prompt is what the user asks.
 	Prompt func(env *Env) string
+	// Dirty, when set, changes the committed workspace before the run:
+	// someone else's uncommitted work, which the run must leave alone.
+	Dirty func(dir string) error
 	// Settings are extra govibe.* settings the run needs (a web host
 	// allowed for the run).
 	Settings func(env *Env) map[string]any
+	// Mode is the working mode the run starts in ("" is Agent). In Plan
+	// mode the runner approves a proposed plan as the user's "Run plan"
+	// would, once the first turn ends.
+	Mode string
 	// Check judges the finished run; nil means pass, an error says why not.
 	Check func(c *CheckInput) error
 }
@@ -30,6 +37,7 @@ type Run struct {
 	Workspace string
 	Prompt    string
 	Settings  map[string]any
+	Mode      string
 }
 
 // ToolCall is one tool call of a run and how it ended.
@@ -43,6 +51,9 @@ type ToolCall struct {
 	Refused bool
 	// Round is the 1-based tool round the call was made in.
 	Round int
+	// Agent is who called it: "" or "free" for the main agent, a plan
+	// item's "executor:N" or "evaluator:N".
+	Agent string
 }
 
 // Usage is the token usage and cost of a run.
@@ -87,6 +98,28 @@ func (c *CheckInput) Called(name string) bool {
 		}
 	}
 	return false
+}
+
+// FirstEdit is the index in Calls of the first edit that succeeded, -1
+// when none did.
+func (c *CheckInput) FirstEdit() int {
+	for i, tc := range c.Calls {
+		if tc.OK && editTools[tc.Name] {
+			return i
+		}
+	}
+	return -1
+}
+
+// FirstOK is the index in Calls of the first call of tool name that
+// succeeded, -1 when none did.
+func (c *CheckInput) FirstOK(name string) int {
+	for i, tc := range c.Calls {
+		if tc.OK && tc.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Result is one attempt at one task.
@@ -217,7 +250,7 @@ func runOne(ctx context.Context, env *Env, t Task, agent Agent, attempt int, kee
 	} else {
 		defer os.RemoveAll(ws)
 	}
-	run := Run{Task: t.Name, Workspace: ws, Prompt: t.Prompt(env)}
+	run := Run{Task: t.Name, Workspace: ws, Prompt: t.Prompt(env), Mode: t.Mode}
 	if t.Settings != nil {
 		run.Settings = t.Settings(env)
 	}

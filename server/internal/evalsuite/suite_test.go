@@ -117,3 +117,49 @@ func TestSelect(t *testing.T) {
 		t.Fatal("steps.go is not 5,000 lines")
 	}
 }
+
+// Untouched, each new task fails for the reason its checker names, not a
+// fault of the setup: the generated file is what its generator makes,
+// and the dirty tree's uncommitted work is there and intact.
+func TestUntouchedTasksFailForTheirReason(t *testing.T) {
+	env := NewEnv()
+	defer env.Close()
+	want := map[string]string{
+		"generated": "Valid: teal false", "dirty-tree": "TestSlug", "plan-first": "no plan was proposed",
+		"search": "want only routes/legacy_billing.go changed", "refactor": "undefined: store.ErrNotFound",
+	}
+	var tasks []Task
+	for name := range want {
+		tasks = append(tasks, taskNamed(t, name))
+	}
+	rep, err := RunSuite(context.Background(), env, tasks, agentFunc(func(ws string) Transcript {
+		if files, _ := changedFiles(ws); strings.Contains(ws, "dirty-tree") && strings.Join(files, " ") != "NOTES-dana.md slug.go truncate.go" {
+			t.Errorf("dirty-tree: git sees %v changed before the run", files)
+		}
+		return Transcript{Status: "done"}
+	}), Options{Repeat: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Pass || !strings.Contains(r.Reason, want[r.Task]) {
+			t.Errorf("%s: pass=%v, reason %q, want %q", r.Task, r.Pass, r.Reason, want[r.Task])
+		}
+	}
+}
+
+// The plan check orders the calls: an edit before the plan fails even
+// when a plan follows.
+func TestPlanFirstOrder(t *testing.T) {
+	c := &CheckInput{Transcript: Transcript{Calls: []ToolCall{
+		{Name: "read_file", OK: true}, {Name: "edit", OK: true}, {Name: toolCreatePlan, OK: true},
+	}}}
+	if err := planFirst.Check(c); err == nil || !strings.Contains(err.Error(), "before the plan was proposed") {
+		t.Fatalf("edit before plan: %v", err)
+	}
+	c.Calls[1].OK = false // refused, as Plan mode refuses it: no edit happened
+	c.Workspace = t.TempDir()
+	if err := planFirst.Check(c); err == nil || strings.Contains(err.Error(), "before the plan") {
+		t.Fatalf("a refused edit counted as an edit: %v", err)
+	}
+}

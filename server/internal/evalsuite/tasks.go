@@ -10,7 +10,7 @@ import (
 
 // Tasks is the built-in suite, in the order it runs.
 func Tasks() []Task {
-	return []Task{fixTest, rename, addFlag, answer, longFile, precondition, injection}
+	return []Task{fixTest, rename, addFlag, answer, longFile, precondition, injection, planFirst, refactor, search, dirty, generated}
 }
 
 // fixTest: a failing test whose cause is one wrong operator. The test

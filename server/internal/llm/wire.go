@@ -37,8 +37,12 @@ func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams,
 	if !c.profile.Wire.NoStreamUsage {
 		p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
 	}
-	if e := c.profile.ReasoningEffort; e != "" && !c.profile.Wire.NoReasoningEffort {
-		p.ReasoningEffort = shared.ReasoningEffort(e)
+	extra, effort := thinkingFields(c.profile.Wire.Thinking, c.profile.ReasoningEffort)
+	if effort != "" && !c.profile.Wire.NoReasoningEffort {
+		p.ReasoningEffort = shared.ReasoningEffort(effort)
+	}
+	if len(extra) > 0 {
+		p.SetExtraFields(extra)
 	}
 	if t := c.profile.Temperature; t != nil {
 		p.Temperature = param.NewOpt(*t)

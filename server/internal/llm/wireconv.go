@@ -40,6 +40,10 @@ type Wire struct {
 	// NoReasoningEffort leaves reasoning_effort out even when the profile
 	// sets it: the endpoint does not take it.
 	NoReasoningEffort bool
+	// Thinking is the provider's own way to take the profile's
+	// ReasoningEffort (ThinkingDeepSeek, ThinkingQwen); empty sends
+	// OpenAI's reasoning_effort alone.
+	Thinking string
 	// ToolCallExtra sends each replayed tool call's extra_content back
 	// (ToolCall.Extra): Gemini 3 answers 400 "Function call is missing a
 	// thought_signature" without it.

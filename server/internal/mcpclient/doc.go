@@ -5,6 +5,14 @@
 // prompts become /mcp:<server>:<prompt> commands, and their resources can
 // be attached as @mcp:<server>:<uri>.
 //
+// The workspace folders are the client's roots (roots.go; Manager.SetRoots
+// notifies connected servers with roots/list_changed when they change; the
+// extension restarts the sidecar when folders are added or removed, so
+// servers start with the new ones). A prompt command's arguments are split
+// as a shell splits words (args.go: `city="New, York"` is one value,
+// nothing expanded), and a prompt's embedded resources reach the model's
+// text wrapped as a tool result's are.
+//
 // # The manager
 //
 // Servers (one per engine) is the lazy manager: ${input:} values, skipped

@@ -54,6 +54,9 @@ type Options struct {
 	// ImageDir keeps the images tools return, for the chat (images.go);
 	// empty: images become notes only.
 	ImageDir string
+	// Roots are the workspace folders, offered to servers as the
+	// client's roots (roots/list); SetRoots changes them.
+	Roots []string
 }
 
 // Manager owns the connections. Safe for concurrent use: each server has
@@ -63,6 +66,9 @@ type Manager struct {
 	client  *mcp.Client
 	servers map[string]*server
 	order   []string
+
+	rootsMu sync.Mutex
+	roots   []string // the root URIs offered now
 }
 
 type server struct {
@@ -94,6 +100,7 @@ func New(cfgs []ServerConfig, o Options) *Manager {
 	}
 	m := &Manager{opts: o, servers: map[string]*server{},
 		client: mcp.NewClient(&mcp.Implementation{Name: "govibe", Version: "1"}, nil)}
+	m.SetRoots(o.Roots)
 	for _, c := range cfgs {
 		s := &server{cfg: c, state: StateIdle, stderr: newTail(4096)}
 		if c.Disabled {

@@ -75,7 +75,7 @@ func (s *Servers) Manager() *Manager {
 		s.o.Notice("warning", s.o.Tr("MCP server not loaded: %s", p.Error()))
 	}
 	s.skipped = skipped
-	s.m = New(cfgs, Options{Log: s.o.Log.Named("mcp"), Env: s.o.Env(), Cwd: s.o.Roots[0], ImageDir: imageDirFor(s.o.StateDir)})
+	s.m = New(cfgs, Options{Log: s.o.Log.Named("mcp"), Env: s.o.Env(), Cwd: s.o.Roots[0], ImageDir: imageDirFor(s.o.StateDir), Roots: s.o.Roots})
 	s.warned = false
 	return s.m
 }
@@ -152,25 +152,4 @@ func (s *Servers) OverSchemaBudget(m *Manager) bool {
 		s.o.Notice("warning", s.o.Tr("MCP tool definitions take about %d tokens, more than 15%% of the %d-token context window (%s), so the model finds them with a search tool instead of seeing them all. Disable servers you do not need.", chars/4, window, strings.Join(per, ", ")))
 	}
 	return true
-}
-
-// PromptArgs reads a prompt command's arguments: name=value pairs, and
-// plain values in the order the prompt declares its arguments.
-func PromptArgs(declared []string, args string) map[string]string {
-	out := map[string]string{}
-	i := 0
-	for _, f := range strings.Fields(args) {
-		if k, v, ok := strings.Cut(f, "="); ok && k != "" {
-			out[k] = v
-			continue
-		}
-		for i < len(declared) && out[strings.TrimSuffix(declared[i], "*")] != "" {
-			i++
-		}
-		if i < len(declared) {
-			out[strings.TrimSuffix(declared[i], "*")] = f
-			i++
-		}
-	}
-	return out
 }

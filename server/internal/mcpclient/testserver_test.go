@@ -19,6 +19,13 @@ func TestMain(m *testing.M) {
 		rawServer()
 		os.Exit(0)
 	}
+	if os.Getenv("GOVIBE_MCP_TEST_SERVER") == "roots" {
+		if err := rootsServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "roots server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv("GOVIBE_MCP_TEST_SERVER") == "1" {
 		if err := testServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)

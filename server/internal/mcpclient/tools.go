@@ -166,14 +166,42 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 	}
 	var b strings.Builder
 	for _, msg := range r.Messages {
-		if t, ok := msg.Content.(*mcp.TextContent); ok {
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(t.Text)
+		t := promptContent(msg.Content)
+		if t == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(t)
+		if b.Len() > maxResultText {
+			break
 		}
 	}
-	return b.String(), nil
+	out := b.String()
+	if len(out) > maxResultText {
+		out = strings.ToValidUTF8(out[:maxResultText], "") + fmt.Sprintf("\n[cut at %d characters]", maxResultText)
+	}
+	return out, nil
+}
+
+// promptContent is one prompt message as the model reads it: its text; an
+// embedded resource (a file the prompt attaches) as a tool result shows
+// it, in a <resource> wrapper; a resource link or an image as a note.
+func promptContent(c mcp.Content) string {
+	switch x := c.(type) {
+	case *mcp.TextContent:
+		return x.Text
+	case *mcp.EmbeddedResource:
+		return resourceText(x.Resource)
+	case *mcp.ResourceLink:
+		return fmt.Sprintf("[resource link: %s %s]", clean(x.URI, 2000), clean(x.Name, 200))
+	case *mcp.ImageContent:
+		return fmt.Sprintf("[The prompt includes an image (%s, %d bytes), which is not shown.]", clean(x.MIMEType, 100), len(x.Data))
+	case *mcp.AudioContent:
+		return fmt.Sprintf("[The prompt includes audio (%s, %d bytes), which is not shown.]", clean(x.MIMEType, 100), len(x.Data))
+	}
+	return ""
 }
 
 // ReadResource reads a resource for an @mcp:<server>:<uri> mention.

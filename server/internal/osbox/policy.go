@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Access is what a sandboxed command may do to the workspace roots.
@@ -158,9 +159,7 @@ func DefaultCaches(getenv func(string) string, home string) []string {
 	// here, where the tool would have made them.
 	for i, tool := range map[int]string{0: "go", 1: "go", 2: "npm"} {
 		if cands[i] != "" && filepath.IsAbs(cands[i]) {
-			if _, err := exec.LookPath(tool); err == nil {
-				_ = os.MkdirAll(cands[i], 0o755)
-			}
+			cachesMade.ensure(tool, cands[i])
 		}
 	}
 	var out []string
@@ -175,4 +174,36 @@ func DefaultCaches(getenv func(string) string, home string) []string {
 		}
 	}
 	return out
+}
+
+// cachesMade is what DefaultCaches already did in this process: whether
+// each tool is on PATH and which caches it made. It runs for every
+// command, so the PATH search and the mkdir happen once per process and
+// cache, not on every call.
+var cachesMade = &madeCaches{tools: map[string]bool{}, dirs: map[string]bool{}}
+
+type madeCaches struct {
+	mu    sync.Mutex
+	tools map[string]bool // tool → found on PATH
+	dirs  map[string]bool // caches already made (or tried)
+}
+
+// ensure makes dir, tool's cache, the first time it is asked for, when
+// tool is installed.
+func (m *madeCaches) ensure(tool, dir string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.dirs[dir] {
+		return
+	}
+	found, known := m.tools[tool]
+	if !known {
+		_, err := exec.LookPath(tool)
+		found = err == nil
+		m.tools[tool] = found
+	}
+	if found {
+		_ = os.MkdirAll(dir, 0o755)
+	}
+	m.dirs[dir] = true
 }

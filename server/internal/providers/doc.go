@@ -9,7 +9,7 @@
 // The presets (DeepSeek, OpenAI, OpenRouter, Moonshot, Qwen DashScope, Zhipu,
 // Groq, Together, Mistral, Gemini, Ollama, LM Studio, vLLM, llama.cpp;
 // table.go) hold base URL, documented headers, cache and reasoning fields,
-// replay rule, tools/include_usage/reasoning_effort support, known windows and
+// replay rule, tools/include_usage/reasoning_effort support and the provider's own thinking controls (DeepSeek thinking, Qwen enable_thinking/thinking_budget; llm.Wire.Thinking), known windows and
 // prices, each entry with a Source: comment naming where it was checked and
 // saying what could not be. Endpoint.Models (GET /models, with each model's
 // window where the list states it: Groq's context_window, OpenRouter's and

@@ -60,6 +60,9 @@ type Preset struct {
 	ReasoningReplay string
 	// ReasoningEffort: the endpoint accepts "reasoning_effort".
 	ReasoningEffort bool
+	// Thinking is the provider's own reasoning controls for a profile's
+	// reasoningEffort (llm.ThinkingDeepSeek, llm.ThinkingQwen).
+	Thinking string
 	// ToolCallExtra: tool calls carry extra_content (Gemini's thought
 	// signature) that must come back with them.
 	ToolCallExtra bool
@@ -119,6 +122,7 @@ func (p Preset) Wire() llm.Wire {
 		NoStreamUsage:     !p.IncludeUsage,
 		NoReasoningEffort: !p.ReasoningEffort,
 		ToolCallExtra:     p.ToolCallExtra,
+		Thinking:          p.Thinking,
 	}
 	if len(p.Headers) > 0 {
 		w.Headers = make(map[string]string, len(p.Headers))

@@ -26,7 +26,11 @@ var table = []Preset{
 		// cross-checked with Roo-Code packages/types/src/providers/deepseek.ts.
 		ID: "deepseek", Name: "DeepSeek", BaseURL: "https://api.deepseek.com",
 		KeyEnv: "DEEPSEEK_API_KEY", Quirks: llm.ProviderDeepSeek,
+		// guides/thinking_mode: a profile's reasoningEffort turns thinking
+		// on ({"thinking":{"type":"enabled"}}) with reasoning_effort
+		// low/high (llm.ThinkingDeepSeek).
 		CacheField: cacheDeepSeek, ReasoningField: "reasoning_content", ReasoningReplay: ReplayToolTurns,
+		ReasoningEffort: true, Thinking: llm.ThinkingDeepSeek,
 		Tools: true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "deepseek-chat", ContextWindow: 128000, MaxOutputTokens: 8192, PriceInput: 0.28, PriceCachedInput: 0.028, PriceOutput: 0.42},
@@ -85,7 +89,7 @@ var table = []Preset{
 	{
 		// Source: alibabacloud.com/help/en/model-studio/qwen-coder (intl
 		// base URL, Beijing dashscope.aliyuncs.com as the alternative) and
-		// /deep-thinking (enable_thinking, left to the model's default;
+		// /deep-thinking (enable_thinking and thinking_budget, sent only when a profile sets reasoningEffort;
 		// stream_options.include_usage documented for the last chunk);
 		// help.aliyun.com/zh/model-studio/qwen-coder: qwen3-coder-plus
 		// 1,000,000 window, 65,536 output. Prices are tiered by input size
@@ -107,8 +111,12 @@ var table = []Preset{
 		ID: "qwen", Name: "Qwen (DashScope compatible mode)", BaseURL: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
 		AltBaseURLs: []string{"https://dashscope.aliyuncs.com/compatible-mode/v1"},
 		KeyEnv:      "DASHSCOPE_API_KEY", Quirks: llm.ProviderGeneric,
+		// model-studio/deep-thinking: a profile's reasoningEffort sends
+		// enable_thinking and a thinking_budget, never reasoning_effort
+		// (llm.ThinkingQwen).
 		CacheField: cacheOpenAI, ReasoningField: "reasoning_content", ReasoningReplay: ReplayNever,
-		Tools: true, IncludeUsage: true, ModelsPath: "/models",
+		Thinking: llm.ThinkingQwen,
+		Tools:    true, IncludeUsage: true, ModelsPath: "/models",
 		Models: []Model{
 			{ID: "qwen-plus", ContextWindow: 131072, MaxOutputTokens: 16384},
 			{ID: "qwen3-coder-plus", ContextWindow: 1000000, MaxOutputTokens: 65536},

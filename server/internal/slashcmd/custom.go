@@ -58,11 +58,14 @@ func (c *Commands) loadCustom(dirs []customcmd.Dir) customLoad {
 		if err := r.Register(Command{Name: cc.Name, Description: cc.Description, ArgumentHint: hint,
 			Handler: func(_ context.Context, p Params, args string) (Outcome, error) {
 				ed := customcmd.Editor{File: p.ActiveFile, Selection: p.Selection, Workspace: c.o.Roots[0]}
-				text, err := cc.Expand(args, ed)
+				text, shell, err := cc.ExpandShell(args, ed, nonce())
 				if err != nil {
 					return Outcome{}, err
 				}
-				return Outcome{Text: text, Model: cc.Model, Allowed: cc.AllowedTools}, nil
+				if err := c.mayRunShell(cc, shell); err != nil {
+					return Outcome{}, err
+				}
+				return Outcome{Text: text, Model: cc.Model, Allowed: cc.AllowedTools, Shell: shell}, nil
 			}}); err != nil {
 			problems = append(problems, customcmd.Problem{Path: cc.Path, Message: err.Error()})
 		}
@@ -93,7 +96,11 @@ func (c *Commands) prompts(m Prompts) *Registry {
 		}
 		_ = r.Register(Command{Name: p.Command, Description: p.Description, ArgumentHint: hint,
 			Handler: func(ctx context.Context, _ Params, args string) (Outcome, error) {
-				text, err := m.GetPrompt(ctx, p.Server, p.Name, mcpclient.PromptArgs(p.Arguments, args))
+				named, err := mcpclient.PromptArgs(p.Arguments, args)
+				if err != nil {
+					return Outcome{}, err
+				}
+				text, err := m.GetPrompt(ctx, p.Server, p.Name, named)
 				if err != nil {
 					return Outcome{}, err
 				}

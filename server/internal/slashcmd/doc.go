@@ -51,6 +51,18 @@
 // exec prints init after Send matched the command, holding the events until
 // then).
 //
+// # Shell commands and files in a command
+//
+// A custom command's file may run shell commands as it expands (Claude's
+// !`cmd`, Gemini's !{cmd}, whose {{args}} are shell-escaped) and attach
+// files (@path, Gemini's @{path}, read as @-mentions through read_file).
+// The commands become Outcome.Shell (shell.go): refused before anything
+// runs in an untrusted workspace, or for a Claude command whose
+// allowed-tools leave out Bash; otherwise the engine runs each as the
+// turn's run_shell_command (approval, the command's allow rules, the OS
+// sandbox) and puts its bounded output in the message before the model is
+// asked; a refused command ends the turn and the message is not sent.
+//
 // # /init, /clear, /new
 //
 // /init explores each root itself (package initscan: the file listing, the

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/skills"
@@ -35,6 +36,9 @@ type Outcome struct {
 	// turn the command starts (LimitsOf).
 	Model   string
 	Allowed []string
+	// Shell are the shell commands the custom command's file runs as it
+	// expands (shell.go); their tokens in Text stand for their output.
+	Shell []customcmd.ShellCall
 }
 
 // Handler runs a command; args is the text after the command word.

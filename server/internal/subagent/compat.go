@@ -18,9 +18,11 @@ import (
 // GoVibe's (tools.CompatNames) and make the same allow-list as a GoVibe
 // definition; names GoVibe has no tool for (another product's tools, MCP
 // tools) are left out. A Claude agent without tools inherits every
-// built-in tool, as in Claude Code. Their model names belong to other
-// products (Claude's aliases, VS Code's display names), so the agent runs
-// on the sub-agent role's model.
+// built-in tool, as in Claude Code. Their model names usually belong to
+// other products (Claude's haiku, sonnet, opus, inherit; VS Code's display
+// names): Def.Model keeps the name and the host maps it to one of the
+// user's profiles or roles, or ignores it with a notice; it is never sent
+// to a provider as written (the engine's subagentProfile).
 
 // Formats of definition folders.
 const (
@@ -35,6 +37,7 @@ type compatFields struct {
 	Name        string `yaml:"name"`
 	Description string `yaml:"description"`
 	Tools       any    `yaml:"tools"`
+	Model       string `yaml:"model"`
 }
 
 // compatFile reports whether a directory entry is a definition in format.
@@ -111,7 +114,8 @@ func parseCompat(path, format string, known func(string) bool) (Def, *Problem) {
 	if prompt == "" {
 		return fail(1, "the body (the agent's instructions) is empty")
 	}
-	return Def{Name: name, Description: strings.TrimSpace(fm.Description), Tools: allowed, AllTools: inherit, Prompt: prompt, Path: path}, nil
+	return Def{Name: name, Description: strings.TrimSpace(fm.Description), Tools: allowed, AllTools: inherit,
+		Model: strings.TrimSpace(fm.Model), Prompt: prompt, Path: path}, nil
 }
 
 // compatName lower-cases a name and turns what a tool name cannot hold

@@ -47,7 +47,7 @@ func TestCompatAgents(t *testing.T) {
 		byName[d.Name] = d
 	}
 	cr := byName["code-reviewer"]
-	if !slices.Equal(cr.Tools, []string{"read_file", "grep_search", "run_shell_command"}) || cr.Model != "" || cr.Prompt != "You review code." || cr.Format != FormatClaude {
+	if !slices.Equal(cr.Tools, []string{"read_file", "grep_search", "run_shell_command"}) || cr.Model != "sonnet" || cr.Prompt != "You review code." || cr.Format != FormatClaude {
 		t.Fatalf("code-reviewer: %+v", cr)
 	}
 	if h := byName["helper"]; !h.AllTools || len(h.Tools) != 0 {

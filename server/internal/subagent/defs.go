@@ -23,7 +23,9 @@ type Def struct {
 	// AllTools: a Claude Code agent without a tools line inherits every
 	// built-in tool.
 	AllTools bool
-	// Model optionally names another model (or profile) for this agent.
+	// Model optionally names another model (or profile) for this agent,
+	// as written: the host resolves it (another tool's name such as haiku
+	// or inherit maps to a role or the parent's model, never sent as is).
 	Model string
 	// Prompt is the body of the file: the agent's system prompt.
 	Prompt string

@@ -8,29 +8,8 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/skills"
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
-
-// copyCorpus copies files of the shared corpus (testdata/compat, each
-// with a .source note) to dst, keeping their modes.
-func copyCorpus(t *testing.T, dst string, files map[string]string) {
-	t.Helper()
-	for src, rel := range files {
-		p := filepath.Join("..", "..", "..", "testdata", "compat", filepath.FromSlash(src))
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, _ := os.Stat(p)
-		if _, err := os.Stat(p + ".source"); err != nil {
-			t.Fatalf("%s has no .source note", src)
-		}
-		full := filepath.Join(dst, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, data, st.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // Real skills from anthropics/skills, in ~/.claude/skills: their whole
 // descriptions reach the model (not cut at 200 bytes); load_skill says
@@ -40,7 +19,7 @@ func copyCorpus(t *testing.T, dst string, files map[string]string) {
 func TestRealSkills(t *testing.T) {
 	home := t.TempDir()
 	base := filepath.Join(home, ".claude", "skills")
-	copyCorpus(t, base, map[string]string{
+	corpus.Copy(t, base, map[string]string{
 		"anthropics/skills/skills/webapp-testing/SKILL.md":               "webapp-testing/SKILL.md",
 		"anthropics/skills/skills/webapp-testing/scripts/with_server.py": "webapp-testing/scripts/with_server.py",
 		"anthropics/skills/skills/mcp-builder/SKILL.md":                  "mcp-builder/SKILL.md",

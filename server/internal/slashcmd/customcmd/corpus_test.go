@@ -1,36 +1,20 @@
 package customcmd
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 // Real command files from public repositories and Claude Code's docs
-// (testdata/compat, each with a .source note) load and expand as their
-// own tools document.
-
-// fromCorpus copies corpus files into a workspace folder.
-func fromCorpus(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for src, dst := range files {
-		p := filepath.Join("..", "..", "..", "..", "testdata", "compat", filepath.FromSlash(src))
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := os.Stat(p + ".source"); err != nil {
-			t.Fatalf("%s has no .source note", src)
-		}
-		put(t, root, dst, string(data))
-	}
-}
+// (testdata/compat, each with a .source note; package corpus) load and
+// expand as their own tools document.
 
 func TestRealCommandFiles(t *testing.T) {
 	root := t.TempDir()
-	fromCorpus(t, root, map[string]string{
+	corpus.Copy(t, root, map[string]string{
 		"anthropics/claude-code-docs/slash-commands/review-pr.md":                                                           ".claude/commands/docs/review-pr.md",
 		"anthropics/claude-code-docs/slash-commands/commit.md":                                                              ".claude/commands/docs/commit.md",
 		"anthropics/claude-code/.claude/commands/commit-push-pr.md":                                                         ".claude/commands/commit-push-pr.md",

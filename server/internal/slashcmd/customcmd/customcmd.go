@@ -4,7 +4,9 @@
 // prompt files (${input:x}, ${selection}, ${file}). Subfolders namespace
 // commands (git/commit.md is /git:commit). Project commands load only in a
 // trusted workspace; a project command beats a user one of the same name,
-// and the loser is reported.
+// and the loser is reported. Shell commands a file runs as it expands
+// (!`cmd`, !{cmd}) and files it attaches (@path, @{path}) are marked by
+// ExpandShell (inject.go) for the engine to run through its approval.
 package customcmd
 
 import (

@@ -35,18 +35,37 @@ func (m *MissingInputs) Error() string {
 // command name). A template that does not mention its arguments gets them
 // appended, so nothing the user typed is lost.
 func (c Command) Expand(args string, ed Editor) (string, error) {
+	t, _, err := c.expand(args, ed, "")
+	return t, err
+}
+
+// expand is Expand; with a nonce it also marks the shell commands the
+// template runs (inject.go).
+func (c Command) expand(args string, ed Editor, nonce string) (string, []ShellCall, error) {
 	args = strings.TrimSpace(args)
 	t := c.Template
 	used := false
+	var calls []ShellCall
 	switch c.Format {
 	case FormatTOML:
+		// Gemini CLI's order: files, then shell commands (whose {{args}}
+		// are escaped), then the remaining {{args}}, raw.
+		if nonce != "" {
+			var err error
+			if t, err = geminiFiles(t); err != nil {
+				return "", nil, err
+			}
+			if t, calls, used, err = geminiShell(t, args, nonce); err != nil {
+				return "", nil, err
+			}
+		}
 		if strings.Contains(t, "{{args}}") {
 			t, used = strings.ReplaceAll(t, "{{args}}", args), true
 		}
 	case FormatPrompt:
 		var err error
 		if t, used, err = c.expandPrompt(t, args, ed); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	default:
 		fields := splitArgs(args)
@@ -63,11 +82,17 @@ func (c Command) Expand(args string, ed Editor) (string, error) {
 				return ""
 			})
 		}
+		if nonce != "" {
+			var err error
+			if t, calls, err = claudeShell(t, nonce); err != nil {
+				return "", nil, err
+			}
+		}
 	}
 	if !used && args != "" {
 		t += "\n\n" + args
 	}
-	return t, nil
+	return t, calls, nil
 }
 
 func (c Command) expandPrompt(t, args string, ed Editor) (string, bool, error) {
