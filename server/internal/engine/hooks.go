@@ -27,7 +27,7 @@ func (e *Engine) permissionMode(ctx context.Context, sid string) string {
 	e.mu.Lock()
 	t := e.running[sid]
 	e.mu.Unlock()
-	md := modes.Agent
+	var md modes.Mode
 	if t != nil {
 		md = t.mode.Mode()
 	} else {

@@ -40,7 +40,7 @@ func (e *Engine) continueOnStop(ctx context.Context, t *turn, b *begun, sink *tu
 			return out
 		}
 		out.Messages = append(out.Messages, m)
-		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), e.meterSink(sink))
+		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), &usageSink{turnSink: sink})
 		out = mergeOutcomes(out, more)
 	}
 }

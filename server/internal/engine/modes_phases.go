@@ -50,7 +50,7 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 			return out
 		}
 		history := append(append(append([]llm.Message(nil), b.history...), out.Messages...), extra...)
-		more := run.Execute(ctx, history, e.meterSink(sink))
+		more := run.Execute(ctx, history, &usageSink{turnSink: sink})
 		more.Messages = append(extra, more.Messages...)
 		out = mergeOutcomes(out, more)
 	}

@@ -48,7 +48,7 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 			}
 			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
 		}
-		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), e.meterSink(sink))
+		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), &usageSink{turnSink: sink})
 		out = mergeOutcomes(out, more)
 	}
 	return out
@@ -152,7 +152,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	if a.Final {
 		run.MaxRounds = e.cfg().MaxInteractions
 	}
-	return run.Execute(ctx, history, wrap(e.meterSink(p.sink))), run.MaxRounds
+	return run.Execute(ctx, history, wrap(&usageSink{turnSink: p.sink})), run.MaxRounds
 }
 
 func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage llm.Usage) {

@@ -251,7 +251,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 			// it finds the recorded answer in the call's context.
 			ctx = approval.WithResumedAnswer(ctx, p.confirm.ToolCallID, a)
 		}
-		out = run.Resume(ctx, b.history, p.calls, e.meterSink(sink))
+		out = run.Resume(ctx, b.history, p.calls, &usageSink{turnSink: sink})
 		out = e.afterFreeRun(ctx, t, b, sink, run, out)
 		out = e.continueOnStop(ctx, t, b, sink, run, out)
 	}

@@ -205,15 +205,6 @@ func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 	return nil
 }
 
-// Import recreates a session from an export.
-func (e *Engine) Import(ctx context.Context, doc []byte) (SessionSummary, error) {
-	s, err := e.Store.Import(ctx, doc)
-	if err != nil {
-		return SessionSummary{}, err
-	}
-	return SessionSummary{Session: s}, nil
-}
-
 func msOf(t time.Time) int64 {
 	if t.IsZero() {
 		return 0

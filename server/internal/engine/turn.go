@@ -304,7 +304,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 		} else if t.resume {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
-			out = run.Execute(ctx, b.history, e.meterSink(sink))
+			out = run.Execute(ctx, b.history, &usageSink{turnSink: sink})
 			if t.mode.Mode() == modes.Phases {
 				out = e.continuePhases(ctx, t, b, sink, out)
 			} else {

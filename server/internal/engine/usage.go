@@ -33,10 +33,6 @@ type usageSink struct {
 	*turnSink
 }
 
-// meterSink wraps the free run's sink; sub-agent sinks keep their own
-// usage events (their prompts are not the session's context).
-func (e *Engine) meterSink(s *turnSink) *usageSink { return &usageSink{turnSink: s} }
-
 func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
 	e.meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, SourceProvider)
