@@ -22,6 +22,7 @@ import (
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/titles"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -139,6 +140,7 @@ type Engine struct {
 	skills    *skills.Manager
 	modes     *moderun.Modes
 	memory    *memory.Reminder
+	titles    titles.Namer
 	// slash are the chat's slash commands, built-in and custom, and the
 	// MCP prompts (slash.go).
 	slash *slashcmd.Commands

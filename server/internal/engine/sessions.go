@@ -11,7 +11,6 @@ import (
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/titles"
 )
 
 // SessionSummary is a session as listed.
@@ -38,20 +37,6 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 	s, _ := e.Store.GetSession(ctx, sid)
 	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.SessionUsageOf(ctx, sid).Cost}
-}
-
-// autoTitle names a session after its first message at once and, when
-// titles come from a model, asks it for a better one (title.go). A later
-// rename by the user always wins (the store ignores auto titles then).
-func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
-	if title := titles.FromMessage(text); title != "" {
-		if ok, err := e.Store.SetAutoTitle(ctx, sid, title); err == nil && ok {
-			e.opts.OnSession(e.summary(ctx, sid))
-		}
-	}
-	if e.modelTitles() && strings.TrimSpace(text) != "" {
-		e.modelTitle(sid, text)
-	}
 }
 
 // SetSessionModel makes the session use name (a govibe.models profile or

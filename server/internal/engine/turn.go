@@ -267,7 +267,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin, BTW: t.btw})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
 	if t.number == 1 {
-		e.autoTitle(ctx, sid, t.text)
+		e.titles.Name(ctx, sid, t.text)
 	}
 	return &begun{ids: ids, writer: w, history: append(history, userLLM)}, nil
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/titles"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -210,6 +211,18 @@ func (e *Engine) wire() {
 		DisplayPath:   e.approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
 	e.modes = moderun.New(e.modesHost(), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
+	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
+		// A title role of its own asks for model titles (configuring one is asking for it).
+		ByModel: func() bool { v := e.Settings(); return config.Typed(v).Titles.Model || roleModel(v, RoleTitle) != "" },
+		Client: func(sid string) (llm.Client, error) {
+			return e.client(e.roleProfileFor(context.Background(), sid, RoleTitle))
+		},
+		Listed: func(sid string) bool { return e.meter.Root(sid) == sid },
+		Named:  func(ctx context.Context, sid string) { o.OnSession(e.summary(ctx, sid)) },
+		Go: func(f func()) {
+			e.wg.Add(1)
+			go func() { defer e.wg.Done(); f() }()
+		}}
 	e.slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.snaps, meter: e.meter, contextUse: e.ContextUse,
 		createSession: e.CreateSession, listSessions: e.ListSessions,
 		running:         e.Running,
