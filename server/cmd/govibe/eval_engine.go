@@ -113,7 +113,7 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run 
 		return r.tr, err
 	}
 	if run.Mode != "" {
-		if err := eng.Modes().Set(ctx, s.ID, run.Mode); err != nil {
+		if err := eng.Modes.Set(ctx, s.ID, run.Mode); err != nil {
 			return r.tr, err
 		}
 	}
@@ -144,7 +144,7 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run 
 		return r.tr, err
 	}
 	st := wait()
-	if p := eng.Plans().Todo(ctx, s.ID); st == agent.StatusDone && run.Mode == string(modes.Plan) && p != nil && p.Unfinished() {
+	if p := eng.Plans.Todo(ctx, s.ID); st == agent.StatusDone && run.Mode == string(modes.Plan) && p != nil && p.Unfinished() {
 		if _, _, err := eng.RunPlan(ctx, s.ID, nil); err != nil {
 			return r.tr, fmt.Errorf("approving the proposed plan: %w", err)
 		}

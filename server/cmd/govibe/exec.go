@@ -240,7 +240,7 @@ func execCmd(args []string) int {
 		sess = s.ID
 	}
 	if *mode != "" {
-		if err := eng.Modes().Set(ctx, sess, *mode); err != nil {
+		if err := eng.Modes.Set(ctx, sess, *mode); err != nil {
 			fmt.Fprintln(os.Stderr, "govibe exec:", err)
 			return exitError
 		}
@@ -267,7 +267,7 @@ func execCmd(args []string) int {
 	status := wait()
 	if name := draftedManifest(ctx, eng, sess); status == agent.StatusDone && name != "" {
 		if *approve == "all" {
-			if _, _, err := eng.Modes().ApproveManifest(ctx, sess, ""); err != nil {
+			if _, _, err := eng.Modes.ApproveManifest(ctx, sess, ""); err != nil {
 				out.fail(err)
 				unsub()
 				return exitError

@@ -44,9 +44,6 @@ type CompactionInfo struct {
 	Context ContextUse
 }
 
-// Compaction is the engine's compactor.
-func (e *Engine) Compaction() *compaction.Compactor { return e.compactor }
-
 func (e *Engine) compactPolicy(p Profile) compact.Policy {
 	v := e.Settings()
 	cs := config.Typed(v)
@@ -58,7 +55,7 @@ func (e *Engine) compactPolicy(p Profile) compact.Policy {
 
 // freeTools is the free phase's tool list, compact included.
 func (e *Engine) freeTools(sid, turnID string) []tools.Tool {
-	return append(tools.Builtin(), e.compactor.Tool(sid, turnID, true))
+	return append(tools.Builtin(), e.Compaction.Tool(sid, turnID, true))
 }
 
 // defsOf renders tools exactly as the agent loop does, so a compaction
@@ -87,14 +84,14 @@ func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []l
 
 // prepareHook is a run's Prepare: free-phase runs may compact first.
 func (e *Engine) prepareHook(t *turn, tag string) func(context.Context, []llm.Message) ([]llm.Message, error) {
-	return e.compactor.Prepare(t.sessionID, t.id, tag == TagFree)
+	return e.Compaction.Prepare(t.sessionID, t.id, tag == TagFree)
 }
 
 // Compact summarises a session's earlier messages now and waits for the
 // result (the compact tool). A failed summary is not an error: it is
 // reported in the info (Failed) after the mechanical fallback ran.
 func (e *Engine) Compact(ctx context.Context, sid, turnID, trigger string) (CompactionInfo, error) {
-	info, err := e.compactor.Compact(ctx, sid, turnID, trigger)
+	info, err := e.Compaction.Compact(ctx, sid, turnID, trigger)
 	if err != nil {
 		return CompactionInfo{Info: info}, err
 	}
@@ -108,7 +105,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 	if _, err := e.Store.GetSession(ctx, sid); err != nil {
 		return "", fmt.Errorf("session %s: %w", sid, err)
 	}
-	release, err := e.compactor.Reserve(ctx, sid)
+	release, err := e.Compaction.Reserve(ctx, sid)
 	if err != nil {
 		return "", err
 	}
@@ -118,7 +115,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		defer e.wg.Done()
 		defer release()
 		before := e.SessionUsageOf(e.baseCtx, sid)
-		info, err := e.compactor.CompactReserved(e.baseCtx, sid, job, trigger)
+		info, err := e.Compaction.CompactReserved(e.baseCtx, sid, job, trigger)
 		status := "done"
 		switch {
 		case err != nil:

@@ -55,7 +55,7 @@ type Options struct {
 	// reported there; nil (the editor) names user or workspace settings.
 	SettingOrigin func(key string) string
 	HostInfo      HostInfo
-	// Trusted is the workspace's trust at start; Trust().Set changes it.
+	// Trusted is the workspace's trust at start; Trust.Set changes it.
 	Trusted bool
 	// Home is the user's home directory (user skills, hooks, MCP config);
 	// "" means os.UserHomeDir.
@@ -100,7 +100,8 @@ type Engine struct {
 	Store          *store.Store
 	Bus            *Bus
 	Broker         *Broker
-	snaps          *rollback.Manager
+	// Rollback is the snapshots and restores of the workspace roots.
+	Rollback *rollback.Manager
 
 	mu       sync.Mutex
 	settings config.Values
@@ -124,23 +125,23 @@ type Engine struct {
 	// hooks is the hooks capability (hooks.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
-	mcp *mcpclient.Servers
+	MCP *mcpclient.Servers
 
 	// reported remembers custom-agent problems already shown. meter,
 	// compactor and plans own the per-session accounting, compaction and
 	// plan state.
-	reported  onceSet
-	meter     *usage.Meter
-	budgets   budgetGate
-	reviewers *reviewers.Reviewers
-	approvals *approval.Approvals
-	compactor *compaction.Compactor
-	plans     *planrun.Runner
-	trust     *trust.Gate
-	skills    *skills.Manager
-	modes     *moderun.Modes
-	memory    *memory.Reminder
-	titles    titles.Namer
+	reported   onceSet
+	meter      *usage.Meter
+	budgets    budgetGate
+	reviewers  *reviewers.Reviewers
+	approvals  *approval.Approvals
+	Compaction *compaction.Compactor
+	Plans      *planrun.Runner
+	Trust      *trust.Gate
+	Skills     *skills.Manager
+	Modes      *moderun.Modes
+	memory     *memory.Reminder
+	titles     titles.Namer
 	// slash are the chat's slash commands, built-in and custom, and the
 	// MCP prompts (slash.go).
 	slash *slashcmd.Commands
@@ -185,8 +186,8 @@ func (e *Engine) Settings() config.Values {
 func (e *Engine) Close() error {
 	e.stop(errServerStopping)
 	e.wg.Wait()
-	e.mcp.Close()
-	e.snaps.Close()
+	e.MCP.Close()
+	e.Rollback.Close()
 	return e.Store.Close()
 }
 

@@ -18,7 +18,7 @@ var ProfileOf = (*Engine).profile
 // a counter of the reads of key, and returns the counter.
 func CountStateReads(e *Engine, key string) *atomic.Int64 {
 	n := new(atomic.Int64)
-	e.modes = moderun.New(e.modesHost(), countingKV{KV: e.Store, key: key, n: n}, e.opts.Roots)
+	e.Modes = moderun.New(e.modesHost(), countingKV{KV: e.Store, key: key, n: n}, e.opts.Roots)
 	return n
 }
 

@@ -31,7 +31,7 @@ func (e *Engine) permissionMode(ctx context.Context, sid string) string {
 	if t != nil {
 		md = t.mode.Mode()
 	} else {
-		md = e.modes.Mode(ctx, sid)
+		md = e.Modes.Mode(ctx, sid)
 	}
 	switch {
 	case md == modes.Plan:

@@ -28,11 +28,11 @@ func (e *Engine) mergeLegacy(ctx context.Context) {
 		if done, err := e.Store.Merged(ctx, db); err != nil || done {
 			continue
 		}
-		if n, err := e.snaps.Import(dir); err != nil {
+		if n, err := e.Rollback.Import(dir); err != nil {
 			e.log.Warn("importing the snapshots of an old storage folder", zap.String("dir", dir), zap.Int("imported", n), zap.Error(err))
 			e.notices = append(e.notices, e.Tr("Some snapshots in %s could not be copied, so earlier turns of its chats may not roll back: %v", dir, err))
 		}
-		if err := e.skills.AdoptWorkspaceSkills(dir); err != nil {
+		if err := e.Skills.AdoptWorkspaceSkills(dir); err != nil {
 			e.log.Warn("adopting the workspace skills of an old storage folder", zap.String("dir", dir), zap.Error(err))
 		}
 		res, err := e.Store.MergeFrom(ctx, db)

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 
-	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -14,17 +13,14 @@ import (
 // @mcp: mentions. Every call is confirmed like a shell command unless a
 // user allow rule covers it (approval.Approver.ConfirmTool).
 
-// MCP is the MCP capability, for the status view and its actions.
-func (e *Engine) MCP() *mcpclient.Servers { return e.mcp }
-
 // mcpTools lists the servers' tools (connecting them on first use). When
 // their definitions are over the budget, two tools stand in for them:
 // mcp_search_tools and mcp_call_tool (tools.MCPSearch), which reach only
 // the tools allowed names (a custom command's allowedTools; nil: all).
 func (e *Engine) mcpTools(ctx context.Context, allowed map[string]bool) []tools.Tool {
-	m := e.mcp.Manager()
+	m := e.MCP.Manager()
 	ts := m.Tools(ctx)
-	if e.mcp.OverSchemaBudget(m) {
+	if e.MCP.OverSchemaBudget(m) {
 		return tools.MCPSearch(tools.MCPAllowedOnly(ts, allowed), m, e.hooks.Wrap())
 	}
 	out := make([]tools.Tool, len(ts))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/store"
 
 	"github.com/govibe/govibe/server/internal/modes"
@@ -16,9 +15,6 @@ import (
 // tool narrowing, Reconcile's controls and loop); the engine wires it
 // (modesHost) and runs Plan mode's proposal (RunPlan) and the runs of a
 // Phases turn (continuePhases) and of a reconcile turn (runReconcile).
-
-// Modes is the working-modes capability (chat/setMode, the panels).
-func (e *Engine) Modes() *moderun.Modes { return e.modes }
 
 // ErrNoPlanToRun is RunPlan without a proposed plan with work left.
 var ErrNoPlanToRun = errors.New("there is no proposed plan with work left to run")
@@ -36,7 +32,7 @@ type PlanEdit struct {
 // proposed items (the user's edits in the panel): allowed only while no
 // item has started, and every item needs a title.
 func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (string, string, error) {
-	if p := e.plans.Todo(ctx, sid); p == nil || !p.Unfinished() {
+	if p := e.Plans.Todo(ctx, sid); p == nil || !p.Unfinished() {
 		return "", "", ErrNoPlanToRun
 	}
 	if edited != nil {
@@ -44,7 +40,7 @@ func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (st
 			return "", "", err
 		}
 	}
-	if err := e.modes.Set(ctx, sid, string(modes.Agent)); err != nil {
+	if err := e.Modes.Set(ctx, sid, string(modes.Agent)); err != nil {
 		return "", "", err
 	}
 	return e.Send(ctx, SendParams{SessionID: sid, Text: "continue", origin: store.OriginControl})
@@ -61,7 +57,7 @@ func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []Plan
 		}
 		items[i] = scheduler.Item{Title: strings.TrimSpace(it.Title), Description: it.Description, Acceptance: it.Acceptance, Status: scheduler.Pending}
 	}
-	_, err := e.plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+	_, err := e.Plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 		if p == nil {
 			return nil, ErrNoPlanToRun
 		}

@@ -22,7 +22,7 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 	sid := t.sessionID
 	nudges := 0
 	for out.Status == agent.StatusDone {
-		p := e.modes.Progress(ctx, sid)
+		p := e.Modes.Progress(ctx, sid)
 		if p.Ended() {
 			return out
 		}

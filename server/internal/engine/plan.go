@@ -29,9 +29,6 @@ const (
 	ResumeText = planrun.ResumeText
 )
 
-// Plans is the engine's plan runner.
-func (e *Engine) Plans() *planrun.Runner { return e.plans }
-
 // afterFreeRun continues a free run that stopped after create_todo_list.
 // A create_todo_list that failed (bad arguments) does not hand over: the
 // free run goes on so the model can correct itself. A plan that was
@@ -40,13 +37,13 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
 		// A resumed run's calls are in the history, not in out.
 		if planrun.Created(append(append([]llm.Message(nil), b.history...), out.Messages...)) {
-			if err := slashcmd.StampPlan(ctx, e.plans, t.sessionID, t.id, TagFree, t.limits); err != nil {
+			if err := slashcmd.StampPlan(ctx, e.Plans, t.sessionID, t.id, TagFree, t.limits); err != nil {
 				e.log.Warn("recording the plan's command limits", zap.Error(err))
 			}
 			if t.mode.ProposesOnly() {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}
-			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
+			return e.Plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
 		}
 		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), &usageSink{turnSink: sink})
 		out = mergeOutcomes(out, more)
@@ -64,7 +61,7 @@ func mergeOutcomes(a, b agent.Outcome) agent.Outcome {
 // resumeSchedule is a turn that continues an interrupted plan: the turn's
 // own messages (the user's "continue") belong to the resumed agent.
 func (e *Engine) resumeSchedule(ctx context.Context, t *turn, b *begun, sink *turnSink) agent.Outcome {
-	return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, agent.Outcome{}, true)
+	return e.Plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, agent.Outcome{}, true)
 }
 
 // planTurn is a running turn as the plan runner drives it: its open
@@ -170,7 +167,7 @@ func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage
 // read-only commands.
 func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, toolpolicy.Situation) {
 	ts := e.freeTools(t.sessionID, t.id)
-	create, complete := e.plans.Tools(t.sessionID, t.id, t.text, role, tag)
+	create, complete := e.Plans.Tools(t.sessionID, t.id, t.text, role, tag)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	ts = append(ts, tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})))

@@ -132,7 +132,7 @@ func changeNote(added, changed, removed []string) string {
 // than one attachment holds).
 func (e *Engine) mentionSources() mentions.Sources {
 	src := mentions.Sources{MCPResource: func(ctx context.Context, server, uri string) (string, error) {
-		return e.mcp.Manager().ReadResource(ctx, server, uri)
+		return e.MCP.Manager().ReadResource(ctx, server, uri)
 	}}
 	if term := e.opts.Terminal; term != nil {
 		src.Terminal = func(ctx context.Context) (string, error) {

@@ -31,7 +31,7 @@ func (r reconcileAgents) Notice(text string) { r.sink.Notice(text) }
 
 // Snapshot records the workspace after a loop.
 func (r reconcileAgents) Snapshot(ctx context.Context, message string) error {
-	_, err := r.e.snaps.Take(ctx, snapshot.Meta{SessionID: r.t.sessionID, Turn: r.t.number, TurnID: r.t.id,
+	_, err := r.e.Rollback.Take(ctx, snapshot.Meta{SessionID: r.t.sessionID, Turn: r.t.number, TurnID: r.t.id,
 		Message: message, Reason: ReasonReconcileLoop})
 	return err
 }
@@ -91,7 +91,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 // reconcile run to Ready or Failed (CrashLoopBackOff). Stop cancels it between or
 // inside steps; the last saved step runs again on resume.
 func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agent.Outcome {
-	final, err := e.modes.RunLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
+	final, err := e.Modes.RunLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
 	if ctx.Err() != nil {
 		return agent.Outcome{Status: agent.StatusCancelled}
 	}

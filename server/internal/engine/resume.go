@@ -181,7 +181,7 @@ func (e *Engine) resumeParked(p *parkedTurn, a Answer) {
 	sid := p.sessionID
 	ctx, cancel := context.WithCancel(e.baseCtx)
 	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, cancel: cancel, done: make(chan struct{}),
-		view: view{btw: p.btw, mode: e.modes.Turn(ctx, sid)}}
+		view: view{btw: p.btw, mode: e.Modes.Turn(ctx, sid)}}
 	if l, ok := slashcmd.RestoreTurn(ctx, e.Store, sid, t.id); ok {
 		t.limits = l
 	}

@@ -30,7 +30,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		}
 		once.Do(func() {
 			t.mutated.Store(true)
-			e.snaps.RecordBeforeTurn(ctx, rollback.Turn{SessionID: t.sessionID, ID: t.id, Number: t.number, Text: t.text})
+			e.Rollback.RecordBeforeTurn(ctx, rollback.Turn{SessionID: t.sessionID, ID: t.id, Number: t.number, Text: t.text})
 		})
 	}
 	env := &tools.Env{
@@ -56,7 +56,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
 		Web:            e.webFetcher(),
-		Skills:         e.skills,
+		Skills:         e.Skills,
 	}
 	if e.opts.Host != nil {
 		env.Host = e.opts.Host
@@ -71,7 +71,7 @@ func (e *Engine) systemPromptWith(offered []tools.Tool) string {
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots,
 	}, e.cfg().Language, offered)
-	if sec := e.skills.Catalog().PromptSection(); sec != "" {
+	if sec := e.Skills.Catalog().PromptSection(); sec != "" {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec
 	}
 	return p

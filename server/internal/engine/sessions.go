@@ -151,7 +151,7 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	return Loaded{SubAgents: subs,
 		Session: SessionSummary{Session: s, Running: live != ""}, Page: page, LastSeq: last,
 		RunningTurnID: live, Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
-		Interrupted: interrupted, Todo: e.plans.Todo(ctx, sid),
+		Interrupted: interrupted, Todo: e.Plans.Todo(ctx, sid),
 	}, nil
 }
 
@@ -184,7 +184,7 @@ func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 		return err
 	}
 	e.Bus.Forget(sid)
-	e.snaps.DeleteSession(sid)
+	e.Rollback.DeleteSession(sid)
 	// The transcript hooks read goes with the session (hooks.go).
 	_ = os.Remove(filepath.Join(e.opts.StateDir, "transcripts", sid+".jsonl"))
 	return nil

@@ -14,10 +14,6 @@ import (
 
 var _ tools.SkillHost = (*skills.Manager)(nil)
 
-// Skills is the skills capability (the skills picker's list and
-// activation, /skills).
-func (e *Engine) Skills() *skills.Manager { return e.skills }
-
 // home is the user's home directory (Options.Home in tests).
 func (e *Engine) home() string {
 	if e.opts.Home != "" {

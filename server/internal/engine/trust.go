@@ -14,9 +14,6 @@ import (
 // offer workspace trust.
 const ActionTrustWorkspace = trust.ActionTrustWorkspace
 
-// Trust is the workspace trust (workspace/didChangeTrust).
-func (e *Engine) Trust() *trust.Gate { return e.trust }
-
 // notice tells the user something that belongs to no session.
 func (e *Engine) notice(level, msg string) { e.noticeAction(level, msg, "") }
 

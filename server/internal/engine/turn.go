@@ -126,7 +126,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		}
 	}
 	// The mode is read once, after the command ran (/reconcile switches it).
-	v.mode = e.modes.Turn(ctx, p.SessionID)
+	v.mode = e.Modes.Turn(ctx, p.SessionID)
 	if !matched && p.origin != store.OriginControl {
 		// Reconcile mode's input is an intent, as /reconcile's argument.
 		if d, ok := v.mode.DraftText(ctx, text); ok {
@@ -164,9 +164,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		t.hookContext = "\n\n<hook_context>\n" + strings.Join(added, "\n") + "\n</hook_context>"
 	}
 	if !t.btw && !t.reconcile {
-		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
+		t.resume, t.tag = e.Plans.ResumeTag(ctx, p.SessionID, t.text)
 		if t.resume {
-			if l, ok := slashcmd.FromPlan(ctx, e.plans, p.SessionID); ok {
+			if l, ok := slashcmd.FromPlan(ctx, e.Plans, p.SessionID); ok {
 				t.limits = l
 			}
 		}
@@ -279,8 +279,8 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 }
 
 func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
-	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.skills.Active(ctx, sid)}
-	if p := e.plans.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
+	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.Skills.Active(ctx, sid)}
+	if p := e.Plans.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
 	return st
@@ -354,11 +354,11 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	// commands may have made files, and a restore deletes only files a
 	// snapshot saw made. A chat-only turn leaves no snapshot behind.
 	if !t.btw && t.mutated.Load() {
-		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, TurnID: t.id, Message: t.text, Reason: snapshot.ReasonAfterTurn}); err != nil {
+		if _, err := e.Rollback.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, TurnID: t.id, Message: t.text, Reason: snapshot.ReasonAfterTurn}); err != nil {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
-		e.snaps.MaybePrune()
-		e.memory.Note(fctx, sid, e.snaps.TurnChanges(fctx, sid, t.id))
+		e.Rollback.MaybePrune()
+		e.memory.Note(fctx, sid, e.Rollback.TurnChanges(fctx, sid, t.id))
 	}
 	tu := e.meter.FinishTurn(fctx, sid, t.number, before)
 	e.Broker.EndDialogs(sid, t.id)

@@ -148,7 +148,7 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	if len(reloaded) != len(track) || !strings.HasPrefix(reloaded[0].Content, compact.SummaryPrefix) {
 		t.Fatalf("model track after reload: %d messages (want %d)", len(reloaded), len(track))
 	}
-	recs := x.E.Compaction().Records(ctx, sid)
+	recs := x.E.Compaction.Records(ctx, sid)
 	if len(recs) != 1 || recs[0].MessageID != divider.ID {
 		t.Fatalf("records %+v", recs)
 	}

@@ -22,7 +22,7 @@ func TestSendReadsTheModeOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := x.E.Modes().Set(ctx, s.ID, mode); err != nil {
+			if err := x.E.Modes.Set(ctx, s.ID, mode); err != nil {
 				t.Fatal(err)
 			}
 			reads := engine.CountStateReads(x.E, "mode")

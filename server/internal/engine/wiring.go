@@ -116,7 +116,7 @@ func New(o Options) (*Engine, error) {
 	}
 	// What trust skipped, and malformed project config, is said once at
 	// start (and again after each trust change).
-	e.trust.Report()
+	e.Trust.Report()
 	return e, nil
 }
 
@@ -147,7 +147,7 @@ func (e *Engine) wire() {
 	e.approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
-	e.compactor = compaction.New(compactionHost{meter: e.meter, bus: bus, tr: tr, contextUse: e.ContextUse,
+	e.Compaction = compaction.New(compactionHost{meter: e.meter, bus: bus, tr: tr, contextUse: e.ContextUse,
 		beforeCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
 			e.hooks.PreCompact(ctx, sid, turnID, byUser)
 		},
@@ -164,25 +164,25 @@ func (e *Engine) wire() {
 			return e.roleProfile(RoleCompaction), roleModel(e.Settings(), RoleCompaction) != ""
 		},
 		client: e.client}, st, log.Named("compaction"))
-	e.plans = planrun.New(planHost{bus: bus, compactor: e.compactor, limits: e.schedLimits,
+	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
 		review: func(ctx context.Context, sid, request string, plan any) (approval.PlanReview, error) {
 			return e.approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
 		}}, st, log.Named("plan"))
-	e.snaps = rollback.New(rollbackHost{settings: cfg, bus: bus, tr: tr, cancelAll: e.cancelAll,
+	e.Rollback = rollback.New(rollbackHost{settings: cfg, bus: bus, tr: tr, cancelAll: e.cancelAll,
 		forgetReads: func(sid string) { e.tracker(sid).ResetTurn() }}, st,
 		rollback.Options{StateDir: o.StateDir, Roots: o.Roots, OnSnapshot: o.OnSnapshot, Log: log})
-	e.trust = trust.New(trust.Options{Roots: o.Roots, Trusted: o.Trusted,
+	e.Trust = trust.New(trust.Options{Roots: o.Roots, Trusted: o.Trusted,
 		// Workspace trust gates the skills, custom commands, hooks and MCP
 		// servers: dropped on a change, loaded again under the new trust.
 		Reset: func() {
-			e.skills.Reset()
+			e.Skills.Reset()
 			e.slash.Reset()
 			e.hooks.Reset()
-			e.mcp.Reset()
+			e.MCP.Reset()
 		},
 		Report: func() {
-			e.skills.Report()
+			e.Skills.Report()
 			e.slash.Report() // loading the custom commands reports their problems and conflicts
 		},
 		// What trust let in loads now instead of at first use: the hooks
@@ -190,13 +190,13 @@ func (e *Engine) wire() {
 		// start so the status view shows them connected.
 		Load: func() {
 			e.hooks.Runner()
-			if e.trust.Trusted() && e.baseCtx.Err() == nil {
-				e.mcp.Manager().Start(e.baseCtx)
+			if e.Trust.Trusted() && e.baseCtx.Err() == nil {
+				e.MCP.Manager().Start(e.baseCtx)
 			}
 		},
 		Notice: e.noticeAction, Withdraw: o.OnNoticeWithdrawn, Tr: tr, Log: log})
-	trusted := e.trust.Trusted
-	e.skills = skills.NewManager(skills.ManagerOptions{Home: home, Roots: o.Roots, Builtin: builtinskills.FS,
+	trusted := e.Trust.Trusted
+	e.Skills = skills.NewManager(skills.ManagerOptions{Home: home, Roots: o.Roots, Builtin: builtinskills.FS,
 		StateDir: o.StateDir, Trusted: trusted, State: st, Notice: e.notice, Tr: tr, Log: log})
 	e.hooks = hooks.NewManager(hooks.ManagerOptions{Home: home, Roots: o.Roots, Trusted: trusted,
 		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: st,
@@ -205,11 +205,11 @@ func (e *Engine) wire() {
 		},
 		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
 		Notice: e.notice, Tr: tr, Log: log})
-	e.mcp = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
+	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
 		ContextWindow: func() int { return e.profile().ContextWindow },
 		DisplayPath:   e.approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
-	e.modes = moderun.New(e.modesHost(), st, o.Roots)
+	e.Modes = moderun.New(e.modesHost(), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
 	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
 		// A title role of its own asks for model titles (configuring one is asking for it).
@@ -223,14 +223,14 @@ func (e *Engine) wire() {
 			e.wg.Add(1)
 			go func() { defer e.wg.Done(); f() }()
 		}}
-	e.slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.snaps, meter: e.meter, contextUse: e.ContextUse,
+	e.slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.meter, contextUse: e.ContextUse,
 		createSession: e.CreateSession, listSessions: e.ListSessions,
 		running:         e.Running,
 		startCompaction: e.StartCompaction,
 		sessionModel:    func(ctx context.Context, sid string) string { return e.sessionProfile(ctx, sid).Model }}, st,
 		slashcmd.Options{Home: home, Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, Trusted: trusted,
-			Skills: e.skills, Hooks: e.hooks, Reconcile: e.modes,
-			MCP:  func() slashcmd.Prompts { return e.mcp.Manager() },
+			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
+			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
 			Base: e.baseCtx, Notice: e.notice, Log: log.Named("commands")})
 }
 
