@@ -150,7 +150,7 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run 
 		}
 		st = wait()
 	}
-	u := eng.SessionUsageOf(context.Background(), s.ID).Usage
+	u := eng.Meter.Of(context.Background(), s.ID).Usage
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.tr.Status = string(st)

@@ -182,7 +182,7 @@ func execCmd(args []string) int {
 		return exitError
 	}
 	defer eng.Close()
-	for _, p := range eng.PermissionProblems() {
+	for _, p := range eng.Approvals.PermissionProblems() {
 		fmt.Fprintln(os.Stderr, "govibe exec: warning:", p)
 	}
 
@@ -278,7 +278,7 @@ func execCmd(args []string) int {
 		}
 	}
 	unsub()
-	out.session = eng.SessionUsageOf(ctx, sess).Usage
+	out.session = eng.Meter.Of(ctx, sess).Usage
 	out.finish(status)
 	switch {
 	case out.budget:

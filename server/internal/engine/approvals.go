@@ -7,7 +7,7 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 )
 
-// The approval flow lives in package approval (e.approvals); these are
+// The approval flow lives in package approval (e.Approvals); these are
 // its names for the engine's callers.
 type (
 	// Editor applies accepted edits through the attached editor (its
@@ -19,7 +19,7 @@ type (
 
 // approverOf is the approval flow of a turn.
 func (e *Engine) approverOf(t *turn, beforeMutation func(context.Context)) *approval.Approver {
-	return e.approvals.For(approval.Turn{SessionID: t.sessionID, ID: t.id, Request: t.text, BeforeMutation: beforeMutation,
+	return e.Approvals.For(approval.Turn{SessionID: t.sessionID, ID: t.id, Request: t.text, BeforeMutation: beforeMutation,
 		AllowRules: t.limits.Rules,
 		MessageID: func() string {
 			if t.writer != nil {
@@ -28,11 +28,6 @@ func (e *Engine) approverOf(t *turn, beforeMutation func(context.Context)) *appr
 			return ""
 		}})
 }
-
-// PermissionProblems lists the invalid permission rules, each naming the
-// setting and the entry to fix, in the user's language. The server shows
-// them as notices; govibe exec prints them as warnings.
-func (e *Engine) PermissionProblems() []string { return e.approvals.PermissionProblems() }
 
 // AllowRules is the user's always-allow file (nil when none is
 // configured, as in tests that do not ask for one).

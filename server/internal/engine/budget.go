@@ -74,12 +74,12 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if !b.Set() {
 		return nil
 	}
-	root := e.meter.Root(sid)
+	root := e.Meter.Root(sid)
 	g := &e.budgets
 	l := g.lockOf(root)
 	l.Lock()
 	defer l.Unlock()
-	s := e.meter.Of(ctx, root)
+	s := e.Meter.Of(ctx, root)
 	if b.Unpriced(s) && b.Tokens <= 0 {
 		g.mu.Lock()
 		first := !g.warned[root]

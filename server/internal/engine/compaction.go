@@ -114,7 +114,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 	go func() {
 		defer e.wg.Done()
 		defer release()
-		before := e.SessionUsageOf(e.baseCtx, sid)
+		before := e.Meter.Of(e.baseCtx, sid)
 		info, err := e.Compaction.CompactReserved(e.baseCtx, sid, job, trigger)
 		status := "done"
 		switch {
@@ -132,7 +132,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			// The command's own requests are its usage, as a turn's are.
-			tu := e.meter.FinishTurn(fctx, sid, 0, before)
+			tu := e.Meter.FinishTurn(fctx, sid, 0, before)
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: status,
 				Usage: &UsageInfo{Usage: tu.Usage}, Payload: e.ContextUse(fctx, sid)})
 		}

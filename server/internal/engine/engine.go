@@ -127,14 +127,16 @@ type Engine struct {
 	// mcp is the MCP capability (mcp.go); it has its own lock.
 	MCP *mcpclient.Servers
 
-	// reported remembers custom-agent problems already shown. meter,
-	// compactor and plans own the per-session accounting, compaction and
-	// plan state.
+	// reported remembers custom-agent problems already shown. The
+	// exported capabilities are the ones the server and govibe exec drive:
+	// Meter the per-session accounting, Approvals the permission rules,
+	// Compaction and Plans the compaction and plan state, Slash the
+	// commands.
 	reported   onceSet
-	meter      *usage.Meter
+	Meter      *usage.Meter
 	budgets    budgetGate
 	reviewers  *reviewers.Reviewers
-	approvals  *approval.Approvals
+	Approvals  *approval.Approvals
 	Compaction *compaction.Compactor
 	Plans      *planrun.Runner
 	Trust      *trust.Gate
@@ -144,7 +146,7 @@ type Engine struct {
 	titles     titles.Namer
 	// slash are the chat's slash commands, built-in and custom, and the
 	// MCP prompts (slash.go).
-	slash *slashcmd.Commands
+	Slash *slashcmd.Commands
 
 	baseCtx context.Context
 	stop    context.CancelCauseFunc

@@ -38,7 +38,7 @@ func (c countingKV) GetState(ctx context.Context, sid, key string) (json.RawMess
 
 // TurnUsageOf returns a finished turn's recorded usage.
 func TurnUsageOf(e *Engine, ctx context.Context, sid string, turn int) (TurnUsage, bool) {
-	return e.meter.TurnOf(ctx, sid, turn)
+	return e.Meter.TurnOf(ctx, sid, turn)
 }
 
 // setCurrentTodoItem tells the security reviewer which todo item the
@@ -50,5 +50,5 @@ func setCurrentTodoItem(e *Engine, ctx context.Context, sid, item string) error 
 // reviewPlan is the plan review create_todo_list asks for, outside a tool
 // call (approval.Approvals.ReviewPlan on the session's running turn).
 func reviewPlan(e *Engine, ctx context.Context, sid, request string, plan any) (PlanReview, error) {
-	return e.approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
+	return e.Approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
 }

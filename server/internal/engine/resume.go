@@ -115,7 +115,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 			}
 		}
 	}
-	_, p.userText = e.slash.ParseBTW(p.userText)
+	_, p.userText = e.Slash.ParseBTW(p.userText)
 	return p
 }
 
@@ -223,7 +223,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answe
 	e.mu.Unlock()
 	sink := &turnSink{e: e, t: t, w: w, msgID: p.messageID, tag: TagFree}
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: TagFree, MessageID: p.messageID, MessageSeq: p.messageSeq, BTW: p.btw})
-	before := e.SessionUsageOf(ctx, sid)
+	before := e.Meter.Of(ctx, sid)
 	b := &begun{ids: store.TurnIDs{AssistantMessageID: p.messageID, AssistantSeq: p.messageSeq}, writer: w}
 	var out agent.Outcome
 	run, err := e.newRun(ctx, t, sink)

@@ -51,7 +51,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},
 		BeforeMutation: beforeMutation,
-		Readable:       e.approvals.Readable,
+		Readable:       e.Approvals.Readable,
 		Translator:     e.Tr,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
@@ -91,7 +91,7 @@ func (e *Engine) client(p Profile) (llm.Client, error) {
 	if c == nil {
 		return nil, err
 	}
-	return &budgetClient{Client: e.meter.Client(c, p.Profile), e: e}, err
+	return &budgetClient{Client: e.Meter.Client(c, p.Profile), e: e}, err
 }
 
 func firstNonEmpty(xs ...string) string {

@@ -36,7 +36,7 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 
 func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 	s, _ := e.Store.GetSession(ctx, sid)
-	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.SessionUsageOf(ctx, sid).Cost}
+	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.Meter.Of(ctx, sid).Cost}
 }
 
 // SetSessionModel makes the session use name (a govibe.models profile or
@@ -88,7 +88,7 @@ func (e *Engine) ListSessions(ctx context.Context, limit int) ([]SessionSummary,
 		ids[i] = s.ID
 	}
 	// One query for every listed session's cost, not one per session.
-	usage, err := e.meter.OfSessions(ctx, ids)
+	usage, err := e.Meter.OfSessions(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		return "", "", err
 	}
 	turnText, v := text, view{}
-	out, matched, err := e.slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
+	out, matched, err := e.Slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
 	if matched {
 		if err != nil || out.Handled {
 			return out.SessionID, out.TurnID, err
@@ -290,7 +290,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
 	e.noticeSandbox(sink)
-	before := e.SessionUsageOf(ctx, sid)
+	before := e.Meter.Of(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	if err == nil && len(t.shell) > 0 {
 		err = e.runCommandShell(ctx, t, b)
@@ -360,7 +360,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		e.Rollback.MaybePrune()
 		e.memory.Note(fctx, sid, e.Rollback.TurnChanges(fctx, sid, t.id))
 	}
-	tu := e.meter.FinishTurn(fctx, sid, t.number, before)
+	tu := e.Meter.FinishTurn(fctx, sid, t.number, before)
 	e.Broker.EndDialogs(sid, t.id)
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.

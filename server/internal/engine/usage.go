@@ -9,7 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
-// The accounting lives in package usage (e.meter); these are its figures
+// The accounting lives in package usage (e.Meter); these are its figures
 // under the names the engine's callers use.
 const (
 	SourceProvider = usage.SourceProvider
@@ -35,14 +35,9 @@ type usageSink struct {
 
 func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
-	e.meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, SourceProvider)
+	e.Meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
 	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u}, Payload: use})
-}
-
-// SessionUsageOf returns a session's accumulated usage.
-func (e *Engine) SessionUsageOf(ctx context.Context, sid string) SessionUsage {
-	return e.meter.Of(ctx, sid)
 }
 
 // ContextUse reports the context in use: the provider's count from the
@@ -52,7 +47,7 @@ func (e *Engine) SessionUsageOf(ctx context.Context, sid string) SessionUsage {
 // /model or picker choice), not the active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
 	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
-	st := e.meter.Load(ctx, sid)
+	st := e.Meter.Load(ctx, sid)
 	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.

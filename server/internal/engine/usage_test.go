@@ -37,7 +37,7 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	cost := func(prompt, cached, completion float64) float64 {
 		return ((prompt-cached)*2 + cached*0.5 + completion*8) / 1e6
 	}
-	s := x.E.SessionUsageOf(ctx, sid)
+	s := x.E.Meter.Of(ctx, sid)
 	if s.PromptTokens != 4200 || s.CachedTokens != 3336 || s.CompletionTokens != 350 || s.Requests != 3 {
 		t.Fatalf("session usage %+v", s)
 	}
@@ -73,7 +73,7 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	}
 	// Accounting survives a restart.
 	x.Reopen(pricedModels())
-	if again := x.E.SessionUsageOf(ctx, sid); again != s {
+	if again := x.E.Meter.Of(ctx, sid); again != s {
 		t.Fatalf("after restart %+v, want %+v", again, s)
 	}
 	// The session list reads every listed session's cost in one query;

@@ -125,7 +125,7 @@ func (e *Engine) wire() {
 	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
 	home := e.home()
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
-	e.meter = usage.New(st, log.Named("usage"))
+	e.Meter = usage.New(st, log.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
 		client: func(sid, model string) (llm.Client, string, error) {
 			e.mu.Lock()
@@ -141,13 +141,13 @@ func (e *Engine) wire() {
 			return c, p.Model, err
 		},
 		denied: func(ws shellcheck.Workspace, command string, an shellcheck.Analysis) bool {
-			return e.approvals.Denies(ws, command, an)
+			return e.Approvals.Denies(ws, command, an)
 		}}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
 		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, log.Named("review"))
-	e.approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
+	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
-	e.Compaction = compaction.New(compactionHost{meter: e.meter, bus: bus, tr: tr, contextUse: e.ContextUse,
+	e.Compaction = compaction.New(compactionHost{meter: e.Meter, bus: bus, tr: tr, contextUse: e.ContextUse,
 		beforeCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
 			e.hooks.PreCompact(ctx, sid, turnID, byUser)
 		},
@@ -167,7 +167,7 @@ func (e *Engine) wire() {
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
 		review: func(ctx context.Context, sid, request string, plan any) (approval.PlanReview, error) {
-			return e.approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
+			return e.Approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
 		}}, st, log.Named("plan"))
 	e.Rollback = rollback.New(rollbackHost{settings: cfg, bus: bus, tr: tr, cancelAll: e.cancelAll,
 		forgetReads: func(sid string) { e.tracker(sid).ResetTurn() }}, st,
@@ -177,13 +177,13 @@ func (e *Engine) wire() {
 		// servers: dropped on a change, loaded again under the new trust.
 		Reset: func() {
 			e.Skills.Reset()
-			e.slash.Reset()
+			e.Slash.Reset()
 			e.hooks.Reset()
 			e.MCP.Reset()
 		},
 		Report: func() {
 			e.Skills.Report()
-			e.slash.Report() // loading the custom commands reports their problems and conflicts
+			e.Slash.Report() // loading the custom commands reports their problems and conflicts
 		},
 		// What trust let in loads now instead of at first use: the hooks
 		// (their problems are reported now) and the MCP servers, which
@@ -208,7 +208,7 @@ func (e *Engine) wire() {
 	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
 		ContextWindow: func() int { return e.profile().ContextWindow },
-		DisplayPath:   e.approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
+		DisplayPath:   e.Approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
 	e.Modes = moderun.New(e.modesHost(), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
 	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
@@ -217,13 +217,13 @@ func (e *Engine) wire() {
 		Client: func(sid string) (llm.Client, error) {
 			return e.client(e.roleProfileFor(context.Background(), sid, RoleTitle))
 		},
-		Listed: func(sid string) bool { return e.meter.Root(sid) == sid },
+		Listed: func(sid string) bool { return e.Meter.Root(sid) == sid },
 		Named:  func(ctx context.Context, sid string) { o.OnSession(e.summary(ctx, sid)) },
 		Go: func(f func()) {
 			e.wg.Add(1)
 			go func() { defer e.wg.Done(); f() }()
 		}}
-	e.slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.meter, contextUse: e.ContextUse,
+	e.Slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.Meter, contextUse: e.ContextUse,
 		createSession: e.CreateSession, listSessions: e.ListSessions,
 		running:         e.Running,
 		startCompaction: e.StartCompaction,
