@@ -39,6 +39,9 @@ type harnessOptions struct {
 	// the usual git workspace plus a second folder, not a git repository,
 	// holding secondFolderFiles.
 	SecondFolder bool
+	// BeforeOpen runs after code-server is up and before the page opens
+	// the workspace (the start-up bench seeds the session store there).
+	BeforeOpen func(h *harness)
 }
 
 // harness is one test's running product: a git workspace, code-server with
@@ -159,6 +162,9 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	if opts.SecondFolder {
 		h.Workspace2 = newSecondFolder(t)
 		target = h.CS.URL + "?workspace=" + url.QueryEscape(writeCodeWorkspace(t, h.Workspace, h.Workspace2))
+	}
+	if opts.BeforeOpen != nil {
+		opts.BeforeOpen(h)
 	}
 	if _, err := h.Page.Goto(target, playwright.PageGotoOptions{
 		WaitUntil: playwright.WaitUntilStateDomcontentloaded, Timeout: playwright.Float(startupTimeout)}); err != nil {

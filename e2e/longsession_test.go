@@ -139,8 +139,9 @@ func TestBenchLongSession(t *testing.T) {
 		}
 	}
 	heapAfter := jsHeap(t, wv)
-	// Each older page is 200 messages (session/load's default).
-	loaded := min(n, 200*(1+paging.Grew))
+	// The first page is the host's FIRST_PAGE (40 messages), each older
+	// page 200 (session/load's default).
+	loaded := min(n, 40+200*paging.Grew)
 	perMsg := float64(heapAfter-heapBefore) / float64(loaded)
 	p95 := func(s frameStats) float64 { return s.P95 }
 	p50 := func(s frameStats) float64 { return s.P50 }

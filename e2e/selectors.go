@@ -9,13 +9,14 @@ package e2e
 
 // Workbench (code-server / VS Code) selectors.
 const (
-	selWorkbench      = ".monaco-workbench"
-	selGoVibeActivity = "a[aria-label^='GoVibe']"
-	selQuickInput     = ".quick-input-widget"
-	selQuickInputBox  = ".quick-input-widget input"
-	selQuickInputRow  = ".quick-input-widget .monaco-list-row"
-	selExplorerRow    = ".explorer-folders-view .monaco-list-row"
-	selSideBarTitle   = ".part.sidebar .composite.title"
+	selWorkbench        = ".monaco-workbench"
+	selGoVibeActivity   = "a[aria-label^='GoVibe']"
+	selExplorerActivity = "a[aria-label^='Explorer']"
+	selQuickInput       = ".quick-input-widget"
+	selQuickInputBox    = ".quick-input-widget input"
+	selQuickInputRow    = ".quick-input-widget .monaco-list-row"
+	selExplorerRow      = ".explorer-folders-view .monaco-list-row"
+	selSideBarTitle     = ".part.sidebar .composite.title"
 
 	// Webviews nest twice: the workbench's host iframe, then the frame the
 	// extension's HTML is loaded into.

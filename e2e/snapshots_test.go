@@ -23,17 +23,24 @@ func twoTurnRules() modelRules {
 	}}
 }
 
-// snapshotsPane is the Snapshots view in GoVibe's side bar container.
+// snapshotsPane is the GoVibe Snapshots view, in the Explorer (GoVibe's
+// own container holds the chat alone, under one heading).
 func (h *harness) snapshotsPane() playwright.Locator {
 	return h.Page.Locator(selPane, playwright.PageLocatorOptions{
 		Has: h.Page.Locator(selPaneHeader, playwright.PageLocatorOptions{HasText: "Snapshots"})})
 }
 
-// openSnapshotsView expands the Snapshots view, collapsed by default.
+// openSnapshotsView shows the Explorer and expands the Snapshots view,
+// collapsed by default.
 func (h *harness) openSnapshotsView() playwright.Locator {
 	h.t.Helper()
 	pane := h.snapshotsPane()
 	header := pane.Locator(selPaneHeader)
+	if vis, _ := header.IsVisible(); !vis {
+		if err := h.Page.Locator(selExplorerActivity).First().Click(); err != nil {
+			h.t.Fatalf("show the Explorer: %v", err)
+		}
+	}
 	h.expectVisible(header, "the Snapshots view's header")
 	if exp, _ := header.GetAttribute("aria-expanded"); exp != "true" {
 		if err := header.Click(); err != nil {

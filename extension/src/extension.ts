@@ -39,6 +39,7 @@ import { legacyStorageDirs, prepareWorkspaceStorage, slotBelongs, workspaceIdent
 let manager: SidecarManager | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activatedAt = Date.now();
   const log = vscode.window.createOutputChannel('GoVibe', { log: true });
   const keys = new ApiKeys(context.secrets);
   const editor = new EditorRequests((l) => log.warn(l));
@@ -80,20 +81,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         env: withBrowserDriver(sidecarEnv(process.env, passthrough), context.extensionPath, process.execPath),
       });
     },
-    initializeParams: async (): Promise<InitializeParams> => ({
-      protocolVersion: Version,
-      clientInfo: { name: 'vscode', version: `${context.extension.packageJSON.version} (VS Code ${vscode.version})` },
-      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
-      storageDir,
-      legacyStorageDirs: legacyDirs(),
-      // The editor's own language: govibe.language (in the settings) picks
-      // over it in the sidecar, also when it changes later.
-      locale: vscode.env.language.toLowerCase(),
-      settings: buildSettings((k) => cfg().get(k), await keys.load(), (k) => cfg().inspect(k)),
-      capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
-      trusted: vscode.workspace.isTrusted,
-      host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
-    }),
+    initializeParams: async (): Promise<InitializeParams> => {
+      // SecretStorage answers from the window: on a busy start-up this
+      // wait is part of the server's start (logged to tell).
+      const asked = Date.now();
+      const apiKeys = await keysImported.then(() => keys.load());
+      log.info(`API keys read in ${Date.now() - asked} ms`);
+      return {
+        protocolVersion: Version,
+        clientInfo: { name: 'vscode', version: `${context.extension.packageJSON.version} (VS Code ${vscode.version})` },
+        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
+        storageDir,
+        legacyStorageDirs: legacyDirs(),
+        // The editor's own language: govibe.language (in the settings) picks
+        // over it in the sidecar, also when it changes later.
+        locale: vscode.env.language.toLowerCase(),
+        settings: buildSettings((k) => cfg().get(k), apiKeys, (k) => cfg().inspect(k)),
+        capabilities: { applyEdit: true, dirtyBuffer: true, diagnostics: true, confirm: true, terminalOutput: true },
+        trusted: vscode.workspace.isTrusted,
+        host: { os: process.platform, shell: vscode.env.shell, ripgrepPath: findRipgrep(vscode.env.appRoot, process.platform) },
+      };
+    },
     attach: (conn: MessageConnection) => {
       editor.attach(conn);
       conn.onNotification(Method.ChatEvent, (e: ChatEvent) => chat?.event(e));
@@ -201,6 +209,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     chatView.serverStateChanged(state as ServerState, detail);
   });
   chatView.onDidChangeServerState((state, detail) => status.show(state, detail));
+  // The sidecar starts now, while the webview loads: its start and the
+  // webview's script are the two long steps of opening the chat.
+  const keysImported = keys.importFromEnvironment(process.env).catch((err) => log.warn(`GOVIBE_API_KEY: ${String(err)}`));
+  void mgr.start('activation').then(() => log.info(`server started ${Date.now() - activatedAt} ms after activation began`));
   mgr.onNotice((n) => {
     const text = n.restart
       ? vscode.l10n.t('The GoVibe server stopped unexpectedly ({0}). Restarting in {1} s ({2} of {3}).', n.restart.how, n.restart.delaySeconds, n.restart.crash, n.restart.max)
@@ -310,8 +322,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   snapshots.setTitle(paneTitle(context.extensionUri.fsPath, locale(), 'view.snapshots'));
   void keys.warnAboutPlainKeys();
-  await keys.importFromEnvironment(process.env);
-  void mgr.start('activation');
+  await keysImported;
+  log.info(`activated in ${Date.now() - activatedAt} ms`);
 }
 
 export async function deactivate(): Promise<void> {

@@ -62,6 +62,7 @@ export const SETTING_KEYS = [
 	"reconcile.testTimeoutMs",
 	"compact.threshold",
 	"compact.keepTokens",
+	"compact.askToContinue",
 	"cost.sessionBudget",
 	"cost.sessionTokenBudget",
 	"contextWindow",
@@ -136,8 +137,9 @@ export const SETTING_SCOPES: Readonly<Record<SettingKey, SettingScope>> = {
 	"reconcile.testTimeoutMs": "workspace",
 	"compact.threshold": "workspace",
 	"compact.keepTokens": "workspace",
-	"cost.sessionBudget": "workspace",
-	"cost.sessionTokenBudget": "workspace",
+	"compact.askToContinue": "workspace",
+	"cost.sessionBudget": "restrict",
+	"cost.sessionTokenBudget": "restrict",
 	"contextWindow": "workspace",
 	"maxOutputTokens": "workspace",
 	"hooks": "user",
@@ -286,6 +288,8 @@ export interface SettingValues {
 	"compact.threshold": number;
 	/** Tokens of recent conversation kept verbatim when compacting. */
 	"compact.keepTokens": number;
+	/** After an automatic compaction, pause and ask whether to continue before the next model request (the card names what was summarised and kept). Headless runs never pause. */
+	"compact.askToContinue": boolean;
 	/** Money budget of a session, in the currency of the model's prices (sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-cost`). 0 = no budget. Needs the model's prices. */
 	"cost.sessionBudget": number;
 	/** Token budget of a session (prompt and output tokens of every request, sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-tokens`). 0 = no budget. */
@@ -370,6 +374,7 @@ export const SETTING_DEFAULTS: SettingValues = {
 	"reconcile.testTimeoutMs": 600000,
 	"compact.threshold": 0.7,
 	"compact.keepTokens": 20000,
+	"compact.askToContinue": false,
 	"cost.sessionBudget": 0,
 	"cost.sessionTokenBudget": 0,
 	"contextWindow": 0,

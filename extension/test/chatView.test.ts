@@ -258,4 +258,41 @@ describe('ChatView start-up', () => {
     expect(calls).toEqual(['session/list']);
     expect(posted.filter((m) => m.type === 'sessions').at(-1)!.sessions.map((s: { id: string }) => s.id)).toEqual(['s2', 's1']);
   });
+
+  it('opens a session with its first page only, asking for the list and the page together, once', async () => {
+    const { FIRST_PAGE } = await import('../src/host/chatView');
+    const pending: Array<{ method: string; params: any; d: ReturnType<typeof deferred<any>> }> = [];
+    const request = ((method: string, params: any) => {
+      const d = deferred<any>();
+      pending.push({ method, params, d });
+      return d.promise;
+    }) as any;
+    const memento = new Map<string, unknown>([['govibe.currentSession', 's-long']]);
+    const { view, posted, onMessage } = await mountView({ request, state: { get: (k: string) => memento.get(k), update: async (k: string, v: unknown) => void memento.set(k, v), keys: () => [] }, proposals: { requested: async () => undefined } as any });
+    // The server gets ready while the webview's script still loads: the
+    // snapshot is fetched at once, the list and the page in one round trip.
+    view.serverStateChanged('ready');
+    await flush();
+    expect(pending.map((p) => [p.method, p.params])).toEqual([
+      ['session/load', { sessionId: 's-long', limit: FIRST_PAGE }],
+      ['session/list', {}],
+    ]);
+    expect(FIRST_PAGE).toBeLessThanOrEqual(50);
+    const page = { session: { id: 's-long' }, messages: [], lastSeq: 5000, pending: [], hasMore: true };
+    pending[0].d.resolve(page);
+    pending[1].d.resolve({ sessions: [{ id: 's-new' }, { id: 's-long' }] });
+    await flush();
+    expect(posted.filter((m) => m.type === 'snapshot')).toEqual([]); // its script is not listening yet
+    // The webview's ready is answered with what was fetched: no second load.
+    await onMessage({ type: 'ready' });
+    await flush();
+    expect(pending).toHaveLength(2);
+    const snaps = posted.filter((m) => m.type === 'snapshot');
+    expect(snaps).toHaveLength(1);
+    expect(snaps[0].session).toBe(page);
+    expect(view.sessionId).toBe('s-long');
+    // Live events after the page's last seq go through.
+    view.event({ sessionId: 's-long', seq: 5001, kind: 'turnStarted', turnId: 't1' } as any);
+    expect(posted.filter((m) => m.type === 'event').map((m) => m.event.seq)).toEqual([5001]);
+  });
 });

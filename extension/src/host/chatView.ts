@@ -24,6 +24,7 @@ import {
   type EditorContext,
   type MCPStatusResult,
   type SessionInfo,
+  type SessionLoadResult,
   type SnapshotInfo,
 } from '../protocol.gen';
 import { paneTitle } from '../paneTitles';
@@ -56,6 +57,22 @@ export interface ChatViewDeps {
 
 const SESSION_KEY = 'govibe.currentSession';
 
+/**
+ * Messages in the first page a session opens with: a screenful and more.
+ * Older pages come as the transcript scrolls up (`loadMore`, the server's
+ * page of 200), so opening a session costs the same whatever its length.
+ */
+export const FIRST_PAGE = 40;
+
+/** A snapshot fetched when the server got ready is used up to this age. */
+const PREFETCH_MAX_AGE_MS = 10_000;
+
+interface Fetched {
+  sessions: SessionInfo[];
+  sessionId: string | undefined;
+  load: SessionLoadResult | null;
+}
+
 export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly buffer: TranscriptBuffer;
@@ -79,6 +96,14 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private screenshots: ScreenshotRoot | undefined;
   /** The MCP image folder and its webview URI (set with the view). */
   private mcpImages: ScreenshotRoot | undefined;
+  /**
+   * The snapshot fetched when the server got ready before the webview's
+   * script did: the webview's `ready` posts it instead of waiting for a
+   * second session/list and session/load.
+   */
+  private prefetched: { wanted: string | undefined; ticket: number; at: number; snapshot: Promise<Fetched | undefined> } | undefined;
+  /** When the view was resolved, for the start-up log line. */
+  private resolvedAt = 0;
 
   constructor(private readonly deps: ChatViewDeps) {
     this.buffer = new TranscriptBuffer({ post: (m) => this.post(m) });
@@ -96,6 +121,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.resolvedAt = Date.now();
     this.webviewReady = false;
     this.applyTitle();
     const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'extension', 'webview', 'dist');
@@ -185,7 +211,20 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.serverState = state;
     this.serverDetail = detail;
     this.publishState();
-    if (state === 'ready' && this.view) void this.sendSnapshot(this.sessionId);
+    if (state !== 'ready') this.prefetched = undefined;
+    // A webview still loading its script would drop the snapshot: fetch
+    // it now and post it when the webview says ready.
+    else if (this.view && this.webviewReady) void this.sendSnapshot(this.sessionId);
+    else this.prefetch();
+  }
+
+  private prefetch(): void {
+    const wanted = this.sessionId;
+    const ticket = ++this.loading;
+    this.buffer.hold();
+    const snapshot = this.fetchSnapshot(wanted, () => ticket === this.loading);
+    snapshot.catch(() => undefined); // reported when used
+    this.prefetched = { wanted, ticket, at: Date.now(), snapshot };
   }
 
   notice(level: 'info' | 'warning' | 'error', text: string, action?: string): void {
@@ -454,33 +493,73 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   /** Loads `sessionId` (or the newest session) and posts it; then opens the buffer. */
   private async sendSnapshot(wanted: string | undefined): Promise<void> {
     if (!this.view) return;
-    const ticket = ++this.loading;
+    const pre = this.prefetched;
+    this.prefetched = undefined;
+    // The prefetch is used when no other load began after it and it is for
+    // the session wanted now.
+    const adopt =
+      !!pre && pre.ticket === this.loading && Date.now() - pre.at < PREFETCH_MAX_AGE_MS && (pre.wanted === wanted || this.sessionId === wanted);
+    const ticket = adopt ? pre.ticket : ++this.loading;
+    const current = () => ticket === this.loading;
     this.buffer.hold();
     if (this.serverState === 'error' || this.serverState === 'stopped' || this.serverState === 'starting') {
       this.post({ ...this.emptySnapshot(), session: null, sessions: [] }, true);
       return;
     }
+    const started = Date.now();
     try {
-      const { sessions } = await this.deps.request('session/list', {});
+      const fetched = await (adopt ? pre.snapshot : this.fetchSnapshot(wanted, current));
       // A newer load (a send that created a session while this one waited
       // for the server, say) superseded this one: following the session this
       // stale list names would drop the newer session's live events.
-      if (ticket !== this.loading) return;
-      const sessionId: string | undefined = wanted && sessions.some((s) => s.id === wanted) ? wanted : sessions[0]?.id;
-      this.buffer.follow(sessionId);
-      const load = sessionId ? await this.deps.request('session/load', { sessionId }) : null;
-      if (ticket !== this.loading) return;
+      if (!fetched || !current()) return;
+      const { sessions, sessionId, load } = fetched;
       await this.deps.state.update(SESSION_KEY, sessionId);
       this.post({ ...this.emptySnapshot(), session: load, sessions, editEnabled: load?.editEnabled ?? true }, true);
       // An open ask_human dialog's question is on screen too: its "ended"
       // may arrive while the snapshot was on its way.
       this.buffer.opened(sessionId, load?.lastSeq ?? 0, [...(load?.pending ?? []), ...(load?.dialogs ?? []).map((d) => d.question)]);
       for (const p of load?.pending ?? []) if (p.kind === ConfirmEdit) void this.deps.proposals.requested(p);
+      this.deps.log(
+        `snapshot posted: ${load?.messages?.length ?? 0} messages${adopt ? ' (fetched when the server got ready)' : ''}, ${Date.now() - started} ms after it was asked for, ${Date.now() - this.resolvedAt} ms after the view was resolved`,
+      );
     } catch (err) {
-      if (ticket !== this.loading) return;
+      if (!current()) return;
       this.post({ ...this.emptySnapshot(), session: null, sessions: [] }, true);
       this.failed(err);
     }
+  }
+
+  /**
+   * The session list and the first page of `wanted` (or of the newest
+   * session), asked for together when `wanted` is known: one round trip,
+   * not two. The buffer follows the session before its page is read, so
+   * no event falls between the page and the live stream. Undefined when
+   * `current` says a newer load began meanwhile: following the session
+   * this stale list names would drop the newer session's live events.
+   */
+  private async fetchSnapshot(wanted: string | undefined, current: () => boolean): Promise<Fetched | undefined> {
+    const r = this.deps.request;
+    const page = (sessionId: string) => r('session/load', { sessionId, limit: FIRST_PAGE });
+    if (wanted) this.buffer.follow(wanted);
+    // Settled either way: a session deleted meanwhile fails its load, and
+    // the newest is shown instead.
+    const early = wanted
+      ? page(wanted).then(
+          (load) => ({ load }),
+          (err: unknown) => ({ err }),
+        )
+      : undefined;
+    const { sessions } = await r('session/list', {});
+    if (!current()) return undefined;
+    if (early && sessions.some((s) => s.id === wanted)) {
+      const got = await early;
+      if ('err' in got) throw got.err;
+      return { sessions, sessionId: wanted, load: got.load };
+    }
+    const sessionId = sessions[0]?.id;
+    this.buffer.follow(sessionId);
+    return { sessions, sessionId, load: sessionId ? await page(sessionId) : null };
   }
 
   private emptySnapshot(): Extract<HostMessage, { type: 'snapshot' }> {

@@ -26,6 +26,25 @@ export interface ToolBlock {
   meta?: unknown;
 }
 
+/** What a compaction re-sent word for word after its summary (the wire's meta.kept). */
+export interface KeptCounts {
+  request?: boolean;
+  todos?: number;
+  todosDone?: number;
+  decisions?: number;
+}
+
+export interface CompactionBlock {
+  kind: 'compaction';
+  summary: string;
+  savedTokens?: number;
+  /** How many messages the summary replaced. */
+  summarised?: number;
+  kept?: KeptCounts;
+  /** The kept block as the model reads it. */
+  keptText?: string;
+}
+
 export type Block =
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
@@ -34,7 +53,7 @@ export type Block =
   | { kind: 'hook'; run: HookRun }
   | { kind: 'error'; error: ErrorInfo }
   | { kind: 'review'; card: ReviewCard }
-  | { kind: 'compaction'; summary: string; savedTokens?: number }
+  | CompactionBlock
   | { kind: 'turnEnd'; status: string };
 
 export interface ViewMessage {
@@ -126,12 +145,24 @@ function metaKind(meta: unknown): string | undefined {
   return undefined;
 }
 
-function savedTokens(m: Message): number | undefined {
+/**
+ * Reads a divider: its notice's meta (saved tokens, messages summarised,
+ * what was kept), then its text parts, the summary and, when the
+ * compaction kept anything, the kept block.
+ */
+function compactionBlock(m: Message): CompactionBlock {
+  const block: CompactionBlock = { kind: 'compaction', summary: '' };
   for (const p of m.parts) {
-    const meta = p.meta as { savedTokens?: unknown } | undefined;
-    if (meta && typeof meta.savedTokens === 'number') return meta.savedTokens;
+    const meta = p.meta as { savedTokens?: unknown; summarisedMessages?: unknown; kept?: unknown } | undefined;
+    if (!meta || metaKind(meta) !== 'compaction') continue;
+    if (typeof meta.savedTokens === 'number') block.savedTokens = meta.savedTokens;
+    if (typeof meta.summarisedMessages === 'number') block.summarised = meta.summarisedMessages;
+    if (meta.kept && typeof meta.kept === 'object') block.kept = meta.kept as KeptCounts;
   }
-  return undefined;
+  const texts = m.parts.filter((p) => p.type === 'text').map((p) => p.text ?? '');
+  block.summary = texts[0] ?? '';
+  if (texts.length > 1) block.keptText = texts.slice(1).join('\n');
+  return block;
 }
 
 /**
@@ -142,11 +173,7 @@ export function fromWire(m: Message): { message: ViewMessage; results: Part[] } 
   const results: Part[] = [];
   const blocks: Block[] = [];
   if (isCompaction(m)) {
-    const summary = m.parts
-      .filter((p) => p.type === 'text')
-      .map((p) => p.text ?? '')
-      .join('\n');
-    blocks.push({ kind: 'compaction', summary, savedTokens: savedTokens(m) });
+    blocks.push(compactionBlock(m));
   } else {
     for (const p of m.parts) {
       switch (p.type) {

@@ -31,8 +31,16 @@ export function mount(container: HTMLElement, api?: ConstructorParameters<typeof
       bridge.update({ sessionId: s.sessionId, lastSeq: store.lastSeqFor(s.sessionId) });
     }
   });
+  let painted = false;
   const onMessage = (e: MessageEvent) => {
-    if (isHostMessage(e.data)) store.apply(e.data);
+    if (!isHostMessage(e.data)) return;
+    const first = !painted && e.data.type === 'snapshot' && !!e.data.session;
+    if (first) {
+      painted = true;
+      performance.mark('govibe/snapshot');
+    }
+    store.apply(e.data);
+    if (first) requestAnimationFrame(() => performance.mark('govibe/painted'));
   };
   window.addEventListener('message', onMessage);
   const removeHandlers = installDocumentHandlers(container.ownerDocument, bridge);
@@ -43,6 +51,7 @@ export function mount(container: HTMLElement, api?: ConstructorParameters<typeof
     container,
   );
   bridge.post({ type: 'ready', lastSeq: bridge.ui.lastSeq, sessionId: bridge.ui.sessionId });
+  performance.mark('govibe/mounted');
   return {
     store,
     bridge,

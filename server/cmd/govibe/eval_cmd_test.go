@@ -113,9 +113,19 @@ func TestEvalScriptedSolutionsPass(t *testing.T) {
 	}
 	rounds := map[string]int{"fix-test": 2, "rename": 2, "add-flag": 2, "answer": 1, "long-file": 4, "precondition": 2, "injection": 1,
 		"plan-first": 6, "refactor": 2, "search": 3, "dirty-tree": 2, "generated": 3}
+	// Each task makes the calls its script makes: the deferred web_fetch,
+	// run through more_tools, no more often than a direct call.
+	right, _ := evalSolutions("")
+	scriptedCalls := map[string]int{}
+	for key, steps := range right {
+		task, _, _ := strings.Cut(key, " ")
+		for _, s := range steps {
+			scriptedCalls[task] += len(s.calls)
+		}
+	}
 	for _, r := range rep.Results {
-		if r.Rounds != rounds[r.Task] {
-			t.Errorf("%s: %d tool rounds, want %d", r.Task, r.Rounds, rounds[r.Task])
+		if r.Rounds != rounds[r.Task] || r.ToolCalls != scriptedCalls[r.Task] {
+			t.Errorf("%s: %d tool rounds and %d calls, want %d and %d", r.Task, r.Rounds, r.ToolCalls, rounds[r.Task], scriptedCalls[r.Task])
 		}
 		if r.Usage.PromptTokens == 0 || r.Usage.CompletionTokens == 0 {
 			t.Errorf("%s: no tokens counted: %+v", r.Task, r.Usage)

@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
+
+var mainAgent = toolpolicy.Situation{Role: toolpolicy.Main}
 
 var allTools = []string{"read_file", "find_in_file", "grep_search", "glob", "list_files", "edit", "write_file",
 	"run_shell_command", "get_diagnostics", "create_todo_list", "complete_todo_item", "compact", "web_fetch"}
@@ -42,7 +45,7 @@ func (s standIn) Schema() json.RawMessage { return json.RawMessage(`{}`) }
 // rules about tools it lacks; the same set always gives the same bytes.
 func TestGuidanceFollowsTheOfferedTools(t *testing.T) {
 	h := HostInfo{OS: "linux", Shell: "bash"}
-	if SystemPromptFor(h, "en", offer(allTools...)) != SystemPrompt(h, "en") {
+	if SystemPromptFor(h, "en", mainAgent, offer(allTools...)) != SystemPrompt(h, "en") {
 		t.Fatal("offering every tool changed the full prompt")
 	}
 	readonly := []string{"read_file", "find_in_file", "grep_search", "glob", "list_files", "get_diagnostics", "compact", "web_fetch"}
@@ -50,8 +53,8 @@ func TestGuidanceFollowsTheOfferedTools(t *testing.T) {
 	list := []string{"read_file", "edit"}
 	prompts := map[string]string{}
 	for name, offered := range map[string][]string{"readonly": readonly, "no-shell": noShell, "list": list} {
-		p := SystemPromptFor(h, "en", offer(offered...))
-		if p != SystemPromptFor(h, "en", offer(append([]string(nil), offered...)...)) {
+		p := SystemPromptFor(h, "en", mainAgent, offer(offered...))
+		if p != SystemPromptFor(h, "en", mainAgent, offer(append([]string(nil), offered...)...)) {
 			t.Errorf("%s: prompt not byte-stable", name)
 		}
 		if strings.Contains(p, "run_shell_command") || strings.Contains(p, "Do not use the shell") {

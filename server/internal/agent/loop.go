@@ -55,6 +55,10 @@ type Run struct {
 	// Blocked names tools that are not offered and are refused if called
 	// anyway, each with why (toolpolicy.Decision).
 	Blocked map[string]toolpolicy.Reason
+	// Deferred names offered tools the request shows behind one entry
+	// (tools.Offer, toolpolicy.Decision.Deferred) instead of with their
+	// schemas; a call through the entry runs as the tool's own call.
+	Deferred map[string]bool
 	// Refused names tools that stay offered (so the request's tool list,
 	// and with it the provider's prefix cache, does not change) but are
 	// refused when called, e.g. create_todo_list in a side conversation.
@@ -88,12 +92,20 @@ type Run struct {
 	// once (Prepare sends the compacted track). A second overflow ends the
 	// run with the error: never a compaction loop.
 	OverflowCompact func(ctx context.Context) error
+	// request is what each request shows of the offered tools (Deferred
+	// behind their entry), fixed when a loop starts.
+	request []tools.Tool
 	// Notes, when set, is asked as each tool result is recorded: text
 	// about what the user did meanwhile (closed a question's dialog) is
 	// appended to that result, so the model reads it in order and the
 	// track keeps it without a message between a call and its result.
 	Notes func() string
 }
+
+// ErrStopRun, wrapped in Prepare's error, says the user chose to stop
+// before the request (asked after an automatic compaction): the run ends
+// cancelled, as if they had pressed Stop, with no error to show.
+var ErrStopRun = errors.New("the user stopped the run")
 
 // ErrSuspended, wrapped in a tool's error, says the tool was parked on a
 // question to the user when the run's context ended for a reason that a
@@ -161,6 +173,7 @@ func (r *Run) newLoop(history []llm.Message, sink Sink) *loop {
 	if mode == "" {
 		mode = ToolCallingAuto
 	}
+	r.request = tools.Offer(r.offered(), r.Deferred)
 	return &loop{r: r, sink: sink, msgs: append([]llm.Message(nil), history...), mode: mode}
 }
 
@@ -174,6 +187,7 @@ func (l *loop) appendMsg(m llm.Message) {
 // (cancelled, suspended, or a StopAfter tool was called).
 func (l *loop) afterCalls(ctx context.Context, calls []llm.ToolCall) (bool, Outcome) {
 	r, out := l.r, &l.out
+	calls = ShownCalls(calls)
 	suspended := r.runTools(ctx, calls, l.sink, l.record)
 	if suspended {
 		out.Status, out.Suspended = StatusCancelled, true
@@ -226,7 +240,7 @@ func (l *loop) capReached(calls []llm.ToolCall) Outcome {
 	}
 	res := tools.Fail(fmt.Sprintf("not run: this turn's limit of %d tool rounds (%s) is reached. Answer from what you have; the user can send a message to continue.", r.MaxRounds, setting))
 	res.Display = r.tr("Not run: the limit of %d tool rounds (%s) is reached.", r.MaxRounds, setting)
-	for _, c := range calls {
+	for _, c := range ShownCalls(calls) {
 		l.sink.ToolStarted(c)
 		l.sink.ToolFinished(c, res, 0, l.record(c, res))
 	}
@@ -249,9 +263,9 @@ func (l *loop) run(ctx context.Context) Outcome {
 		req := llm.Request{SessionID: r.SessionID, MaxTokens: r.MaxTokens}
 		system := r.System
 		if l.mode == ToolCallingText {
-			system += "\n\n" + textProtocolInstructions(r.offered())
+			system += "\n\n" + textProtocolInstructions(r.request)
 		} else {
-			req.Tools = toolDefs(r.offered())
+			req.Tools = toolDefs(r.request)
 		}
 		send := l.msgs
 		if r.Prepare != nil {
@@ -259,6 +273,11 @@ func (l *loop) run(ctx context.Context) Outcome {
 			if send, err = watchdog.Do(ctx, StepPrepare, trackBytes(l.msgs), r.PrepareBudget, func(ctx context.Context) ([]llm.Message, error) {
 				return r.Prepare(ctx, l.msgs)
 			}); err != nil {
+				if errors.Is(err, ErrStopRun) || ctx.Err() != nil {
+					// The user stopped the run (asked before the request).
+					out.Status = StatusCancelled
+					return *out
+				}
 				out.Status, out.Err = StatusError, err
 				return *out
 			}
@@ -391,8 +410,15 @@ func (r *Run) lookup(name string) (tools.Tool, string, *toolpolicy.Reason) {
 			return t, "", nil
 		}
 	}
+	// The deferred tools' entry, for a look-up (a call that runs a tool
+	// through it was resolved to that tool before).
+	for _, t := range r.request {
+		if t.Name() == name {
+			return t, "", nil
+		}
+	}
 	var names []string
-	for _, t := range r.offered() {
+	for _, t := range r.request {
 		names = append(names, t.Name())
 	}
 	return nil, fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(names, ", ")), nil
@@ -402,20 +428,46 @@ func (r *Run) lookup(name string) (tools.Tool, string, *toolpolicy.Reason) {
 // run in parallel; anything that writes runs alone, in order, so the model's
 // sequence of edits applies as written.
 //
-// Results are recorded in the order they complete: record builds the
-// history message and the sink persists it at once, so a crash never loses
-// a finished result and the stored order equals what the model is sent.
+// Results are recorded in the order of the calls, whatever order they
+// complete in: some strict OpenAI-compatible servers reject tool messages
+// in any other order. A finished result is recorded (record builds the
+// history message, the sink persists it) as soon as every earlier call's
+// is, so the stored order equals what the model is sent and a crash loses
+// at most the results still waiting for an earlier call.
 //
 // The exception is a call suspended by ErrSuspended: it and the calls
 // after it get no result (runTools reports true), so that the process that
-// resumes the run answers them.
+// resumes the run answers them; results a parallel batch finished after
+// it are still recorded, in call order, when runTools returns.
 func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, record func(llm.ToolCall, tools.Result) llm.Message) (suspended bool) {
 	var sinkMu sync.Mutex
-	finish := func(c llm.ToolCall, res tools.Result, d time.Duration) {
+	type done struct {
+		res tools.Result
+		d   time.Duration
+	}
+	next, held := 0, map[int]done{}
+	emit := func(k int, x done) { sink.ToolFinished(calls[k], x.res, x.d, record(calls[k], x.res)) }
+	finish := func(k int, res tools.Result, d time.Duration) {
 		sinkMu.Lock()
 		defer sinkMu.Unlock()
-		sink.ToolFinished(c, res, d, record(c, res))
+		held[k] = done{res, d}
+		for x, ok := held[next]; ok; x, ok = held[next] {
+			delete(held, next)
+			emit(next, x)
+			next++
+		}
 	}
+	defer func() {
+		// Only after a suspension can results wait behind a call that
+		// will have none.
+		sinkMu.Lock()
+		defer sinkMu.Unlock()
+		for k := next; k < len(calls); k++ {
+			if x, ok := held[k]; ok {
+				emit(k, x)
+			}
+		}
+	}()
 	var mu sync.Mutex
 	started := func(c llm.ToolCall) {
 		sinkMu.Lock()
@@ -441,7 +493,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 			mu.Unlock()
 			return
 		}
-		finish(c, res, clock.RunTime(time.Since(start)))
+		finish(i, res, clock.RunTime(time.Since(start)))
 	}
 	for i := 0; i < len(calls); {
 		if suspended {
@@ -449,7 +501,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 		}
 		if ctx.Err() != nil {
 			for ; i < len(calls); i++ {
-				finish(calls[i], r.notExecuted(ctx), 0)
+				finish(i, r.notExecuted(ctx), 0)
 			}
 			break
 		}
@@ -486,7 +538,7 @@ func (r *Run) runTools(ctx context.Context, calls []llm.ToolCall, sink Sink, rec
 					defer wg.Done()
 					for _, k := range g {
 						if ctx.Err() != nil {
-							finish(calls[k], r.notExecuted(ctx), 0)
+							finish(k, r.notExecuted(ctx), 0)
 							continue
 						}
 						runOne(k, true)
@@ -617,7 +669,7 @@ func toolContent(res tools.Result) string {
 func toolDefs(ts []tools.Tool) []llm.ToolDef {
 	defs := make([]llm.ToolDef, 0, len(ts))
 	for _, t := range ts {
-		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
+		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: tools.Describe(t, ts), Parameters: t.Schema()})
 	}
 	return defs
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -21,25 +23,38 @@ type HostInfo struct {
 	LineEnding    string
 	Shell         string
 	Roots         []string
+	// Date is the session's date (YYYY-MM-DD), fixed when the session
+	// starts so the prompt stays byte-identical across midnight.
+	Date string
+	// Git says, per root at session start, whether it is a git
+	// repository, its branch and whether its tree was dirty.
+	Git []string
 }
 
-// SystemPrompt builds the fixed system prompt for every tool: base, host,
-// language.
+// SystemPrompt builds the main agent's system prompt in Agent mode with
+// every tool: base, host, language.
 func SystemPrompt(h HostInfo, language string, extra ...string) string {
-	return SystemPromptFor(h, language, nil, extra...)
+	return SystemPromptFor(h, language, toolpolicy.Situation{Role: toolpolicy.Main}, nil, extra...)
 }
 
-// SystemPromptFor builds the system prompt whose tool guidance follows the
-// offered tools (nil: every tool, the full profile's prompt). It depends
-// only on its arguments, so a session's prompt stays byte-identical while
-// its tool profile does.
-func SystemPromptFor(h HostInfo, language string, offered []tools.Tool, extra ...string) string {
+// SystemPromptFor builds the system prompt of a run in sit: its contract
+// (role, mode and phase) and tool guidance follow the offered tools (nil:
+// every tool). It depends only on its arguments, so a session's prompt
+// stays byte-identical while they do.
+func SystemPromptFor(h HostInfo, language string, sit toolpolicy.Situation, offered []tools.Tool, extra ...string) string {
+	o := newOfferedSet(offered)
 	var b strings.Builder
-	b.WriteString(strings.Replace(strings.TrimSpace(basePrompt), "{{how-to-work}}", Guidance(offered), 1))
+	b.WriteString(strings.NewReplacer("{{contract}}", contract(sit, o), "{{how-to-work}}", guidance(sit, o)).Replace(strings.TrimSpace(basePrompt)))
 	b.WriteString("\n\n# Environment\n")
-	fmt.Fprintf(&b, "- OS: %s\n- Path separator: %s\n- Line ending: %s\n- Shell: %s\n", h.OS, h.PathSeparator, h.LineEnding, h.Shell)
+	if h.Date != "" {
+		fmt.Fprintf(&b, "- Date: %s\n", h.Date)
+	}
+	fmt.Fprintf(&b, "- OS: %s; path separator %s; %s line endings; shell: %s\n", h.OS, h.PathSeparator, h.LineEnding, h.Shell)
 	if len(h.Roots) > 0 {
 		fmt.Fprintf(&b, "- Workspace roots: %s\n", strings.Join(h.Roots, ", "))
+	}
+	for _, g := range h.Git {
+		fmt.Fprintf(&b, "- Git (at session start): %s\n", g)
 	}
 	if instr := LanguageInstruction(language); instr != "" {
 		b.WriteString("\n# Language\n")
@@ -75,7 +90,10 @@ type ContextState struct {
 	HasTodo       bool
 	ActiveFile    string
 	Selection     string
-	Phase         string
+	// Mode and Phase are where the session stands when the message is
+	// sent (a Phases state, a reconcile step; "" for Agent mode).
+	Mode  modes.Mode
+	Phase string
 	// Skills are the active skills (their instructions apply).
 	Skills []string
 	// Memory is a one-time reminder that the project memory's inventory
@@ -87,11 +105,14 @@ type ContextState struct {
 func ContextBlock(s ContextState) string {
 	var b strings.Builder
 	b.WriteString("<context>\n")
-	if s.EditEnabled {
-		b.WriteString("Edit: ON\n")
-	} else {
-		b.WriteString("Edit: OFF (write tools and shell commands are disabled by the user)\n")
+	if s.Mode != "" && s.Mode != modes.Agent {
+		mode := "Mode: " + modeName(s.Mode)
+		if s.Mode == modes.Phases {
+			mode += ", phase " + string(phasesState(s.Phase))
+		}
+		b.WriteString(mode + "\n")
 	}
+	b.WriteString(editLine(s) + "\n")
 	if s.HasTodo {
 		fmt.Fprintf(&b, "Todo: %d remaining\n", s.TodoRemaining)
 	}
@@ -113,4 +134,34 @@ func ContextBlock(s ContextState) string {
 	}
 	b.WriteString("</context>\n\n")
 	return b.String()
+}
+
+// editLine says truthfully whether this message's run may change files:
+// the user's toggle first, then the mode.
+func editLine(s ContextState) string {
+	switch {
+	case !s.EditEnabled:
+		return "Edit: OFF (write tools and shell commands are disabled by the user)"
+	case s.Mode == modes.Plan:
+		return "Edit: OFF (Plan mode)"
+	case s.Mode == modes.Phases && phasesState(s.Phase) != modes.Patching:
+		return "Edit: OFF (" + string(phasesState(s.Phase)) + " phase)"
+	case s.Mode == modes.Reconcile:
+		return "Edit: the manifest only (Reconcile mode)"
+	}
+	return "Edit: ON"
+}
+
+func phasesState(phase string) modes.State {
+	if phase == "" {
+		return modes.Exploring
+	}
+	return modes.State(phase)
+}
+
+func modeName(m modes.Mode) string {
+	if m == "" {
+		return ""
+	}
+	return strings.ToUpper(string(m[:1])) + string(m[1:])
 }

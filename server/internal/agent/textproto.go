@@ -108,7 +108,7 @@ func textProtocolInstructions(ts []tools.Tool) string {
 	b.WriteString(`<tool_call>{"tool": "read_file", "arguments": {"filePath": "README.md"}}</tool_call>` + "\n")
 	b.WriteString("The arguments must be a JSON object matching the tool's schema. Results arrive in the next user message as <tool_result> blocks. A reply with no <tool_call> block ends your turn.\n\nTools:\n")
 	for _, t := range ts {
-		fmt.Fprintf(&b, "## %s\n%s\nSchema: %s\n", t.Name(), strings.TrimSpace(t.Description()), t.Schema())
+		fmt.Fprintf(&b, "## %s\n%s\nSchema: %s\n", t.Name(), strings.TrimSpace(tools.Describe(t, ts)), t.Schema())
 	}
 	return b.String()
 }

@@ -124,6 +124,13 @@ const (
 	planReject = "Reject it"
 )
 
+// PlanUse and PlanReject are the plan question's choices as an answer
+// carries them (compaction words the user's answer from them).
+const (
+	PlanUse    = planUse
+	PlanReject = planReject
+)
+
 // planByUser applies the user's answer to the plan question. Only the
 // choice "Use this plan" accepts it: a typed reply is the user's answer
 // (feedback on the plan, a question back), never an approval, so the

@@ -265,7 +265,7 @@ func TestInstructionNamesTheSnapshot(t *testing.T) {
 			t.Fatalf("section %s missing from the instruction", s)
 		}
 	}
-	m := SummaryMessage("<state_snapshot>x</state_snapshot>", "fix the bug")
+	m := SummaryMessage("<state_snapshot>x</state_snapshot>", Kept{Request: "fix the bug"})
 	if m.Role != llm.RoleUser || !strings.HasPrefix(m.Content, SummaryPrefix) || !strings.Contains(m.Content, "fix the bug") {
 		t.Fatalf("summary message %+v", m)
 	}

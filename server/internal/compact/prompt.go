@@ -60,17 +60,17 @@ const summaryPreamble = "<context>\nThe earlier part of this conversation was co
 // SummaryPrefix identifies a summary message in a model track.
 const SummaryPrefix = summaryPreamble
 
-// SummaryMessage is the user message that replaces the summarised range.
-// When the user's current request was inside that range it is repeated
-// verbatim, so it is never lost.
-func SummaryMessage(snapshot, currentRequest string) llm.Message {
+// SummaryMessage is the user message that replaces the summarised range:
+// the snapshot, then what is kept word for word (the user's request, the
+// todo list, the user's decisions; Kept.Render), so they are never lost
+// to a summary and come back intact after every compaction.
+func SummaryMessage(snapshot string, kept Kept) llm.Message {
 	var b strings.Builder
 	b.WriteString(summaryPreamble)
 	b.WriteString(snapshot)
-	if currentRequest != "" {
-		b.WriteString("\n\nThe user's current request, verbatim:\n<current_request>\n")
-		b.WriteString(currentRequest)
-		b.WriteString("\n</current_request>")
+	if block := kept.Render(); block != "" {
+		b.WriteString("\n\n")
+		b.WriteString(block)
 	}
 	return llm.Message{Role: llm.RoleUser, Content: b.String()}
 }

@@ -21,6 +21,10 @@ func isRequest(m llm.Message) bool {
 	return !strings.HasSuffix(strings.TrimSpace(m.Content), "</context>")
 }
 
+// IsRequest reports whether m is something the user asked: a user
+// message that is neither a tool result nor a bare context note.
+func IsRequest(m llm.Message) bool { return isRequest(m) }
+
 // CurrentRequest is the index of the user's current request, or -1.
 func CurrentRequest(msgs []llm.Message) int {
 	for i := len(msgs) - 1; i >= 0; i-- {

@@ -11,7 +11,8 @@ const (
 	// Workspace: a workspace value replaces the user's.
 	Workspace Scope = "workspace"
 	// Restrict: a workspace may only set the stricter value (Setting.Stricter),
-	// or its values land on Setting.WorkspaceKey as extra rules.
+	// only lower a limit (Setting.Lower), or its values land on
+	// Setting.WorkspaceKey as extra rules.
 	Restrict Scope = "restrict"
 	// UserOnly: never taken from a workspace (endpoint, key, proxy, allow
 	// rules, which binary runs).
@@ -29,6 +30,10 @@ type Setting struct {
 	Scope   Scope
 	// Stricter is the one value a workspace may set for a Restrict boolean.
 	Stricter any
+	// Lower makes a Restrict number a limit where 0 means none (a budget):
+	// a workspace may set one where the user has none, or a lower one,
+	// never a higher one or none. When both are set the lower wins.
+	Lower bool
 	// WorkspaceKey receives a workspace's values of a Restrict list
 	// (permissions.deny from .vscode/settings.json → permissions.workspace.deny).
 	WorkspaceKey string
@@ -190,10 +195,13 @@ var Schema = []Setting{
 		EN: "Fraction of the context window at which the conversation is compacted.", ZH: "上下文占用达到窗口的该比例时压缩对话。"},
 	{Key: "compact.keepTokens", Type: "integer", Default: float64(20000), Scope: Workspace, Unit: "tokens", Min: num(0),
 		EN: "Tokens of recent conversation kept verbatim when compacting.", ZH: "压缩时原样保留的最近对话 token 数。"},
-	{Key: "cost.sessionBudget", Type: "number", Default: float64(0), Scope: Workspace, Min: num(0),
+	{Key: "compact.askToContinue", Type: "boolean", Default: false, Scope: Workspace,
+		EN: "After an automatic compaction, pause and ask whether to continue before the next model request (the card names what was summarised and kept). Headless runs never pause.",
+		ZH: "自动压缩后，在下一次模型请求前暂停并询问是否继续（卡片列出被总结和原样保留的内容）。无界面运行从不暂停。"},
+	{Key: "cost.sessionBudget", Type: "number", Default: float64(0), Scope: Restrict, Lower: true, Min: num(0),
 		EN: "Money budget of a session, in the currency of the model's prices (sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-cost`). 0 = no budget. Needs the model's prices.",
 		ZH: "会话的金额预算，单位为模型价格所用货币（含子代理与压缩）：达到上限时暂停并询问是否继续（再给一份预算）；无界面运行以退出码 3 结束（`govibe exec --max-cost`）。0 表示不限。需要模型价格。", Markdown: true},
-	{Key: "cost.sessionTokenBudget", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "tokens", Min: num(0),
+	{Key: "cost.sessionTokenBudget", Type: "integer", Default: float64(0), Scope: Restrict, Lower: true, Unit: "tokens", Min: num(0),
 		EN: "Token budget of a session (prompt and output tokens of every request, sub-agents and compactions included): at the limit the run pauses and asks whether to continue (another budget's worth); headless runs stop with exit code 3 (`govibe exec --max-tokens`). 0 = no budget.",
 		ZH: "会话的 token 预算（每次请求的输入与输出 token，含子代理与压缩）：达到上限时暂停并询问是否继续（再给一份预算）；无界面运行以退出码 3 结束（`govibe exec --max-tokens`）。0 表示不限。", Markdown: true},
 	{Key: "contextWindow", Type: "integer", Default: float64(0), Scope: Workspace, Unit: "tokens", Min: num(0),

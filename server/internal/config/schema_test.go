@@ -20,8 +20,11 @@ func TestSchemaDeclarationsAreComplete(t *testing.T) {
 		if s.Scope != Workspace && s.Scope != Restrict && s.Scope != UserOnly {
 			t.Errorf("%s: scope %q", s.Key, s.Scope)
 		}
-		if s.Scope == Restrict && s.Stricter == nil && s.WorkspaceKey == "" {
-			t.Errorf("%s: a Restrict key needs Stricter or WorkspaceKey", s.Key)
+		if s.Scope == Restrict && s.Stricter == nil && s.WorkspaceKey == "" && !s.Lower {
+			t.Errorf("%s: a Restrict key needs Stricter, Lower or WorkspaceKey", s.Key)
+		}
+		if s.Lower && (s.Scope != Restrict || (s.Type != "number" && s.Type != "integer")) {
+			t.Errorf("%s: Lower is for Restrict numbers", s.Key)
 		}
 		if err := Validate(s.Key, s.Default); err != nil {
 			t.Errorf("default does not fit its own declaration: %v", err)

@@ -66,7 +66,8 @@ func UnknownIn(v Values, where string) []Warning {
 
 // ApplyWorkspace lays a workspace's values over the user's as the schema
 // allows: Workspace keys replace, Restrict keys only tighten (booleans to
-// their Stricter value; rule lists become workspace rules), UserOnly keys
+// their Stricter value; limits to the lower of the two; rule lists become
+// workspace rules), UserOnly keys
 // and anything from an untrusted workspace are dropped. Each dropped key
 // gets a warning naming it.
 func ApplyWorkspace(user, ws Values, trusted bool) (Values, []Warning) {
@@ -105,6 +106,12 @@ func ApplyWorkspace(user, ws Values, trusted bool) (Values, []Warning) {
 				list[i] = r
 			}
 			out[s.WorkspaceKey] = list
+		case s.Scope == Restrict && s.Lower:
+			if v, ok := lowerLimit(out[k], x); ok {
+				out[k] = v
+			} else {
+				warns = append(warns, tr("workspace setting %q=%v ignored: a workspace may lower your limit of %v, never raise or remove it", k, x, out[k]))
+			}
 		case s.Scope == Restrict && sameValue(x, s.Stricter):
 			out[k] = x
 		case s.Scope == Restrict:
@@ -114,6 +121,25 @@ func ApplyWorkspace(user, ws Values, trusted bool) (Values, []Warning) {
 		}
 	}
 	return out, warns
+}
+
+// lowerLimit resolves a limit (0 or unset: none) set by the user and by
+// the workspace: the lower of the two when both are set, the workspace's
+// when the user set none. ok is false when the workspace's would raise or
+// remove the user's limit (or is no number): the user's stands.
+func lowerLimit(user, ws any) (any, bool) {
+	w, isNum := ws.(float64)
+	if !isNum || w < 0 {
+		return nil, false
+	}
+	u, _ := user.(float64)
+	switch {
+	case u <= 0:
+		return w, true
+	case w > 0 && w <= u:
+		return w, true
+	}
+	return nil, false
 }
 
 // sameValue compares JSON values, reading "true"/"false" strings as bools.

@@ -161,3 +161,35 @@ func TestHooksSettingIsUserOnlyObject(t *testing.T) {
 		t.Fatalf("default hooks %v", m)
 	}
 }
+
+// A workspace may set a budget where the user has none, or lower the
+// user's; it may never raise or remove it: both set, the lower applies.
+func TestWorkspaceMayOnlyLowerABudget(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		user, ws Values
+		money    float64
+		tokens   int
+		warned   bool
+	}{
+		{"workspace lower", Values{"cost.sessionBudget": 5.0, "cost.sessionTokenBudget": 100000.0},
+			Values{"cost.sessionBudget": 2.0, "cost.sessionTokenBudget": 50000.0}, 2, 50000, false},
+		{"workspace higher", Values{"cost.sessionBudget": 5.0, "cost.sessionTokenBudget": 100000.0},
+			Values{"cost.sessionBudget": 50.0, "cost.sessionTokenBudget": 900000.0}, 5, 100000, true},
+		{"workspace removes", Values{"cost.sessionBudget": 5.0}, Values{"cost.sessionBudget": 0.0}, 5, 0, true},
+		{"user has none", Values{}, Values{"cost.sessionBudget": 3.0, "cost.sessionTokenBudget": 7000.0}, 3, 7000, false},
+		{"user's zero is none", Values{"cost.sessionTokenBudget": 0.0}, Values{"cost.sessionTokenBudget": 7000.0}, 0, 7000, false},
+		{"not a number", Values{"cost.sessionBudget": 5.0}, Values{"cost.sessionBudget": "lots"}, 5, 0, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, warns := ApplyWorkspace(tt.user, tt.ws, true)
+			c := Typed(v).Cost
+			if c.SessionBudget != tt.money || c.SessionTokenBudget != tt.tokens {
+				t.Fatalf("budget %v, tokens %d; want %v, %d", c.SessionBudget, c.SessionTokenBudget, tt.money, tt.tokens)
+			}
+			if got := warned(warns, "cost.session", "never raise or remove it"); got != tt.warned {
+				t.Fatalf("warned %v, want %v: %v", got, tt.warned, warns)
+			}
+		})
+	}
+}

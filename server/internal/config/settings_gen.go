@@ -217,6 +217,8 @@ type CompactSettings struct {
 	Threshold float64
 	// Tokens of recent conversation kept verbatim when compacting. Unit: tokens. (compact.keepTokens)
 	KeepTokens int
+	// After an automatic compaction, pause and ask whether to continue before the next model request (the card names what was summarised and kept). Headless runs never pause. (compact.askToContinue)
+	AskToContinue bool
 }
 
 // CostSettings holds the cost.* settings.
@@ -319,6 +321,7 @@ func Typed(v Values) Settings {
 	s.Reconcile.TestTimeoutMs = v.Int("reconcile.testTimeoutMs")
 	s.Compact.Threshold = v.Float("compact.threshold")
 	s.Compact.KeepTokens = v.Int("compact.keepTokens")
+	s.Compact.AskToContinue = v.Bool("compact.askToContinue")
 	s.Cost.SessionBudget = v.Float("cost.sessionBudget")
 	s.Cost.SessionTokenBudget = v.Int("cost.sessionTokenBudget")
 	s.ContextWindow = v.Int("contextWindow")

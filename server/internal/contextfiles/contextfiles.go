@@ -207,7 +207,7 @@ func Render(files []File, multiRoot bool) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("<context_files>\nInstructions the project keeps for coding agents. Follow them unless the user says otherwise.\n")
+	b.WriteString("<context_files>\nInstructions the project keeps for coding agents. Follow them; a file in a deeper folder wins for its folder, and the user wins over them all.\n")
 	left := MaxTotalBytes
 	for _, f := range files {
 		name := f.Rel

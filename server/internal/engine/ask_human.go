@@ -48,7 +48,9 @@ func (a *turnApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (too
 	var r tools.HumanReply
 	var err error
 	if a.e.opts.Headless {
-		r, err = a.e.opts.AskTerminal(wctx, q)
+		if r, err = a.e.opts.AskTerminal(wctx, q); err == nil {
+			a.e.recordHeadlessAnswer(ctx, a.t.sessionID, q, r)
+		}
 	} else {
 		c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
 			Kind: "question", Question: q.Question, Options: q.Options}

@@ -12,8 +12,6 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -63,14 +61,14 @@ func (e *Engine) freeTools(sid, turnID string) []tools.Tool {
 func defsOf(ts []tools.Tool) []llm.ToolDef {
 	defs := make([]llm.ToolDef, 0, len(ts))
 	for _, t := range ts {
-		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
+		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: tools.Describe(t, ts), Parameters: t.Schema()})
 	}
 	return defs
 }
 
 func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
-	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	return defsOf(toolpolicy.Decide(sit, ts).Offered(ts))
+	ts, _, d := e.freeRun(ctx, t)
+	return defsOf(d.Request(ts))
 }
 
 // requestToolDefs is what the free run sends: no definitions in the text

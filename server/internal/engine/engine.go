@@ -95,11 +95,14 @@ type Engine struct {
 	// sandboxNoticed: the notice that commands run without the full
 	// sandbox is given once per process, on the first turn.
 	sandboxNoticed sync.Once
-	opts           Options
-	log            *zap.Logger
-	Store          *store.Store
-	Bus            *Bus
-	Broker         *Broker
+	// facts are each session's date and git state, fixed when its first
+	// prompt is built (sessionfacts.go).
+	facts  sync.Map
+	opts   Options
+	log    *zap.Logger
+	Store  *store.Store
+	Bus    *Bus
+	Broker *Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
 

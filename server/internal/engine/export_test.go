@@ -18,7 +18,7 @@ var ProfileOf = (*Engine).profile
 // a counter of the reads of key, and returns the counter.
 func CountStateReads(e *Engine, key string) *atomic.Int64 {
 	n := new(atomic.Int64)
-	e.Modes = moderun.New(e.modesHost(), countingKV{KV: e.Store, key: key, n: n}, e.opts.Roots)
+	e.Modes = moderun.New(newModesHost(e), countingKV{KV: e.Store, key: key, n: n}, e.opts.Roots)
 	return n
 }
 
@@ -39,12 +39,6 @@ func (c countingKV) GetState(ctx context.Context, sid, key string) (json.RawMess
 // TurnUsageOf returns a finished turn's recorded usage.
 func TurnUsageOf(e *Engine, ctx context.Context, sid string, turn int) (TurnUsage, bool) {
 	return e.Meter.TurnOf(ctx, sid, turn)
-}
-
-// setCurrentTodoItem tells the security reviewer which todo item the
-// session is working on, as the plan runner does when it dispatches one.
-func setCurrentTodoItem(e *Engine, ctx context.Context, sid, item string) error {
-	return sessionstate.Set(ctx, e.Store, sid, sessionstate.TodoItem, item)
 }
 
 // reviewPlan is the plan review create_todo_list asks for, outside a tool

@@ -12,6 +12,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 	"github.com/govibe/govibe/server/internal/slashcmd"
@@ -141,7 +142,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	ts, sit := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
 	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
-		Client: client, Tools: ts, Blocked: d.Blocked, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(profile, d),
+		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
 		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 		Notes: e.toolNotes(ctx, t),
@@ -167,7 +168,7 @@ func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage
 // read-only commands.
 func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, toolpolicy.Situation) {
 	ts := e.freeTools(t.sessionID, t.id)
-	create, complete := e.Plans.Tools(t.sessionID, t.id, t.text, role, tag)
+	create, complete := e.Plans.Tools(t.sessionID, t.id, t.text, role, tag, e.modeOf(ctx, t).Mode() == modes.Plan)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	ts = append(ts, tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})))

@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -54,10 +55,13 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	if err != nil {
 		return err
 	}
-	ts, d := moderun.StepTools(step, e.hooks.WithHooks(tools.Builtin()), e.opts.Roots)
+	ts, _ := moderun.StepTools(step, e.hooks.WithHooks(tools.Builtin()), e.opts.Roots)
+	// The step's decision, knowing whether an editor is attached.
+	sit := toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Reconcile, Phase: string(step), Headless: e.opts.Host == nil}
+	d := toolpolicy.Decide(sit, ts)
 	env := e.toolEnv(ctx, r.t)
 	env.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Env: env, System: e.systemPromptWith(nil), Translate: e.Tr,
+	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Env: env, System: e.promptFor(sid, sit, d), Translate: e.Tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
 		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)

@@ -10,6 +10,8 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/sessionstate"
 )
 
 func shellCall(id, command string) scripted.Reply {
@@ -197,7 +199,9 @@ func TestShellReviewEditorRewriteAndSecurityApproval(t *testing.T) {
 		scripted.Reply{Text: `{"command": "touch b.txt", "reason": "renamed"}`})
 	x.script(review.KindShell, verdict(true))
 	sid := x.send("make a file")
-	if err := setCurrentTodoItem(x.e, context.Background(), sid, "create the marker file"); err != nil {
+	// The reviewer reads the running item from the plan itself.
+	running := scheduler.Plan{Goal: "mark", Current: 0, Phase: scheduler.PhaseScheduling, Items: []scheduler.Item{{Title: "create the marker file", Status: scheduler.Running}}}
+	if err := sessionstate.Set(context.Background(), x.e.Store, sid, scheduler.TodoPlanKey, running); err != nil {
 		t.Fatal(err)
 	}
 	c := x.confirm()
@@ -216,7 +220,7 @@ func TestShellReviewEditorRewriteAndSecurityApproval(t *testing.T) {
 		t.Fatalf("%d security reviews", len(sec))
 	}
 	p := sec[1].Messages[1].Content
-	for _, want := range []string{"touch b.txt", "touch a.txt", "create the marker file", "$ echo first  (exit 0)", "mutating", "make a file"} {
+	for _, want := range []string{"touch b.txt", "touch a.txt", `1/1 "create the marker file"`, "$ echo first  (exit 0)", "mutating", "make a file"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("security prompt lacks %q:\n%s", want, p)
 		}

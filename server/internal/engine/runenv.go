@@ -11,6 +11,7 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/rollback"
+	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -64,17 +65,34 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	return env
 }
 
-// systemPromptWith is systemPrompt with tool guidance for the offered
-// tools only (nil: every tool); see toolpolicy.go.
-func (e *Engine) systemPromptWith(offered []tools.Tool) string {
+// systemPromptOf is the system prompt of a run in sit of session sid:
+// its contract and tool guidance follow the offered tools, its
+// environment the session's facts, and the skills section follows when
+// load_skill is offered. All of it changes only with the situation's
+// role, mode and phase, the offered tools, settings, trust or a skills
+// reload, so the request prefix stays byte-identical from turn to turn
+// (loading or activating a skill changes the context block and the
+// track, never this).
+func (e *Engine) systemPromptOf(sid string, sit toolpolicy.Situation, offered []tools.Tool) string {
+	f := e.factsOf(sid)
 	p := agent.SystemPromptFor(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
-		Roots: e.opts.Roots,
-	}, e.cfg().Language, offered)
-	if sec := e.Skills.Catalog().PromptSection(); sec != "" {
+		Roots: e.opts.Roots, Date: f.date, Git: f.git,
+	}, e.cfg().Language, sit, offered)
+	if sec := e.Skills.Catalog().PromptSection(); sec != "" && offers(offered, tools.LoadSkillName) {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec
 	}
 	return p
+}
+
+// offers says whether a tool called name is among ts.
+func offers(ts []tools.Tool, name string) bool {
+	for _, t := range ts {
+		if t.Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // profile resolves the active model profile from settings.

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -60,7 +61,9 @@ func (s *turnSink) Append(m llm.Message) {
 	switch m.Role {
 	case llm.RoleAssistant:
 		s.warn("committing assistant message", s.w.CommitLLM(ctx, m))
-		for _, c := range m.ToolCalls {
+		// A call through the deferred tools' entry is stored for the chat
+		// as the tool it runs (agent.ShownCall), as its events show it.
+		for _, c := range agent.ShownCalls(m.ToolCalls) {
 			s.warn("committing tool call", s.w.AddToolCall(ctx, store.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Status: store.ToolPending}))
 		}
 	default:

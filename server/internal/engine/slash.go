@@ -1,7 +1,6 @@
 package engine
 
-import (
-)
+import ()
 
 // The slash commands (built-in, custom, MCP prompts) and the limits a
 // custom command puts on its turn are package slashcmd; the engine is its

@@ -65,26 +65,34 @@ func (e *Engine) situation(ctx context.Context, t *turn, role scheduler.Role, fi
 	e.reportUnknownTools(p, tp, ts)
 	return toolpolicy.Situation{
 		Role: policyRole(role), Final: final, Profile: tp, Command: t.limits.Command(), BTW: t.btw,
-		Sandbox: config.Typed(e.Settings()).Sandbox.Enabled,
+		Sandbox: config.Typed(e.Settings()).Sandbox.Enabled, Headless: e.opts.Host == nil,
 	}
 }
 
-// promptFor is the system prompt of a run under p with decision d: the
-// shared prompt for the full profile, else one whose guidance names only
-// the tools d prompts for.
-func (e *Engine) promptFor(p Profile, d toolpolicy.Decision) string {
-	if !e.toolProfileOf(p).Restricted() {
-		return e.systemPromptWith(nil)
-	}
-	return e.systemPromptWith(d.Prompted)
+// promptFor is the system prompt of a run in sit with decision d: its
+// contract and guidance name only the tools d offers.
+func (e *Engine) promptFor(sid string, sit toolpolicy.Situation, d toolpolicy.Decision) string {
+	return e.systemPromptOf(sid, sit, d.Prompted)
+}
+
+// freeRun is what the session's free run in turn t is given: its tools
+// (with the mode's report tools and guards), where it stands (role,
+// mode and phase) and the policy's decision. The run, a compaction
+// request and the context-use estimate all build from it, so they agree
+// byte for byte.
+func (e *Engine) freeRun(ctx context.Context, t *turn) ([]tools.Tool, toolpolicy.Situation, toolpolicy.Decision) {
+	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
+	md := e.modeOf(ctx, t)
+	ts = md.Tools(ctx, ts)
+	sit.Mode, sit.Phase = md.Where(ctx)
+	return ts, sit, toolpolicy.Decide(sit, ts)
 }
 
 // freePrompt is the system prompt of the session's free runs, which a
 // compaction request must repeat byte for byte.
 func (e *Engine) freePrompt(ctx context.Context, sid string) string {
-	t := e.liveTurn(sid)
-	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	return e.promptFor(e.turnProfile(ctx, t), toolpolicy.Decide(sit, ts))
+	_, sit, d := e.freeRun(ctx, e.liveTurn(sid))
+	return e.promptFor(sid, sit, d)
 }
 
 // agentProfile is the profile an agent of role runs on in session sid:

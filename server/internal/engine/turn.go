@@ -19,13 +19,11 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
-	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
 )
 
 // SendParams start a turn.
@@ -237,7 +235,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 		}
 		history = fixed
 	}
-	state := e.contextState(ctx, sid)
+	state := e.contextState(ctx, t)
 	state.ActiveFile, state.Selection = p.ActiveFile, p.Selection
 	if !t.btw {
 		state.Memory = e.memory.Take(ctx, sid)
@@ -278,9 +276,10 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 	return n
 }
 
-func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
-	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.Skills.Active(ctx, sid)}
-	if p := e.Plans.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
+func (e *Engine) contextState(ctx context.Context, t *turn) agent.ContextState {
+	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, t.sessionID), Skills: e.Skills.Active(ctx, t.sessionID)}
+	st.Mode, st.Phase = t.mode.Where(ctx)
+	if p := e.Plans.Todo(ctx, t.sessionID); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
 	return st
@@ -383,21 +382,19 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	v := e.Settings()
 	cs := config.Typed(v)
 	env := e.toolEnv(ctx, t)
-	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	// The prompt follows the tool profile's tools, not the mode's phase:
-	// a phase change must not rewrite the prefix.
-	system := e.promptFor(profile, toolpolicy.Decide(sit, ts))
-	ts = t.mode.Tools(ctx, ts)
-	sit.Mode, sit.Phase = t.mode.Where(ctx)
-	// A side conversation keeps create_todo_list in the offered list and
-	// refuses it on call instead (Decision.Refused): the tool definitions
-	// stay byte-identical to the main conversation's, so the prefix cache
-	// keeps hitting.
-	d := toolpolicy.Decide(sit, ts)
+	// The prompt follows the run's tools and where it stands: a phase
+	// change (Phases mode) rewrites it, as it already changes the tools
+	// offered. A side conversation keeps create_todo_list in the offered
+	// list and refuses it on call instead (Decision.Refused): the tool
+	// definitions stay byte-identical to the main conversation's, so the
+	// prefix cache keeps hitting.
+	ts, sit, d := e.freeRun(ctx, t)
+	system := e.promptFor(t.sessionID, sit, d)
 	return &agent.Run{
 		Client:          client,
 		Tools:           ts,
 		Blocked:         d.Blocked,
+		Deferred:        d.Deferred,
 		Refused:         d.Refused,
 		Translate:       e.Tr,
 		StopAfter:       freeStopAfter(t),

@@ -147,23 +147,7 @@ func (e *Engine) wire() {
 	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
-	e.Compaction = compaction.New(compactionHost{meter: e.Meter, bus: bus, tr: tr, contextUse: e.ContextUse,
-		beforeCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
-			e.hooks.PreCompact(ctx, sid, turnID, byUser)
-		},
-		// The policy follows the model the session's next request goes
-		// to: the running turn's custom command model, else its /model or
-		// picker choice, so a switch to a smaller window compacts against
-		// that window.
-		profile: func(ctx context.Context, sid string) Profile { return e.turnProfile(ctx, e.liveTurn(sid)) },
-		policy:  e.compactPolicy,
-		prefix: func(ctx context.Context, sid string) (string, []llm.ToolDef) {
-			return e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.turnProfile(ctx, e.liveTurn(sid)))
-		},
-		summariser: func() (Profile, bool) {
-			return e.roleProfile(RoleCompaction), roleModel(e.Settings(), RoleCompaction) != ""
-		},
-		client: e.client}, st, log.Named("compaction"))
+	e.Compaction = compaction.New(newCompactionHost(e), st, log.Named("compaction"))
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
 		review: func(ctx context.Context, sid, request string, plan any) (approval.PlanReview, error) {
@@ -209,7 +193,7 @@ func (e *Engine) wire() {
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
 		ContextWindow: func() int { return e.profile().ContextWindow },
 		DisplayPath:   e.Approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
-	e.Modes = moderun.New(e.modesHost(), st, o.Roots)
+	e.Modes = moderun.New(newModesHost(e), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
 	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
 		// A title role of its own asks for model titles (configuring one is asking for it).
@@ -234,8 +218,30 @@ func (e *Engine) wire() {
 			Base: e.baseCtx, Notice: e.notice, Log: log.Named("commands")})
 }
 
-// modesHost is the working modes' host (moderun.Host).
-func (e *Engine) modesHost() modesHost {
+// newCompactionHost is compaction's host (compaction.Host).
+func newCompactionHost(e *Engine) compactionHost {
+	return compactionHost{store: e.Store, log: e.log, broker: e.Broker, headless: e.opts.Headless, settings: e.cfg,
+		meter: e.Meter, bus: e.Bus, tr: e.Tr, contextUse: e.ContextUse,
+		beforeCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
+			e.hooks.PreCompact(ctx, sid, turnID, byUser)
+		},
+		// The policy follows the model the session's next request goes
+		// to: the running turn's custom command model, else its /model or
+		// picker choice, so a switch to a smaller window compacts against
+		// that window.
+		profile: func(ctx context.Context, sid string) Profile { return e.turnProfile(ctx, e.liveTurn(sid)) },
+		policy:  e.compactPolicy,
+		prefix: func(ctx context.Context, sid string) (string, []llm.ToolDef) {
+			return e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.turnProfile(ctx, e.liveTurn(sid)))
+		},
+		summariser: func() (Profile, bool) {
+			return e.roleProfile(RoleCompaction), roleModel(e.Settings(), RoleCompaction) != ""
+		},
+		client: e.client}
+}
+
+// newModesHost is the working modes' host (moderun.Host).
+func newModesHost(e *Engine) modesHost {
 	return modesHost{bus: e.Bus, store: e.Store, settings: e.cfg, tr: e.Tr, running: e.Running,
 		reconciling: func(sid string) bool {
 			e.mu.Lock()
@@ -284,6 +290,11 @@ func (h approvalHost) Notice(sid, turnID, level, text string) {
 
 // compactionHost is what compaction uses (compaction.Host).
 type compactionHost struct {
+	store         *store.Store
+	log           *zap.Logger
+	broker        *Broker
+	headless      bool
+	settings      func() config.Settings
 	meter         *usage.Meter
 	bus           *Bus
 	tr            func(string, ...any) string

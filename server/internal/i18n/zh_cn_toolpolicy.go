@@ -4,6 +4,7 @@ package i18n
 // (toolpolicy.Reason), shown with a refused call.
 var zhCNToolPolicy = map[string]string{
 	"Not run: %s is not available here: %s.":                                                        "未运行：此处无法使用 %s：%s。",
+	"no editor is attached (headless run): run the build or linter with the shell instead":          "未连接编辑器（无界面运行）：请改用 shell 运行构建或 linter",
 	"not offered by this model's tool profile (%s)":                                                 "此模型的工具配置（%s）未提供该工具",
 	"the command that started this turn does not allow this tool (its allowedTools)":                "发起本轮的命令不允许使用该工具（见其 allowedTools）",
 	"a side conversation (btw) never starts a todo plan":                                            "旁支对话（btw）从不创建待办计划",

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
 )
@@ -23,9 +24,17 @@ func toUsage(u llm.Usage) *protocol.Usage {
 }
 
 // compactionMeta marks a divider's notice so the UI renders it as the
-// "Earlier messages were summarised" line that can show the summary.
-func compactionMeta(saved int) map[string]any {
-	return map[string]any{"kind": "compaction", "savedTokens": saved}
+// "Earlier messages were summarised" line that can show the summary, with
+// how many messages were summarised and what was kept word for word.
+func compactionMeta(saved, messages int, kept *compact.KeptCounts) map[string]any {
+	m := map[string]any{"kind": "compaction", "savedTokens": saved}
+	if messages > 0 {
+		m["summarisedMessages"] = messages
+	}
+	if kept != nil && *kept != (compact.KeptCounts{}) {
+		m["kept"] = kept
+	}
+	return m
 }
 
 // compactionMessage is the divider event message as session/load returns
@@ -45,26 +54,30 @@ func compactionMessage(e engine.Event, info engine.CompactionInfo) *protocol.Mes
 		m.Parts = []protocol.Part{{Type: "notice", Level: "info", Text: info.Notice}}
 		return m
 	}
-	m.Parts = []protocol.Part{{Type: "notice", Level: "info", Text: info.Notice, Meta: compactionMeta(info.SavedTokens)}, {Type: "text", Text: info.Summary}}
+	m.Parts = []protocol.Part{{Type: "notice", Level: "info", Text: info.Notice, Meta: compactionMeta(info.SavedTokens, info.Messages, &info.Kept)},
+		{Type: "text", Text: info.Summary}}
+	if info.KeptText != "" {
+		m.Parts = append(m.Parts, protocol.Part{Type: "text", Text: info.KeptText})
+	}
 	return m
 }
 
 // markCompactions adds the compaction meta to loaded divider messages.
 func markCompactions(msgs []protocol.Message, recs []engine.CompactionRecord) {
-	saved := map[string]int{}
+	done := map[string]engine.CompactionRecord{}
 	for _, r := range recs {
 		if r.Status == "done" && r.MessageID != "" && r.Messages > 0 { // Messages 0: nothing was summarised
-			saved[r.MessageID] = r.Saved
+			done[r.MessageID] = r
 		}
 	}
 	for i := range msgs {
-		n, ok := saved[msgs[i].ID]
+		r, ok := done[msgs[i].ID]
 		if !ok {
 			continue
 		}
 		for j := range msgs[i].Parts {
 			if msgs[i].Parts[j].Type == "notice" {
-				msgs[i].Parts[j].Meta = compactionMeta(n)
+				msgs[i].Parts[j].Meta = compactionMeta(r.Saved, r.Messages, (*compact.KeptCounts)(r.Kept))
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -125,6 +126,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 // user as server/notice.
 func (s *Server) open(opts engine.Options, warns []config.Warning) {
 	defer close(s.ready)
+	began := time.Now()
 	eng, err := engine.New(opts)
 	if err != nil {
 		s.log.Error("starting the engine", zap.Error(err))
@@ -157,6 +159,8 @@ func (s *Server) open(opts engine.Options, warns []config.Warning) {
 	s.mu.Lock()
 	s.eng, s.unsub = eng, unsub
 	s.mu.Unlock()
+	// Start-up's cost on the server's side: the first session/load waits for it.
+	s.log.Info("engine ready", zap.Duration("took", time.Since(began)))
 	s.settingsNotices(warns)
 	for _, n := range eng.Notices() {
 		msg := n

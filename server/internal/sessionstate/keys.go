@@ -20,8 +20,6 @@ var (
 	EditEnabled = NewKey[bool]("edit_enabled", "editEnabled")
 	// BTW is present while a side conversation lasts.
 	BTW = NewKey[BTWState]("btw")
-	// TodoItem is the todo item in progress, for the shell security reviewer.
-	TodoItem = NewKey[string]("review.todoItem")
 	// ShellRuns are the approved shell commands the anti-repeat check
 	// compares with (newest last).
 	ShellRuns = NewKey[[]ShellRun]("shell.runs")
@@ -134,6 +132,17 @@ type CompactionRecord struct {
 	Shortened   int  `json:"shortened,omitempty"`
 	Truncated   bool `json:"truncated,omitempty"`
 	RequestSent int  `json:"requestTokens,omitempty"`
+	// Kept is what was re-sent word for word after the summary.
+	Kept *CompactionKept `json:"kept,omitempty"`
+}
+
+// CompactionKept counts what a compaction re-sent word for word after its
+// summary (compact.KeptCounts, which converts to it).
+type CompactionKept struct {
+	Request   bool `json:"request,omitempty"`
+	Todos     int  `json:"todos,omitempty"`
+	TodosDone int  `json:"todosDone,omitempty"`
+	Decisions int  `json:"decisions,omitempty"`
 }
 
 // CompactGuardState makes automatic compaction retry only once the

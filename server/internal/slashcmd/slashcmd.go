@@ -7,10 +7,10 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/skills"
+	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/util/lazyload"

@@ -82,3 +82,37 @@ func TestSmallDatabaseAlwaysChecked(t *testing.T) {
 		s.Close()
 	}
 }
+
+// A long session's database (over a megabyte, the size of some hundred
+// messages with tool output) closed cleanly opens without the check, so
+// opening the editor does not take longer as history grows.
+func TestLongHistoryClosedCleanlyOpensWithoutCheck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ws.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := mustSession(t, s, NewSession{Title: "long"})
+	for i := 0; i < 300; i++ {
+		if _, err := s.AppendMessage(context.Background(), sess.ID, NewMessage{Role: RoleUser,
+			Parts: []Part{{Kind: PartText, Text: strings.Repeat("tool output line\n", 400)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() < 2<<20 {
+		t.Fatalf("the history is %d bytes, want over 2 MB (%v)", fi.Size(), err)
+	}
+	before := quickChecks.Load()
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if quickChecks.Load() != before {
+		t.Fatalf("a cleanly closed %d MB history was checked page by page at open", fi.Size()>>20)
+	}
+}

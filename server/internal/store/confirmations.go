@@ -132,3 +132,45 @@ func (s *Store) confirmations(ctx context.Context, q interface {
 	}
 	return out, rows.Err()
 }
+
+// CallDecisions lists the session's answered confirmations of tool calls
+// (approved or rejected; questions the engine asked for itself, such as the
+// budget's, have no call), the newest limit of them oldest first, and how
+// many older ones there are. An edit's contents and a dialog's thread are
+// left out of the payload, and edited content out of the response, so a
+// long session's edits are never read back for this.
+func (s *Store) CallDecisions(ctx context.Context, sessionID string, limit int) ([]Confirmation, int, error) {
+	const where = `WHERE session_id = ? AND tool_call_id != '' AND status IN ('approved', 'rejected')`
+	var total int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM confirmations `+where, sessionID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, kind, tool_call_id, json_remove(payload, '$.original', '$.proposed', '$.thread'),
+		status, json_remove(response, '$.content'), created_at FROM confirmations `+where+` ORDER BY created_at DESC, id DESC LIMIT ?`, sessionID, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []Confirmation
+	for rows.Next() {
+		c := Confirmation{SessionID: sessionID}
+		var payload string
+		var resp sql.NullString
+		var created int64
+		if err := rows.Scan(&c.ID, &c.Kind, &c.ToolCallID, &payload, &c.Status, &resp, &created); err != nil {
+			return nil, 0, err
+		}
+		c.Payload, c.Created = json.RawMessage(payload), fromMS(created)
+		if resp.Valid {
+			c.Response = json.RawMessage(resp.String)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, total - len(out), nil
+}

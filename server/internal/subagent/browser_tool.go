@@ -35,9 +35,9 @@ func (b browserTool) Description() string { return browserDesc }
 func (b browserTool) ReadOnly() bool      { return false }
 
 // Traits: it runs an agent that browses, and its clicks and forms act on
-// the sites it opens.
+// the sites it opens. Few turns need it: it is deferred.
 func (b browserTool) Traits() tools.Traits {
-	return tools.StartsSubAgent | tools.ReachesNetwork | tools.DrivesBrowser
+	return tools.StartsSubAgent | tools.ReachesNetwork | tools.DrivesBrowser | tools.Deferred
 }
 func (b browserTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +

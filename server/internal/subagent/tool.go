@@ -51,12 +51,18 @@ func (s *agentTool) Schema() json.RawMessage { return ObjectiveSchema }
 // ReadOnly is true only for investigate: custom agents may hold write tools.
 func (s *agentTool) ReadOnly() bool { return s.investigate }
 
-// Traits: it starts an agent, which does what the tools it is given do.
+// Traits: it starts an agent, which does what the tools it is given do
+// (how those are offered, Deferred, is theirs). investigate is deferred:
+// a turn rarely needs a second agent to read for it; a custom agent is
+// offered as its definition asks.
 func (s *agentTool) Traits() tools.Traits {
 	t := tools.StartsSubAgent
 	ts, _ := s.offered()
 	for _, x := range ts {
-		t |= x.Traits()
+		t |= x.Traits() &^ tools.Deferred
+	}
+	if s.investigate {
+		t |= tools.Deferred
 	}
 	return t
 }

@@ -9,46 +9,11 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// where is every mode and phase a run can stand in.
-var where = []struct {
-	m     modes.Mode
-	phase string
-}{
-	{modes.Agent, ""}, {modes.Plan, ""},
-	{modes.Phases, ""}, {modes.Phases, string(modes.Planning)}, {modes.Phases, string(modes.Patching)},
-	{modes.Phases, string(modes.Verifying)}, {modes.Phases, string(modes.Done)}, {modes.Phases, string(modes.Failed)},
-	{modes.Reconcile, ""}, {modes.Reconcile, string(modes.Specifier)}, {modes.Reconcile, string(modes.Coder)},
-	{modes.Reconcile, string(modes.Auditor)},
-}
-
-var profiles = []string{"full", "readonly", "no-shell", "read_file,edit,run_shell_command", "nothing_real"}
-
 // situations is every combination Decide distinguishes.
-func situations(t *testing.T) []Situation {
-	var out []Situation
-	commands := []func(string) bool{nil, func(n string) bool { return n == "read_file" || n == "create_todo_list" }}
-	for _, r := range Roles {
-		for _, w := range where {
-			for _, ps := range profiles {
-				p, err := ParseProfile(ps)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, cmd := range commands {
-					for _, flags := range []int{0, 1, 2, 3, 4, 5, 6, 7} {
-						out = append(out, Situation{Role: r, Mode: w.m, Phase: w.phase, Profile: p, Command: cmd,
-							Final: flags&1 != 0, BTW: flags&2 != 0, Sandbox: flags&4 != 0,
-							AgentTools: []string{"read_file", "edit", "ask_human"}})
-					}
-				}
-			}
-		}
-	}
-	return out
-}
+func situations(*testing.T) []Situation { return Situations() }
 
 func (s Situation) String() string {
-	return fmt.Sprintf("%s/%s/%s/%s cmd=%v final=%v btw=%v sandbox=%v", s.Role, s.Mode, s.Phase, s.Profile, s.Command != nil, s.Final, s.BTW, s.Sandbox)
+	return fmt.Sprintf("%s/%s/%s/%s cmd=%v final=%v btw=%v sandbox=%v headless=%v", s.Role, s.Mode, s.Phase, s.Profile, s.Command != nil, s.Final, s.BTW, s.Sandbox, s.Headless)
 }
 
 // TestEveryCombination walks every role, mode and phase, profile,
@@ -76,10 +41,8 @@ func TestEveryCombination(t *testing.T) {
 				t.Errorf("%s: refuses %s", s, name)
 			}
 		}
-		for _, p := range d.Prompted {
-			if _, ok := d.Refused[p.Name()]; ok {
-				t.Errorf("%s: prompts for the refused %s", s, p.Name())
-			}
+		if fmt.Sprint(d.Prompted) != fmt.Sprint(d.Offered(ts)) {
+			t.Errorf("%s: prompted %v, offered %v", s, d.Prompted, d.Offered(ts))
 		}
 		alt := s
 		alt.Sandbox = !s.Sandbox
@@ -174,18 +137,25 @@ func TestLayersKeepTheFirstReason(t *testing.T) {
 	if why, ok := free.Refused["create_todo_list"]; !ok || !strings.Contains(why.String(), "btw") {
 		t.Errorf("btw free run: refused %v blocked %v", free.Refused, free.Blocked)
 	}
-	for _, p := range free.Prompted {
-		if p.Name() == "create_todo_list" {
-			t.Error("the prompt names the refused plan tool")
-		}
+	if fmt.Sprint(free.Prompted) != fmt.Sprint(Decide(Situation{Role: Main}, ts).Prompted) {
+		t.Error("a side conversation's prompt differs from the main one's")
 	}
 	if _, ok := Decide(Situation{Role: Executor, BTW: true}, ts).Blocked["create_todo_list"]; !ok {
 		t.Error("btw executor offered create_todo_list")
 	}
-	// The prompt's tools do not change with the phase.
-	a := Decide(Situation{Role: Main, Mode: modes.Phases}, ts).Prompted
-	b := Decide(Situation{Role: Main, Mode: modes.Phases, Phase: string(modes.Verifying)}, ts).Prompted
-	if fmt.Sprint(a) != fmt.Sprint(b) || len(a) != len(ts)-1 {
-		t.Errorf("prompted %d vs %d", len(a), len(b))
+	// The prompt names only what the phase offers.
+	for _, s := range []Situation{{Role: Main, Mode: modes.Phases}, {Role: Main, Mode: modes.Phases, Phase: string(modes.Verifying)}} {
+		d := Decide(s, ts)
+		if fmt.Sprint(d.Prompted) != fmt.Sprint(d.Offered(ts)) {
+			t.Errorf("%s: prompted %v, offered %v", s, d.Prompted, d.Offered(ts))
+		}
+	}
+	// Headless: the editor's problems are not offered.
+	ts = everyTool()
+	if why, ok := Decide(Situation{Role: Main, Headless: true}, ts).Blocked["get_diagnostics"]; !ok || !strings.Contains(why.String(), "no editor") {
+		t.Errorf("headless get_diagnostics: %v %v", why, ok)
+	}
+	if _, ok := Decide(Situation{Role: Main}, ts).Blocked["get_diagnostics"]; ok {
+		t.Error("get_diagnostics withheld with an editor")
 	}
 }

@@ -28,4 +28,9 @@
 // system prompt's guidance is rendered from Decision.Prompted, the tools
 // this decision offers before the mode's phase narrows them, so the
 // prompt never changes with the phase and keeps the prefix cache.
+//
+// A tool declared Deferred (a trait of how it is offered, not of what it
+// does) is offered behind one entry instead of with its schema
+// (Decision.Deferred, Decision.Request), unless a list names it: the
+// profile's, the command's allowedTools or a custom agent's definition.
 package toolpolicy

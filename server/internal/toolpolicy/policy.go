@@ -52,6 +52,9 @@ type Situation struct {
 	AgentAllTools bool
 	// BTW: the turn is a side conversation, which never starts a plan.
 	BTW bool
+	// Headless: no editor is attached (govibe exec), so a tool whose
+	// answer comes from the editor would always fail.
+	Headless bool
 	// Sandbox: the OS sandbox confines commands. No tool's offer depends
 	// on it today (a command is refused or confined when it runs); it is
 	// carried so that a rule that does is written here.
@@ -65,9 +68,15 @@ type Decision struct {
 	// Refused tools stay offered, so the request's tool definitions are
 	// the main conversation's, and are refused when called.
 	Refused map[string]Reason
+	// Deferred tools are offered behind one entry (tools.Offer), not with
+	// their schemas: those with the Deferred trait that no list (the
+	// profile's, the command's allowedTools, a custom agent's definition)
+	// names, since a list that names a tool chose it for the run.
+	Deferred map[string]bool
 	// Prompted are the tools the system prompt's guidance may name: the
-	// offered ones before the mode's phase narrows them, so a phase
-	// change does not rewrite the prompt, in the order given.
+	// offered ones, in the order given. A side conversation's refused
+	// plan tool is among them, so its prompt, like its tool definitions,
+	// is the main conversation's and the prefix cache keeps hitting.
 	Prompted []tools.Tool
 }
 
@@ -84,14 +93,19 @@ func (d Decision) Offered(ts []tools.Tool) []tools.Tool {
 
 // Decide is the one tool policy: for each of ts, whether the run in s
 // offers it, and if not, why. The first rule that withholds a tool gives
-// its reason, in this order: the role, the profile, the command's
-// allowedTools, the mode's phase, a side conversation.
+// its reason, in this order: the role, the editor's absence, the profile,
+// the command's allowedTools, the mode's phase, a side conversation.
 func Decide(s Situation, ts []tools.Tool) Decision {
-	d := Decision{Blocked: map[string]Reason{}, Refused: map[string]Reason{}, Prompted: []tools.Tool{}}
+	d := Decision{Blocked: map[string]Reason{}, Refused: map[string]Reason{}, Deferred: map[string]bool{}, Prompted: []tools.Tool{}}
 	profile := s.Profile.effective(ts)
 	for _, t := range ts {
 		name, traits := t.Name(), t.Traits()
 		why, ok := roleRule(s, name, traits)
+		// A sub-agent tool carries its tools' traits; its own run drops
+		// what needs the editor.
+		if !ok && s.Headless && traits.Has(tools.FromEditor) && !traits.Has(tools.StartsSubAgent) {
+			why, ok = tr("no editor is attached (headless run): run the build or linter with the shell instead"), true
+		}
 		// A mode's own report tools are how its phase ends: the profile
 		// and the command's list, which speak of the workspace's tools,
 		// never take them away.
@@ -103,9 +117,6 @@ func Decide(s Situation, ts []tools.Tool) Decision {
 			why, ok = tr("the command that started this turn does not allow this tool (its allowedTools)"), true
 		}
 		btw := s.BTW && traits.Has(tools.Plans)
-		if !ok && !btw {
-			d.Prompted = append(d.Prompted, t)
-		}
 		if !ok && (s.Role == Main) {
 			why, ok = phaseRule(s.Mode, s.Phase, name, traits)
 		}
@@ -118,9 +129,27 @@ func Decide(s Situation, ts []tools.Tool) Decision {
 			d.Refused[name] = tr("a side conversation (btw) never starts a todo plan")
 		case btw:
 			d.Blocked[name] = tr("a side conversation (btw) never starts a todo plan")
+		case traits.Has(tools.Deferred) && !s.names(profile, name):
+			d.Deferred[name] = true
+		}
+		if _, blocked := d.Blocked[name]; !blocked {
+			d.Prompted = append(d.Prompted, t)
 		}
 	}
 	return d
+}
+
+// Request is what a request shows of ts: the offered tools, the deferred
+// ones behind their entry (tools.Offer).
+func (d Decision) Request(ts []tools.Tool) []tools.Tool {
+	return tools.Offer(d.Offered(ts), d.Deferred)
+}
+
+// names says whether a list chose the tool called name for this run: the
+// profile's, the command's allowedTools or a custom agent's definition.
+func (s Situation) names(p Profile, name string) bool {
+	return p.Kind == ProfileList || s.Command != nil ||
+		s.Role == CustomAgent && !s.AgentAllTools && listed(s.AgentTools, name)
 }
 
 // effective is the profile as it applies to ts: a list that names none of

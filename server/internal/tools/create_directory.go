@@ -19,7 +19,7 @@ type createDirectoryArgs struct {
 // CreateDirectory returns the create_directory tool.
 func CreateDirectory() Tool {
 	return &define[createDirectoryArgs]{
-		name: "create_directory", desc: createDirectoryDesc, traits: WritesWorkspace,
+		name: "create_directory", desc: createDirectoryDesc, traits: WritesWorkspace | Deferred,
 		defaults: func() createDirectoryArgs { return createDirectoryArgs{Recursive: true} },
 		run:      runCreateDirectory,
 	}

@@ -18,7 +18,7 @@ type deleteFileArgs struct {
 // DeleteFile returns the delete_file tool.
 func DeleteFile() Tool {
 	return &define[deleteFileArgs]{
-		name: "delete_file", desc: deleteFileDesc, traits: WritesWorkspace,
+		name: "delete_file", desc: deleteFileDesc, traits: WritesWorkspace | Deferred,
 		defaults: func() deleteFileArgs { return deleteFileArgs{} },
 		run:      runDeleteFile,
 	}

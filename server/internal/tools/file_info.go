@@ -35,7 +35,7 @@ type FileInfo struct {
 // GetFileInfo returns the get_file_info tool.
 func GetFileInfo() Tool {
 	return &define[fileInfoArgs]{
-		name: "get_file_info", desc: fileInfoDesc, traits: Reads,
+		name: "get_file_info", desc: fileInfoDesc, traits: Reads | Deferred,
 		defaults: func() fileInfoArgs { return fileInfoArgs{} },
 		run:      runFileInfo,
 	}

@@ -18,7 +18,7 @@ type diagnosticsArgs struct {
 // GetDiagnostics returns the get_diagnostics tool.
 func GetDiagnostics() Tool {
 	return &define[diagnosticsArgs]{
-		name: "get_diagnostics", desc: diagnosticsDesc, traits: Reads,
+		name: "get_diagnostics", desc: diagnosticsDesc, traits: Reads | FromEditor,
 		defaults: func() diagnosticsArgs { return diagnosticsArgs{} },
 		run:      runDiagnostics,
 	}

@@ -45,7 +45,7 @@ func (r *Registry) Defs() []Def {
 	out := make([]Def, 0, len(r.order))
 	for _, n := range r.order {
 		t := r.byName[n]
-		out = append(out, Def{Name: n, Description: t.Description(), Schema: t.Schema()})
+		out = append(out, Def{Name: n, Description: DescribeAmong(t.Description(), func(name string) bool { _, ok := r.byName[name]; return ok }), Schema: t.Schema()})
 	}
 	return out
 }

@@ -44,7 +44,7 @@ var ErrTooManyNotifications = errors.New("too many notifications")
 // in the workspace, so read-only agents may use it.
 func ShowNotification() Tool {
 	return &define[showNotificationArgs]{
-		name: "show_notification", desc: showNotificationDesc, traits: Notifies,
+		name: "show_notification", desc: showNotificationDesc, traits: Notifies | Deferred,
 		defaults: func() showNotificationArgs { return showNotificationArgs{Severity: SeverityInfo} },
 		run:      runShowNotification,
 	}

@@ -47,22 +47,22 @@ type activateSkillArgs struct {
 // ListSkills, LoadSkill, ReadSkillFile and ActivateSkill are the skill
 // tools; all but activate_skill are read-only.
 func ListSkills() Tool {
-	return &define[noArgs]{name: "list_skills", desc: listSkillsDesc, traits: Catalog,
+	return &define[noArgs]{name: "list_skills", desc: listSkillsDesc, traits: Catalog | Deferred,
 		defaults: func() noArgs { return noArgs{} }, run: runListSkills}
 }
 
 func LoadSkill() Tool {
-	return &define[skillNameArgs]{name: "load_skill", desc: loadSkillDesc, traits: Catalog,
+	return &define[skillNameArgs]{name: LoadSkillName, desc: loadSkillDesc, traits: Catalog | Deferred,
 		defaults: func() skillNameArgs { return skillNameArgs{} }, run: runLoadSkill}
 }
 
 func ReadSkillFile() Tool {
-	return &define[skillFileArgs]{name: "read_skill_file", desc: readSkillFileDesc, traits: Catalog,
+	return &define[skillFileArgs]{name: "read_skill_file", desc: readSkillFileDesc, traits: Catalog | Deferred,
 		defaults: func() skillFileArgs { return skillFileArgs{} }, run: runReadSkillFile}
 }
 
 func ActivateSkill() Tool {
-	return &define[activateSkillArgs]{name: "activate_skill", desc: activateSkillDesc, traits: Catalog,
+	return &define[activateSkillArgs]{name: "activate_skill", desc: activateSkillDesc, traits: Catalog | Deferred,
 		defaults: func() activateSkillArgs { return activateSkillArgs{Scope: "session"} }, run: runActivateSkill}
 }
 
@@ -177,3 +177,7 @@ func runActivateSkill(ctx context.Context, env *Env, a activateSkillArgs) (Resul
 	}
 	return Result{OK: true, Output: fmt.Sprintf("Skill %s is active for %s.", s.Name, scope)}, nil
 }
+
+// LoadSkillName is load_skill's name: the system prompt's skill catalogue
+// tells the model to call it, so it is there only when load_skill is offered.
+const LoadSkillName = "load_skill"

@@ -20,7 +20,7 @@ type textDiffArgs struct {
 // TextDiff returns the text_diff tool.
 func TextDiff() Tool {
 	return &define[textDiffArgs]{
-		name: "text_diff", desc: textDiffDesc, traits: Computes,
+		name: "text_diff", desc: textDiffDesc, traits: Computes | Deferred,
 		defaults: func() textDiffArgs { return textDiffArgs{ContextLines: 3} },
 		run:      runTextDiff,
 	}

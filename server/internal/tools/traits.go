@@ -49,10 +49,21 @@ const (
 	Reports
 	// Meta changes the conversation itself (compaction).
 	Meta
+	// FromEditor: the tool's answer comes from the attached editor (its
+	// problems); a headless run has none, so it is not offered there.
+	FromEditor
+	// Deferred is not what a tool does but how it is offered: the model
+	// rarely needs it in a turn, so its schema stays out of the request
+	// and one entry (DeferredEntryName) lists it by name and a line, shows
+	// its schema on demand and runs it. toolpolicy decides when a deferred
+	// tool is offered that way; every other rule, and Within and
+	// ChangesNothing, ignore this trait.
+	Deferred
 )
 
-// Looks are the traits of a tool that only looks at the workspace.
-const Looks = Reads | Searches | Computes
+// Looks are the traits of a tool that only looks at the workspace (or at
+// the editor's view of it).
+const Looks = Reads | Searches | Computes | FromEditor
 
 // changes are the traits of a tool whose call changes something: the
 // workspace, a site, the plan, a mode's machine, the conversation.
@@ -65,18 +76,23 @@ var traitNames = []struct {
 	{Reads, "reads"}, {Searches, "searches"}, {Computes, "computes"}, {WritesWorkspace, "writes"},
 	{RunsCommands, "runs commands"}, {ReachesNetwork, "network"}, {DrivesBrowser, "drives a browser"},
 	{AsksHuman, "asks"}, {Notifies, "notifies"}, {StartsSubAgent, "sub-agent"}, {Catalog, "catalog"},
-	{Plans, "plans"}, {JudgesItems, "judges items"}, {Reports, "reports"}, {Meta, "meta"},
+	{Plans, "plans"}, {JudgesItems, "judges items"}, {Reports, "reports"}, {Meta, "meta"}, {FromEditor, "from the editor"},
+	{Deferred, "deferred"},
 }
 
 // Has says whether t has any of x.
 func (t Traits) Has(x Traits) bool { return t&x != 0 }
 
-// Within says whether t has traits and all of them are among x.
-func (t Traits) Within(x Traits) bool { return t != 0 && t&^x == 0 }
+// Within says whether t has traits and all of them are among x (Deferred
+// aside: it says how a tool is offered, not what it does).
+func (t Traits) Within(x Traits) bool { t = t.does(); return t != 0 && t&^x == 0 }
 
 // ChangesNothing: a call of the tool changes nothing (it may read, search,
 // fetch, ask or notify). Such tools may run in parallel.
-func (t Traits) ChangesNothing() bool { return t != 0 && !t.Has(changes) }
+func (t Traits) ChangesNothing() bool { t = t.does(); return t != 0 && !t.Has(changes) }
+
+// does is t without the traits that say how a tool is offered.
+func (t Traits) does() Traits { return t &^ Deferred }
 
 func (t Traits) String() string {
 	var out []string

@@ -19,7 +19,7 @@ type validateSpecArgs struct {
 
 // ValidateSpec returns the validate_spec tool.
 func ValidateSpec() Tool {
-	return &define[validateSpecArgs]{name: "validate_spec", desc: validateSpecDesc, traits: Reads,
+	return &define[validateSpecArgs]{name: "validate_spec", desc: validateSpecDesc, traits: Reads | Deferred,
 		defaults: func() validateSpecArgs { return validateSpecArgs{} }, run: runValidateSpec}
 }
 

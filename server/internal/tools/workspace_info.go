@@ -19,7 +19,7 @@ type noArgs struct{}
 // GetWorkspaceInfo returns the get_workspace_info tool.
 func GetWorkspaceInfo() Tool {
 	return &define[noArgs]{
-		name: "get_workspace_info", desc: workspaceInfoDesc, traits: Searches,
+		name: "get_workspace_info", desc: workspaceInfoDesc, traits: Searches | Deferred,
 		defaults: func() noArgs { return noArgs{} },
 		run:      runWorkspaceInfo,
 	}

@@ -6,6 +6,7 @@ import { costKnown, formatCacheHit, formatCost, formatTokens, missText } from '.
 import type { Block, ViewMessage } from '../model';
 import { memo } from '../memo';
 import type { ErrorInfo, HookRun, Usage } from '../../../src/protocol.gen';
+import { CompactionNotice } from './CompactionNotice';
 import { Markdown } from './Markdown';
 import { ReviewView } from './Review';
 import { ToolCard } from './ToolCard';
@@ -178,7 +179,7 @@ function BlockView({ block, msg, index, streaming, sessionId, retryable }: Block
     case 'review':
       return <ReviewView card={block.card} />;
     case 'compaction':
-      return <Compaction summary={block.summary} saved={block.savedTokens} />;
+      return <CompactionNotice block={block} />;
     case 'turnEnd':
       return <TurnEnd status={block.status} />;
   }
@@ -261,27 +262,6 @@ export function ErrorView({ error, turnId, sessionId, retryable }: { error: Erro
           </vscode-button>
         )}
       </span>
-    </div>
-  );
-}
-
-function Compaction({ summary, saved }: { summary: string; saved?: number }) {
-  const [show, setShow] = useState(false);
-  return (
-    <div class="compaction" data-testid="compaction">
-      <div class="compaction-line">
-        <span>
-          {saved
-            ? l10n.t('Earlier messages were summarised (saved {0} tokens)', formatTokens(saved))
-            : l10n.t('Earlier messages were summarised')}
-        </span>
-        {summary && (
-          <button type="button" class="link-btn" data-testid="compaction-toggle" onClick={() => setShow(!show)}>
-            {show ? l10n.t('Hide summary') : l10n.t('Show summary')}
-          </button>
-        )}
-      </div>
-      {show && <Markdown text={summary} />}
     </div>
   );
 }

@@ -3,8 +3,11 @@
 // every prompt-affecting capability on (trusted workspace, the built-in
 // skills, a custom command, a hook, memory pointers and context files),
 // once with a small AGENTS.md and once with a large one. The budget is
-// 5000 tokens for the request without the large file (context files are
-// the user's own text and go in the first user message only).
+// 3000 tokens for the request without the large file (context files are
+// the user's own text and go in the first user message only); the tools a
+// turn rarely needs are offered behind one entry (tools.Offer), which the
+// budget counts. It also prints the figures of each tool profile and of
+// Plan mode, each of which must be byte-stable.
 package main
 
 import (
@@ -21,18 +24,19 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 func main() {
-	budget := flag.Int("budget", 5000, "token budget of the hello request with a small AGENTS.md")
+	budget := flag.Int("budget", Budget, "token budget of the hello request with a small AGENTS.md")
 	perTool := flag.Bool("per-tool", false, "also print each tool definition's tokens, largest first")
 	flag.Parse()
 	smallAgents := strings.Repeat("Run `make test` before committing. Use gofmt.\n", 4)
-	small, err := measure(smallAgents, "")
+	small, err := measure(smallAgents, "", "")
 	if err != nil {
 		fail(err)
 	}
-	large, err := measure(strings.Repeat("- Convention: keep handlers small, name files after what they hold, test every bad input.\n", 360), "")
+	large, err := measure(strings.Repeat("- Convention: keep handlers small, name files after what they hold, test every bad input.\n", 360), "", "")
 	if err != nil {
 		fail(err)
 	}
@@ -55,19 +59,30 @@ func main() {
 	if large.prompt != small.prompt || large.toolsJSON != small.toolsJSON {
 		fail(fmt.Errorf("a large AGENTS.md changed the system prompt or tools; it belongs in the first user message only"))
 	}
-	// Each tool profile has its own prompt; each must be byte-stable (the
-	// second request of a session repeats the first one's prefix).
-	fmt.Printf("\n%-28s %8s %8s %8s %6s %s\n", "tool profile", "system", "tools", "total", "tools#", "stable")
-	for _, tp := range []string{"full", "readonly", "no-shell", "read_file,grep_search,edit"} {
-		m, err := measure(smallAgents, tp)
+	// Each tool profile, and Plan mode, has its own prompt and tools; each
+	// must be byte-stable (the second request of a session repeats the
+	// first one's prefix).
+	fmt.Printf("\n%-28s %8s %8s %8s %6s %s\n", "tool profile / mode", "system", "tools", "total", "tools#", "stable")
+	for _, v := range variants {
+		m, err := measure(smallAgents, v.profile, v.mode)
 		if err != nil {
 			fail(err)
 		}
-		fmt.Printf("%-28s %8d %8d %8d %6d %v\n", tp, m.system, m.tools, m.total(), m.count, m.stable)
+		fmt.Printf("%-28s %8d %8d %8d %6d %v\n", v.name, m.system, m.tools, m.total(), m.count, m.stable)
 		if !m.stable {
-			fail(fmt.Errorf("tool profile %s: the system prompt or tools changed between two requests", tp))
+			fail(fmt.Errorf("%s: the system prompt or tools changed between two requests", v.name))
 		}
 	}
+}
+
+// Budget is the issue's first request: at most 3000 tokens for "hello"
+// with a small AGENTS.md and every feature on.
+const Budget = 3000
+
+// variants are the tool profiles and modes whose figures are printed.
+var variants = []struct{ name, profile, mode string }{
+	{"full", "full", ""}, {"readonly", "readonly", ""}, {"Plan mode", "", "plan"},
+	{"no-shell", "no-shell", ""}, {"read_file,grep_search,edit", "read_file,grep_search,edit", ""},
 }
 
 type figures struct {
@@ -84,8 +99,9 @@ type figures struct {
 func (f figures) total() int { return f.system + f.tools + f.user }
 
 // measure sends "hello" and then "again" in one session; toolProfile, when
-// set, is the model profile's tool profile.
-func measure(agents, toolProfile string) (figures, error) {
+// set, is the model profile's tool profile, and mode the session's
+// working mode.
+func measure(agents, toolProfile, mode string) (figures, error) {
 	model, err := scripted.New()
 	if err != nil {
 		return figures{}, err
@@ -125,7 +141,16 @@ func measure(agents, toolProfile string) (figures, error) {
 		return figures{}, err
 	}
 	defer eng.Close()
-	sid, _, err := eng.Send(context.Background(), engine.SendParams{Text: "hello"})
+	sess, err := eng.CreateSession(context.Background(), "")
+	if err != nil {
+		return figures{}, err
+	}
+	if mode != "" {
+		if err := eng.Modes.Set(context.Background(), sess.ID, mode); err != nil {
+			return figures{}, err
+		}
+	}
+	sid, _, err := eng.Send(context.Background(), engine.SendParams{SessionID: sess.ID, Text: "hello"})
 	if err != nil {
 		return figures{}, err
 	}
@@ -163,6 +188,11 @@ func printPerTool(defs []scripted.Tool) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].n > rows[j].n })
 	for _, r := range rows {
 		fmt.Printf("  %-26s %6d\n", r.name, r.n)
+	}
+	for _, d := range defs {
+		if d.Name == tools.DeferredEntryName {
+			fmt.Printf("\n%s lists:\n%s\n", d.Name, d.Description)
+		}
 	}
 }
 

@@ -100,7 +100,7 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 		if m.Role == store.RoleUser {
 			users++
 		}
-		if m.Role == store.RoleEvent && len(m.Parts) == 2 && strings.HasPrefix(m.Parts[0].Notice.Text, "Earlier messages were summarised (saved ") {
+		if m.Role == store.RoleEvent && len(m.Parts) >= 2 && strings.HasPrefix(m.Parts[0].Notice.Text, "Earlier messages were summarised (saved ") {
 			dividers++
 			if !strings.Contains(m.Parts[1].Text, "<state_snapshot>") {
 				t.Fatalf("divider does not hold the summary: %+v", m.Parts)

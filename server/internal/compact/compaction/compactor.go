@@ -3,9 +3,11 @@ package compaction
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/sessionstate"
@@ -23,6 +25,9 @@ const (
 var (
 	// ErrCompacting is returned when a session already runs a compaction.
 	ErrCompacting = errors.New("this session is already summarising its earlier messages")
+	// ErrStopped ends a run whose user chose to stop when asked whether
+	// to continue after an automatic compaction (compact.askToContinue).
+	ErrStopped = fmt.Errorf("%w after the conversation was compacted", agent.ErrStopRun)
 	// ErrNothingToCompact is returned when the whole track is within keepTokens.
 	ErrNothingToCompact = errors.New("nothing to summarise yet: the conversation still fits in govibe.compact.keepTokens")
 )
@@ -48,6 +53,11 @@ type Info struct {
 	// Shortened is how many tokens a dominant tool result lost before the
 	// summary could be made (it alone was larger than the range to cut).
 	Shortened int
+	// Kept says what was re-sent word for word after the summary (the
+	// user's request, the todo list, the user's decisions); KeptText is
+	// that block as the model reads it.
+	Kept     compact.KeptCounts
+	KeptText string
 	// Notice is the divider's text; MessageID/MessageSeq name the UI-track
 	// event message holding it.
 	Notice     string
@@ -80,6 +90,16 @@ type Host interface {
 	// Compacted announces an attempt that changed the track (or failed
 	// and fell back), after it is persisted.
 	Compacted(ctx context.Context, sid, turnID string, info Info)
+	// Decisions are the user's answers in the session (approvals and
+	// rejections with their reasons, replies to ask_human), oldest
+	// first: the newest limit, and how many older ones were left out.
+	// Compaction re-sends them word for word after its summary.
+	Decisions(ctx context.Context, sid string, limit int) (ds []compact.Decision, omitted int)
+	// ContinueAfter runs after an automatic compaction changed the track,
+	// before the request that follows: it may ask the user whether to go
+	// on (compact.askToContinue) and returns ErrStopped, or the ask's
+	// error, when the run must end there.
+	ContinueAfter(ctx context.Context, sid, turnID string, info Info) error
 	// Tr words the notice a person reads of an attempt (the divider) in
 	// their language.
 	Tr(format string, args ...any) string
@@ -90,6 +110,10 @@ type Host interface {
 type Tracks interface {
 	sessionstate.KV
 	LLMMessages(ctx context.Context, sid string) ([]llm.Message, error)
+	// LLMEntries and GetMessage find the person's own words behind a
+	// request the summary replaces.
+	LLMEntries(ctx context.Context, sid string) ([]store.LLMEntry, error)
+	GetMessage(ctx context.Context, id string) (store.Message, error)
 	ReplaceLLMMessages(ctx context.Context, sid string, from, to int, msgs []llm.Message) error
 	AppendMessage(ctx context.Context, sid string, m store.NewMessage) (store.Message, error)
 }

@@ -20,6 +20,24 @@
 // model track is replaced by a summary built from its tool calls (scoped
 // compaction); the UI track keeps everything.
 //
+// # What is kept
+//
+// The summary message is the <state_snapshot>, then a <kept_verbatim> block
+// (kept.go, compact.Kept) that no summary touches: the user's requests the
+// summarised range takes out of the track (the person's own words from the
+// UI message; the first and latest, kept in state compact.task, each clipped
+// to its beginning and end when long), the todo plan with each item's state,
+// and the user's decisions, read from the answered confirmations of tool
+// calls (Host.Decisions: approvals and rejections with their reasons, replies
+// to ask_human, headless terminal replies included). It is rebuilt from the
+// session at every compaction, so the second compaction keeps as much as the
+// first; it follows the summary, so the prefix before it is unchanged. The
+// divider names how many messages were summarised and what was kept
+// (Info.Kept, Record.Kept) and holds the block as its third part. After an
+// automatic compaction Host.ContinueAfter may ask whether to go on
+// (compact.askToContinue; never headless); Stop ends the run cancelled
+// (ErrStopped). Test: engine's TestTwoCompactionsKeepTheTask.
+//
 // # Which model
 //
 // Host gives the policy, the request prefix (system prompt and tool

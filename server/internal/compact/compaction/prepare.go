@@ -20,7 +20,10 @@ func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context,
 	return func(ctx context.Context, msgs []llm.Message) ([]llm.Message, error) {
 		send := msgs
 		if free {
-			send = c.beforeRequest(ctx, sid, turnID, msgs)
+			var err error
+			if send, err = c.beforeRequest(ctx, sid, turnID, msgs); err != nil {
+				return nil, err
+			}
 		}
 		watchdog.Doing(ctx, "repairing the history (sanitize)")
 		fixed, _ := compact.Sanitize(send)
@@ -32,10 +35,12 @@ func (c *Compactor) Prepare(sid, turnID string, free bool) func(context.Context,
 }
 
 // beforeRequest returns the track to send, compacting it first when its
-// estimate passes govibe.compact.threshold of the window.
-func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs []llm.Message) []llm.Message {
+// estimate passes govibe.compact.threshold of the window. After an
+// automatic compaction the host may ask whether to go on
+// (Host.ContinueAfter); its error ends the run.
+func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs []llm.Message) ([]llm.Message, error) {
 	if c.slots.blockedWhy(sid) != "" {
-		return msgs
+		return msgs, nil
 	}
 	est := compact.Default()
 	pol := c.host.Policy(ctx, sid)
@@ -45,7 +50,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 	// name each step for its message should one spin.
 	watchdog.Doing(ctx, "estimating the request's tokens")
 	if !pol.ShouldCompact(est.Request(system, defs, track)) {
-		return track
+		return track, nil
 	}
 	if ch := c.slots.running(sid); ch != nil {
 		// A compaction started elsewhere (the button) is about to shrink
@@ -53,7 +58,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return track
+			return track, nil
 		}
 		track = c.modelTrack(ctx, sid, msgs)
 	}
@@ -61,12 +66,22 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 	if pol.ShouldCompact(tokens) && tokens > c.RetryAbove(ctx, sid) {
 		watchdog.Doing(ctx, "planning and running the automatic compaction")
 		release, err := c.slots.acquire(ctx, sid, true)
+		var info Info
 		if err == nil {
-			_, err = c.CompactReserved(ctx, sid, turnID, TriggerAuto)
+			info, err = c.CompactReserved(ctx, sid, turnID, TriggerAuto)
 			release()
 		}
 		if err != nil && ctx.Err() == nil {
 			c.log.Info("automatic compaction", zap.String("session", sid), zap.Error(err))
+		}
+		if err == nil {
+			// Waiting for a person is not the step's CPU.
+			resume := watchdog.Pause(ctx)
+			err := c.host.ContinueAfter(ctx, sid, turnID, info)
+			resume()
+			if err != nil {
+				return nil, err
+			}
 		}
 		track = c.modelTrack(ctx, sid, msgs)
 		watchdog.Doing(ctx, "estimating the compacted request's tokens")
@@ -83,7 +98,7 @@ func (c *Compactor) beforeRequest(ctx context.Context, sid, turnID string, msgs 
 			}
 		}
 	}
-	return track
+	return track, nil
 }
 
 // modelTrack is the stored track when it ends where the run's own list

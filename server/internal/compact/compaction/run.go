@@ -108,14 +108,8 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	if err != nil {
 		return c.failed(ctx, sid, turnID, info, track, n, err)
 	}
-	current := ""
-	if cur := compact.CurrentRequest(track); cur >= 0 && cur < n {
-		current = track[cur].Content
-	}
-	repl := []llm.Message{compact.SummaryMessage(snapshot, current)}
-	if track[n].Role == llm.RoleUser {
-		repl = append(repl, compact.Acknowledgement())
-	}
+	kept := c.kept(ctx, sid, n)
+	repl := summaryMessages(snapshot, kept, track[n])
 	info.BeforeTokens, info.AfterTokens = est.Messages(old), est.Messages(repl)
 	if err := compact.CheckSmaller(info.BeforeTokens, info.AfterTokens); err != nil {
 		return c.failed(ctx, sid, turnID, info, track, n, err)
@@ -125,17 +119,23 @@ func (c *Compactor) CompactReserved(ctx context.Context, sid, turnID, trigger st
 	}
 	_ = sessionstate.Delete(ctx, c.tracks, sid, sessionstate.CompactGuard)
 	info.Summary, info.SavedTokens = snapshot, info.BeforeTokens-info.AfterTokens+info.Shortened
-	info.Notice = c.host.Tr("Earlier messages were summarised (saved %d tokens)", info.SavedTokens)
-	m, err := c.tracks.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: []store.Part{
+	info.Kept, info.KeptText = kept.Counts(), kept.Render()
+	info.Notice = c.notice(info)
+	parts := []store.Part{
 		{Kind: store.PartNotice, Notice: &store.Notice{Level: store.NoticeInfo, Text: info.Notice}},
 		{Kind: store.PartText, Text: snapshot},
-	}})
+	}
+	if info.KeptText != "" {
+		// The divider shows what was kept after the summary: the third part.
+		parts = append(parts, store.Part{Kind: store.PartText, Text: info.KeptText})
+	}
+	m, err := c.tracks.AppendMessage(ctx, sid, store.NewMessage{Role: store.RoleEvent, HiddenFromLLM: true, Parts: parts})
 	if err != nil {
 		c.log.Warn("recording the compaction divider", zap.String("session", sid), zap.Error(err))
 	}
 	info.MessageID, info.MessageSeq = m.ID, m.Seq
 	c.record(ctx, sid, Record{Trigger: trigger, Status: "done", MessageID: m.ID, Messages: n, Before: info.BeforeTokens,
-		After: info.AfterTokens, Saved: info.SavedTokens, Shortened: info.Shortened, Truncated: cut, RequestSent: int(resp.Usage.PromptTokens)})
+		After: info.AfterTokens, Saved: info.SavedTokens, Shortened: info.Shortened, Truncated: cut, RequestSent: int(resp.Usage.PromptTokens), Kept: (*sessionstate.CompactionKept)(&info.Kept)})
 	c.afterTrackChange(ctx, sid, system, defs)
 	c.host.Compacted(ctx, sid, turnID, info)
 	return info, nil

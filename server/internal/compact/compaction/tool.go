@@ -35,8 +35,10 @@ func (t *tool) Description() string     { return toolDescription }
 func (t *tool) Schema() json.RawMessage { return toolSchema }
 func (t *tool) ReadOnly() bool          { return false }
 
-// Traits: compaction rewrites the conversation, nothing else.
-func (t *tool) Traits() tools.Traits { return tools.Meta }
+// Traits: compaction rewrites the conversation, nothing else. The model
+// rarely asks for it (compaction runs by itself at the threshold): it is
+// deferred.
+func (t *tool) Traits() tools.Traits { return tools.Meta | tools.Deferred }
 
 func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tools.Result, error) {
 	// A compaction is a model request of its own, with its own bounds.

@@ -30,6 +30,9 @@ func (m *Modes) Turn(ctx context.Context, sid string) Turn {
 // send itself, whose mode is still the one read).
 func (t Turn) In(sid string) Turn { t.sid = sid; return t }
 
+// Loaded says whether the view was read (the zero Turn was not).
+func (t Turn) Loaded() bool { return t.m != nil }
+
 // Mode is the turn's working mode.
 func (t Turn) Mode() modes.Mode { return t.mode }
 

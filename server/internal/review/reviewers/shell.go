@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/store"
@@ -36,7 +37,7 @@ func (r *Reviewers) Shell(ctx context.Context, t Target, request string, p tools
 	rs := r.SettingsOf(review.KindShell)
 	sid := t.SessionID
 	ws := r.workspace(p.Cwd)
-	in := review.ShellInput{Request: request, Todo: sessionstate.Lookup(ctx, r.store, sid, sessionstate.TodoItem), Cwd: p.Cwd, OS: r.opts.OS,
+	in := review.ShellInput{Request: request, Todo: runningItem(ctx, r.store, sid), Cwd: p.Cwd, OS: r.opts.OS,
 		Shell: r.opts.Shell, Recent: r.recentCommands(ctx, sid, recentForReview), Original: cmd}
 	res := ShellResult{Command: cmd, Analysis: an}
 	t.Title = "command " + oneLine(cmd)
@@ -150,4 +151,15 @@ func firstNonEmpty(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// runningItem is the todo item the session's plan is carrying out, as
+// "2/5 \"title\"" ("" when no plan runs): read from the plan itself, so
+// the reviewer sees the item an executor is on.
+func runningItem(ctx context.Context, st sessionstate.KV, sid string) string {
+	p, ok, err := sessionstate.Get(ctx, st, sid, scheduler.TodoPlanKey)
+	if err != nil || !ok || p.Phase != scheduler.PhaseScheduling || p.CurrentItem() == nil {
+		return ""
+	}
+	return p.Describe(p.Current)
 }

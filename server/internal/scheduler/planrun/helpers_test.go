@@ -12,6 +12,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // agentScript answers the scripted model per agent: the key of a request
@@ -90,6 +91,7 @@ func (s *agentScript) handle(r *scripted.RecordedRequest) scripted.Reply {
 	var names []string
 	for _, t := range r.Tools {
 		names = append(names, t.Name)
+		names = append(names, listedBehind(t)...)
 	}
 	s.offered[key] = names
 	rs := s.replies[key]
@@ -104,6 +106,21 @@ func (s *agentScript) keys() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.seen...)
+}
+
+// listedBehind are the tools the deferred tools' entry lists, one a line
+// ("- name(args): what it does"): offered too, by their names.
+func listedBehind(t scripted.Tool) []string {
+	if t.Name != tools.DeferredEntryName {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(t.Description, "\n") {
+		if name, _, ok := strings.Cut(strings.TrimPrefix(l, "- "), "("); ok && strings.HasPrefix(l, "- ") {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func (s *agentScript) tools(key string) []string {

@@ -9,8 +9,14 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
+// create_todo_list is worded for who calls it: the main agent in Agent
+// mode plans and hands over at once, in Plan mode it proposes a plan the
+// user runs, and the evaluator changes the running plan.
 const (
-	createTodoDesc   = `Plan a large task as a todo list before doing it. The scheduler then takes over: an executor agent carries out each item in order and an evaluator agent checks it. Items are {title, description, acceptance} (how to check it, e.g. a test command that must pass) or bare titles. With expandIndex (1-based), the items replace that item of the current plan.`
+	createTodoDesc   = `Plan a large task as a todo list before doing it. Calling it ends your turn and the scheduler takes over: an executor agent carries out each item in order and an evaluator agent checks it. ` + todoItemsDesc
+	proposeTodoDesc  = `Propose your plan as a todo list; calling it ends your turn. The user reviews it and runs it (an executor agent then carries out each item and an evaluator agent checks it) or asks you to change it. ` + todoItemsDesc
+	changeTodoDesc   = `Change the running plan: give the remaining items (insert or drop), or with expandIndex (1-based) the items that replace that item. Items are {title, description, acceptance} or bare titles.`
+	todoItemsDesc    = `Items are {title, description, acceptance} (how to check it, e.g. a test command that must pass) or bare titles. With expandIndex (1-based), the items replace that item of the current plan.`
 	completeTodoDesc = `Mark the todo item in progress as done after checking its acceptance criteria. Give its 1-based index or its title, and a summary of what you verified. Only the item in progress can be completed.`
 )
 
@@ -25,14 +31,16 @@ type todoTool struct {
 	role    scheduler.Role
 	tag     string
 	create  bool
+	propose bool        // Plan mode: the plan is proposed, not run
 	created atomic.Bool // a plan was created or changed by this tool
 }
 
 // Tools returns create_todo_list and complete_todo_item for one agent
 // (role, tag) of a turn; request is the user's message, for the plan
-// reviewer.
-func (r *Runner) Tools(sid, turnID, request string, role scheduler.Role, tag string) (create, complete tools.Tool) {
-	return &todoTool{r: r, sid: sid, turnID: turnID, request: request, role: role, tag: tag, create: true},
+// reviewer; propose says the session is in Plan mode, where the plan is
+// proposed to the user rather than run.
+func (r *Runner) Tools(sid, turnID, request string, role scheduler.Role, tag string, propose bool) (create, complete tools.Tool) {
+	return &todoTool{r: r, sid: sid, turnID: turnID, request: request, role: role, tag: tag, create: true, propose: propose},
 		&todoTool{r: r, sid: sid, turnID: turnID, request: request, role: role, tag: tag}
 }
 
@@ -44,10 +52,15 @@ func (t *todoTool) Name() string {
 }
 
 func (t *todoTool) Description() string {
-	if t.create {
-		return createTodoDesc
+	switch {
+	case !t.create:
+		return completeTodoDesc
+	case t.role == scheduler.RoleEvaluator:
+		return changeTodoDesc
+	case t.propose:
+		return proposeTodoDesc
 	}
-	return completeTodoDesc
+	return createTodoDesc
 }
 
 func (t *todoTool) Schema() json.RawMessage {

@@ -86,12 +86,19 @@ func TestCompactButtonDividerAndReload(t *testing.T) {
 			}
 			return false
 		})
-		if ev.Message == nil || ev.Message.Role != "event" || len(ev.Message.Parts) != 2 || ev.Context == nil {
+		if ev.Message == nil || ev.Message.Role != "event" || len(ev.Message.Parts) != 3 || ev.Context == nil {
 			t.Fatalf("compaction event %+v", ev)
 		}
 		meta, _ := ev.Message.Parts[0].Meta.(map[string]any)
 		if meta["kind"] != "compaction" || meta["savedTokens"].(float64) <= 0 || ev.Message.Parts[1].Text != snapshotText {
 			t.Fatalf("divider parts %+v", ev.Message.Parts)
+		}
+		// The first request was summarised: the divider shows it kept, as
+		// the model reads it after the summary.
+		kept, _ := meta["kept"].(map[string]any)
+		if kept["request"] != true || meta["summarisedMessages"].(float64) <= 0 ||
+			!strings.Contains(ev.Message.Parts[2].Text, "<original_request>\nstep 0: please look at the parser") {
+			t.Fatalf("divider's kept part %+v, meta %v", ev.Message.Parts[2], meta)
 		}
 		if !strings.HasPrefix(ev.Message.Parts[0].Text, "Earlier messages were summarised (saved ") {
 			t.Fatalf("divider text %q", ev.Message.Parts[0].Text)
@@ -109,7 +116,8 @@ func TestCompactButtonDividerAndReload(t *testing.T) {
 			if m.ID == ev.Message.ID {
 				dividers++
 				lm, _ := m.Parts[0].Meta.(map[string]any)
-				if lm["kind"] != "compaction" || lm["savedTokens"] != meta["savedTokens"] || m.Parts[1].Text != snapshotText {
+				if lm["kind"] != "compaction" || lm["savedTokens"] != meta["savedTokens"] || m.Parts[1].Text != snapshotText ||
+					lm["summarisedMessages"] != meta["summarisedMessages"] || fmt.Sprint(lm["kept"]) != fmt.Sprint(meta["kept"]) {
 					t.Fatalf("loaded divider %+v", m.Parts)
 				}
 			}

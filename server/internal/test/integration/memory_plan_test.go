@@ -74,11 +74,23 @@ func TestMemoryReminderOncePerTurnAfterAPlan(t *testing.T) {
 		}(), "\n"), "Memory: ") != 1 {
 			t.Fatal("the reminder was given again (the track should hold it once, in the message that carried it)")
 		}
-		sys := reqs[0].Messages[0].Content
+		// Each role has its own system prompt (its contract and the tools
+		// it is offered, whose definitions differ too), stable across its
+		// requests: the reminder never rewrites it.
+		sys := map[string]string{}
 		for i, req := range reqs {
-			if req.Messages[0].Content != sys && !strings.HasPrefix(req.Messages[0].Content, "You review") {
-				t.Fatalf("request %d: the system prompt changed", i)
+			if strings.HasPrefix(req.Messages[0].Content, "You review") {
+				continue
 			}
+			who, _ := req.SchedulerAgent()
+			role, _, _ := strings.Cut(who, ":")
+			if role == "final" && !strings.HasPrefix(req.LastUserMessage(), "[scheduler]") {
+				role = "free" // a later turn: its history holds the closing prompt
+			}
+			if s, ok := sys[role]; ok && s != req.Messages[0].Content {
+				t.Fatalf("request %d (%s): the system prompt changed", i, who)
+			}
+			sys[role] = req.Messages[0].Content
 		}
 	})
 }

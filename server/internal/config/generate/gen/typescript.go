@@ -121,6 +121,9 @@ func spliceReadme(src string) ([]byte, error) {
 		if s.Scope == config.Restrict && s.Stricter != nil {
 			desc += fmt.Sprintf(" A workspace may only set `%v`.", s.Stricter)
 		}
+		if s.Lower {
+			desc += " A workspace may only lower it: when both set one, the lower applies."
+		}
 		if s.WorkspaceKey != "" {
 			desc += " A workspace's rules are added to the user's."
 		}

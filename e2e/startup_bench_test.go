@@ -1,0 +1,283 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// The start-up benchmark (make bench, issue 33 §6): how long after the
+// workbench is ready the chat input accepts text and the open session is
+// shown, with a 5,000-message session open, on a cold load (the first
+// page load of a fresh code-server, GoVibe opened from the activity bar as
+// a user would) and on reloads (the browser reloads the page with GoVibe
+// open). GOVIBE_E2E_BENCH_MESSAGES=50 gives the same figures for a short
+// session: start-up must not grow with history. The goal is under 1.5 s on an
+// idle machine (GOVIBE_E2E_BENCH_STARTUP_GOAL_MS overrides); the figures
+// are printed with the load average, and a miss is an error only when
+// GOVIBE_E2E_BENCH_STARTUP_STRICT=1 (the machine is rarely idle).
+//
+// "Workbench ready" is VS Code's own mark code/didStartWorkbench (or, when
+// a reloaded page lacks it, when the activity bar was first seen); the
+// other moments are seen by polling every frame of the page (each poll
+// reads the page's clock, so the figures do not include the poll's round
+// trip): input = the chat input exists and is enabled; shown = the server
+// banner is gone and the session's last message is on screen. The webview's
+// own marks (govibe/…) and the extension host's start-up log line say where
+// the time went.
+func TestBenchStartup(t *testing.T) {
+	if os.Getenv("GOVIBE_E2E_BENCH") != "1" {
+		t.Skip("a benchmark: set GOVIBE_E2E_BENCH=1 (make bench does)")
+	}
+	n := 5000
+	if v, err := strconv.Atoi(os.Getenv("GOVIBE_E2E_BENCH_MESSAGES")); err == nil && v > 0 {
+		n = v
+	}
+	var stateDir string
+	h := newHarness(t, harnessOptions{
+		Extension:  true,
+		ModelRules: modelRules{Rules: []modelRule{{Match: "", Reply: modelReply{Text: "ok"}}}},
+		// Seeded before the first page load: the cold load opens it.
+		BeforeOpen: func(h *harness) {
+			stateDir = workspaceStateDir(h)
+			h.importLongSession(stateDir, n)
+		},
+	})
+	var lines []string
+	report := func(label string, m startupMoments) {
+		l := fmt.Sprintf("startup %-28s input %5d ms, shown %5d ms after the workbench (workbench %5d ms after navigation)%s  [loadavg %s]",
+			label+":", m.Input, m.Shown, m.Workbench, m.marks(), loadAvg())
+		lines = append(lines, l)
+		t.Log(l)
+	}
+	cold := h.measureStartup(n, true, time.Time{})
+	report(fmt.Sprintf("cold, %d messages", n), cold)
+	h.shot("startup-cold")
+	var reloads []startupMoments
+	for i := 0; i < 3; i++ {
+		m := h.measureStartup(n, false, h.reloadPage())
+		reloads = append(reloads, m)
+		report(fmt.Sprintf("reload %d, %d messages", i+1, n), m)
+	}
+	h.shot("startup-reload")
+
+	goal := int64(1500)
+	if v, err := strconv.ParseInt(os.Getenv("GOVIBE_E2E_BENCH_STARTUP_GOAL_MS"), 10, 64); err == nil && v > 0 {
+		goal = v
+	}
+	reload := medianShown(reloads)
+	lines = append(lines,
+		fmt.Sprintf("startup summary (%d messages): session shown cold %d ms, reload median %d ms; input usable cold %d ms, reload median %d ms; goal %d ms; loadavg %s",
+			n, cold.Shown, reload, cold.Input, medianInput(reloads), goal, loadAvg()))
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	t.Log(lines[len(lines)-1])
+	if os.Getenv("GOVIBE_E2E_BENCH_STARTUP_STRICT") == "1" {
+		for _, v := range []int64{cold.Shown, reload} {
+			if v > goal {
+				t.Errorf("start-up took %d ms, goal %d ms", v, goal)
+			}
+		}
+	}
+}
+
+// startupMoments are milliseconds: Workbench after navigation start, the
+// others after the workbench mark.
+type startupMoments struct {
+	Workbench, Input, Shown int64
+	// Marks are the webview's and workbench's marks after the workbench mark.
+	Marks map[string]int64
+}
+
+func (m startupMoments) marks() string {
+	keys := make([]string, 0, len(m.Marks))
+	for k := range m.Marks {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return m.Marks[keys[i]] < m.Marks[keys[j]] })
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "; %s %d", k, m.Marks[k])
+	}
+	return b.String()
+}
+
+func medianShown(ms []startupMoments) int64 {
+	v := make([]float64, len(ms))
+	for i, m := range ms {
+		v[i] = float64(m.Shown)
+	}
+	return int64(median(v))
+}
+
+func medianInput(ms []startupMoments) int64 {
+	v := make([]float64, len(ms))
+	for i, m := range ms {
+		v[i] = float64(m.Input)
+	}
+	return int64(median(v))
+}
+
+// startupProbeJS runs in every frame: the workbench's start mark (epoch
+// ms), and whether the chat input is usable and the session shown, with
+// the frame's clock.
+const startupProbeJS = `(marker) => {
+  const now = Date.now();
+  const q = (s) => document.querySelector(s);
+  const wb = performance.getEntriesByName('code/didStartWorkbench')[0];
+  const nav = performance.getEntriesByType('navigation')[0];
+  const input = q('[data-testid=chat-input]');
+  const usable = !!input && !input.disabled && !input.readOnly;
+  let shown = false;
+  if (usable && !q('[data-testid=server-banner]')) {
+    const msgs = document.querySelectorAll('[data-testid=message-assistant]');
+    const last = msgs[msgs.length - 1];
+    shown = !!last && last.textContent.includes(marker);
+  }
+  const marks = {};
+  if (input) for (const e of performance.getEntriesByType('mark')) if (e.name.startsWith('govibe/')) marks[e.name] = performance.timeOrigin + e.startTime;
+  const seen = !!q('.monaco-workbench .part.activitybar');
+  return { now, seen, origin: performance.timeOrigin, wb: wb ? performance.timeOrigin + wb.startTime : 0, nav: nav ? performance.timeOrigin : 0, usable, shown, marks };
+}`
+
+// measureStartup waits for the workbench, clicks GoVibe's activity-bar
+// item when click (a cold load shows the Explorer), and polls every frame
+// until the session's last message (of n) is shown.
+func (h *harness) measureStartup(n int, click bool, since time.Time) startupMoments {
+	h.t.Helper()
+	// Frames of the page before a reload may still answer for a moment;
+	// they were made well before it. The slack absorbs the difference
+	// between Chromium's timeOrigin and this process's clock.
+	sinceMS := float64(since.UnixMilli()) - 1000
+	marker := fmt.Sprintf("Message %d explains", n-1)
+	var wb, seen, nav, input, shown float64
+	mainErr := "" // why the main frame did not answer, if it did not
+	marks := map[string]int64{}
+	deadline := time.Now().Add(startupTimeout * time.Millisecond)
+	clicked := !click
+	for shown == 0 {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("start-up: the session's last message %q was not shown within %d s", marker, startupTimeout/1000)
+		}
+		frames := append([]playwright.Frame{h.Page.MainFrame()}, h.Page.Frames()...)
+		for i, f := range frames {
+			v, err := f.Evaluate(startupProbeJS, marker)
+			if err != nil {
+				if i == 0 {
+					mainErr = err.Error()
+				}
+				continue // a frame that went away or is not loaded yet
+			}
+			r, _ := v.(map[string]any)
+			now, _ := toFloat(r["now"])
+			if origin, _ := toFloat(r["origin"]); origin < sinceMS {
+				if i == 0 {
+					mainErr = fmt.Sprintf("timeOrigin %.0f before %.0f", origin, sinceMS)
+				}
+				continue
+			}
+			if w, _ := toFloat(r["wb"]); w > 0 && wb == 0 {
+				wb = w
+			}
+			if r["seen"] == true && seen == 0 {
+				seen = now
+				nav, _ = toFloat(r["nav"])
+			}
+			if r["usable"] == true && input == 0 {
+				input = now
+			}
+			if r["shown"] == true && shown == 0 {
+				shown = now
+				if ms, ok := r["marks"].(map[string]any); ok {
+					for k, x := range ms {
+						f, _ := toFloat(x)
+						marks[k] = int64(f)
+					}
+				}
+			}
+		}
+		if seen > 0 && !clicked {
+			if err := h.Page.Locator(selGoVibeActivity).First().Click(); err != nil {
+				h.t.Fatalf("click GoVibe activity: %v", err)
+			}
+			clicked = true
+		}
+	}
+	if seen == 0 {
+		h.t.Fatalf("start-up: the workbench's activity bar was never seen (main frame: %s)", mainErr)
+	}
+	if wb == 0 || wb > seen {
+		// No mark (a reloaded page may not repeat it): when the poll first
+		// saw the activity bar.
+		wb = seen
+	}
+	m := startupMoments{Workbench: int64(wb - nav), Input: int64(input - wb), Shown: int64(shown - wb), Marks: map[string]int64{}}
+	for k, v := range marks {
+		m.Marks[k] = v - int64(wb)
+	}
+	return m
+}
+
+// reloadPage reloads the browser page, as F5 would: a new window, a new
+// extension host and sidecar. It returns when the reload began.
+func (h *harness) reloadPage() time.Time {
+	h.t.Helper()
+	start := time.Now()
+	if _, err := h.Page.Reload(playwright.PageReloadOptions{WaitUntil: playwright.WaitUntilStateCommit,
+		Timeout: playwright.Float(startupTimeout)}); err != nil {
+		h.t.Fatalf("reload: %v", err)
+	}
+	return start
+}
+
+// workspaceStateDir is where the extension keeps this workspace's sessions
+// (extension/src/workspaceStorage.ts): globalStorage/workspaces/<hash of
+// the folder's URI>, so a session can be imported before the first load.
+func workspaceStateDir(h *harness) string {
+	u := url.URL{Scheme: "file", Path: h.Workspace}
+	sum := sha256.Sum256([]byte("folders " + u.String()))
+	return filepath.Join(h.Dirs.userData, "User", "globalStorage", "govibe.govibe", "workspaces", hex.EncodeToString(sum[:])[:32])
+}
+
+// importLongSession writes an n-message session (storebench -doc: tool
+// cards up to 8.5 KB) into the store at stateDir.
+func (h *harness) importLongSession(stateDir string, n int) {
+	h.t.Helper()
+	doc := filepath.Join(h.t.TempDir(), fmt.Sprintf("long-%d.json", n))
+	run := func(name string, args ...string) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = h.root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			h.t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		}
+	}
+	run("go", "run", "./server/internal/bench/storebench", "-doc", strconv.Itoa(n), "-out", doc)
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	run(filepath.Join(h.root, "bin", "govibe"), "session", "import", doc, "--state-dir", stateDir, "--workspace", h.Workspace)
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}

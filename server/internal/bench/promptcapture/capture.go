@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/llm/scripted"
+)
+
+// A capture is the first request one role in one mode sends: its system
+// prompt, its tool definitions and its last user message, as the real
+// engine assembles them with every prompt-affecting capability on (the
+// promptbench workspace: trusted, skills, a custom command, a hook,
+// memory, a small AGENTS.md). The scripted model drives each role to its
+// first request.
+type capture struct {
+	Name   string
+	System string
+	Tools  []scripted.Tool
+	User   string
+}
+
+// scenario is one session: its mode, what the user sends, and which
+// requests it captures (by the name the classifier gives them).
+type scenario struct {
+	mode string
+	text string
+}
+
+// The scenarios: each mode's main agent, and in Agent mode a one-item
+// plan, which reaches the executor, the evaluator and the closing run.
+var scenarios = []scenario{
+	{mode: "agent", text: "hello"},
+	{mode: "plan", text: "hello"},
+	{mode: "phases", text: "hello"},
+	{mode: "reconcile", text: "hello"},
+	{mode: "agent", text: "plan it"},
+}
+
+const smallAgents = "Run `make test` before committing. Use gofmt.\nRun `make test` before committing. Use gofmt.\n" +
+	"Run `make test` before committing. Use gofmt.\nRun `make test` before committing. Use gofmt.\n"
+
+// reply answers every request: "plan it" proposes a one-item plan, the
+// evaluator completes the item, everything else replies "ok".
+func reply(r *scripted.RecordedRequest) scripted.Reply {
+	if kind, _ := r.LatestInput(); kind == "tool" {
+		return scripted.Reply{Text: "ok"}
+	}
+	first, last := firstUser(r), r.LastUserMessage()
+	switch {
+	case strings.Contains(last, "You are the evaluator"):
+		return scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "c1", Name: "complete_todo_item", Arguments: `{"index":1,"summary":"checked"}`}}}
+	case strings.HasSuffix(strings.TrimSpace(first), "plan it") && len(r.Messages) == 2:
+		return scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "p1", Name: "create_todo_list", Arguments: `{"goal":"say hello","items":["write hello.txt"]}`}}}
+	}
+	return scripted.Reply{Text: "ok"}
+}
+
+// firstUser is the text of a request's first user message.
+func firstUser(r *scripted.RecordedRequest) string {
+	for _, m := range r.Messages {
+		if m.Role == "user" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// role names a request: by the scheduler's prompt in its last user message, else
+// as the main agent of the scenario's mode.
+func role(r *scripted.RecordedRequest, mode string) string {
+	last := r.LastUserMessage()
+	switch {
+	case strings.Contains(last, "You are the executor"):
+		return "executor"
+	case strings.Contains(last, "You are the evaluator"):
+		return "evaluator"
+	case strings.Contains(last, "Every todo item has been handled"):
+		return "main-final"
+	}
+	return "main-" + mode
+}
+
+// captureAll runs every scenario and returns the first request of each
+// role, in the order they were first seen.
+func captureAll() ([]capture, error) {
+	model, err := scripted.New()
+	if err != nil {
+		return nil, err
+	}
+	defer model.Close()
+	model.SetHandler(reply)
+	tmp, err := os.MkdirTemp("", "promptcapture")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	ws, home, state := filepath.Join(tmp, "ws"), filepath.Join(tmp, "home"), filepath.Join(tmp, "state")
+	files := map[string]string{
+		filepath.Join(ws, "AGENTS.md"):                                 smallAgents,
+		filepath.Join(ws, "main.go"):                                   "package main\n",
+		filepath.Join(ws, ".govibe", "memory", "README.md"):            "Memory levels.\n",
+		filepath.Join(ws, ".govibe", "commands", "ship.md"):            "---\ndescription: Ship\n---\nShip $ARGUMENTS\n",
+		filepath.Join(home, ".govibe", "commands", "git", "commit.md"): "Commit: $ARGUMENTS\n",
+	}
+	for p, body := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	settings := config.Values{"apiBaseUrl": model.URL(), "model": "capture-model",
+		"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}}}}
+	eng, err := engine.New(engine.Options{Roots: []string{ws}, StateDir: state, Settings: settings, APIKeys: map[string]string{"": "sk-capture"},
+		Headless: true, Approve: "all", Trusted: true, Home: home, HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}})
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	ctx := context.Background()
+	var out []capture
+	seen := map[string]bool{}
+	for _, sc := range scenarios {
+		s, err := eng.CreateSession(ctx, "capture "+sc.mode)
+		if err != nil {
+			return nil, err
+		}
+		if err := eng.Modes.Set(ctx, s.ID, sc.mode); err != nil {
+			return nil, err
+		}
+		from := len(model.Requests())
+		if _, _, err := eng.Send(ctx, engine.SendParams{SessionID: s.ID, Text: sc.text}); err != nil {
+			return nil, err
+		}
+		eng.Wait(s.ID)
+		reqs := model.Requests()
+		for i := from; i < len(reqs); i++ {
+			r := &reqs[i]
+			name := role(r, sc.mode)
+			if seen[name] || len(r.Messages) == 0 {
+				continue
+			}
+			seen[name] = true
+			out = append(out, capture{Name: name, System: clean(r.Messages[0].Content, tmp), Tools: cleanTools(r.Tools, tmp), User: clean(r.LastUserMessage(), tmp)})
+		}
+	}
+	return out, nil
+}
+
+// dateLine is the session's date in the environment section.
+var dateLine = regexp.MustCompile(`(?m)^- Date: \d{4}-\d{2}-\d{2}$`)
+
+// clean makes a capture independent of the run: its temporary folder and
+// today's date.
+func clean(s, tmp string) string {
+	return dateLine.ReplaceAllString(strings.ReplaceAll(s, tmp, "<tmp>"), "- Date: <date>")
+}
+
+func cleanTools(ts []scripted.Tool, tmp string) []scripted.Tool {
+	out := make([]scripted.Tool, len(ts))
+	for i, t := range ts {
+		out[i] = scripted.Tool{Name: t.Name, Description: clean(t.Description, tmp), Parameters: json.RawMessage(clean(string(t.Parameters), tmp))}
+	}
+	return out
+}
+
+// render is a capture's golden file: readable Markdown, one section per
+// part of the request.
+func (c capture) render() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n## System prompt\n\n%s\n\n## Tools (%d)\n", c.Name, strings.TrimRight(c.System, "\n"), len(c.Tools))
+	for _, t := range c.Tools {
+		fmt.Fprintf(&b, "\n### %s\n\n%s\n\n    %s\n", t.Name, strings.TrimSpace(t.Description), compactJSON(t.Parameters))
+	}
+	fmt.Fprintf(&b, "\n## Last user message\n\n%s\n", strings.TrimRight(c.User, "\n"))
+	return b.String()
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// tokens are the capture's estimated tokens: system, tools, user.
+func (c capture) tokens() (system, tools, user int) {
+	est := compact.Default()
+	defs, _ := json.Marshal(c.Tools)
+	return est.Text(c.System), est.Text(string(defs)), est.Text(c.User)
+}

@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/govibe/govibe/server/internal/approval"
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
+)
+
+// What compaction keeps outside its summary (the user's decisions) and the
+// pause after an automatic compaction: the engine side of compaction.Host.
+
+// Decisions are the user's answers to the session's confirmations of tool
+// calls, read from the store (the Broker persists each), so they survive
+// restarts and every compaction.
+func (h compactionHost) Decisions(ctx context.Context, sid string, limit int) ([]compact.Decision, int) {
+	recs, omitted, err := h.store.CallDecisions(ctx, sid, limit)
+	if err != nil {
+		h.log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
+		return nil, 0
+	}
+	var out []compact.Decision
+	for _, r := range recs {
+		if d, ok := decisionOf(r); ok {
+			out = append(out, d)
+		} else {
+			omitted++
+		}
+	}
+	return out, omitted
+}
+
+// decisionOf reads one answered confirmation as a decision; answers nobody
+// gave (a timeout, a dialog closed) are not decisions.
+func decisionOf(r store.Confirmation) (compact.Decision, bool) {
+	var c Confirm
+	var a Answer
+	if json.Unmarshal(r.Payload, &c) != nil || json.Unmarshal(r.Response, &a) != nil {
+		return compact.Decision{}, false
+	}
+	if a.Reason == reasonTimedOut || a.Reason == reasonClosed {
+		return compact.Decision{}, false
+	}
+	reason := strings.TrimSpace(a.Reason)
+	if reason == ReasonDone {
+		reason = ""
+	}
+	d := compact.Decision{Kind: c.Kind, Accepted: a.Accept, Reason: reason}
+	switch c.Kind {
+	case "edit":
+		d.Subject = firstNonEmpty(c.RelPath, c.Path)
+		d.Changed = a.Content != nil || len(a.RejectedHunks) > 0
+	case "shell":
+		d.Subject = c.Command
+		d.Changed = a.Command != "" && a.Command != c.Command
+		if d.Changed {
+			d.Subject = a.Command
+		}
+	case "tool":
+		d.Subject = firstNonEmpty(c.Command, c.Tool)
+	case "fetch":
+		d.Subject = c.URL
+	case "question":
+		answer := strings.TrimSpace(a.Answer)
+		if c.Review != nil {
+			// The plan question: only its accepting choice approves; a typed
+			// reply is feedback, and the reject choice is no reason.
+			d.Kind, d.Accepted, d.Reason = "plan", a.Accept && answer == approval.PlanUse, ""
+			if a.Accept && answer != approval.PlanUse && answer != approval.PlanReject {
+				d.Answer = answer
+			} else if !a.Accept {
+				d.Reason = reason
+			}
+			return d, true
+		}
+		d.Subject, d.Answer, d.Reason = firstLineOf(c.Question), answer, ""
+		d.Accepted = a.Accept && answer != ""
+	default:
+		d.Subject = firstNonEmpty(c.Command, c.Tool, c.URL, c.Path)
+	}
+	return d, true
+}
+
+func firstLineOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// ContinueAfter asks, when compact.askToContinue is on, whether the run
+// goes on after an automatic compaction, on a card naming what was
+// summarised and kept. Headless never pauses: nobody could answer, and
+// --max-turns, --max-cost and --max-tokens bound an unattended run.
+func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, info compaction.Info) error {
+	if h.headless || !h.settings().Compact.AskToContinue {
+		return nil
+	}
+	q := h.tr("Context was compacted — continue?") + "\n\n" + info.Notice
+	cont := h.tr("Continue")
+	ans, err := h.broker.Ask(ctx, Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
+		Options: []string{cont, h.tr("Stop")}})
+	if err != nil {
+		return err
+	}
+	if ans.Accept && (ans.Answer == cont || ans.Answer == "Continue") {
+		return nil
+	}
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindNotice, SubAgentTag: TagFree, Status: "info",
+		Text: h.tr("Stopped after the conversation was compacted. Send a message to continue.")})
+	return compaction.ErrStopped
+}
+
+// recordHeadlessAnswer keeps a reply given at the terminal (govibe exec)
+// as an answered confirmation, as the Broker keeps the editor's, so a
+// later compaction re-sends it with the user's other decisions.
+func (e *Engine) recordHeadlessAnswer(ctx context.Context, sid string, q tools.HumanQuestion, r tools.HumanReply) {
+	if r.TimedOut || r.Closed || q.ToolCallID == "" {
+		return
+	}
+	payload, _ := json.Marshal(Confirm{SessionID: sid, ToolCallID: q.ToolCallID, Kind: "question", Question: q.Question, Options: q.Options})
+	rec, err := e.Store.CreateConfirmation(ctx, sid, store.NewConfirmation{Kind: "question", ToolCallID: q.ToolCallID, Payload: payload})
+	if err == nil {
+		a := Answer{Accept: !r.Cancelled, Answer: r.Reply}
+		st := store.ConfirmApproved
+		if r.Cancelled {
+			st = store.ConfirmRejected
+		}
+		resp, _ := json.Marshal(a)
+		err = e.Store.ResolveConfirmation(ctx, rec.ID, st, resp)
+	}
+	if err != nil {
+		e.log.Warn("recording the terminal's answer", zap.String("session", sid), zap.Error(err))
+	}
+}
