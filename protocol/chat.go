@@ -73,32 +73,6 @@ type ChatSetEditEnabledParams struct {
 // package kinds so the engine can share it without importing wire types.
 type EventKind = kinds.Kind
 
-// Event kinds carried by chat/event (see package kinds for their meaning).
-const (
-	EventTurnStarted    = kinds.TurnStarted
-	EventTextDelta      = kinds.TextDelta
-	EventReasoningDelta = kinds.ReasoningDelta
-	EventRetry          = kinds.Retry
-	EventToolCall       = kinds.ToolCall
-	EventToolResult     = kinds.ToolResult
-	EventNotice         = kinds.Notice
-	EventTurnFinished   = kinds.TurnFinished
-	EventError          = kinds.Error
-	EventMessage        = kinds.Message
-	EventTodo           = kinds.Todo
-	EventReview         = kinds.Review
-	EventCompaction     = kinds.Compaction
-	EventUsage          = kinds.Usage
-	EventTitle          = kinds.Title
-	// EventSnapshots: the turn's before-snapshots were taken; MessageID
-	// is its user message and Snapshots replaces that message's list.
-	// With Status "rolledBack" the turn was rolled back: the message no
-	// longer offers to roll it back (session/load leaves its list out too).
-	EventSnapshots = kinds.Snapshots
-	// EventNotification: show a VS Code notification (Notification).
-	EventNotification = kinds.Notification
-)
-
 // ChatEvent is one entry of a session's ordered event stream. Seq increases
 // by one per event within a session, so a client can detect gaps and resume
 // from the last seq it applied.

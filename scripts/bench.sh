@@ -103,6 +103,12 @@ go_bench rpcbench "sidecar JSON-RPC over stdio: cold start, round trip, chat/eve
 # keeps 10 s later (this section waits those 10 s on purpose).
 go_bench membench "sidecar memory for one 60 MB request: peak RSS vs body (goal <= 2.5x), RSS kept 10 s later" \
   server/internal/bench/membench -bin "$bin"
+# Issue 34: a read round's own cost, end to end through the real binary.
+go_bench readround "100 read_file rounds through the sidecar on the scripted model, the model server's time subtracted (goal <= 5 ms a round, idle)" \
+  server/internal/bench/sessionbench -mode rounds -bin "$bin"
+# Issue 35 §5: memory stays bounded in a long session.
+go_bench longsessionmem "10,000-message session with 20 sub-agent runs and 200 large tool results through the sidecar: RSS per thousand (goals: last <= 1.2x the second, < 300 MB)" \
+  server/internal/bench/sessionbench -mode long -bin "$bin"
 go_bench promptbench "prompt budget: tokens of a plain hello with everything on, small and large AGENTS.md (budget 3k), readonly and Plan mode" \
   server/internal/bench/promptbench
 go_bench estimator "token estimate of 1 MB and 2 MB per shape of text (goals: <= 100 ms, 2 MB <= 2.2x 1 MB)" \

@@ -31,7 +31,9 @@ const (
 	// Hook is a lifecycle hook's run (ChatEvent.hook).
 	Hook Kind = "hook"
 	// Snapshots: a turn's before-snapshots were taken (one per root); the
-	// event's message is the turn's user message.
+	// event's message is the turn's user message and its snapshots replace
+	// that message's list. With status "rolledBack" the turn was rolled
+	// back: the message no longer offers to roll it back.
 	Snapshots Kind = "snapshots"
 	// Notification: show_notification asks the editor to show a message
 	// outside the chat (ChatEvent.notification). Live only: the tool's

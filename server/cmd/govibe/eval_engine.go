@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/config"
@@ -72,31 +73,31 @@ func (r *transcriptRecorder) event(ev engine.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch ev.Kind {
-	case engine.KindTextDelta:
+	case kinds.TextDelta:
 		if r.newSeg {
 			r.text.Reset()
 			r.newSeg = false
 		}
 		r.text.WriteString(ev.Text)
-	case engine.KindUsage:
+	case kinds.Usage:
 		if ev.Usage != nil {
 			r.newSeg, r.newRound = true, true
 		}
-	case engine.KindToolCall:
+	case kinds.ToolCall:
 		if r.newRound || r.tr.Rounds == 0 {
 			r.tr.Rounds++
 			r.newRound = false
 		}
 		r.byID[ev.Tool.CallID] = len(r.tr.Calls)
 		r.tr.Calls = append(r.tr.Calls, evalsuite.ToolCall{Name: ev.Tool.Name, Arguments: ev.Tool.Arguments, Round: r.tr.Rounds, Agent: ev.SubAgentTag})
-	case engine.KindToolResult:
+	case kinds.ToolResult:
 		if i, ok := r.byID[ev.Tool.CallID]; ok {
 			c := &r.tr.Calls[i]
 			c.OK, c.Output = ev.Tool.OK, ev.Tool.Output
 			// A refusal is worded for the person as well (Display).
 			c.Refused = !ev.Tool.OK && ev.Tool.Display != ""
 		}
-	case engine.KindError:
+	case kinds.Error:
 		if ev.Err != nil {
 			r.errMsg = ev.Err.Message
 		}
@@ -123,7 +124,7 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run 
 			return
 		}
 		r.event(ev)
-		if ev.Kind == engine.KindTurnFinished {
+		if ev.Kind == kinds.TurnFinished {
 			select {
 			case finished <- agent.Status(ev.Status):
 			default:

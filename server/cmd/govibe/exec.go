@@ -16,6 +16,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/config"
@@ -196,7 +197,7 @@ func execCmd(args []string) int {
 	finished := make(chan agent.Status, 1)
 	handle := func(ev engine.Event) {
 		out.event(ev)
-		if ev.Kind == engine.KindTurnFinished {
+		if ev.Kind == kinds.TurnFinished {
 			select {
 			case finished <- agent.Status(ev.Status):
 			default:

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -85,7 +86,7 @@ func (p *execPrinter) init(sessionID, model string, tools []string) {
 
 func (p *execPrinter) event(ev engine.Event) {
 	switch ev.Kind {
-	case engine.KindTextDelta:
+	case kinds.TextDelta:
 		if p.newSeg && p.text.Len() > 0 {
 			p.text.WriteString(segSep)
 		}
@@ -100,11 +101,11 @@ func (p *execPrinter) event(ev engine.Event) {
 			fmt.Fprint(p.w, ev.Text)
 			p.atLineStart = strings.HasSuffix(ev.Text, "\n")
 		}
-	case engine.KindReasoningDelta:
+	case kinds.ReasoningDelta:
 		if p.mode == "stream-json" {
 			printJSON(p.w, obj(ev, map[string]any{"type": "reasoning", "delta": ev.Text}))
 		}
-	case engine.KindRetry:
+	case kinds.Retry:
 		// Only the interrupted round's partial text is discarded.
 		whole := p.text.String()[:p.segStart]
 		p.text.Reset()
@@ -112,7 +113,7 @@ func (p *execPrinter) event(ev engine.Event) {
 		if p.mode == "stream-json" {
 			printJSON(p.w, obj(ev, map[string]any{"type": "error", "message": "stream interrupted, retrying: " + ev.Text}))
 		}
-	case engine.KindToolCall:
+	case kinds.ToolCall:
 		p.newSeg = true
 		switch p.mode {
 		case "stream-json":
@@ -122,7 +123,7 @@ func (p *execPrinter) event(ev engine.Event) {
 			fmt.Fprintf(p.w, "%s▸ %s %s\n", prefix(ev), ev.Tool.Name, ev.Tool.Summary)
 			p.atLineStart = true
 		}
-	case engine.KindToolResult:
+	case kinds.ToolResult:
 		p.newSeg = true
 		switch p.mode {
 		case "stream-json":
@@ -148,7 +149,7 @@ func (p *execPrinter) event(ev engine.Event) {
 				fmt.Fprintf(p.w, "  %s✗ %s\n", prefix(ev), firstLine(firstNonEmptyText(ev.Tool.Display, ev.Tool.Output)))
 			}
 		}
-	case engine.KindUsage:
+	case kinds.Usage:
 		// A request ended: the next text is a new round.
 		p.newSeg = true
 		if ev.Usage != nil {
@@ -160,30 +161,30 @@ func (p *execPrinter) event(ev engine.Event) {
 				printJSON(p.w, obj(ev, map[string]any{"type": "usage", "usage": usageJSON(ev.Usage.Usage)}))
 			}
 		}
-	case engine.KindTurnStarted, engine.KindMessage:
+	case kinds.TurnStarted, kinds.Message:
 		p.newSeg = true
-	case engine.KindTurnFinished:
+	case kinds.TurnFinished:
 		if ev.Usage != nil {
 			u := *ev.Usage
 			p.turnUsage = &u
 		}
-	case engine.KindError:
+	case kinds.Error:
 		if ev.Err != nil && ev.Err.Code == "budget" {
 			p.budget = true
 		}
 		if ev.Err != nil {
 			p.fail(fmt.Errorf("%s", ev.Err.Message))
 		}
-	case engine.KindCompaction:
+	case kinds.Compaction:
 		// The divider's text says what compaction did (or why it failed).
 		if info, ok := ev.Payload.(engine.CompactionInfo); ok && p.mode == "text" && info.Notice != "" {
 			p.newline()
 			fmt.Fprintln(p.w, p.tr("note: %s", info.Notice))
 			p.atLineStart = true
 		}
-	case engine.KindNotification:
+	case kinds.Notification:
 		p.notify(ev)
-	case engine.KindNotice:
+	case kinds.Notice:
 		switch p.mode {
 		case "stream-json":
 			printJSON(p.w, obj(ev, map[string]any{"type": "notice", "message": ev.Text}))

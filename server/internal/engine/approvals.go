@@ -7,16 +7,6 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 )
 
-// The approval flow lives in package approval (e.Approvals); these are
-// its names for the engine's callers.
-type (
-	// Editor applies accepted edits through the attached editor (its
-	// undo stack, its open buffers).
-	Editor = approval.Editor
-	// PlanReview is the outcome of ReviewPlan.
-	PlanReview = approval.PlanReview
-)
-
 // approverOf is the approval flow of a turn.
 func (e *Engine) approverOf(t *turn, beforeMutation func(context.Context)) *approval.Approver {
 	return e.Approvals.For(approval.Turn{SessionID: t.sessionID, ID: t.id, Request: t.text, BeforeMutation: beforeMutation,

@@ -52,10 +52,10 @@ func (a *turnApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (too
 			a.e.recordHeadlessAnswer(ctx, a.t.sessionID, q, r)
 		}
 	} else {
-		c := Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
+		c := approval.Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,
 			Kind: "question", Question: q.Question, Options: q.Options}
 		a.e.Broker.continueDialog(&c)
-		var ans Answer
+		var ans approval.Answer
 		if ans, err = a.e.Broker.Ask(wctx, c); err == nil {
 			r = replyOf(ans)
 		}
@@ -90,19 +90,19 @@ func (e *Engine) expireRestoredAsk(p *parkedTurn) {
 	left := time.Until(asked.Add(e.askHumanTimeout()))
 	time.AfterFunc(max(left, 0), func() {
 		if e.baseCtx.Err() == nil {
-			e.Broker.Expire(p.confirm.ID, Answer{Reason: reasonTimedOut})
+			e.Broker.Expire(p.confirm.ID, approval.Answer{Reason: reasonTimedOut})
 		}
 	})
 }
 
-func (e *Engine) replyOf(ans Answer) tools.HumanReply {
+func (e *Engine) replyOf(ans approval.Answer) tools.HumanReply {
 	if ans.Reason == reasonTimedOut {
 		return tools.HumanReply{TimedOut: true, Timeout: e.askHumanTimeout().String()}
 	}
 	return replyOf(ans)
 }
 
-func replyOf(ans Answer) tools.HumanReply {
+func replyOf(ans approval.Answer) tools.HumanReply {
 	if ans.Reason == reasonClosed {
 		return tools.HumanReply{Closed: true}
 	}

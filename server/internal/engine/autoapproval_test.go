@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 )
 
@@ -13,7 +15,7 @@ func (x *rv) toolMeta() []map[string]any {
 	defer x.mu.Unlock()
 	var out []map[string]any
 	for _, ev := range x.events {
-		if ev.Kind != KindToolResult || ev.Tool == nil {
+		if ev.Kind != kinds.ToolResult || ev.Tool == nil {
 			continue
 		}
 		b, err := json.Marshal(ev.Tool.Meta)
@@ -45,9 +47,9 @@ func TestShellAutoApprovalIsNamedInTheResultMeta(t *testing.T) {
 	x.mainScript(shellCall("s1", "ls"), shellCall("s2", "touch ruled.txt"), shellCall("s3", "touch asked.txt"), shellCall("s4", "touch no.txt"))
 	sid := x.send("go")
 	c := x.confirm()
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true})
 	c = x.confirm()
-	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "not that one"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "not that one"})
 	x.finish(sid)
 	metas := x.toolMeta()
 	if len(metas) != 4 {

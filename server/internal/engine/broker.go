@@ -15,17 +15,6 @@ import (
 	"github.com/govibe/govibe/server/internal/store"
 )
 
-// The approval flow (package approval) decides confirmations; the
-// Broker parks them. Both speak its types.
-type (
-	// Confirm is a question parked for the user.
-	Confirm = approval.Confirm
-	// ShellAnalysis is the static classification shown with a command.
-	ShellAnalysis = approval.ShellAnalysis
-	// Answer is the user's decision.
-	Answer = approval.Answer
-)
-
 // ErrNoSuchConfirm is returned when resolving something no longer pending.
 var ErrNoSuchConfirm = errors.New("no such pending confirmation (it was already answered, or its turn ended)")
 
@@ -35,7 +24,7 @@ var ErrNoSuchConfirm = errors.New("no such pending confirmation (it was already 
 type Broker struct {
 	store *store.Store
 	// onRequested and onClosed tell the client; they must not block.
-	onRequested func(Confirm)
+	onRequested func(approval.Confirm)
 	onClosed    func(id, reason string)
 
 	mu      sync.Mutex
@@ -53,20 +42,20 @@ type Broker struct {
 }
 
 type waiting struct {
-	c  Confirm
-	ch chan Answer
+	c  approval.Confirm
+	ch chan approval.Answer
 	// onAnswer, when set, receives the answer instead of ch: a question
 	// restored after a restart has no goroutine waiting on it.
-	onAnswer func(Answer)
+	onAnswer func(approval.Answer)
 }
 
-func NewBroker(st *store.Store, onRequested func(Confirm), onClosed func(id, reason string)) *Broker {
+func NewBroker(st *store.Store, onRequested func(approval.Confirm), onClosed func(id, reason string)) *Broker {
 	return &Broker{store: st, onRequested: onRequested, onClosed: onClosed, pending: map[string]*waiting{}}
 }
 
 // Ask persists c (so it survives a window reload), shows it, and waits for
 // the answer or ctx's end.
-func (b *Broker) Ask(ctx context.Context, c Confirm) (Answer, error) {
+func (b *Broker) Ask(ctx context.Context, c approval.Confirm) (approval.Answer, error) {
 	if c.ID == "" {
 		c.ID = uuid.NewString()
 	}
@@ -74,11 +63,11 @@ func (b *Broker) Ask(ctx context.Context, c Confirm) (Answer, error) {
 	if b.store != nil {
 		rec, err := b.store.CreateConfirmation(ctx, c.SessionID, store.NewConfirmation{Kind: c.Kind, ToolCallID: c.ToolCallID, Payload: payload})
 		if err != nil {
-			return Answer{}, fmt.Errorf("recording the confirmation: %w", err)
+			return approval.Answer{}, fmt.Errorf("recording the confirmation: %w", err)
 		}
 		c.ID = rec.ID
 	}
-	w := &waiting{c: c, ch: make(chan Answer, 1)}
+	w := &waiting{c: c, ch: make(chan approval.Answer, 1)}
 	b.mu.Lock()
 	b.pending[c.ID] = w
 	b.order = append(b.order, c.ID)
@@ -92,7 +81,7 @@ func (b *Broker) Ask(ctx context.Context, c Confirm) (Answer, error) {
 			if errors.Is(context.Cause(ctx), errServerStopping) {
 				// The question stays pending on disk: the next process
 				// asks it again and resumes the run with the answer.
-				return Answer{}, fmt.Errorf("%w: %w", agent.ErrSuspended, context.Cause(ctx))
+				return approval.Answer{}, fmt.Errorf("%w: %w", agent.ErrSuspended, context.Cause(ctx))
 			}
 			b.persist(c.ID, store.ConfirmCancelled, nil)
 			b.onClosed(c.ID, "cancelled")
@@ -104,12 +93,12 @@ func (b *Broker) Ask(ctx context.Context, c Confirm) (Answer, error) {
 			default:
 			}
 		}
-		return Answer{}, ctx.Err()
+		return approval.Answer{}, ctx.Err()
 	}
 }
 
 // Resolve delivers an answer.
-func (b *Broker) Resolve(id string, a Answer) error {
+func (b *Broker) Resolve(id string, a approval.Answer) error {
 	b.mu.Lock()
 	w := b.pending[id]
 	b.mu.Unlock()
@@ -139,7 +128,7 @@ func (b *Broker) Resolve(id string, a Answer) error {
 	return nil
 }
 
-func (b *Broker) deliver(w *waiting, a Answer) {
+func (b *Broker) deliver(w *waiting, a approval.Answer) {
 	if w.onAnswer != nil {
 		w.onAnswer(a)
 	} else {
@@ -150,9 +139,9 @@ func (b *Broker) deliver(w *waiting, a Answer) {
 // Restore re-registers a question a previous process persisted and left
 // unanswered, and shows it again. No goroutine waits on it: Resolve hands
 // the answer to onAnswer, which must not block.
-func (b *Broker) Restore(c Confirm, onAnswer func(Answer)) {
+func (b *Broker) Restore(c approval.Confirm, onAnswer func(approval.Answer)) {
 	b.mu.Lock()
-	b.pending[c.ID] = &waiting{c: c, ch: make(chan Answer, 1), onAnswer: onAnswer}
+	b.pending[c.ID] = &waiting{c: c, ch: make(chan approval.Answer, 1), onAnswer: onAnswer}
 	b.order = append(b.order, c.ID)
 	b.mu.Unlock()
 	b.onRequested(c)
@@ -161,7 +150,7 @@ func (b *Broker) Restore(c Confirm, onAnswer func(Answer)) {
 // Expire closes a restored question whose time ran out (recorded as
 // cancelled, shown as withdrawn) and hands a to its onAnswer, so the
 // resumed run tells the model. False when it is no longer pending.
-func (b *Broker) Expire(id string, a Answer) bool {
+func (b *Broker) Expire(id string, a approval.Answer) bool {
 	b.mu.Lock()
 	w := b.pending[id]
 	b.mu.Unlock()
@@ -210,10 +199,10 @@ func (b *Broker) persist(id string, st store.ConfirmationStatus, resp json.RawMe
 }
 
 // Pending lists a session's open confirmations in the order asked.
-func (b *Broker) Pending(sessionID string) []Confirm {
+func (b *Broker) Pending(sessionID string) []approval.Confirm {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []Confirm
+	var out []approval.Confirm
 	for _, id := range b.order {
 		if w := b.pending[id]; w != nil && (sessionID == "" || w.c.SessionID == sessionID) {
 			out = append(out, w.c)

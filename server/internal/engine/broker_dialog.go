@@ -26,19 +26,16 @@ const (
 	closedEnded   = "ended"
 )
 
-// QuestionExchange is one answered question of a dialog.
-type QuestionExchange = approval.QuestionExchange
-
 // OpenDialog is a dialog waiting for the agent's follow-up: its last
 // question and the user's reply to it.
 type OpenDialog struct {
-	Question Confirm
+	Question approval.Confirm
 	Reply    string
 }
 
 // continueDialog puts c in the open dialog of its turn, if there is one
 // (taking it: a dialog holds one question at a time), or in a new dialog.
-func (b *Broker) continueDialog(c *Confirm) {
+func (b *Broker) continueDialog(c *approval.Confirm) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i := len(b.dialogs) - 1; i >= 0; i-- {
@@ -52,18 +49,18 @@ func (b *Broker) continueDialog(c *Confirm) {
 		}
 		b.continued[d.Question.ID] = continuedDialog{dialogID: d.Question.DialogID, sessionID: c.SessionID, turnID: c.TurnID}
 		c.DialogID = d.Question.DialogID
-		c.Thread = append(slices.Clone(d.Question.Thread), QuestionExchange{Question: d.Question.Question, Reply: d.Reply})
+		c.Thread = append(slices.Clone(d.Question.Thread), approval.QuestionExchange{Question: d.Question.Question, Reply: d.Reply})
 		return
 	}
 	c.DialogID = uuid.NewString()
 }
 
 // keepsDialog says whether answering c with a keeps its dialog open.
-func keepsDialog(c Confirm, a Answer) bool {
+func keepsDialog(c approval.Confirm, a approval.Answer) bool {
 	return c.Kind == "question" && c.DialogID != "" && a.Accept && a.Reason != ReasonDone
 }
 
-func (b *Broker) keepDialog(c Confirm, reply string) {
+func (b *Broker) keepDialog(c approval.Confirm, reply string) {
 	b.mu.Lock()
 	b.dialogs = append(b.dialogs, OpenDialog{Question: c, Reply: reply})
 	b.mu.Unlock()
@@ -125,7 +122,7 @@ func (b *Broker) closeContinued(id string) bool {
 	if w == nil || !b.remove(w.c.ID) {
 		return false
 	}
-	a := Answer{Reason: reasonClosed}
+	a := approval.Answer{Reason: reasonClosed}
 	resp, _ := json.Marshal(a)
 	b.persist(w.c.ID, store.ConfirmRejected, resp)
 	b.onClosed(id, "resolved")

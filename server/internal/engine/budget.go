@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -101,7 +102,7 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if t := e.liveTurn(root); t != nil {
 		turnID = t.id
 	}
-	ans, err := e.Broker.Ask(ctx, Confirm{SessionID: root, TurnID: turnID, Kind: "question", Question: q,
+	ans, err := e.Broker.Ask(ctx, approval.Confirm{SessionID: root, TurnID: turnID, Kind: "question", Question: q,
 		Options: []string{e.Tr("Continue"), e.Tr("Stop")}})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -36,7 +37,7 @@ func TestBudgetStopsHeadlessRuns(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (none over the budget)", n)
 	}
 	x.Await("budget error", func() bool {
-		for _, ev := range x.EventsOf(sid, engine.KindError) {
+		for _, ev := range x.EventsOf(sid, kinds.Error) {
 			if ev.TurnID == tid && ev.Err != nil && ev.Err.Code == "budget" &&
 				strings.Contains(ev.Err.Message, "cost budget of 0.0050") && strings.Contains(ev.Err.Message, "spent 0.0052") {
 				return true

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
@@ -45,7 +46,7 @@ func TestBudgetPausesAndAsksInTheEditor(t *testing.T) {
 	if n := len(r.model.Requests()); n != 2 {
 		t.Fatalf("%d requests sent before the answer, want 2", n)
 	}
-	if err := e.Broker.Resolve(c.ID, Answer{Accept: true, Answer: "Continue"}); err != nil {
+	if err := e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Continue"}); err != nil {
 		t.Fatal(err)
 	}
 	if st := e.Wait(sid); st != "done" || len(r.model.Requests()) != 3 {
@@ -57,7 +58,7 @@ func TestBudgetPausesAndAsksInTheEditor(t *testing.T) {
 	if !strings.Contains(c.Question, "6000 tokens") {
 		t.Fatalf("second pause %q", c.Question)
 	}
-	if err := e.Broker.Resolve(c.ID, Answer{Accept: true, Answer: "Stop"}); err != nil {
+	if err := e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Stop"}); err != nil {
 		t.Fatal(err)
 	}
 	if st := e.Wait(sid); st != "error" || len(r.model.Requests()) != 3 {

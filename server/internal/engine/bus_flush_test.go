@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"sync"
 	"testing"
 )
@@ -32,9 +33,9 @@ func TestSubscribeFlushAfterEachRun(t *testing.T) {
 		}
 	})
 	for range 2000 {
-		b.Publish(Event{SessionID: "s", Kind: KindNotice})
+		b.Publish(Event{SessionID: "s", Kind: kinds.Notice})
 	}
-	b.Publish(Event{SessionID: "s", Kind: KindTurnFinished})
+	b.Publish(Event{SessionID: "s", Kind: kinds.TurnFinished})
 	<-done
 	unsub()
 	mu.Lock()

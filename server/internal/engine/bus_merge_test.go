@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/govibe/govibe/protocol/kinds"
 )
 
 // blockedSubscriber subscribes a consumer that holds its first event until
@@ -36,7 +38,7 @@ func blockedSubscriber(t *testing.T, b *Bus) (got func() []Event, first <-chan s
 func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	b := NewBus()
 	got, first, release, unsub := blockedSubscriber(t, b)
-	b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m1", Text: "<"})
+	b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m1", Text: "<"})
 	<-first
 	var want strings.Builder
 	want.WriteString("<")
@@ -44,14 +46,14 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	for i := 0; i < n; i++ {
 		s := fmt.Sprint(i % 10)
 		want.WriteString(s)
-		b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m1", Text: s})
+		b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m1", Text: s})
 	}
-	b.Publish(Event{SessionID: "a", Kind: KindReasoningDelta, MessageID: "m1", Text: "r"})
-	b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m2", Text: "x"})
-	b.Publish(Event{SessionID: "b", Kind: KindTextDelta, MessageID: "m2", Text: "y"})
-	b.Publish(Event{SessionID: "a", Kind: KindToolCall, MessageID: "m2"})
-	b.Publish(Event{SessionID: "a", Kind: KindToolCall, MessageID: "m2"})
-	b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m2", Text: "z"})
+	b.Publish(Event{SessionID: "a", Kind: kinds.ReasoningDelta, MessageID: "m1", Text: "r"})
+	b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m2", Text: "x"})
+	b.Publish(Event{SessionID: "b", Kind: kinds.TextDelta, MessageID: "m2", Text: "y"})
+	b.Publish(Event{SessionID: "a", Kind: kinds.ToolCall, MessageID: "m2"})
+	b.Publish(Event{SessionID: "a", Kind: kinds.ToolCall, MessageID: "m2"})
+	b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m2", Text: "z"})
 	close(release)
 	unsub()
 	evs := got()
@@ -62,7 +64,7 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	}
 	var text strings.Builder
 	for i, e := range evs[:singles] {
-		if e.Kind != KindTextDelta || e.MessageID != "m1" {
+		if e.Kind != kinds.TextDelta || e.MessageID != "m1" {
 			t.Fatalf("event %d: %+v", i, e)
 		}
 		if i < singles-1 && (len(e.Text) != 1 || e.Seq != int64(i+1)) {
@@ -82,12 +84,12 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 		shape = append(shape, e.SessionID+"/"+string(e.Kind)+"/"+e.MessageID+"/"+e.Text)
 	}
 	wantShape := []string{
-		"a/" + string(KindReasoningDelta) + "/m1/r",
-		"a/" + string(KindTextDelta) + "/m2/x",
-		"b/" + string(KindTextDelta) + "/m2/y",
-		"a/" + string(KindToolCall) + "/m2/",
-		"a/" + string(KindToolCall) + "/m2/",
-		"a/" + string(KindTextDelta) + "/m2/z",
+		"a/" + string(kinds.ReasoningDelta) + "/m1/r",
+		"a/" + string(kinds.TextDelta) + "/m2/x",
+		"b/" + string(kinds.TextDelta) + "/m2/y",
+		"a/" + string(kinds.ToolCall) + "/m2/",
+		"a/" + string(kinds.ToolCall) + "/m2/",
+		"a/" + string(kinds.TextDelta) + "/m2/z",
 	}
 	if strings.Join(shape, " ") != strings.Join(wantShape, " ") {
 		t.Fatalf("after the merge:\n %v\nwant\n %v", shape, wantShape)
@@ -114,7 +116,7 @@ func TestKeepingUpSubscriberGetsEveryDelta(t *testing.T) {
 	unsub := b.Subscribe(func(e Event) { handed <- e })
 	defer unsub()
 	for i := 0; i < 50; i++ {
-		b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m", Text: "x"})
+		b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 		if e := <-handed; e.Text != "x" || e.Seq != int64(i+1) {
 			t.Fatalf("event %d: %+v", i, e)
 		}
@@ -134,10 +136,10 @@ func BenchmarkMergeBehindBlockedSubscriber(b *testing.B) {
 				first := make(chan struct{})
 				var once sync.Once
 				unsub := bus.Subscribe(func(Event) { once.Do(func() { close(first); <-release }) })
-				bus.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m", Text: "x"})
+				bus.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 				<-first
 				for i := 0; i < n; i++ {
-					bus.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m", Text: "x"})
+					bus.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 				}
 				close(release)
 				unsub()
@@ -152,7 +154,7 @@ func BenchmarkMergeBehindBlockedSubscriber(b *testing.B) {
 func TestForgetDropsHistoryKeepsSeq(t *testing.T) {
 	b := NewBus()
 	for i := 0; i < 5; i++ {
-		b.Publish(Event{SessionID: "a", Kind: KindNotice})
+		b.Publish(Event{SessionID: "a", Kind: kinds.Notice})
 	}
 	if evs, ok := b.Since("a", 2); !ok || len(evs) != 3 || evs[0].Seq != 3 {
 		t.Fatalf("before Forget: %v %v", evs, ok)
@@ -164,7 +166,7 @@ func TestForgetDropsHistoryKeepsSeq(t *testing.T) {
 	if evs, ok := b.Since("a", 5); !ok || len(evs) != 0 {
 		t.Fatalf("up to date after Forget: %v %v", evs, ok)
 	}
-	if e := b.Publish(Event{SessionID: "a", Kind: KindNotice}); e.Seq != 6 || b.LastSeq("a") != 6 {
+	if e := b.Publish(Event{SessionID: "a", Kind: kinds.Notice}); e.Seq != 6 || b.LastSeq("a") != 6 {
 		t.Fatalf("seq after Forget: %d", e.Seq)
 	}
 	if b.LastSeq("never") != 0 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"sync"
 	"testing"
 )
@@ -13,19 +14,19 @@ func TestBusSeqOrderAndReplay(t *testing.T) {
 	unsub := b.Subscribe(func(e Event) {
 		mu.Lock()
 		got = append(got, e)
-		if e.Kind == KindTurnFinished && e.SessionID == "a" {
+		if e.Kind == kinds.TurnFinished && e.SessionID == "a" {
 			close(done)
 		}
 		mu.Unlock()
 	})
 	n := 3 * ringSize
 	for i := 0; i < n; i++ {
-		b.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m", Text: "x"})
+		b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 		if i%100 == 0 {
-			b.Publish(Event{SessionID: "b", Kind: KindNotice})
+			b.Publish(Event{SessionID: "b", Kind: kinds.Notice})
 		}
 	}
-	b.Publish(Event{SessionID: "a", Kind: KindTurnFinished})
+	b.Publish(Event{SessionID: "a", Kind: kinds.TurnFinished})
 	<-done
 	unsub()
 	// Per session, seq increases and text is never lost, even when a slow
@@ -64,6 +65,6 @@ func BenchmarkBusPublish(b *testing.B) {
 	defer unsub()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		bus.Publish(Event{SessionID: "a", Kind: KindTextDelta, MessageID: "m", Text: "x"})
+		bus.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 	}
 }

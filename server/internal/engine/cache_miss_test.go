@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -36,7 +37,7 @@ func withSettings(v, over config.Values) config.Values {
 // lastMiss is the cache-miss cause of the session's last request.
 func lastMiss(t *testing.T, x *enginetest.Env, sid string) llm.CacheMiss {
 	t.Helper()
-	us := x.EventsOf(sid, engine.KindUsage)
+	us := x.EventsOf(sid, kinds.Usage)
 	for i := len(us) - 1; i >= 0; i-- {
 		if us[i].Usage != nil {
 			return us[i].Usage.Miss
@@ -138,7 +139,7 @@ func TestCacheMissCauses(t *testing.T) {
 		for i := range 3 {
 			x.Turn(sid, enginetest.Prose(200, uint64(i)))
 		}
-		if info, err := x.E.Compact(ctx, sid, "", engine.TriggerButton); err != nil || info.Failed {
+		if info, err := x.E.Compact(ctx, sid, "", compaction.TriggerButton); err != nil || info.Failed {
 			t.Fatalf("compact: %v %+v", err, info)
 		}
 		x.Turn(sid, "after the compaction")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -65,8 +66,8 @@ func TestCommandShellRefusedIsNotSent(t *testing.T) {
 		t.Fatalf("the model was asked %d times", n)
 	}
 	var errs []string
-	x.Await("error event", func() bool { return len(x.EventsOf(sid, engine.KindError)) > 0 })
-	for _, ev := range x.EventsOf(sid, engine.KindError) {
+	x.Await("error event", func() bool { return len(x.EventsOf(sid, kinds.Error)) > 0 })
+	for _, ev := range x.EventsOf(sid, kinds.Error) {
 		errs = append(errs, ev.Err.Message)
 	}
 	if all := strings.Join(errs, "\n"); !strings.Contains(all, "grep -r needle .") || !strings.Contains(all, "was not sent") {

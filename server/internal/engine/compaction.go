@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/usage"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,22 +17,6 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// Compaction triggers, errors and records (package compaction does the work).
-const (
-	TriggerAuto    = compaction.TriggerAuto
-	TriggerCommand = compaction.TriggerCommand
-	TriggerTool    = compaction.TriggerTool
-	TriggerButton  = compaction.TriggerButton
-)
-
-var (
-	ErrCompacting       = compaction.ErrCompacting
-	ErrNothingToCompact = compaction.ErrNothingToCompact
-)
-
-// CompactionRecord is the persisted trace of one attempt.
-type CompactionRecord = compaction.Record
-
 // TagFree is the free phase's sub-agent tag: the only phase in which global
 // compaction runs. Executor, evaluator and sub-agent runs use other tags.
 const TagFree = "free"
@@ -39,7 +25,7 @@ const TagFree = "free"
 // compaction event carries it.
 type CompactionInfo struct {
 	compaction.Info
-	Context ContextUse
+	Context usage.Context
 }
 
 func (e *Engine) compactPolicy(p Profile) compact.Policy {
@@ -119,20 +105,20 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		case err != nil:
 			status = "error"
 			text := e.Tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
-			if errors.Is(err, ErrNothingToCompact) {
+			if errors.Is(err, compaction.ErrNothingToCompact) {
 				status, text = "done", e.Tr("Nothing to summarise yet: the conversation is still short.")
 			}
-			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, SubAgentTag: TagFree, Text: text, Status: "warn"})
+			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.Notice, SubAgentTag: TagFree, Text: text, Status: "warn"})
 		case info.Failed:
 			status = "error"
 		}
-		if trigger == TriggerCommand {
+		if trigger == compaction.TriggerCommand {
 			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			// The command's own requests are its usage, as a turn's are.
 			tu := e.Meter.FinishTurn(fctx, sid, 0, before)
-			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: status,
-				Usage: &UsageInfo{Usage: tu.Usage}, Payload: e.ContextUse(fctx, sid)})
+			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: status,
+				Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
 		}
 	}()
 	return job, nil

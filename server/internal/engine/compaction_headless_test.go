@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"strings"
 	"testing"
 
@@ -53,28 +54,28 @@ func TestHeadlessAnswersAreKeptAndNothingPauses(t *testing.T) {
 // Each kind of answered confirmation reads as the decision a person made;
 // answers nobody gave (timeouts, closed dialogs) are none.
 func TestDecisionOfEachConfirmation(t *testing.T) {
-	rec := func(c Confirm, a Answer) store.Confirmation {
+	rec := func(c approval.Confirm, a approval.Answer) store.Confirmation {
 		p, _ := json.Marshal(c)
 		r, _ := json.Marshal(a)
 		return store.Confirmation{Kind: c.Kind, Payload: p, Response: r}
 	}
 	for _, tt := range []struct {
 		name string
-		c    Confirm
-		a    Answer
+		c    approval.Confirm
+		a    approval.Answer
 		want string // the decision's line, "" when it is none
 	}{
-		{"shell changed", Confirm{Kind: "shell", Command: "go test ./..."}, Answer{Accept: true, Command: "go test ./parser/"},
+		{"shell changed", approval.Confirm{Kind: "shell", Command: "go test ./..."}, approval.Answer{Accept: true, Command: "go test ./parser/"},
 			"Approved after changing the command go test ./parser/"},
-		{"edit rejected", Confirm{Kind: "edit", RelPath: "a.go", Path: "/w/a.go"}, Answer{Reason: "wrong file"},
+		{"edit rejected", approval.Confirm{Kind: "edit", RelPath: "a.go", Path: "/w/a.go"}, approval.Answer{Reason: "wrong file"},
 			`Rejected the edit of a.go (reason: "wrong file")`},
-		{"plan used", Confirm{Kind: "question", Review: &ReviewCard{}}, Answer{Accept: true, Answer: approval.PlanUse}, "Approved the todo plan"},
-		{"plan replied", Confirm{Kind: "question", Review: &ReviewCard{}}, Answer{Accept: true, Answer: "split step 2"},
+		{"plan used", approval.Confirm{Kind: "question", Review: &reviewers.Card{}}, approval.Answer{Accept: true, Answer: approval.PlanUse}, "Approved the todo plan"},
+		{"plan replied", approval.Confirm{Kind: "question", Review: &reviewers.Card{}}, approval.Answer{Accept: true, Answer: "split step 2"},
 			`Did not accept the todo plan and replied: "split step 2"`},
-		{"plan rejected", Confirm{Kind: "question", Review: &ReviewCard{}}, Answer{Accept: true, Answer: approval.PlanReject}, "Rejected the todo plan"},
-		{"question declined", Confirm{Kind: "question", Question: "Which DB?\nmore"}, Answer{}, `Asked "Which DB?", the user declined to answer`},
-		{"timed out", Confirm{Kind: "question", Question: "q"}, Answer{Reason: reasonTimedOut}, ""},
-		{"closed", Confirm{Kind: "question", Question: "q"}, Answer{Reason: reasonClosed}, ""},
+		{"plan rejected", approval.Confirm{Kind: "question", Review: &reviewers.Card{}}, approval.Answer{Accept: true, Answer: approval.PlanReject}, "Rejected the todo plan"},
+		{"question declined", approval.Confirm{Kind: "question", Question: "Which DB?\nmore"}, approval.Answer{}, `Asked "Which DB?", the user declined to answer`},
+		{"timed out", approval.Confirm{Kind: "question", Question: "q"}, approval.Answer{Reason: reasonTimedOut}, ""},
+		{"closed", approval.Confirm{Kind: "question", Question: "q"}, approval.Answer{Reason: reasonClosed}, ""},
 	} {
 		d, ok := decisionOf(rec(tt.c, tt.a))
 		got := ""

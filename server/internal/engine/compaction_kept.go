@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
@@ -40,8 +41,8 @@ func (h compactionHost) Decisions(ctx context.Context, sid string, limit int) ([
 // decisionOf reads one answered confirmation as a decision; answers nobody
 // gave (a timeout, a dialog closed) are not decisions.
 func decisionOf(r store.Confirmation) (compact.Decision, bool) {
-	var c Confirm
-	var a Answer
+	var c approval.Confirm
+	var a approval.Answer
 	if json.Unmarshal(r.Payload, &c) != nil || json.Unmarshal(r.Response, &a) != nil {
 		return compact.Decision{}, false
 	}
@@ -106,7 +107,7 @@ func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, i
 	}
 	q := h.tr("Context was compacted — continue?") + "\n\n" + info.Notice
 	cont := h.tr("Continue")
-	ans, err := h.broker.Ask(ctx, Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
+	ans, err := h.broker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
 		Options: []string{cont, h.tr("Stop")}})
 	if err != nil {
 		return err
@@ -114,7 +115,7 @@ func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, i
 	if ans.Accept && (ans.Answer == cont || ans.Answer == "Continue") {
 		return nil
 	}
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindNotice, SubAgentTag: TagFree, Status: "info",
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Status: "info",
 		Text: h.tr("Stopped after the conversation was compacted. Send a message to continue.")})
 	return compaction.ErrStopped
 }
@@ -126,10 +127,10 @@ func (e *Engine) recordHeadlessAnswer(ctx context.Context, sid string, q tools.H
 	if r.TimedOut || r.Closed || q.ToolCallID == "" {
 		return
 	}
-	payload, _ := json.Marshal(Confirm{SessionID: sid, ToolCallID: q.ToolCallID, Kind: "question", Question: q.Question, Options: q.Options})
+	payload, _ := json.Marshal(approval.Confirm{SessionID: sid, ToolCallID: q.ToolCallID, Kind: "question", Question: q.Question, Options: q.Options})
 	rec, err := e.Store.CreateConfirmation(ctx, sid, store.NewConfirmation{Kind: "question", ToolCallID: q.ToolCallID, Payload: payload})
 	if err == nil {
-		a := Answer{Accept: !r.Cancelled, Answer: r.Reply}
+		a := approval.Answer{Accept: !r.Cancelled, Answer: r.Reply}
 		st := store.ConfirmApproved
 		if r.Cancelled {
 			st = store.ConfirmRejected

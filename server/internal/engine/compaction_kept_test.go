@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -27,7 +28,7 @@ type keptRun struct {
 	e        *engine.Engine
 	model    *scripted.Server
 	dir      string
-	confirms chan engine.Confirm
+	confirms chan approval.Confirm
 
 	mu   sync.Mutex
 	main []scripted.Reply
@@ -51,7 +52,7 @@ func (k *keptRun) handle(r *scripted.RecordedRequest) scripted.Reply {
 
 func newKeptRun(t *testing.T, window int, more config.Values) *keptRun {
 	t.Helper()
-	k := &keptRun{t: t, model: scripted.Start(t), dir: t.TempDir(), confirms: make(chan engine.Confirm, 16)}
+	k := &keptRun{t: t, model: scripted.Start(t), dir: t.TempDir(), confirms: make(chan approval.Confirm, 16)}
 	k.model.SetHandler(k.handle)
 	v := config.Values{"apiBaseUrl": k.model.URL(), "model": "scripted-model", "maxOutputTokens": float64(2000),
 		"snapshots.enabled": false, "compact.keepTokens": float64(400)}
@@ -63,7 +64,7 @@ func newKeptRun(t *testing.T, window int, more config.Values) *keptRun {
 	}
 	t.Setenv("HOME", t.TempDir())
 	e, err := engine.New(engine.Options{Roots: []string{k.dir}, StateDir: t.TempDir(), Settings: v, APIKeys: map[string]string{"": "sk-test"},
-		HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}, OnConfirm: func(c engine.Confirm) { k.confirms <- c }})
+		HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}, OnConfirm: func(c approval.Confirm) { k.confirms <- c }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func (k *keptRun) write(name string, tokens int, seed uint64) {
 	}
 }
 
-func (k *keptRun) confirm() engine.Confirm {
+func (k *keptRun) confirm() approval.Confirm {
 	k.t.Helper()
 	select {
 	case c := <-k.confirms:
@@ -91,7 +92,7 @@ func (k *keptRun) confirm() engine.Confirm {
 	case <-time.After(30 * time.Second):
 		k.t.Fatal("no confirmation was asked")
 	}
-	return engine.Confirm{}
+	return approval.Confirm{}
 }
 
 // mainRequests are the recorded requests of the main agent (not the
@@ -152,13 +153,13 @@ func TestTwoCompactionsKeepTheTask(t *testing.T) {
 	if c.Kind != "edit" || !strings.HasSuffix(c.Path, "a.go") {
 		t.Fatalf("first confirmation %+v", c)
 	}
-	must(t, k.e.Broker.Resolve(c.ID, engine.Answer{Accept: false, Reason: "reuse the existing scanner package"}))
+	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "reuse the existing scanner package"}))
 	// Decision 2: ask_human is answered.
 	c = k.confirm()
 	if c.Kind != "question" || c.ToolCallID != "q1" {
 		t.Fatalf("second confirmation %+v", c)
 	}
-	must(t, k.e.Broker.Resolve(c.ID, engine.Answer{Accept: true, Answer: "Go 1.22, no generics tricks", Reason: engine.ReasonDone}))
+	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Go 1.22, no generics tricks", Reason: engine.ReasonDone}))
 	// The first automatic compaction asks before the next request.
 	continueAfterCompaction(t, k, 1)
 	// Decision 3: the edit of b.go is approved; meanwhile item 2 is done.
@@ -168,7 +169,7 @@ func TestTwoCompactionsKeepTheTask(t *testing.T) {
 	}
 	plan.Items[1].Status, plan.Items[2].Status = scheduler.Done, scheduler.Running
 	must(t, sessionstate.Set(ctx, k.e.Store, sid, scheduler.TodoPlanKey, plan))
-	must(t, k.e.Broker.Resolve(c.ID, engine.Answer{Accept: true, Reason: "matches the style guide"}))
+	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Reason: "matches the style guide"}))
 	continueAfterCompaction(t, k, 2)
 	if st := k.e.Wait(sid); st != "done" {
 		t.Fatalf("turn ended %q", st)
@@ -242,7 +243,7 @@ func continueAfterCompaction(t *testing.T, k *keptRun, n int) {
 	if len(compactions) != n || compactions[n-1] != len(main) {
 		t.Fatalf("the card for compaction %d came after a model request (compactions %v, %d main requests)", n, compactions, len(main))
 	}
-	must(t, k.e.Broker.Resolve(c.ID, engine.Answer{Accept: true, Answer: "Continue"}))
+	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Continue"}))
 }
 
 // Stop on the card ends the turn where it is: cancelled, nothing more is
@@ -268,7 +269,7 @@ func TestStopAfterCompactionEndsTheTurn(t *testing.T) {
 	if !strings.HasPrefix(c.Question, "Context was compacted — continue?") || len(compactions) != 1 {
 		t.Fatalf("confirmation %+v after %d compactions", c, len(compactions))
 	}
-	must(t, k.e.Broker.Resolve(c.ID, engine.Answer{Accept: true, Answer: "Stop"}))
+	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Stop"}))
 	if st := k.e.Wait(sid); st != "cancelled" {
 		t.Fatalf("turn ended %q, want cancelled", st)
 	}

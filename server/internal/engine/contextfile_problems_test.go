@@ -1,10 +1,10 @@
 package engine_test
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
@@ -25,7 +25,7 @@ func TestContextFileProblemsAreShownOnce(t *testing.T) {
 		t.Fatalf("AGENTS.md did not reach the model:\n%s", u)
 	}
 	var warned []string
-	for _, ev := range x.EventsOf(sid, engine.KindNotice) {
+	for _, ev := range x.EventsOf(sid, kinds.Notice) {
 		if strings.HasPrefix(ev.Text, "Context file not loaded: ") {
 			warned = append(warned, ev.Text)
 		}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
@@ -160,7 +160,7 @@ func TestDeferredToolInOneExtraStep(t *testing.T) {
 	if c := shown["l1"]; c.Name != tools.DeferredEntryName {
 		t.Errorf("the look-up is stored as %+v", c)
 	}
-	for _, ev := range x.EventsOf(run.sid, engine.KindToolCall) {
+	for _, ev := range x.EventsOf(run.sid, kinds.ToolCall) {
 		if ev.Tool.CallID == "d1" && ev.Tool.Name != "create_directory" {
 			t.Errorf("the card shows %s", ev.Tool.Name)
 		}

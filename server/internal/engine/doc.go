@@ -56,7 +56,7 @@
 // resolves it, and nothing blocks the connection. Per-engine state belongs to
 // the type that owns it, never to package-level maps: compaction.Compactor
 // holds each session's compaction slot and block (a compaction started while
-// another runs is ErrCompacting; automatic compaction waits for it);
+// another runs is compaction.ErrCompacting; automatic compaction waits for it);
 // planrun.Runner holds one mutex per session under which every
 // read-change-persist of the plan happens; usage.Meter serialises each
 // session's usage read-modify-write (both through sessionstate.Locks);
@@ -127,9 +127,9 @@
 // session's choice as /model NAME does, so an earlier /model does not outlive
 // the newer pick. A session records the model its turns use (sessions.model,
 // updated at the start of a turn that uses another). The context meter's
-// window is the session model's, or a running custom command's (ContextUse),
+// window is the session model's, or a running custom command's (usage.Context),
 // and session/setModel publishes it at once (a usage chat event carrying only
-// context); ContextUse.profile names the session's own choice. Titles: the
+// context); usage.Context.profile names the session's own choice. Titles: the
 // first message names a session at once; with titles.model on or a roles.title
 // profile, that model is asked for a better title in the background (title.go,
 // cleaned by titles.FromModel); a failure keeps the first-message title.

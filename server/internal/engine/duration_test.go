@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -28,7 +30,7 @@ func TestToolDurationLeavesOutTheDecision(t *testing.T) {
 	ctx := context.Background()
 	results := make(chan Event, 8)
 	e.Bus.Subscribe(func(ev Event) {
-		if ev.Kind == KindToolResult {
+		if ev.Kind == kinds.ToolResult {
 			results <- ev
 		}
 	})
@@ -38,7 +40,7 @@ func TestToolDurationLeavesOutTheDecision(t *testing.T) {
 	}
 	asked := r.confirm()
 	answered := make(chan error, 1)
-	time.AfterFunc(decision, func() { answered <- e.Broker.Resolve(asked.ID, Answer{Accept: true}) })
+	time.AfterFunc(decision, func() { answered <- e.Broker.Resolve(asked.ID, approval.Answer{Accept: true}) })
 	if err := <-answered; err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ type Options struct {
 	// APIKeys by profile name; "" is the default profile's key.
 	APIKeys map[string]string
 	Host    tools.Host
-	Editor  Editor
+	Editor  approval.Editor
 	// Headless selects the non-interactive approval policy Approve
 	// (none|edits|all).
 	Headless bool
@@ -77,7 +77,7 @@ type Options struct {
 	// NewClient builds the model client; tests may substitute it.
 	NewClient func(llm.Profile, llm.Options) (llm.Client, error)
 	// Confirm callbacks tell the client about parked questions.
-	OnConfirm       func(Confirm)
+	OnConfirm       func(approval.Confirm)
 	OnConfirmClosed func(id, reason string)
 	OnSession       func(SessionSummary)
 	OnSnapshot      func(rollback.SnapshotInfo)

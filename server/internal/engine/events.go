@@ -5,34 +5,6 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 )
 
-// Event kinds: the shared vocabulary of package kinds (one declaration,
-// also the wire's and the webview's), under the names engine code uses.
-const (
-	KindTurnStarted    = kinds.TurnStarted
-	KindTextDelta      = kinds.TextDelta
-	KindReasoningDelta = kinds.ReasoningDelta
-	KindRetry          = kinds.Retry
-	KindToolCall       = kinds.ToolCall
-	KindToolResult     = kinds.ToolResult
-	KindNotice         = kinds.Notice
-	KindTurnFinished   = kinds.TurnFinished
-	KindError          = kinds.Error
-	KindMessage        = kinds.Message
-	KindTodo           = kinds.Todo
-	KindReview         = kinds.Review
-	KindCompaction     = kinds.Compaction
-	KindUsage          = kinds.Usage
-	KindTitle          = kinds.Title
-	KindMode           = kinds.Mode
-	KindHook           = kinds.Hook // a lifecycle hook's run; Payload is a hooks.Run
-	// KindSnapshots announces a turn's before-snapshots; MessageID is the
-	// turn's user message and Payload a []TurnSnapshot.
-	KindSnapshots = kinds.Snapshots
-	// KindNotification is show_notification's message for the user
-	// outside the chat; Payload is a Notification.
-	KindNotification = kinds.Notification
-)
-
 // Event is one entry of a session's ordered stream.
 type Event struct {
 	SessionID   string
@@ -46,15 +18,15 @@ type Event struct {
 	Usage       *UsageInfo
 	Tool        *ToolInfo
 	Err         *ErrorInfo
-	MessageSeq  int64 // for KindMessage: the stored message's seq
-	// Origin (KindMessage): who wrote the user message, store.Origin*;
+	MessageSeq  int64 // for kinds.Message: the stored message's seq
+	// Origin (kinds.Message): who wrote the user message, store.Origin*;
 	// "" is the person.
 	Origin string
-	// BTW (KindMessage, KindTurnStarted): the message belongs to a /btw
+	// BTW (kinds.Message, kinds.TurnStarted): the message belongs to a /btw
 	// side conversation, so it is labelled "Side note" while live as
 	// after a reload.
 	BTW     bool
-	Payload any // kind-specific extra data (todo state, review card)
+	Payload Payload // kind-specific data (todo state, review card); see payload.go
 }
 
 // UsageInfo is usage with cost.
@@ -86,5 +58,5 @@ type ErrorInfo struct {
 
 // terminal events are never dropped or merged by a slow subscriber.
 func (e Event) terminal() bool {
-	return e.Kind != KindTextDelta && e.Kind != KindReasoningDelta
+	return e.Kind != kinds.TextDelta && e.Kind != kinds.ReasoningDelta
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"github.com/govibe/govibe/server/internal/approval"
+	"github.com/govibe/govibe/server/internal/usage"
 	"sync/atomic"
 
 	"github.com/govibe/govibe/server/internal/modes/moderun"
@@ -37,12 +39,12 @@ func (c countingKV) GetState(ctx context.Context, sid, key string) (json.RawMess
 }
 
 // TurnUsageOf returns a finished turn's recorded usage.
-func TurnUsageOf(e *Engine, ctx context.Context, sid string, turn int) (TurnUsage, bool) {
+func TurnUsageOf(e *Engine, ctx context.Context, sid string, turn int) (usage.Turn, bool) {
 	return e.Meter.TurnOf(ctx, sid, turn)
 }
 
 // reviewPlan is the plan review create_todo_list asks for, outside a tool
 // call (approval.Approvals.ReviewPlan on the session's running turn).
-func reviewPlan(e *Engine, ctx context.Context, sid, request string, plan any) (PlanReview, error) {
+func reviewPlan(e *Engine, ctx context.Context, sid, request string, plan any) (approval.PlanReview, error) {
 	return e.Approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -17,9 +18,9 @@ import (
 
 func hookRuns(x *enginetest.Env, sid string, ev hooks.Event) []hooks.Run {
 	var out []hooks.Run
-	for _, e := range x.EventsOf(sid, engine.KindHook) {
-		if r := e.Payload.(hooks.Run); r.Event == ev {
-			out = append(out, r)
+	for _, e := range x.EventsOf(sid, kinds.Hook) {
+		if r := e.Payload.(engine.HookPayload); r.Event == ev {
+			out = append(out, hooks.Run(r))
 		}
 	}
 	return out
@@ -85,7 +86,7 @@ func TestStopHookBlockContinuesBounded(t *testing.T) {
 		t.Fatalf("%d Stop runs, want 4", len(runs))
 	}
 	found := false
-	for _, ev := range y.EventsOf(sid2, engine.KindNotice) {
+	for _, ev := range y.EventsOf(sid2, kinds.Notice) {
 		found = found || strings.Contains(ev.Text, "cannot loop")
 	}
 	if !found {
@@ -116,7 +117,7 @@ func TestPreCompactFiresForAutomaticCompaction(t *testing.T) {
 	if len(runs) != 1 {
 		t.Fatalf("%d PreCompact runs", len(runs))
 	}
-	if len(x.EventsOf(sid, engine.KindCompaction)) != 1 {
+	if len(x.EventsOf(sid, kinds.Compaction)) != 1 {
 		t.Fatal("no compaction")
 	}
 	raw, err := os.ReadFile(filepath.Join(x.Dir, "precompact.json"))

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -79,8 +79,8 @@ func TestHooksBlockModifyAndAddContext(t *testing.T) {
 		t.Fatalf("updatedInput not applied: %q", r)
 	}
 	results := map[string]int{}
-	for _, ev := range x.EventsOf(sid, engine.KindHook) {
-		results[ev.Payload.(hooks.Run).Result]++
+	for _, ev := range x.EventsOf(sid, kinds.Hook) {
+		results[ev.Payload.(engine.HookPayload).Result]++
 	}
 	if results["blocked"] != 1 || results["ok"] < 2 {
 		t.Fatalf("hook events: %v", results)
@@ -109,8 +109,8 @@ func TestHooksRefusePromptAndTimeOut(t *testing.T) {
 		t.Fatalf("a timed-out hook blocked the call: %q", r)
 	}
 	timedOut := false
-	for _, ev := range x.EventsOf(sid, engine.KindHook) {
-		if ev.Payload.(hooks.Run).Result == "timeout" {
+	for _, ev := range x.EventsOf(sid, kinds.Hook) {
+		if ev.Payload.(engine.HookPayload).Result == "timeout" {
 			timedOut = true
 		}
 	}

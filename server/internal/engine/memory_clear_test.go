@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -89,7 +90,7 @@ func TestClearKeepsTheSessionAndForgetsTheContext(t *testing.T) {
 		t.Fatalf("/clear: session %q (want %q), %v", got, sid, err)
 	}
 	x.Await("clear finished", func() bool {
-		for _, ev := range x.EventsOf(sid, engine.KindTurnFinished) {
+		for _, ev := range x.EventsOf(sid, kinds.TurnFinished) {
 			if ev.TurnID == job {
 				return true
 			}

@@ -3,11 +3,13 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// Notification is the payload of a KindNotification event: what
+// Notification is the payload of a kinds.Notification event: what
 // show_notification asked to show outside the chat (a VS Code
 // notification; a line on stderr headless).
 type Notification struct {
@@ -25,8 +27,8 @@ type turnApprover struct {
 	t *turn
 	// resumed, when set, is the question restored after a restart that
 	// this run resumes, and answer the user's answer to it (ask_human.go).
-	resumed *Confirm
-	answer  Answer
+	resumed *approval.Confirm
+	answer  approval.Answer
 }
 
 // approvals are what package approval decides for a turn.
@@ -45,7 +47,7 @@ func (a *turnApprover) Notify(ctx context.Context, severity, message string) err
 	if a.t.notifications.Add(1) > tools.MaxNotificationsPerRun {
 		return tools.ErrTooManyNotifications
 	}
-	a.e.Bus.Publish(Event{SessionID: a.t.sessionID, TurnID: a.t.id, Kind: KindNotification, Text: message, Status: severity,
+	a.e.Bus.Publish(Event{SessionID: a.t.sessionID, TurnID: a.t.id, Kind: kinds.Notification, Text: message, Status: severity,
 		Payload: Notification{Severity: severity, Message: message}})
 	go a.e.hooks.Fire(a.e.baseCtx, a.t.id, hooks.Input{SessionID: a.t.sessionID, HookEventName: hooks.Notification, Message: message})
 	return nil

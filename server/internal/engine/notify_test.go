@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func TestShowNotificationEventAndHook(t *testing.T) {
 	x.Model.Enqueue(scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "n1", Name: "show_notification",
 		Arguments: `{"message":"Migration finished.","severity":"error"}`}}}, scripted.Reply{Text: "ok"})
 	sid, turn := x.Turn("", "migrate")
-	evs := x.EventsOf(sid, engine.KindNotification)
+	evs := x.EventsOf(sid, kinds.Notification)
 	if len(evs) != 1 || evs[0].TurnID != turn {
 		t.Fatalf("notification events %+v", evs)
 	}

@@ -24,7 +24,9 @@ func (e *Engine) dropOrphanPrompt(ctx context.Context, t *turn, b *begun) {
 		return
 	}
 	sid := t.sessionID
-	track, err := e.Store.LLMMessages(ctx, sid)
+	// Only the track's end is read: the whole track would be decoded on
+	// every turn's end (sessionbench -mode long).
+	n, last, err := e.Store.LLMLast(ctx, sid)
 	if err != nil {
 		e.log.Warn("reading the model track", zap.String("session", sid), zap.Error(err))
 		return
@@ -32,7 +34,7 @@ func (e *Engine) dropOrphanPrompt(ctx context.Context, t *turn, b *begun) {
 	i := len(b.history) - 1
 	prompt := b.history[i]
 	// Only the exact shape the turn left: its prompt last, where it put it.
-	if prompt.Role != llm.RoleUser || len(track) != i+1 || track[i].Role != llm.RoleUser || track[i].Content != prompt.Content {
+	if prompt.Role != llm.RoleUser || n != i+1 || last.Role != llm.RoleUser || last.Content != prompt.Content {
 		return
 	}
 	if err := e.Store.ReplaceLLMMessages(ctx, sid, i, i+1, nil); err != nil {

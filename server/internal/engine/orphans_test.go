@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/snapshot"
@@ -20,15 +21,15 @@ import (
 // workspace and storage as r's, open at the same time.
 type window struct {
 	e        *Engine
-	confirms chan Confirm
+	confirms chan approval.Confirm
 }
 
 func (r *restartable) openWindow(legacy ...string) *window {
 	r.t.Helper()
-	w := &window{confirms: make(chan Confirm, 8)}
+	w := &window{confirms: make(chan approval.Confirm, 8)}
 	e, err := New(Options{Roots: []string{r.ws}, StateDir: r.state, LegacyStateDirs: legacy, Settings: r.settings,
 		APIKeys: map[string]string{"": "sk-test"}, HostInfo: HostInfo{OS: "linux", Shell: "bash"},
-		OnConfirm: func(c Confirm) { w.confirms <- c }})
+		OnConfirm: func(c approval.Confirm) { w.confirms <- c }})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -37,14 +38,14 @@ func (r *restartable) openWindow(legacy ...string) *window {
 	return w
 }
 
-func (w *window) confirm(t *testing.T) Confirm {
+func (w *window) confirm(t *testing.T) approval.Confirm {
 	t.Helper()
 	select {
 	case c := <-w.confirms:
 		return c
 	case <-time.After(20 * time.Second):
 		t.Fatal("no confirmation asked in the second window")
-		return Confirm{}
+		return approval.Confirm{}
 	}
 }
 
@@ -100,7 +101,7 @@ func TestTwoWindowsShareOneHistory(t *testing.T) {
 	default:
 	}
 
-	if err := a.Broker.Resolve(asked.ID, Answer{Accept: true}); err != nil {
+	if err := a.Broker.Resolve(asked.ID, approval.Answer{Accept: true}); err != nil {
 		t.Fatalf("the first window can no longer answer its question: %v", err)
 	}
 	if st := a.Wait(sid); st != agent.StatusDone {
@@ -195,7 +196,7 @@ func TestReloadOverlapReoffersQuestion(t *testing.T) {
 	if again.ID != asked.ID || again.TurnID != turnID {
 		t.Fatalf("asked again %+v, first %+v", again, asked)
 	}
-	if err := b.e.Broker.Resolve(again.ID, Answer{Accept: true}); err != nil {
+	if err := b.e.Broker.Resolve(again.ID, approval.Answer{Accept: true}); err != nil {
 		t.Fatal(err)
 	}
 	if st := b.e.Wait(sid); st != agent.StatusDone {

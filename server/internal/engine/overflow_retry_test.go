@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
@@ -57,10 +58,10 @@ func TestProviderContextLengthErrorCompactsOnceAndRetriesOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			if st := x.E.Wait(sid); string(st) != tc.wantState {
-				for _, ev := range x.EventsOf(sid, engine.KindError) {
+				for _, ev := range x.EventsOf(sid, kinds.Error) {
 					t.Logf("error: %+v", ev.Err)
 				}
-				for _, ev := range x.EventsOf(sid, engine.KindCompaction) {
+				for _, ev := range x.EventsOf(sid, kinds.Compaction) {
 					t.Logf("compaction: %+v %s", ev.Payload, ev.Text)
 				}
 				t.Fatalf("turn ended %q, want %q", st, tc.wantState)
@@ -74,7 +75,7 @@ func TestProviderContextLengthErrorCompactsOnceAndRetriesOnce(t *testing.T) {
 				return
 			}
 			x.Await("error event", func() bool {
-				for _, ev := range x.EventsOf(sid, engine.KindError) {
+				for _, ev := range x.EventsOf(sid, kinds.Error) {
 					if ev.TurnID == tid && ev.Err != nil {
 						return strings.Contains(ev.Err.Message, "window is 128k; the request was 131k") && strings.Contains(ev.Err.Message, "/compact") && ev.Err.Action == "pickModel"
 					}

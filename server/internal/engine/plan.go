@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -19,15 +20,6 @@ import (
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
-)
-
-// Todo control actions (todo/control) and the resume message.
-const (
-	TodoStop   = planrun.Stop
-	TodoSkip   = planrun.Skip
-	TodoRetry  = planrun.Retry
-	TodoResume = planrun.Resume
-	ResumeText = planrun.ResumeText
 )
 
 // afterFreeRun continues a free run that stopped after create_todo_list.
@@ -98,8 +90,8 @@ func (p *planTurn) OpenStep(ctx context.Context, step scheduler.Step, prompt str
 	if err != nil {
 		return nil, err
 	}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: tag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: prompt, Origin: origin})
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: tag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: tag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: prompt, Origin: origin})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: tag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq})
 	e.mu.Lock()
 	t.writer = w
 	e.mu.Unlock()

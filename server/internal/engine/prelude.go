@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/contextfiles"
 	"github.com/govibe/govibe/server/internal/mentions"
 	"github.com/govibe/govibe/server/internal/sessionstate"
@@ -56,7 +57,7 @@ func (e *Engine) contextFilesFor(ctx context.Context, sid, activeFile string) (s
 		// Once per session: a malformed file is said where the user looks.
 		if e.reported.first("contextfile\x00" + sid + "\x00" + err.Error()) {
 			e.log.Warn("context file", zap.Error(err))
-			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: e.Tr("Context file not loaded: %s", err.Error())})
+			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.Tr("Context file not loaded: %s", err.Error())})
 		}
 	}
 	var inPlay []string

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestContextFilesOnceThenChanges(t *testing.T) {
 	if !strings.Contains(first.LastUserMessage(), "ROOT-RULE-1") || strings.Contains(first.Messages[0].Content, "ROOT-RULE-1") {
 		t.Fatalf("AGENTS.md must be in the first user message and not the system prompt:\n%s", first.LastUserMessage())
 	}
-	msgs := x.EventsOf(sid, engine.KindMessage)
+	msgs := x.EventsOf(sid, kinds.Message)
 	if ex, ok := msgs[0].Payload.(engine.UserExtras); !ok || len(ex.ContextFiles) != 1 || ex.ContextFiles[0] != "AGENTS.md" {
 		t.Fatalf("the UI was not told which context files were sent: %#v", msgs[0].Payload)
 	}
@@ -81,7 +82,7 @@ func TestMentionsExpandedBeforeTheModelCall(t *testing.T) {
 	if !strings.Contains(u, "<attachments>") || !strings.Contains(u, "MENTIONED-CONTENT") || strings.Contains(u, "root:x:0") {
 		t.Fatalf("attachments in the model message:\n%s", u)
 	}
-	ex, ok := x.EventsOf(sid, engine.KindMessage)[0].Payload.(engine.UserExtras)
+	ex, ok := x.EventsOf(sid, kinds.Message)[0].Payload.(engine.UserExtras)
 	if !ok || len(ex.Attachments) != 2 {
 		t.Fatalf("attachments for the UI: %#v", ex)
 	}

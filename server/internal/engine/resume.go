@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -31,7 +32,7 @@ type parkedTurn struct {
 	turnID     string
 	messageID  string
 	messageSeq int64
-	confirm    Confirm
+	confirm    approval.Confirm
 	// calls are the last round's calls still without a result, in order;
 	// the confirmed call is one of them.
 	calls []llm.ToolCall
@@ -89,7 +90,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 	if conf == nil {
 		return nil
 	}
-	var c Confirm
+	var c approval.Confirm
 	if err := json.Unmarshal(conf.Payload, &c); err != nil || c.Kind != conf.Kind {
 		return nil
 	}
@@ -171,13 +172,13 @@ func (e *Engine) park(p *parkedTurn) {
 	e.parked[p.sessionID] = p
 	delete(e.interrupted, p.sessionID)
 	e.mu.Unlock()
-	e.Broker.Restore(p.confirm, func(a Answer) { e.resumeParked(p, a) })
+	e.Broker.Restore(p.confirm, func(a approval.Answer) { e.resumeParked(p, a) })
 	e.expireRestoredAsk(p)
 }
 
 // resumeParked starts the resumed run with the user's answer. It is called
 // from Broker.Resolve and returns at once.
-func (e *Engine) resumeParked(p *parkedTurn, a Answer) {
+func (e *Engine) resumeParked(p *parkedTurn, a approval.Answer) {
 	sid := p.sessionID
 	ctx, cancel := context.WithCancel(e.baseCtx)
 	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, cancel: cancel, done: make(chan struct{}),
@@ -208,21 +209,21 @@ func (e *Engine) resumeParked(p *parkedTurn, a Answer) {
 // runResumed runs the parked call with the recorded answer, then any
 // later call of its round, then the agent loop, and finishes the turn as
 // runTurn does.
-func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a Answer) {
+func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a approval.Answer) {
 	sid := t.sessionID
 	w, err := e.Store.ResumeWriter(ctx, p.messageID)
 	if err != nil {
 		e.log.Error("reopening the parked turn", zap.String("session", sid), zap.Error(err))
 		e.releaseTurn(t)
 		e.Broker.EndDialogs(sid, t.id)
-		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: p.messageID, Status: string(agent.StatusError)})
+		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnFinished, MessageID: p.messageID, Status: string(agent.StatusError)})
 		return
 	}
 	e.mu.Lock()
 	t.writer = w
 	e.mu.Unlock()
 	sink := &turnSink{e: e, t: t, w: w, msgID: p.messageID, tag: TagFree}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: TagFree, MessageID: p.messageID, MessageSeq: p.messageSeq, BTW: p.btw})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: TagFree, MessageID: p.messageID, MessageSeq: p.messageSeq, BTW: p.btw})
 	before := e.Meter.Of(ctx, sid)
 	b := &begun{ids: store.TurnIDs{AssistantMessageID: p.messageID, AssistantSeq: p.messageSeq}, writer: w}
 	var out agent.Outcome
@@ -293,13 +294,13 @@ func (e *Engine) releaseParked(sid, why string) error {
 			llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: "Error: " + text}); err != nil {
 			return err
 		}
-		e.Bus.Publish(Event{SessionID: sid, TurnID: p.turnID, MessageID: p.messageID, SubAgentTag: TagFree, Kind: KindToolResult, Status: "error",
+		e.Bus.Publish(Event{SessionID: sid, TurnID: p.turnID, MessageID: p.messageID, SubAgentTag: TagFree, Kind: kinds.ToolResult, Status: "error",
 			Tool: &ToolInfo{CallID: c.ID, Name: c.Name, Output: text}})
 	}
 	if err := w.Finalize(ctx, store.StatusCancelled, nil); err != nil {
 		return err
 	}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: p.turnID, MessageID: p.messageID, SubAgentTag: TagFree, Kind: KindTurnFinished, Status: string(agent.StatusCancelled)})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: p.turnID, MessageID: p.messageID, SubAgentTag: TagFree, Kind: kinds.TurnFinished, Status: string(agent.StatusCancelled)})
 	e.opts.OnSession(e.summary(ctx, sid))
 	return nil
 }

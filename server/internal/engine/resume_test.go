@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -23,7 +25,7 @@ type restartable struct {
 	ws, state string
 	model     *scripted.Server
 	settings  config.Values
-	confirms  chan Confirm
+	confirms  chan approval.Confirm
 	closed    chan string
 	e         *Engine
 }
@@ -39,10 +41,10 @@ func newRestartable(t *testing.T, settings config.Values, replies ...scripted.Re
 
 func (r *restartable) open() *Engine {
 	r.t.Helper()
-	r.confirms, r.closed = make(chan Confirm, 8), make(chan string, 8)
+	r.confirms, r.closed = make(chan approval.Confirm, 8), make(chan string, 8)
 	e, err := New(Options{Roots: []string{r.ws}, StateDir: r.state, Settings: r.settings, APIKeys: map[string]string{"": "sk-test"},
 		HostInfo:        HostInfo{OS: "linux", Shell: "bash"},
-		OnConfirm:       func(c Confirm) { r.confirms <- c },
+		OnConfirm:       func(c approval.Confirm) { r.confirms <- c },
 		OnConfirmClosed: func(id, reason string) { r.closed <- id + ":" + reason }})
 	if err != nil {
 		r.t.Fatal(err)
@@ -52,14 +54,14 @@ func (r *restartable) open() *Engine {
 	return e
 }
 
-func (r *restartable) confirm() Confirm {
+func (r *restartable) confirm() approval.Confirm {
 	r.t.Helper()
 	select {
 	case c := <-r.confirms:
 		return c
 	case <-time.After(20 * time.Second):
 		r.t.Fatal("no confirmation asked")
-		return Confirm{}
+		return approval.Confirm{}
 	}
 }
 
@@ -109,7 +111,7 @@ func TestResumeAfterCleanClose(t *testing.T) {
 	if l.RunningTurnID != turnID || !l.Session.Running {
 		t.Fatalf("load of a parked turn: running turn %q (want %q), session running %v", l.RunningTurnID, turnID, l.Session.Running)
 	}
-	if err := e.Broker.Resolve(restored.ID, Answer{Accept: true}); err != nil {
+	if err := e.Broker.Resolve(restored.ID, approval.Answer{Accept: true}); err != nil {
 		t.Fatal(err)
 	}
 	if st := e.Wait(sid); st != agent.StatusDone {
@@ -154,7 +156,7 @@ func TestServerStopWhileToolRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for ev := range events {
-		if ev.Kind == KindToolCall && ev.Status == "running" {
+		if ev.Kind == kinds.ToolCall && ev.Status == "running" {
 			break
 		}
 	}

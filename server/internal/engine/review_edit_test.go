@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/review"
@@ -25,7 +26,7 @@ func TestEditReviewApprovedThenUserSeesCard(t *testing.T) {
 	if c.Kind != "edit" || c.Review == nil || !c.Review.Approved || c.Review.Kind != "edit" {
 		t.Fatalf("confirmation %+v review %+v", c, c.Review)
 	}
-	if err := x.e.Broker.Resolve(c.ID, Answer{Accept: true}); err != nil {
+	if err := x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true}); err != nil {
 		t.Fatal(err)
 	}
 	x.finish(sid)
@@ -76,7 +77,7 @@ func TestEditReviewRejectionGoesBackToTheModel(t *testing.T) {
 	if c.Proposed != "one\nTwo\nthree\n" {
 		t.Fatalf("the user saw the rejected version: %q", c.Proposed)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true})
 	x.finish(sid)
 	x.noConfirm()
 	res := x.toolResults()
@@ -151,7 +152,7 @@ func TestEditReviewMalformedVerdictIsRetried(t *testing.T) {
 	if c.Review == nil || !c.Review.Approved || c.Review.Unavailable != "" {
 		t.Fatalf("review %+v", c.Review)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true})
 	x.finish(sid)
 	reqs := x.requests(string(review.KindEdit))
 	if len(reqs) != 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Content, "could not be used") {
@@ -174,7 +175,7 @@ func TestEditReviewTimeoutFallsBackToTheUser(t *testing.T) {
 	if x.read("a.txt") != "one\ntwo\nthree\n" {
 		t.Fatal("written before the user decided")
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true})
 	x.finish(sid)
 	if x.read("a.txt") != "one\nTWO\nthree\n" {
 		t.Fatal("the user's acceptance was not applied")

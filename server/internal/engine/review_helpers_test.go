@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/store"
 )
 
@@ -23,7 +26,7 @@ type rv struct {
 	e        *Engine
 	model    *scripted.Server
 	dir      string
-	confirms chan Confirm
+	confirms chan approval.Confirm
 
 	mu        sync.Mutex
 	main      []scripted.Reply
@@ -36,7 +39,7 @@ const mainKind = "main"
 
 func newRV(t *testing.T, settings config.Values, headless bool, approve string) *rv {
 	t.Helper()
-	x := &rv{t: t, model: scripted.Start(t), dir: t.TempDir(), confirms: make(chan Confirm, 64),
+	x := &rv{t: t, model: scripted.Start(t), dir: t.TempDir(), confirms: make(chan approval.Confirm, 64),
 		reviewers: map[review.Kind][]scripted.Reply{}, seen: map[string][]scripted.RecordedRequest{}}
 	x.model.SetHandler(x.route)
 	v := config.Values{"apiBaseUrl": x.model.URL(), "model": "main-model", "maxOutputTokens": float64(2000), "snapshots.enabled": false}
@@ -45,7 +48,7 @@ func newRV(t *testing.T, settings config.Values, headless bool, approve string) 
 	}
 	e, err := New(Options{Roots: []string{x.dir}, StateDir: t.TempDir(), Settings: v, APIKeys: map[string]string{"": "sk-test"},
 		Headless: headless, Approve: approve, HostInfo: HostInfo{OS: "linux", Shell: "bash"},
-		OnConfirm: func(c Confirm) { x.confirms <- c }})
+		OnConfirm: func(c approval.Confirm) { x.confirms <- c }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +135,7 @@ func (x *rv) finish(sid string) {
 	}
 }
 
-func (x *rv) confirm() Confirm {
+func (x *rv) confirm() approval.Confirm {
 	x.t.Helper()
 	select {
 	case c := <-x.confirms:
@@ -140,7 +143,7 @@ func (x *rv) confirm() Confirm {
 	case <-time.After(30 * time.Second):
 		x.t.Fatal("no confirmation was asked")
 	}
-	return Confirm{}
+	return approval.Confirm{}
 }
 
 func (x *rv) noConfirm() {
@@ -167,7 +170,7 @@ func (x *rv) toolResults() []string {
 	return out
 }
 
-func (x *rv) reviewCards(sid string) []*ReviewCard {
+func (x *rv) reviewCards(sid string) []*reviewers.Card {
 	// Events reach the subscriber asynchronously: wait until it has seen
 	// everything published for the session so far.
 	want := x.e.Bus.LastSeq(sid)
@@ -188,10 +191,10 @@ func (x *rv) reviewCards(sid string) []*ReviewCard {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	var out []*ReviewCard
+	var out []*reviewers.Card
 	for _, ev := range x.events {
-		if ev.SessionID == sid && ev.Kind == KindReview {
-			out = append(out, ev.Payload.(*ReviewCard))
+		if ev.SessionID == sid && ev.Kind == kinds.Review {
+			out = append(out, ev.Payload.(ReviewPayload).Card)
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/review"
 )
@@ -74,7 +75,7 @@ func TestPlanReviewAfterMaxAttemptsTheUserDecides(t *testing.T) {
 	if r, _ := reviewPlan(x.e, ctx, sid, "fix the bug", plan); r.Accepted || r.ByUser {
 		t.Fatalf("first %+v", r)
 	}
-	done := make(chan PlanReview, 1)
+	done := make(chan approval.PlanReview, 1)
 	go func() {
 		r, err := reviewPlan(x.e, ctx, sid, "fix the bug", plan)
 		if err != nil {
@@ -86,7 +87,7 @@ func TestPlanReviewAfterMaxAttemptsTheUserDecides(t *testing.T) {
 	if c.Kind != "question" || !strings.Contains(c.Question, "rejected it 2 times") || c.Review == nil || c.Review.Approved {
 		t.Fatalf("question %+v", c)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true, Answer: "Use this plan"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Use this plan"})
 	r := <-done
 	if !r.Accepted || !r.ByUser || r.Attempt != 2 {
 		t.Fatalf("%+v", r)
@@ -98,7 +99,7 @@ func TestPlanReviewAfterMaxAttemptsTheUserDecides(t *testing.T) {
 		done <- r
 	}()
 	c = x.confirm()
-	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "drop item 3"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "drop item 3"})
 	if r := <-done; r.Accepted || !strings.Contains(r.Feedback, "drop item 3") {
 		t.Fatalf("%+v", r)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/review"
@@ -83,7 +84,7 @@ func TestDangerousCommandShowsAnalysisInteractively(t *testing.T) {
 	if c.Kind != "shell" || c.Analysis == nil || c.Analysis.Class != "dangerous" || len(c.Analysis.Reasons) == 0 {
 		t.Fatalf("confirmation %+v", c)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "no"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "no"})
 	x.finish(sid)
 	if _, err := os.Stat(v); err != nil {
 		t.Fatal("ran after the user said no")
@@ -208,7 +209,7 @@ func TestShellReviewEditorRewriteAndSecurityApproval(t *testing.T) {
 	if c.Command != "touch b.txt" || c.Review == nil || !c.Review.Approved || c.Analysis.Class != "mutating" {
 		t.Fatalf("confirmation %+v review %+v", c, c.Review)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true})
 	x.finish(sid)
 	if x.read("b.txt") == "" {
 		if _, err := os.Stat(filepath.Join(x.dir, "b.txt")); err != nil {
@@ -275,7 +276,7 @@ func TestShellReviewUnavailable(t *testing.T) {
 	if c.Review == nil || !strings.Contains(c.Review.Unavailable, "timed out") {
 		t.Fatalf("%+v", c.Review)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: true})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: true})
 	x.finish(sid)
 	if _, err := os.Stat(filepath.Join(x.dir, "x.txt")); err != nil {
 		t.Fatal("not run after the user allowed it")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
@@ -58,7 +60,7 @@ func (e *Engine) SetSessionModel(ctx context.Context, sid, name string) error {
 // the model the session's next request uses: after a switch the meter
 // must not keep the old model's window until the next turn.
 func (e *Engine) publishContext(ctx context.Context, sid string) {
-	e.Bus.Publish(Event{SessionID: sid, Kind: KindUsage, Payload: e.ContextUse(ctx, sid)})
+	e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Usage, Payload: ContextPayload(e.ContextUse(ctx, sid))})
 }
 
 // recordSessionModel keeps the session's model column on the model its
@@ -105,7 +107,7 @@ type Loaded struct {
 	Page          store.MessagePage
 	LastSeq       int64
 	RunningTurnID string
-	Pending       []Confirm
+	Pending       []approval.Confirm
 	EditEnabled   bool
 	Interrupted   bool
 	// Todo is the session's todo plan, nil when it has none.

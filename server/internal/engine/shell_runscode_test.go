@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/govibe/govibe/server/internal/approval"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,12 +24,12 @@ func TestRunsCodeAsksWhereReadOnlyIsAutoApproved(t *testing.T) {
 	if c.Analysis == nil || c.Analysis.Class != "runs-code" || !strings.Contains(strings.Join(c.Analysis.Reasons, ";"), "LESSOPEN") {
 		t.Fatalf("confirmation %+v", c.Analysis)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "no"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "no"})
 	c = x.confirm()
 	if c.Analysis == nil || c.Analysis.Class != "reads-outside" {
 		t.Fatalf("read outside the workspace: %+v", c.Analysis)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "no"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "no"})
 	x.finish(sid)
 	res := x.toolResults()
 	if len(res) != 3 || !strings.Contains(res[0], "notes.txt") {
@@ -67,7 +68,7 @@ func TestSandboxRunsCodeReadOnlyAndAsksToWiden(t *testing.T) {
 	if c.Analysis == nil || c.Analysis.Class != "sandbox-denied" || !strings.Contains(strings.Join(c.Analysis.Reasons, ";"), "Run again with write access (denied: writing pwn)") {
 		t.Fatalf("the widening card: %+v", c.Analysis)
 	}
-	x.e.Broker.Resolve(c.ID, Answer{Accept: false, Reason: "no"})
+	x.e.Broker.Resolve(c.ID, approval.Answer{Accept: false, Reason: "no"})
 	x.finish(sid)
 	res := x.toolResults()
 	if len(res) != 1 || !strings.Contains(res[0], "sandbox: read-only; no network") || !strings.Contains(res[0], "The OS sandbox denied this command: writing pwn") {

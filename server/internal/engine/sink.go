@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/store"
@@ -43,17 +44,17 @@ func (s *turnSink) warn(what string, err error) {
 
 func (s *turnSink) TextDelta(text string) {
 	s.warn("persisting text", s.w.AppendText(text))
-	s.publish(Event{Kind: KindTextDelta, Text: text})
+	s.publish(Event{Kind: kinds.TextDelta, Text: text})
 }
 
 func (s *turnSink) ReasoningDelta(text string) {
 	s.warn("persisting reasoning", s.w.AppendReasoning(text))
-	s.publish(Event{Kind: KindReasoningDelta, Text: text})
+	s.publish(Event{Kind: kinds.ReasoningDelta, Text: text})
 }
 
 func (s *turnSink) Retry(attempt int, reason string) {
 	s.warn("discarding partial text", s.w.DiscardTail(context.Background()))
-	s.publish(Event{Kind: KindRetry, Text: reason, Status: "retry"})
+	s.publish(Event{Kind: kinds.Retry, Text: reason, Status: "retry"})
 }
 
 func (s *turnSink) Append(m llm.Message) {
@@ -73,7 +74,7 @@ func (s *turnSink) Append(m llm.Message) {
 
 func (s *turnSink) ToolStarted(c llm.ToolCall) {
 	s.warn("tool status", s.w.SetToolCallStatus(context.Background(), c.ID, store.ToolRunning))
-	s.publish(Event{Kind: KindToolCall, Status: "running", Tool: &ToolInfo{CallID: c.ID, Name: c.Name, Arguments: c.Arguments, Summary: summarizeArgs(c)}})
+	s.publish(Event{Kind: kinds.ToolCall, Status: "running", Tool: &ToolInfo{CallID: c.ID, Name: c.Name, Arguments: c.Arguments, Summary: summarizeArgs(c)}})
 }
 
 func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duration, msg llm.Message) {
@@ -88,16 +89,16 @@ func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duratio
 	if !res.OK {
 		status = "error"
 	}
-	s.publish(Event{Kind: KindToolResult, Status: status, Tool: &ToolInfo{CallID: c.ID, Name: c.Name, OK: res.OK, Output: res.Output, DurationMs: d.Milliseconds(), Meta: res.Meta, Display: res.Display}})
+	s.publish(Event{Kind: kinds.ToolResult, Status: status, Tool: &ToolInfo{CallID: c.ID, Name: c.Name, OK: res.OK, Output: res.Output, DurationMs: d.Milliseconds(), Meta: res.Meta, Display: res.Display}})
 }
 
 func (s *turnSink) Usage(u llm.Usage) {
-	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u}})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}})
 }
 
 func (s *turnSink) Notice(text string) {
 	s.warn("notice", s.w.AddNotice(context.Background(), store.NoticeInfo, text))
-	s.publish(Event{Kind: KindNotice, Text: text})
+	s.publish(Event{Kind: kinds.Notice, Text: text})
 }
 
 func summarizeArgs(c llm.ToolCall) string {

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
@@ -31,7 +32,7 @@ func (e *Engine) subagentTools(ctx context.Context, sid string) []tools.Tool {
 	for _, p := range problems {
 		if e.reported.first(sid + "\x00" + p.Error()) {
 			e.log.Warn("custom agent skipped", zap.String("path", p.Path), zap.Int("line", p.Line), zap.String("problem", p.Message))
-			e.Bus.Publish(Event{SessionID: sid, Kind: KindNotice, Status: "warn", Text: e.Tr("Custom agent skipped: %s", p.Error())})
+			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.Tr("Custom agent skipped: %s", p.Error())})
 		}
 	}
 	return subagent.Tools(subagentHost{e}, defs)

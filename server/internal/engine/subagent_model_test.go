@@ -1,12 +1,12 @@
 package engine_test
 
 import (
+	"github.com/govibe/govibe/protocol/kinds"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
@@ -60,7 +60,7 @@ func TestClaudeAgentModelsMapToRoles(t *testing.T) {
 	}
 	notices := func(x *enginetest.Env, sid string) string {
 		var out []string
-		for _, ev := range x.EventsOf(sid, engine.KindNotice) {
+		for _, ev := range x.EventsOf(sid, kinds.Notice) {
 			out = append(out, ev.Text)
 		}
 		return strings.Join(out, "\n")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
@@ -96,7 +96,7 @@ func TestInvestigateReportAndCorrectiveRetry(t *testing.T) {
 		t.Fatalf("%d child sessions", children)
 	}
 	tagged := 0
-	for _, ev := range x.EventsOf(sid, engine.KindToolCall) {
+	for _, ev := range x.EventsOf(sid, kinds.ToolCall) {
 		if ev.SubAgentTag == "investigate" {
 			tagged++
 		}
@@ -162,7 +162,7 @@ func TestCustomAgentAllowList(t *testing.T) {
 		t.Fatalf("write_file result %q", refused)
 	}
 	var notices []string
-	for _, ev := range x.EventsOf(sid, engine.KindNotice) {
+	for _, ev := range x.EventsOf(sid, kinds.Notice) {
 		notices = append(notices, ev.Text)
 	}
 	all := strings.Join(notices, "\n")

@@ -25,24 +25,24 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 		return errors.New("this session has no todo list")
 	}
 	switch action {
-	case TodoStop:
+	case planrun.Stop:
 		if e.Running(sid) == "" {
 			return errors.New("the todo list is not running")
 		}
 		e.Cancel(sid)
 		return nil
-	case TodoResume:
+	case planrun.Resume:
 		if e.Running(sid) != "" {
 			return ErrBusy
 		}
 		if !plan.Unfinished() {
 			return errors.New("the todo list has nothing left to run")
 		}
-		_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText, origin: store.OriginControl})
+		_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: planrun.ResumeText, origin: store.OriginControl})
 		return err
-	case TodoSkip, TodoRetry:
+	case planrun.Skip, planrun.Retry:
 		wasRunning := e.Running(sid) != ""
-		if action == TodoSkip && index < 0 {
+		if action == planrun.Skip && index < 0 {
 			index = plan.Current
 		}
 		// Validate before stopping anything.
@@ -51,7 +51,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 			return err
 		}
 		if wasRunning {
-			if action == TodoRetry && index == plan.Current {
+			if action == planrun.Retry && index == plan.Current {
 				return fmt.Errorf("item %d is running; stop it first", index+1)
 			}
 			e.Cancel(sid)
@@ -69,7 +69,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 			return err
 		}
 		if wasRunning {
-			_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: ResumeText, origin: store.OriginControl})
+			_, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: planrun.ResumeText, origin: store.OriginControl})
 			return err
 		}
 		return nil

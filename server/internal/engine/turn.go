@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"go.uber.org/zap"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/hooks"
@@ -24,6 +25,7 @@ import (
 	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/usage"
 )
 
 // SendParams start a turn.
@@ -262,8 +264,8 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	t.number = e.turnNumber(ctx, sid)
 	e.recordExtras(ctx, sid, ids.UserMessageID, extras)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindMessage, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin, BTW: t.btw})
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin, BTW: t.btw})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
 	if t.number == 1 {
 		e.titles.Name(ctx, sid, t.text)
 	}
@@ -319,7 +321,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 // status, the snapshot after a completed turn, the turn's usage. A run
 // suspended by the server stopping is left pending on disk, as a kill
 // would leave it, so the next process asks its question again.
-func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSink, out agent.Outcome, before SessionUsage) {
+func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSink, out agent.Outcome, before usage.Session) {
 	sid := t.sessionID
 	t.status = out.Status
 	fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -341,7 +343,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	if out.Err != nil {
 		info := e.humanError(out.Err, e.profile().BaseURL)
 		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
-		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindError, MessageID: sink.msgID, Err: &info})
+		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Error, MessageID: sink.msgID, Err: &info})
 	}
 	usage := out.Usage
 	if err := b.writer.Finalize(fctx, st, &usage); err != nil {
@@ -364,8 +366,8 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.
 	e.releaseTurn(t)
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: KindTurnFinished, MessageID: sink.msgID, Status: string(out.Status),
-		Usage: &UsageInfo{Usage: tu.Usage}, Payload: e.ContextUse(fctx, sid)})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnFinished, MessageID: sink.msgID, Status: string(out.Status),
+		Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
 	e.opts.OnSession(e.summary(fctx, sid))
 }
 

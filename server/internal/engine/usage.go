@@ -3,59 +3,43 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
-// The accounting lives in package usage (e.Meter); these are its figures
-// under the names the engine's callers use.
-const (
-	SourceProvider = usage.SourceProvider
-	SourceEstimate = usage.SourceEstimate
-)
-
-type (
-	// SessionUsage is a session's accumulated usage and cost; a hidden
-	// child session's requests count in its root's too.
-	SessionUsage = usage.Session
-	// TurnUsage is what one turn consumed.
-	TurnUsage = usage.Turn
-	// ContextUse is the chat header's bar.
-	ContextUse = usage.Context
-)
-
 // usageSink overrides a turn sink's per-request usage report: the
 // provider's numbers become the context in use, and the usage event
-// carries the header's ContextUse.
+// carries the header's usage.Context.
 type usageSink struct {
 	*turnSink
 }
 
 func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
-	e.Meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, SourceProvider)
+	e.Meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
-	s.publish(Event{Kind: KindUsage, Usage: &UsageInfo{Usage: u}, Payload: use})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}, Payload: ContextPayload(use)})
 }
 
-// ContextUse reports the context in use: the provider's count from the
+// usage.Context reports the context in use: the provider's count from the
 // session's last request when it still describes the model track, else a
 // local estimate of the next request. The window is that of the model the
 // session's next request uses (a running custom command's model, else its
 // /model or picker choice), not the active setting's.
-func (e *Engine) ContextUse(ctx context.Context, sid string) ContextUse {
+func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
 	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
 	st := e.Meter.Load(ctx, sid)
-	use := ContextUse{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
+	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.
 		sp := e.sessionProfile(ctx, sid)
 		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {
-		use.UsedTokens, use.Source = int64(e.EstimateContext(ctx, sid)), SourceEstimate
+		use.UsedTokens, use.Source = int64(e.EstimateContext(ctx, sid)), usage.SourceEstimate
 	}
 	return use
 }

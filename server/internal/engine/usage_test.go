@@ -6,13 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/usage"
 )
 
 func pricedModels() config.Values {
@@ -54,21 +57,21 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 		t.Fatalf("turn 2 cost %v", t2.Cost)
 	}
 	use := x.E.ContextUse(ctx, sid)
-	if use.UsedTokens != 1750 || use.Source != engine.SourceProvider || use.WindowTokens != 64000 || use.Session.Requests != 3 {
+	if use.UsedTokens != 1750 || use.Source != usage.SourceProvider || use.WindowTokens != 64000 || use.Session.Requests != 3 {
 		t.Fatalf("context use %+v", use)
 	}
-	fins := x.EventsOf(sid, engine.KindTurnFinished)
+	fins := x.EventsOf(sid, kinds.TurnFinished)
 	if len(fins) != 2 || fins[1].Usage.PromptTokens != 3200 || math.Abs(fins[1].Usage.Cost-t2.Cost) > 1e-12 {
 		t.Fatalf("turnFinished usage %+v", fins)
 	}
-	if c, ok := fins[1].Payload.(engine.ContextUse); !ok || c.UsedTokens != 1750 {
+	if c, ok := fins[1].Payload.(engine.ContextPayload); !ok || c.UsedTokens != 1750 {
 		t.Fatalf("turnFinished context %+v", fins[1].Payload)
 	}
-	usages := x.EventsOf(sid, engine.KindUsage)
+	usages := x.EventsOf(sid, kinds.Usage)
 	if len(usages) != 3 {
 		t.Fatalf("%d usage events", len(usages))
 	}
-	if c, ok := usages[1].Payload.(engine.ContextUse); !ok || c.UsedTokens != 1600 || usages[1].Usage.CachedTokens != 1200 {
+	if c, ok := usages[1].Payload.(engine.ContextPayload); !ok || c.UsedTokens != 1600 || usages[1].Usage.CachedTokens != 1200 {
 		t.Fatalf("usage event %+v", usages[1])
 	}
 	// Accounting survives a restart.
@@ -109,7 +112,7 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	x.Model.SetHandler(enginetest.ReplyTo)
 	sid := enginetest.FillSession(x, 6)
 	ctx := context.Background()
-	info, err := x.E.Compact(ctx, sid, "", engine.TriggerButton)
+	info, err := x.E.Compact(ctx, sid, "", compaction.TriggerButton)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}
@@ -152,7 +155,7 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	if len(recs) != 1 || recs[0].MessageID != divider.ID {
 		t.Fatalf("records %+v", recs)
 	}
-	if use := x.E.ContextUse(ctx, sid); use.UsedTokens <= 0 || use.Source != engine.SourceProvider {
+	if use := x.E.ContextUse(ctx, sid); use.UsedTokens <= 0 || use.Source != usage.SourceProvider {
 		t.Fatalf("context use after reload %+v", use)
 	}
 }

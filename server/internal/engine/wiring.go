@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/govibe/govibe/protocol/kinds"
 	"os"
 	"path/filepath"
 	"time"
@@ -69,12 +70,12 @@ func New(o Options) (*Engine, error) {
 		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
 	}
 	if o.OnConfirm == nil {
-		o.OnConfirm = func(Confirm) {}
+		o.OnConfirm = func(approval.Confirm) {}
 	}
 	var eng *Engine
 	// A question to the user is what Notification hooks are told about.
 	onConfirm := o.OnConfirm
-	o.OnConfirm = func(c Confirm) {
+	o.OnConfirm = func(c approval.Confirm) {
 		onConfirm(c)
 		if eng != nil {
 			go eng.hooks.Fire(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
@@ -185,7 +186,7 @@ func (e *Engine) wire() {
 	e.hooks = hooks.NewManager(hooks.ManagerOptions{Home: home, Roots: o.Roots, Trusted: trusted,
 		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: st,
 		Publish: func(sid, turnID string, run hooks.Run) {
-			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindHook, Text: run.Command, Status: run.Result, Payload: run})
+			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
 		},
 		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
 		Notice: e.notice, Tr: tr, Log: log})
@@ -285,7 +286,7 @@ func (h approvalHost) Ask(ctx context.Context, c approval.Confirm) (approval.Ans
 func (h approvalHost) Tr(msg string, args ...any) string { return h.tr(msg, args...) }
 
 func (h approvalHost) Notice(sid, turnID, level, text string) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindNotice, Status: level, Text: text})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, Status: level, Text: text})
 }
 
 // compactionHost is what compaction uses (compaction.Host).
@@ -298,7 +299,7 @@ type compactionHost struct {
 	meter         *usage.Meter
 	bus           *Bus
 	tr            func(string, ...any) string
-	contextUse    func(context.Context, string) ContextUse
+	contextUse    func(context.Context, string) usage.Context
 	beforeCompact func(ctx context.Context, sid, turnID string, byUser bool)
 	// profile is the model the session's next request goes to; policy
 	// is a profile's window; prefix the free runs' system prompt and tool
@@ -330,11 +331,11 @@ func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, com
 }
 
 func (h compactionHost) ContextEstimated(sid string, tokens int64) {
-	h.meter.SetContext(sid, tokens, SourceEstimate)
+	h.meter.SetContext(sid, tokens, usage.SourceEstimate)
 }
 
 func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
-	h.beforeCompact(ctx, sid, turnID, trigger == TriggerCommand || trigger == TriggerButton)
+	h.beforeCompact(ctx, sid, turnID, trigger == compaction.TriggerCommand || trigger == compaction.TriggerButton)
 }
 
 func (h compactionHost) Tr(format string, args ...any) string { return h.tr(format, args...) }
@@ -347,6 +348,6 @@ func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info 
 	if info.Failed {
 		status, text = "failed", info.Notice
 	}
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindCompaction, SubAgentTag: TagFree, MessageID: info.MessageID,
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Compaction, SubAgentTag: TagFree, MessageID: info.MessageID,
 		MessageSeq: info.MessageSeq, Text: text, Status: status, Payload: CompactionInfo{Info: info, Context: h.contextUse(ctx, sid)}})
 }

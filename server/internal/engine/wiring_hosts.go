@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
@@ -29,7 +31,7 @@ type planHost struct {
 }
 
 func (h planHost) PublishTodo(sid, turnID, tag string, p scheduler.Plan) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindTodo, SubAgentTag: tag, Payload: p})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Todo, SubAgentTag: tag, Payload: TodoPayload(p)})
 }
 
 func (h planHost) Running(sid string) bool { return h.running(sid) }
@@ -61,11 +63,11 @@ func (h reviewHost) Client(sid, model string) (llm.Client, string, error) {
 }
 
 func (h reviewHost) PublishReview(t reviewers.Target, card *reviewers.Card) {
-	h.bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: KindReview, Payload: card})
+	h.bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Review, Payload: ReviewPayload{Card: card}})
 }
 
 func (h reviewHost) Notice(t reviewers.Target, text string) {
-	h.bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: KindNotice, Text: text})
+	h.bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Notice, Text: text})
 }
 
 func (h reviewHost) Tr(msg string, args ...any) string { return h.tr(msg, args...) }
@@ -88,15 +90,15 @@ func (h rollbackHost) Settings() config.Settings { return h.settings() }
 func (h rollbackHost) CancelAll() { h.cancelAll() }
 
 func (h rollbackHost) PublishNotice(sid string, m store.Message, text string) {
-	h.bus.Publish(Event{SessionID: sid, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
+	h.bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
 }
 
 func (h rollbackHost) PublishTurnSnapshots(sid, turnID string, refs []rollback.TurnSnapshot) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindSnapshots, MessageID: turnID, Payload: refs})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Payload: SnapshotsPayload(refs)})
 }
 
 func (h rollbackHost) PublishTurnRolledBack(sid, turnID string) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindSnapshots, MessageID: turnID, Status: "rolledBack"})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Status: "rolledBack"})
 }
 
 func (h rollbackHost) ForgetReads(sid string) { h.forgetReads(sid) }
@@ -114,8 +116,8 @@ type modesHost struct {
 	send        func(context.Context, SendParams) (string, string, error)
 }
 
-func (h modesHost) Publish(sid, turnID string, payload any) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: KindMode, Payload: payload})
+func (h modesHost) Publish(sid, turnID string, p moderun.Panel) {
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Mode, Payload: ModePayload(p)})
 }
 
 func (h modesHost) SessionExists(ctx context.Context, sid string) error {
@@ -145,7 +147,7 @@ type slashHost struct {
 	tr              func(string, ...any) string
 	snaps           *rollback.Manager
 	meter           *usage.Meter
-	contextUse      func(context.Context, string) ContextUse
+	contextUse      func(context.Context, string) usage.Context
 	createSession   func(context.Context, string) (SessionSummary, error)
 	listSessions    func(context.Context, int) ([]SessionSummary, error)
 	running         func(sid string) string
@@ -175,19 +177,19 @@ func (h slashHost) Idle(sid string) error {
 }
 
 func (h slashHost) PublishNotice(sid, job string, m store.Message, text string) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: job, Kind: KindNotice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
+	h.bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.Notice, MessageID: m.ID, MessageSeq: m.Seq, Text: text})
 }
 
 func (h slashHost) PublishFinished(ctx context.Context, sid, job string, withContext bool) {
-	ev := Event{SessionID: sid, TurnID: job, Kind: KindTurnFinished, SubAgentTag: TagFree, Status: "done"}
+	ev := Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: "done"}
 	if withContext {
-		ev.Payload = h.contextUse(ctx, sid)
+		ev.Payload = ContextPayload(h.contextUse(ctx, sid))
 	}
 	h.bus.Publish(ev)
 }
 
 func (h slashHost) StartCompaction(ctx context.Context, sid string) (string, error) {
-	return h.startCompaction(ctx, sid, TriggerCommand)
+	return h.startCompaction(ctx, sid, compaction.TriggerCommand)
 }
 
 func (h slashHost) SessionModel(ctx context.Context, sid string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/providers"
 	"github.com/govibe/govibe/server/internal/slashcmd"
@@ -121,7 +122,7 @@ func (e *Engine) subagentProfile(ctx context.Context, parent, agent, model strin
 		note = e.Tr("The agent %s asks for the model %s, which none of your profiles serves; it runs on %s.", agent, model, p.Model)
 	}
 	if w.foreign && e.reported.first(parent+"\x00model\x00"+agent+"\x00"+model) {
-		e.Bus.Publish(Event{SessionID: parent, Kind: KindNotice, Status: "info", Text: note})
+		e.Bus.Publish(Event{SessionID: parent, Kind: kinds.Notice, Status: "info", Text: note})
 	}
 	return p
 }

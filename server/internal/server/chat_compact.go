@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 )
 
 // ChatCompact starts summarising the session's earlier messages and
@@ -15,8 +15,8 @@ func (s *Server) ChatCompact(ctx context.Context, p *protocol.CompactParams) (*p
 	if err != nil {
 		return nil, err
 	}
-	if _, err := eng.StartCompaction(ctx, p.SessionID, engine.TriggerButton); err != nil {
-		if errors.Is(err, engine.ErrCompacting) {
+	if _, err := eng.StartCompaction(ctx, p.SessionID, compaction.TriggerButton); err != nil {
+		if errors.Is(err, compaction.ErrCompacting) {
 			return nil, protocol.Errorf(protocol.CodeBusy, "%s", err.Error())
 		}
 		if nf := notFound(err); nf != err {

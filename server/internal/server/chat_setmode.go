@@ -6,6 +6,7 @@ import (
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 )
 
 func (s *Server) ChatSetMode(ctx context.Context, p *protocol.ChatSetModeParams) (*protocol.Empty, error) {
@@ -95,7 +96,7 @@ func toPhasesState(pl modes.Progress) *protocol.ModeState {
 		Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
 }
 
-func toReconcileState(v engine.ReconcileView) *protocol.ReconcileState {
+func toReconcileState(v moderun.ReconcileView) *protocol.ReconcileState {
 	m := v.Run.Manifest
 	b, _ := modes.EncodeManifest(m)
 	diffs := append([]int{}, v.Run.Diffs...)

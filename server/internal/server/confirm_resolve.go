@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/approval"
 )
 
 // ConfirmResolve answers a parked confirmation. The tool waiting on it is
@@ -22,7 +22,7 @@ func (s *Server) ConfirmResolve(ctx context.Context, p *protocol.ConfirmResolveP
 	default:
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "decision must be %q or %q, got %q", protocol.DecisionAccept, protocol.DecisionReject, p.Decision)
 	}
-	a := engine.Answer{Accept: accept, Reason: p.Reason, Content: p.Content, Applied: p.Applied, RejectedHunks: p.RejectedHunks, Command: p.Command, Answer: p.Answer, AlwaysAllow: p.AlwaysAllow}
+	a := approval.Answer{Accept: accept, Reason: p.Reason, Content: p.Content, Applied: p.Applied, RejectedHunks: p.RejectedHunks, Command: p.Command, Answer: p.Answer, AlwaysAllow: p.AlwaysAllow}
 	if err := eng.Broker.Resolve(p.ID, a); err != nil {
 		return nil, protocol.Errorf(protocol.CodeNotFound, "%s", err.Error())
 	}

@@ -3,13 +3,13 @@ package server
 import (
 	"encoding/json"
 
-	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/rollback"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -27,51 +27,22 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	if e.Err != nil {
 		w.Error = &protocol.ErrorInfo{Message: e.Err.Message, Code: e.Err.Code, Action: e.Err.Action}
 	}
-	if e.Kind == engine.KindMessage {
+	if e.Kind == kinds.Message {
 		role := "user"
 		// The tag goes on the message too, as session/load has it: a plan
 		// step's prompt is grouped under its agent while it runs.
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
 			SubAgentTag: e.SubAgentTag, Origin: e.Origin, BTW: e.BTW, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
-	switch pl := e.Payload.(type) {
-	case engine.UserExtras:
-		if w.Message != nil {
-			setExtras(w.Message, pl)
-		}
-	case hooks.Run:
-		w.Hook = &protocol.HookRun{Event: string(pl.Event), Command: pl.Command, Source: pl.Source, ExitCode: pl.ExitCode,
-			DurationMs: pl.DurationMs, Result: pl.Result, Note: pl.Note}
-	case engine.ContextUse:
-		w.Context = toContextUse(pl)
-	case scheduler.Plan:
-		w.Todo = toTodoState(&pl)
-	case engine.CompactionInfo:
-		w.Context = toContextUse(pl.Context)
-		w.Message = compactionMessage(e, pl)
-	case *engine.ReviewCard:
-		w.Review = toReviewCard(pl)
-	case modes.Mode:
-		// The session switched modes: the panel starts from an empty record.
-		w.Mode = &protocol.ModeState{Mode: string(pl)}
-	case modes.Progress:
-		w.Mode = toPhasesState(pl)
-	case engine.ReconcileView:
-		r := toReconcileState(pl)
-		w.Mode = &protocol.ModeState{Mode: string(modes.Reconcile), State: r.Phase, Reconcile: r}
-	case []rollback.TurnSnapshot:
-		w.Snapshots = toTurnSnapshots(pl)
-	case engine.Notification:
-		w.Notification = &protocol.Notification{Severity: pl.Severity, Message: pl.Message}
-	}
-	if e.Kind == engine.KindTurnStarted {
+	e.SendPayload(wirePayload{e: e, w: &w})
+	if e.Kind == kinds.TurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending",
 			SubAgentTag: e.SubAgentTag, BTW: e.BTW, Parts: []protocol.Part{}}
 	}
 	return w
 }
 
-func toConfirmRequest(c engine.Confirm) protocol.ConfirmRequest {
+func toConfirmRequest(c approval.Confirm) protocol.ConfirmRequest {
 	w := protocol.ConfirmRequest{ID: c.ID, SessionID: c.SessionID, TurnID: c.TurnID, ToolCallID: c.ToolCallID, Kind: c.Kind,
 		Path: c.Path, RelPath: c.RelPath, Original: c.Original, Proposed: c.Proposed, IsNew: c.IsNew, Delete: c.Delete,
 		AutoAcceptMs: c.AutoAcceptMs, Command: c.Command, Cwd: c.Cwd, Question: c.Question, Options: c.Options,
@@ -88,7 +59,7 @@ func toConfirmRequest(c engine.Confirm) protocol.ConfirmRequest {
 	return w
 }
 
-func toReviewCard(r *engine.ReviewCard) *protocol.ReviewCard {
+func toReviewCard(r *reviewers.Card) *protocol.ReviewCard {
 	out := &protocol.ReviewCard{Kind: r.Kind, Approved: r.Approved, Suggestion: r.Suggestion, DurationMs: r.DurationMs, Unavailable: r.Unavailable}
 	for _, p := range r.Problems {
 		out.Problems = append(out.Problems, protocol.ReviewProblem{Severity: p.Severity, Message: p.Message, Location: p.Location})

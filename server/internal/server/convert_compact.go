@@ -3,11 +3,13 @@ package server
 import (
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/usage"
 )
 
-func toContextUse(c engine.ContextUse) *protocol.ContextUse {
+func toContextUse(c usage.Context) *protocol.ContextUse {
 	return &protocol.ContextUse{UsedTokens: c.UsedTokens, WindowTokens: c.WindowTokens, SessionCost: c.Session.Cost,
 		SessionUsage: *toUsage(c.Session.Usage), Profile: c.Profile}
 }
@@ -63,8 +65,8 @@ func compactionMessage(e engine.Event, info engine.CompactionInfo) *protocol.Mes
 }
 
 // markCompactions adds the compaction meta to loaded divider messages.
-func markCompactions(msgs []protocol.Message, recs []engine.CompactionRecord) {
-	done := map[string]engine.CompactionRecord{}
+func markCompactions(msgs []protocol.Message, recs []compaction.Record) {
+	done := map[string]compaction.Record{}
 	for _, r := range recs {
 		if r.Status == "done" && r.MessageID != "" && r.Messages > 0 { // Messages 0: nothing was summarised
 			done[r.MessageID] = r

@@ -9,6 +9,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/allowrules"
+	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -49,7 +50,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if p.Capabilities.DirtyBuffer || p.Capabilities.Diagnostics {
 		host = &editorHost{client: s.client, dirty: p.Capabilities.DirtyBuffer, diags: p.Capabilities.Diagnostics}
 	}
-	var editor engine.Editor
+	var editor approval.Editor
 	if p.Capabilities.ApplyEdit {
 		editor = &editorHost{client: s.client}
 	}
@@ -82,7 +83,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 				return s.client.ServerNotice(ctx, &protocol.ServerNotice{Action: action, Withdraw: true})
 			})
 		},
-		OnConfirm: func(c engine.Confirm) {
+		OnConfirm: func(c approval.Confirm) {
 			wc := toConfirmRequest(c)
 			s.notify(func(ctx context.Context) error { return s.client.ConfirmRequested(ctx, &wc) })
 		},

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 )
 
 // TodoControl applies the todo panel's Stop, Skip item, Retry item and
@@ -16,7 +16,7 @@ func (s *Server) TodoControl(ctx context.Context, p *protocol.TodoControlParams)
 		return nil, err
 	}
 	switch p.Action {
-	case engine.TodoStop, engine.TodoSkip, engine.TodoRetry, engine.TodoResume:
+	case planrun.Stop, planrun.Skip, planrun.Retry, planrun.Resume:
 	default:
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "unknown todo action %q (want stop, skip, retry or resume)", p.Action)
 	}

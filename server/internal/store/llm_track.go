@@ -107,6 +107,33 @@ func (s *Store) LLMEntries(ctx context.Context, sessionID string) ([]LLMEntry, e
 	return llmEntries(ctx, tx, sessionID)
 }
 
+// LLMLast returns the length of the session's model track and its last
+// message (zero when the track is empty), reading one row: a caller that
+// only checks how the track ends does not decode the whole track, which
+// a long session's large tool results make costly on every turn.
+func (s *Store) LLMLast(ctx context.Context, sessionID string) (int, llm.Message, error) {
+	var (
+		pos int
+		raw string
+		m   llm.Message
+	)
+	err := s.r.QueryRowContext(ctx, `SELECT position, message FROM llm_messages WHERE session_id = ? ORDER BY position DESC LIMIT 1`, sessionID).Scan(&pos, &raw)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := s.GetSession(ctx, sessionID); err != nil {
+			return 0, m, err
+		}
+		return 0, m, nil
+	case err != nil:
+		return 0, m, err
+	}
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return 0, m, err
+	}
+	// Positions are contiguous from 0 (ReplaceLLMMessages renumbers).
+	return pos + 1, m, nil
+}
+
 func llmEntries(ctx context.Context, tx *sql.Tx, sessionID string) ([]LLMEntry, error) {
 	var one int
 	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, sessionID).Scan(&one); errors.Is(err, sql.ErrNoRows) {

@@ -127,3 +127,33 @@ func TestReplaceLLMMessagesIsAtomicForReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// LLMLast answers the track's length and last message, through replaces,
+// for an empty track and for an unknown session.
+func TestLLMLast(t *testing.T) {
+	s := openTest(t, Options{})
+	ctx := context.Background()
+	id := mustSession(t, s, NewSession{}).ID
+	if n, m, err := s.LLMLast(ctx, id); err != nil || n != 0 || m.Content != "" {
+		t.Fatalf("empty track: %d %+v %v", n, m, err)
+	}
+	if _, _, err := s.LLMLast(ctx, "no-such-session"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown session: %v, want ErrNotFound", err)
+	}
+	var msgs []llm.Message
+	for i := 0; i < 5; i++ {
+		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: fmt.Sprint(i)})
+	}
+	if _, err := s.AppendLLMMessages(ctx, id, "src", msgs...); err != nil {
+		t.Fatal(err)
+	}
+	if n, m, err := s.LLMLast(ctx, id); err != nil || n != 5 || m.Content != "4" {
+		t.Fatalf("after append: %d %q %v, want 5 \"4\"", n, m.Content, err)
+	}
+	if err := s.ReplaceLLMMessages(ctx, id, 1, 5, []llm.Message{{Role: llm.RoleSystem, Content: "S"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, m, err := s.LLMLast(ctx, id); err != nil || n != 2 || m.Content != "S" {
+		t.Fatalf("after replace: %d %q %v, want 2 \"S\"", n, m.Content, err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -84,7 +85,7 @@ func streamThroughSidecar(c *child, model *scripted.Server, text string) (stream
 			return run, fmt.Errorf("chat/event params: %w", err)
 		}
 		switch ev.Kind {
-		case protocol.EventTextDelta:
+		case kinds.TextDelta:
 			run.lastDelta = time.Since(t0)
 			if run.events == 0 {
 				run.firstDelta = run.lastDelta
@@ -92,9 +93,9 @@ func streamThroughSidecar(c *child, model *scripted.Server, text string) (stream
 			run.events++
 			run.chars += utf8.RuneCountInString(ev.Text)
 			joined.WriteString(ev.Text)
-		case protocol.EventRetry:
+		case kinds.Retry:
 			return run, fmt.Errorf("the model stream was retried; the figure would count text twice")
-		case protocol.EventTurnFinished:
+		case kinds.TurnFinished:
 			run.elapsed = time.Since(t0)
 			if ev.Status != "done" {
 				msg := ""
@@ -126,7 +127,7 @@ func pushThroughPipe(echo *child, text string) (streamRun, error) {
 	t0 := time.Now()
 	go func() {
 		ev := protocol.ChatEvent{SessionID: "01JBENCHSESSION0000000000", TurnID: "01JBENCHTURN000000000000000",
-			Kind: protocol.EventTextDelta, MessageID: "01JBENCHMESSAGE00000000000"}
+			Kind: kinds.TextDelta, MessageID: "01JBENCHMESSAGE00000000000"}
 		i := 0
 		for _, r := range text {
 			i++
@@ -146,7 +147,7 @@ func pushThroughPipe(echo *child, text string) (streamRun, error) {
 		if err := json.Unmarshal(m.Params, &ev); err != nil {
 			return run, err
 		}
-		if ev.Kind == protocol.EventTextDelta {
+		if ev.Kind == kinds.TextDelta {
 			run.events++
 			run.chars += utf8.RuneCountInString(ev.Text)
 		}

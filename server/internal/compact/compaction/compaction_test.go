@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
@@ -110,12 +111,12 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 	if users != compactedAt+1 || dividers != 1 {
 		t.Fatalf("UI track has %d user messages (want %d) and %d dividers (want 1)", users, compactedAt+1, dividers)
 	}
-	evs := x.EventsOf(sid, engine.KindCompaction)
+	evs := x.EventsOf(sid, kinds.Compaction)
 	if len(evs) != 1 {
 		t.Fatalf("%d compaction events", len(evs))
 	}
 	info := evs[0].Payload.(engine.CompactionInfo)
-	if info.Failed || info.SavedTokens <= 0 || info.Trigger != engine.TriggerAuto || info.MessageID == "" {
+	if info.Failed || info.SavedTokens <= 0 || info.Trigger != compaction.TriggerAuto || info.MessageID == "" {
 		t.Fatalf("compaction info %+v", info)
 	}
 	recs := x.E.Compaction.Records(context.Background(), sid)
@@ -145,7 +146,7 @@ func TestCompactionRequestCarriesTheSamePrefix(t *testing.T) {
 	x.Reopen(config.Values{"compact.keepTokens": float64(300)})
 	prev := x.Model.Requests()
 	last := prev[len(prev)-1]
-	info, err := x.E.Compact(context.Background(), sid, "", engine.TriggerTool)
+	info, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}
@@ -201,7 +202,7 @@ func TestTooLargeCompactionRequestIsCutMechanicallyFirst(t *testing.T) {
 		t.Fatalf("setup: track %d tokens fits the request budget %d", old, pol.RequestBudget())
 	}
 	x.Model.SetConfig(scripted.Config{ContextWindow: window})
-	info, err := x.E.Compact(context.Background(), sid, "", engine.TriggerButton)
+	info, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerButton)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}
@@ -297,7 +298,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 					if !shortened {
 						t.Fatal("no old tool output was truncated")
 					}
-					evs := x.EventsOf(sid, engine.KindCompaction)
+					evs := x.EventsOf(sid, kinds.Compaction)
 					if len(evs) != 1 || !evs[0].Payload.(engine.CompactionInfo).Failed {
 						t.Fatalf("compaction events %+v", evs)
 					}
@@ -333,11 +334,11 @@ func TestMessagesArrivingMidCompactionAreKept(t *testing.T) {
 	x.Model.SetHandler(slowSnapshot(40 * time.Millisecond))
 	sid := enginetest.FillSession(x, 6)
 	before := x.Track(sid)
-	job, err := x.E.StartCompaction(context.Background(), sid, engine.TriggerButton)
+	job, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := x.E.StartCompaction(context.Background(), sid, engine.TriggerButton); !errors.Is(err, compaction.ErrCompacting) {
+	if _, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton); !errors.Is(err, compaction.ErrCompacting) {
 		t.Fatalf("a second compaction must be refused while one runs, got %v", err)
 	}
 	x.Await("the compaction request", func() bool {
@@ -350,12 +351,12 @@ func TestMessagesArrivingMidCompactionAreKept(t *testing.T) {
 	})
 	// A whole turn runs while the summary is being written.
 	x.Turn(sid, "a message sent during compaction")
-	if len(x.EventsOf(sid, engine.KindCompaction)) != 0 {
+	if len(x.EventsOf(sid, kinds.Compaction)) != 0 {
 		t.Fatal("the compaction finished too early for this test")
 	}
 	during := x.Track(sid)[len(before):]
-	x.Await("the compaction", func() bool { return len(x.EventsOf(sid, engine.KindCompaction)) == 1 })
-	ev := x.EventsOf(sid, engine.KindCompaction)[0]
+	x.Await("the compaction", func() bool { return len(x.EventsOf(sid, kinds.Compaction)) == 1 })
+	ev := x.EventsOf(sid, kinds.Compaction)[0]
 	if ev.TurnID != job || ev.Payload.(engine.CompactionInfo).Failed {
 		t.Fatalf("compaction event %+v", ev)
 	}
@@ -379,12 +380,12 @@ func TestSwitchingSessionsDuringCompactionLeavesTheOtherUntouched(t *testing.T) 
 	x.Model.SetHandler(slowSnapshot(30 * time.Millisecond))
 	a := enginetest.FillSession(x, 5)
 	b := enginetest.FillSession(x, 5)
-	if _, err := x.E.StartCompaction(context.Background(), a, engine.TriggerButton); err != nil {
+	if _, err := x.E.StartCompaction(context.Background(), a, compaction.TriggerButton); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(b, "work in the other session")
 	bBefore := x.Track(b)
-	x.Await("the compaction", func() bool { return len(x.EventsOf(a, engine.KindCompaction)) == 1 })
+	x.Await("the compaction", func() bool { return len(x.EventsOf(a, kinds.Compaction)) == 1 })
 	if !strings.HasPrefix(x.Track(a)[0].Content, compact.SummaryPrefix) {
 		t.Fatal("session A was not compacted")
 	}
@@ -397,7 +398,7 @@ func TestSwitchingSessionsDuringCompactionLeavesTheOtherUntouched(t *testing.T) 
 			t.Fatalf("session B message %d changed", i)
 		}
 	}
-	if len(x.EventsOf(b, engine.KindCompaction)) != 0 || len(x.E.Compaction.Records(context.Background(), b)) != 0 {
+	if len(x.EventsOf(b, kinds.Compaction)) != 0 || len(x.E.Compaction.Records(context.Background(), b)) != 0 {
 		t.Fatal("session B got a compaction")
 	}
 }
@@ -412,7 +413,7 @@ func TestCompactCommandAndTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.Await("the /compact job", func() bool {
-		for _, ev := range x.EventsOf(sid, engine.KindTurnFinished) {
+		for _, ev := range x.EventsOf(sid, kinds.TurnFinished) {
 			if ev.TurnID == job {
 				return true
 			}
@@ -451,7 +452,7 @@ func TestCompactCommandAndTool(t *testing.T) {
 		t.Fatalf("tool result %q, final %q", result.Content, last.Content)
 	}
 	recs := x.E.Compaction.Records(context.Background(), sid)
-	if len(recs) != 2 || recs[0].Trigger != engine.TriggerCommand || recs[1].Trigger != engine.TriggerTool {
+	if len(recs) != 2 || recs[0].Trigger != compaction.TriggerCommand || recs[1].Trigger != compaction.TriggerTool {
 		t.Fatalf("records %+v", recs)
 	}
 	if v := x.Model.Violations(); len(v) > 0 {
@@ -482,17 +483,17 @@ func TestCompactionRefusedOutsideTheFreePhase(t *testing.T) {
 	}
 	// While the scheduler blocks it, no path compacts.
 	unblock := x.E.Compaction.Block(sid, "todo items are running")
-	if _, err := x.E.StartCompaction(context.Background(), sid, engine.TriggerButton); err == nil || !strings.Contains(err.Error(), "todo items are running") {
+	if _, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton); err == nil || !strings.Contains(err.Error(), "todo items are running") {
 		t.Fatalf("button during scheduling: %v", err)
 	}
-	if _, err := x.E.Compact(context.Background(), sid, "", engine.TriggerTool); err == nil {
+	if _, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool); err == nil {
 		t.Fatal("tool during scheduling must be refused")
 	}
 	if sent, _ := x.E.Compaction.Prepare(sid, tr, true)(context.Background(), big); len(sent) != len(big) || len(x.Model.Requests()) != n {
 		t.Fatal("automatic compaction ran while blocked")
 	}
 	unblock()
-	if _, err := x.E.Compact(context.Background(), sid, "", engine.TriggerTool); err != nil {
+	if _, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool); err != nil {
 		t.Fatalf("after unblocking: %v", err)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
@@ -47,7 +49,7 @@ func toolResult(t *testing.T, track []llm.Message) string {
 
 func compactNow(t *testing.T, x *enginetest.Env, sid string) engine.CompactionInfo {
 	t.Helper()
-	info, err := x.E.Compact(context.Background(), sid, "", engine.TriggerCommand)
+	info, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerCommand)
 	if err != nil {
 		t.Fatalf("compact: %v", err)
 	}
@@ -106,7 +108,7 @@ func TestOneDominantReadIsShortened(t *testing.T) {
 		t.Fatalf("records %+v", recs)
 	}
 	// Now it really is short: a second attempt has nothing left to do.
-	if _, err := x.E.Compact(ctx, sid, "", engine.TriggerCommand); err != engine.ErrNothingToCompact {
+	if _, err := x.E.Compact(ctx, sid, "", compaction.TriggerCommand); err != compaction.ErrNothingToCompact {
 		t.Fatalf("second compact: %v", err)
 	}
 	if v := x.Model.Violations(); len(v) > 0 {
@@ -129,7 +131,7 @@ func TestDominantReadAboveTheThresholdIsShortenedAndTheRestSummarised(t *testing
 	for i := 0; i < 4; i++ {
 		sid, _ = x.Turn(sid, enginetest.Prose(150, uint64(300+i)))
 	}
-	if evs := x.EventsOf(sid, engine.KindCompaction); len(evs) != 0 {
+	if evs := x.EventsOf(sid, kinds.Compaction); len(evs) != 0 {
 		t.Fatalf("setup: compacted before the read: %+v", evs[0].Payload)
 	}
 	sid, _ = x.Turn(sid, "read big.txt please")
@@ -138,12 +140,12 @@ func TestDominantReadAboveTheThresholdIsShortenedAndTheRestSummarised(t *testing
 	pol := x.E.Compaction.Policy()
 	est := compact.Default()
 
-	evs := x.EventsOf(sid, engine.KindCompaction)
+	evs := x.EventsOf(sid, kinds.Compaction)
 	if len(evs) != 1 {
 		t.Fatalf("%d compaction events, want 1", len(evs))
 	}
 	info := evs[0].Payload.(engine.CompactionInfo)
-	if info.Trigger != engine.TriggerAuto || info.Failed || info.Shortened <= 0 || info.Messages == 0 || info.Summary == "" {
+	if info.Trigger != compaction.TriggerAuto || info.Failed || info.Shortened <= 0 || info.Messages == 0 || info.Summary == "" {
 		t.Fatalf("info %+v", info.Info)
 	}
 	tr := x.Track(sid)

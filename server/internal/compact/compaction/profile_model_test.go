@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm"
 )
@@ -76,7 +76,7 @@ func TestSummaryRequestFitsTheCompactionRolesWindow(t *testing.T) {
 		t.Fatalf("the session (%d tokens) must not fit the compaction model's %d-token window for this test", whole, tiny)
 	}
 	before := len(x.Model.Requests())
-	info, err := x.E.Compact(ctx, sid, "", engine.TriggerCommand)
+	info, err := x.E.Compact(ctx, sid, "", compaction.TriggerCommand)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}

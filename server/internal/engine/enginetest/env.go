@@ -131,7 +131,7 @@ func (x *Env) Turn(sid, text string) (string, string) {
 	}
 	// Subscribers get events asynchronously: wait for the turn's last one.
 	x.Await("turnFinished", func() bool {
-		for _, ev := range x.EventsOf(sid, engine.KindTurnFinished) {
+		for _, ev := range x.EventsOf(sid, kinds.TurnFinished) {
 			if ev.TurnID == tid {
 				return true
 			}

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -99,7 +99,7 @@ func (x *Env) ToolResults(sid string) map[string]string {
 // here, under the session they work for).
 func (x *Env) Published(sid string) map[string]string {
 	out := map[string]string{}
-	for _, ev := range x.EventsOf(sid, engine.KindToolResult) {
+	for _, ev := range x.EventsOf(sid, kinds.ToolResult) {
 		out[ev.Tool.CallID] = okOrError(ev.Tool.OK) + ": " + ev.Tool.Output
 	}
 	return out

@@ -67,7 +67,7 @@ func (l *loop) run(ctx context.Context) (modes.RunState, error) {
 // stopped tells the panel the run stopped (or ended), with its last saved
 // state.
 func (l *loop) stopped() {
-	l.m.host.Publish(l.sid, l.turnID, ReconcileView{Run: l.st, MaxLoops: l.m.MaxLoops()})
+	l.m.host.Publish(l.sid, l.turnID, Panel{Reconcile: &ReconcileView{Run: l.st, MaxLoops: l.m.MaxLoops()}})
 }
 
 func (l *loop) tag(step modes.Step) string {
@@ -154,5 +154,5 @@ func (l *loop) Publish(st modes.RunState) {
 }
 
 func (l *loop) publish() {
-	l.m.host.Publish(l.sid, l.turnID, ReconcileView{Run: l.st, Running: true, Agent: l.agent, MaxLoops: l.m.MaxLoops()})
+	l.m.host.Publish(l.sid, l.turnID, Panel{Reconcile: &ReconcileView{Run: l.st, Running: true, Agent: l.agent, MaxLoops: l.m.MaxLoops()}})
 }

@@ -12,11 +12,18 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
+// Panel is a mode event for the session's chat panel: exactly one field
+// is set.
+type Panel struct {
+	Switched  modes.Mode      // the session switched to this mode
+	Phases    *modes.Progress // Phases mode's record moved
+	Reconcile *ReconcileView  // a reconcile run moved
+}
+
 // Host is what the modes need from the engine.
 type Host interface {
-	// Publish sends a mode event to the session's chat: its payload is a
-	// modes.Mode (a switch), a modes.Progress (Phases) or a ReconcileView.
-	Publish(sid, turnID string, payload any)
+	// Publish sends a mode event to the session's chat.
+	Publish(sid, turnID string, p Panel)
 	// SessionExists fails for an unknown session.
 	SessionExists(ctx context.Context, sid string) error
 	// CheckIdle fails (with the engine's busy error) while a turn runs in
@@ -76,7 +83,7 @@ func (m *Modes) Set(ctx context.Context, sid, name string) error {
 		return err
 	}
 	// The panel and picker follow a switch made anywhere (/reconcile, Run plan).
-	m.host.Publish(sid, "", md)
+	m.host.Publish(sid, "", Panel{Switched: md})
 	return nil
 }
 

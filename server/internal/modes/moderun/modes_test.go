@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
@@ -166,12 +167,12 @@ func TestPhasesModeTransitions(t *testing.T) {
 		t.Fatalf("progress %+v", p)
 	}
 	progress := 0
-	for _, ev := range x.EventsOf(sess.ID, engine.KindMode) {
-		if _, ok := ev.Payload.(modes.Progress); ok {
+	for _, ev := range x.EventsOf(sess.ID, kinds.Mode) {
+		if pl, ok := ev.Payload.(engine.ModePayload); ok && pl.Phases != nil {
 			progress++
 		}
 	}
-	if evs := x.EventsOf(sess.ID, engine.KindMode); progress != 4 || len(evs) != 5 {
+	if evs := x.EventsOf(sess.ID, kinds.Mode); progress != 4 || len(evs) != 5 {
 		t.Errorf("%d mode events, want 4", len(evs))
 	}
 }

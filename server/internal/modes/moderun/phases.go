@@ -53,7 +53,7 @@ func (r *reportTool) Run(ctx context.Context, env *tools.Env, args json.RawMessa
 	if err := sessionstate.Set(ctx, r.m.store, r.sid, modes.PhaseProgressKey, p); err != nil {
 		return tools.Result{}, err
 	}
-	r.m.host.Publish(r.sid, "", p)
+	r.m.host.Publish(r.sid, "", Panel{Phases: &p})
 	return tools.Result{OK: true, Output: fmt.Sprintf("Recorded. The phase is now %s.", p.State)}, nil
 }
 
@@ -99,7 +99,7 @@ func (m *Modes) advanceOnWrites(ctx context.Context, sid string, md modes.Mode, 
 				if err := sessionstate.Set(ctx, m.store, sid, modes.PhaseProgressKey, pr); err != nil {
 					return ""
 				}
-				m.host.Publish(sid, "", pr)
+				m.host.Publish(sid, "", Panel{Phases: &pr})
 				if pr.State == modes.Verifying {
 					return fmt.Sprintf("All %d plan steps are patched: the phase is now VERIFYING.", len(pr.Plan))
 				}

@@ -100,7 +100,7 @@ func (m *Modes) onManifestDrafted(ctx context.Context, sid, turnID, path string)
 	if err := sessionstate.Set(ctx, m.store, sid, modes.ReconcileRunKey, st); err != nil {
 		return err
 	}
-	m.host.Publish(sid, turnID, ReconcileView{Run: st, MaxLoops: m.MaxLoops()})
+	m.host.Publish(sid, turnID, Panel{Reconcile: &ReconcileView{Run: st, MaxLoops: m.MaxLoops()}})
 	return nil
 }
 

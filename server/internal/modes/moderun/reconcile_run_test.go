@@ -16,6 +16,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 )
 
 // The reconcile workspace's test runner: each tests/*.want file holds a
@@ -57,7 +58,7 @@ func reconcileEnv(t *testing.T, s *enginetest.Script, settings config.Values) (*
 }
 
 // approve starts the loop and waits for its turn to end.
-func approve(x *enginetest.Env, sid string) engine.ReconcileView {
+func approve(x *enginetest.Env, sid string) moderun.ReconcileView {
 	x.T.Helper()
 	if _, _, err := x.E.Modes.ApproveManifest(context.Background(), sid, ""); err != nil {
 		x.T.Fatal(err)
@@ -149,7 +150,7 @@ func TestReconcileRunReady(t *testing.T) {
 		!strings.Contains(tr[5].Content, `"greeter" ended Ready after 1 loop(s)`) {
 		t.Errorf("the session's model track after the loop: %+v", tr)
 	}
-	if _, _, err := x.E.Modes.ResumeReconcile(context.Background(), sid); !errors.Is(err, engine.ErrReconcileEnded) {
+	if _, _, err := x.E.Modes.ResumeReconcile(context.Background(), sid); !errors.Is(err, moderun.ErrReconcileEnded) {
 		t.Errorf("resume after Ready: %v", err)
 	}
 }
@@ -284,10 +285,10 @@ func TestReconcileApproveBadInput(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	if _, _, err := x.E.Modes.ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, engine.ErrNoManifest) {
+	if _, _, err := x.E.Modes.ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, moderun.ErrNoManifest) {
 		t.Fatalf("no manifest: %v", err)
 	}
-	if _, _, err := x.E.Modes.ResumeReconcile(ctx, sess.ID); !errors.Is(err, engine.ErrNoReconcileRun) {
+	if _, _, err := x.E.Modes.ResumeReconcile(ctx, sess.ID); !errors.Is(err, moderun.ErrNoReconcileRun) {
 		t.Fatalf("no run: %v", err)
 	}
 	x.Close()

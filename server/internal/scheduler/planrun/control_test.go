@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 )
 
 // Stop cancels the running executor and leaves the plan persisted with
@@ -30,14 +32,14 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	}
 	// Stop while the executor's second reply streams.
 	x.Await("executor streaming", func() bool {
-		for _, ev := range x.EventsOf(sid, engine.KindTextDelta) {
+		for _, ev := range x.EventsOf(sid, kinds.TextDelta) {
 			if ev.SubAgentTag == "executor:1" {
 				return true
 			}
 		}
 		return false
 	})
-	if err := x.E.TodoControl(ctx, sid, engine.TodoStop, 0); err != nil {
+	if err := x.E.TodoControl(ctx, sid, planrun.Stop, 0); err != nil {
 		t.Fatal(err)
 	}
 	if st := x.E.Wait(sid); st != "" && st != "cancelled" {
@@ -53,7 +55,7 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	}
 	// Resume: the executor continues its own messages (its prompt and the
 	// list_files round are in the request), not a fresh attempt.
-	if err := x.E.TodoControl(ctx, sid, engine.TodoResume, 0); err != nil {
+	if err := x.E.TodoControl(ctx, sid, planrun.Resume, 0); err != nil {
 		t.Fatal(err)
 	}
 	waitTodo(x, sid, func(p *scheduler.Plan) bool { return p.Current == 1 && p.Items[1].Turns >= 1 })
@@ -89,7 +91,7 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 		}
 		return false
 	})
-	if err := x.E.TodoControl(ctx, sid, engine.TodoSkip, 1); err != nil {
+	if err := x.E.TodoControl(ctx, sid, planrun.Skip, 1); err != nil {
 		t.Fatal(err)
 	}
 	x.E.Wait(sid)
@@ -103,11 +105,11 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 		index  int
 		want   string
 	}{
-		{engine.TodoSkip, 0, "already done"},
-		{engine.TodoRetry, 0, "only failed, skipped or interrupted items can be retried"},
-		{engine.TodoSkip, 7, "item 8 does not exist"},
-		{engine.TodoStop, 0, "not running"},
-		{engine.TodoResume, 0, "nothing left to run"},
+		{planrun.Skip, 0, "already done"},
+		{planrun.Retry, 0, "only failed, skipped or interrupted items can be retried"},
+		{planrun.Skip, 7, "item 8 does not exist"},
+		{planrun.Stop, 0, "not running"},
+		{planrun.Resume, 0, "nothing left to run"},
 		{"explode", 0, "unknown todo action"},
 	} {
 		err := x.E.TodoControl(ctx, sid, c.action, c.index)
@@ -122,7 +124,7 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	s.on("executor:2#2", text("B done now")).
 		on("evaluator:2#1", calls(call("c2", "complete_todo_item", map[string]any{"index": 2})), text("ok")).
 		on("final#2", text("done again"))
-	if err := x.E.TodoControl(ctx, sid, engine.TodoRetry, 1); err != nil {
+	if err := x.E.TodoControl(ctx, sid, planrun.Retry, 1); err != nil {
 		t.Fatal(err)
 	}
 	if p := planOf(x, sid); p.Items[1].Status != scheduler.Pending || p.Phase != scheduler.PhaseScheduling {
@@ -141,10 +143,10 @@ func TestTodoControlWithoutPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.E.TodoControl(context.Background(), s.ID, engine.TodoResume, 0); err == nil || !strings.Contains(err.Error(), "no todo list") {
+	if err := x.E.TodoControl(context.Background(), s.ID, planrun.Resume, 0); err == nil || !strings.Contains(err.Error(), "no todo list") {
 		t.Fatalf("got %v", err)
 	}
-	if err := x.E.TodoControl(context.Background(), "nope", engine.TodoResume, 0); err == nil {
+	if err := x.E.TodoControl(context.Background(), "nope", planrun.Resume, 0); err == nil {
 		t.Fatal("unknown session accepted")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -104,11 +105,11 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 		t.Fatalf("evaluator tools: %v", res)
 	}
 	// Every change was published with the state.
-	todos := x.EventsOf(sid, engine.KindTodo)
+	todos := x.EventsOf(sid, kinds.Todo)
 	if len(todos) < 10 {
 		t.Fatalf("only %d todo events", len(todos))
 	}
-	last := todos[len(todos)-1].Payload.(scheduler.Plan)
+	last := scheduler.Plan(todos[len(todos)-1].Payload.(engine.TodoPayload))
 	if statuses(&last) != "A=done/1 B=done/2 C=done/1" {
 		t.Fatalf("last todo event %s", statuses(&last))
 	}

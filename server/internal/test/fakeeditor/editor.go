@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/logging"
 	"github.com/govibe/govibe/server/internal/server"
 	"github.com/govibe/govibe/server/internal/wire"
@@ -259,7 +260,7 @@ func (e *Editor) AwaitTurnFinished(sessionID, turnID string, timeout time.Durati
 	var fin protocol.ChatEvent
 	e.Await("turnFinished", timeout, func(e *Editor) bool {
 		for _, ev := range e.Events(sessionID) {
-			if ev.Kind == protocol.EventTurnFinished && (turnID == "" || ev.TurnID == turnID) {
+			if ev.Kind == kinds.TurnFinished && (turnID == "" || ev.TurnID == turnID) {
 				fin = ev
 				return true
 			}
@@ -278,9 +279,9 @@ func (e *Editor) Text(sessionID, turnID string) string {
 			continue
 		}
 		switch ev.Kind {
-		case protocol.EventTextDelta:
+		case kinds.TextDelta:
 			b.WriteString(ev.Text)
-		case protocol.EventRetry:
+		case kinds.Retry:
 			b.Reset()
 		}
 	}

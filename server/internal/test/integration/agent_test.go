@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -71,10 +72,10 @@ func TestParallelReadsAndModelVisibleFailures(t *testing.T) {
 	// batch reports every start first, whatever the goroutines' scheduling.
 	var started, firstResultAt int
 	for i, ev := range ed.Events(r.SessionID) {
-		if ev.Kind == protocol.EventToolCall && strings.HasPrefix(ev.Tool.CallID, "r") {
+		if ev.Kind == kinds.ToolCall && strings.HasPrefix(ev.Tool.CallID, "r") {
 			started++
 		}
-		if ev.Kind == protocol.EventToolResult && firstResultAt == 0 {
+		if ev.Kind == kinds.ToolResult && firstResultAt == 0 {
 			firstResultAt = i
 			if started != 3 {
 				t.Fatalf("only %d reads had started when the first finished", started)
@@ -133,7 +134,7 @@ func TestMaxInteractionsStopsTheRun(t *testing.T) {
 	}
 	var notice bool
 	for _, ev := range ed.Events(r.SessionID) {
-		notice = notice || (ev.Kind == protocol.EventNotice && strings.Contains(ev.Text, "maxInteractions"))
+		notice = notice || (ev.Kind == kinds.Notice && strings.Contains(ev.Text, "maxInteractions"))
 	}
 	// Two tool rounds, then the request that lets the model answer from
 	// them; its calls are answered "not run".

@@ -10,6 +10,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -52,9 +53,9 @@ func TestStreamedReply(t *testing.T) {
 				t.Fatalf("event %d has seq %d: seq must increase by one", i, ev.Seq)
 			}
 			switch ev.Kind {
-			case protocol.EventTextDelta:
+			case kinds.TextDelta:
 				deltas++
-			case protocol.EventReasoningDelta:
+			case kinds.ReasoningDelta:
 				reasoning++
 			}
 		}
@@ -132,7 +133,7 @@ func TestBrokenStreamRetriedAndPartialDiscarded(t *testing.T) {
 		}
 		var retries int
 		for _, ev := range ed.Events(r.SessionID) {
-			if ev.Kind == protocol.EventRetry {
+			if ev.Kind == kinds.Retry {
 				retries++
 			}
 		}
@@ -173,7 +174,7 @@ func TestRetryCapReportsClearError(t *testing.T) {
 		}
 		var msg string
 		for _, ev := range ed.Events(r.SessionID) {
-			if ev.Kind == protocol.EventError {
+			if ev.Kind == kinds.Error {
 				msg = ev.Error.Message
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -76,7 +77,7 @@ func TestCommandLimitsSurviveAPlanResumedAfterRestart(t *testing.T) {
 	sid := send(t, ed, "", "/limited the thing").SessionID
 	ed.Await("executor streaming", 20*time.Second, func(e *fakeeditor.Editor) bool {
 		for _, ev := range e.Events(sid) {
-			if ev.Kind == protocol.EventTextDelta && ev.SubAgentTag == "executor:1" {
+			if ev.Kind == kinds.TextDelta && ev.SubAgentTag == "executor:1" {
 				return true
 			}
 		}
@@ -98,7 +99,7 @@ func TestCommandLimitsSurviveAPlanResumedAfterRestart(t *testing.T) {
 	}
 	ed2.Await("the resumed run to finish", 30*time.Second, func(e *fakeeditor.Editor) bool {
 		for _, ev := range e.Events(sid) {
-			if ev.Kind == protocol.EventTurnFinished {
+			if ev.Kind == kinds.TurnFinished {
 				return true
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
@@ -79,7 +80,7 @@ func TestCompactButtonDividerAndReload(t *testing.T) {
 		var ev protocol.ChatEvent
 		ed.Await("the compaction event", 20*time.Second, func(e *fakeeditor.Editor) bool {
 			for _, x := range e.Events(sid) {
-				if x.Kind == protocol.EventCompaction {
+				if x.Kind == kinds.Compaction {
 					ev = x
 					return true
 				}
@@ -156,7 +157,7 @@ func TestCompactCommandAndErrors(t *testing.T) {
 		}
 		notice := false
 		for _, ev := range ed.Events(sid) {
-			if ev.Kind == protocol.EventNotice && ev.TurnID == r.TurnID && strings.Contains(ev.Text, "Nothing to summarise") {
+			if ev.Kind == kinds.Notice && ev.TurnID == r.TurnID && strings.Contains(ev.Text, "Nothing to summarise") {
 				notice = true
 			}
 		}
@@ -170,7 +171,7 @@ func TestCompactCommandAndErrors(t *testing.T) {
 		}
 		got := 0
 		for _, ev := range ed.Events(sid) {
-			if ev.Kind == protocol.EventCompaction && ev.TurnID == r.TurnID {
+			if ev.Kind == kinds.Compaction && ev.TurnID == r.TurnID {
 				got++
 			}
 		}

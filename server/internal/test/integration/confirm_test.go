@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -263,7 +264,7 @@ func TestShellConfirmDenyAndAllow(t *testing.T) {
 		}
 		var sawResult bool
 		for _, ev := range ed.Events(r.SessionID) {
-			if ev.Kind == protocol.EventToolResult && ev.Tool.CallID == "s2" && ev.Tool.OK && strings.Contains(ev.Tool.Output, "made") {
+			if ev.Kind == kinds.ToolResult && ev.Tool.CallID == "s2" && ev.Tool.OK && strings.Contains(ev.Tool.Output, "made") {
 				sawResult = true
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -95,7 +96,7 @@ func TestUserFacingMessagesFollowTheLanguage(t *testing.T) {
 	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
 	var msg, action string
 	for _, ev := range ed.Events(r.SessionID) {
-		if ev.Kind == protocol.EventError {
+		if ev.Kind == kinds.Error {
 			msg, action = ev.Error.Message, ev.Error.Action
 		}
 	}
@@ -140,7 +141,7 @@ func TestLanguageChangeAppliesWithoutRestart(t *testing.T) {
 	r := send(t, ed, "", "你好")
 	ed.AwaitTurnFinished(r.SessionID, r.TurnID, 20*time.Second)
 	for _, ev := range ed.Events(r.SessionID) {
-		if ev.Kind == protocol.EventError && !han.MatchString(ev.Error.Message) {
+		if ev.Kind == kinds.Error && !han.MatchString(ev.Error.Message) {
 			t.Fatalf("after switching to zh-CN the engine's error reads %q", ev.Error.Message)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -33,7 +34,7 @@ func TestShowNotification(t *testing.T) {
 	}
 	var shown []protocol.Notification
 	for _, ev := range ed.Events(r.SessionID) {
-		if ev.Kind == protocol.EventNotification {
+		if ev.Kind == kinds.Notification {
 			if ev.Notification == nil || ev.TurnID != r.TurnID {
 				t.Fatalf("notification event %+v", ev)
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/review"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
@@ -55,7 +56,7 @@ func TestDangerousCommandShowsAnalysisAndReview(t *testing.T) {
 		}
 		var card *protocol.ReviewCard
 		for _, ev := range ed.Events(r.SessionID) {
-			if ev.Kind == protocol.EventReview {
+			if ev.Kind == kinds.Review {
 				card = ev.Review
 			}
 		}

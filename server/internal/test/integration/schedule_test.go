@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -59,7 +60,7 @@ func TestScheduleResumeAfterSIGKILLMidExecutor(t *testing.T) {
 	sid := res.SessionID
 	ed.Await("executor streaming", 20*time.Second, func(e *fakeeditor.Editor) bool {
 		for _, ev := range e.Events(sid) {
-			if ev.Kind == protocol.EventTextDelta && ev.SubAgentTag == "executor:1" {
+			if ev.Kind == kinds.TextDelta && ev.SubAgentTag == "executor:1" {
 				return true
 			}
 		}
@@ -67,7 +68,7 @@ func TestScheduleResumeAfterSIGKILLMidExecutor(t *testing.T) {
 	})
 	var sawTodo bool
 	for _, ev := range ed.Events(sid) {
-		if ev.Kind == protocol.EventTodo && ev.Todo != nil && len(ev.Todo.Items) == 2 && ev.Todo.Items[0].Status == "running" {
+		if ev.Kind == kinds.Todo && ev.Todo != nil && len(ev.Todo.Items) == 2 && ev.Todo.Items[0].Status == "running" {
 			sawTodo = true
 		}
 	}
@@ -94,7 +95,7 @@ func TestScheduleResumeAfterSIGKILLMidExecutor(t *testing.T) {
 	}
 	ed2.Await("the resumed run to finish", 30*time.Second, func(e *fakeeditor.Editor) bool {
 		for _, ev := range e.Events(sid) {
-			if ev.Kind == protocol.EventTurnFinished {
+			if ev.Kind == kinds.TurnFinished {
 				return true
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
@@ -77,7 +78,7 @@ func TestBTWSideConversation(t *testing.T) {
 	// marked as they arrive, so the chat labels them "Side note" at once.
 	live := map[string]bool{}
 	for _, ev := range ed.Events(r.SessionID) {
-		if (ev.Kind == protocol.EventMessage || ev.Kind == protocol.EventTurnStarted) && ev.Message != nil {
+		if (ev.Kind == kinds.Message || ev.Kind == kinds.TurnStarted) && ev.Message != nil {
 			live[ev.Message.ID] = ev.Message.BTW
 		}
 	}
@@ -226,7 +227,7 @@ func TestSidecarKilledAtRandomPoints(t *testing.T) {
 		// What the client has seen acknowledged before the kill.
 		acked := map[string]bool{}
 		for _, ev := range ed.Events(sid) {
-			if ev.Kind == protocol.EventToolResult {
+			if ev.Kind == kinds.ToolResult {
 				acked[ev.Tool.CallID] = true
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -60,7 +61,7 @@ func TestEngineMessagesMarkedAndSubAgentsKeptAcrossReload(t *testing.T) {
 	// Live: every message event tells the person's words from the engine's.
 	live := map[string]string{}
 	for _, ev := range ed.Events(sid) {
-		if ev.Kind == protocol.EventMessage && ev.Message != nil && ev.Message.Role == "user" {
+		if ev.Kind == kinds.Message && ev.Message != nil && ev.Message.Role == "user" {
 			live[firstLine(ev.Message.Parts[0].Text)] = ev.Message.Origin
 		}
 	}

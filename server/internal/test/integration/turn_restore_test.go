@@ -12,6 +12,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
@@ -66,7 +67,7 @@ func TestRestoreTurnMultiRoot(t *testing.T) {
 		// Live: one snapshots event for the turn's user message, one per root.
 		var live []protocol.TurnSnapshot
 		for _, ev := range ed.Events(sid) {
-			if ev.Kind == protocol.EventSnapshots {
+			if ev.Kind == kinds.Snapshots {
 				if ev.MessageID != fix.TurnID || ev.TurnID != fix.TurnID || live != nil {
 					t.Fatalf("unexpected snapshots event %+v (turn %s)", ev, fix.TurnID)
 				}
