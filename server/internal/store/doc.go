@@ -27,6 +27,9 @@
 // (tokens, filled in once by Store.TrackTokens, recounted only for rows a
 // compaction rewrote), so the context in use is a sum: opening a session never
 // re-estimates its whole history.
+// A read of the model track decodes only the rows appended since this Store
+// last read it (llm_cache.go: the few sessions read last, bounded); a replace,
+// merge or session delete made through this Store drops the cached tracks.
 //
 // # Durability in a turn
 //
