@@ -22,7 +22,7 @@ func TestScenarioCostAndCacheInTheChat(t *testing.T) {
 	}
 	long.WriteString("The plan is written.")
 	ask := askCall("Which provider should the plan target?", "DeepSeek", "Qwen")
-	ask.Usage = noCache(1000, 100)
+	ask.Usage = noCache(500, 100)
 	h := newHarness(t, harnessOptions{Extension: true,
 		// Little is kept verbatim by size (0 means the default, 20,000), so
 		// /compact summarises the first turn and keeps the second.
@@ -32,7 +32,7 @@ func TestScenarioCostAndCacheInTheChat(t *testing.T) {
 			{Match: "<state_snapshot>", On: "user", Reply: modelReply{Text: "<state_snapshot>\n<overall_goal>Plan the cache work on DeepSeek.</overall_goal>\n</state_snapshot>"}},
 			// The first turn's two requests report no cached tokens, as some
 			// providers do: the chat says unknown, never 0%.
-			{Match: "The user replied: DeepSeek", On: "tool", Reply: modelReply{Text: long.String(), Usage: noCache(3000, 900)}},
+			{Match: "The user replied: DeepSeek", On: "tool", Reply: modelReply{Text: long.String(), Usage: noCache(800, 900)}},
 			{Match: "plan the cache work", On: "user", Reply: ask},
 			// Estimated usage: cached = the prefix shared with the previous request.
 			// Longer than keepTokens, so the compaction keeps this turn and
@@ -49,9 +49,9 @@ func TestScenarioCostAndCacheInTheChat(t *testing.T) {
 		t.Fatalf("click the DeepSeek option: %v", err)
 	}
 	first := wv.Locator(selAssistantMessage, playwright.FrameLocatorLocatorOptions{HasText: "The plan is written."})
-	// The turn's figures: both requests, 4,000 + 1,000 tokens.
-	firstLine := h.expectUsageLine(wv, first, regexp.MustCompile(`^cache unknown · 5\.0k tokens$`), "the first answer (no cached tokens reported)")
-	if err := h.Expect.Locator(firstLine).ToHaveAttribute("title", "Prompt: 4.0k tokens, 0 cached"); err != nil {
+	// The turn's figures: both requests, 1,300 + 1,000 tokens.
+	firstLine := h.expectUsageLine(wv, first, regexp.MustCompile(`^cache unknown · 2\.3k tokens$`), "the first answer (no cached tokens reported)")
+	if err := h.Expect.Locator(firstLine).ToHaveAttribute("title", "Prompt: 1.3k tokens, 0 cached"); err != nil {
 		t.Fatalf("the first answer's usage line does not hold the turn's prompt: %v", err)
 	}
 	h.expectSessionTotals(wv)
@@ -63,8 +63,10 @@ func TestScenarioCostAndCacheInTheChat(t *testing.T) {
 	if err := h.Expect.Locator(line).ToHaveAttribute("title", regexp.MustCompile(`^Prompt: [\d.,k]+ tokens, [1-9][\d.,k]* cached`)); err != nil {
 		t.Fatalf("the second answer's usage line does not name its cached tokens on hover: %v", err)
 	}
-	title, _ := line.GetAttribute("title")
-	t.Logf("the second answer's usage line: title %q", title)
+	// Its prefix is the first turn's requests: a hit, so no miss is named.
+	if err := h.Expect.Locator(line).Not().ToHaveAttribute("data-miss", regexp.MustCompile(`.`)); err != nil {
+		t.Fatalf("the second answer's cache hit is reported as a miss: %v", err)
+	}
 	h.expectSessionTotals(wv)
 	h.shot("cost-cache-hit")
 
@@ -80,13 +82,16 @@ func TestScenarioCostAndCacheInTheChat(t *testing.T) {
 		"kept word for word: your request, 1 decision of yours"); err != nil {
 		t.Fatalf("the compaction notice does not name what was kept: %v", err)
 	}
+	h.expectOneLine(notice.Locator("[data-testid=compaction-toggle]"), "the notice's Show summary")
 	h.expectInside(notice, wv.Locator(selTranscript), "the compaction notice inside the transcript")
 	h.expectInView(notice, "the compaction notice")
 	h.expectNoOverflow(wv, "compaction notice")
 	// The kept block, word for word, is behind Show summary.
-	if err := notice.Locator("[data-testid=compaction-toggle]").Click(); err != nil {
+	toggle := notice.Locator("[data-testid=compaction-toggle]")
+	if err := toggle.Click(); err != nil {
 		t.Fatalf("click Show summary: %v", err)
 	}
+	h.expectOneLine(toggle, "the notice's Hide summary")
 	kept := notice.Locator("[data-testid=compaction-kept-text]")
 	h.expectText(kept, "Please plan the cache work")
 	h.expectText(kept, "DeepSeek")
