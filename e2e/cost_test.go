@@ -139,6 +139,11 @@ func TestScenarioCostAndCacheInTheChat(t *testing.T) {
 		t.Fatalf("click Show summary: %v", err)
 	}
 	h.expectOneLine(toggle, "the notice's Hide summary")
+	// The summary reads as labelled sections, not the model's XML.
+	h.expectText(notice.Locator("strong", playwright.LocatorLocatorOptions{HasText: "Goal"}), "Goal")
+	if err := h.Expect.Locator(notice.Locator(".markdown")).Not().ToContainText("<state_snapshot>"); err != nil {
+		t.Fatalf("the summary shows its XML tags: %v", err)
+	}
 	kept := notice.Locator("[data-testid=compaction-kept-text]")
 	h.expectText(kept, "Please plan the cache work")
 	h.expectText(kept, "DeepSeek")
