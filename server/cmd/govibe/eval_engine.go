@@ -114,7 +114,7 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run 
 		return r.tr, err
 	}
 	if run.Mode != "" {
-		if err := eng.Modes().Set(ctx, s.ID, run.Mode); err != nil {
+		if err := eng.Modes.Set(ctx, s.ID, run.Mode); err != nil {
 			return r.tr, err
 		}
 	}
@@ -145,13 +145,13 @@ func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run 
 		return r.tr, err
 	}
 	st := wait()
-	if p := eng.Todo(ctx, s.ID); st == agent.StatusDone && run.Mode == string(modes.Plan) && p != nil && p.Unfinished() {
+	if p := eng.Plans.Todo(ctx, s.ID); st == agent.StatusDone && run.Mode == string(modes.Plan) && p != nil && p.Unfinished() {
 		if _, _, err := eng.RunPlan(ctx, s.ID, nil); err != nil {
 			return r.tr, fmt.Errorf("approving the proposed plan: %w", err)
 		}
 		st = wait()
 	}
-	u := eng.SessionUsageOf(context.Background(), s.ID).Usage
+	u := eng.Meter.Of(context.Background(), s.ID).Usage
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.tr.Status = string(st)

@@ -183,7 +183,7 @@ func execCmd(args []string) int {
 		return exitError
 	}
 	defer eng.Close()
-	for _, p := range eng.PermissionProblems() {
+	for _, p := range eng.Approvals.PermissionProblems() {
 		fmt.Fprintln(os.Stderr, "govibe exec: warning:", p)
 	}
 
@@ -241,7 +241,7 @@ func execCmd(args []string) int {
 		sess = s.ID
 	}
 	if *mode != "" {
-		if err := eng.Modes().Set(ctx, sess, *mode); err != nil {
+		if err := eng.Modes.Set(ctx, sess, *mode); err != nil {
 			fmt.Fprintln(os.Stderr, "govibe exec:", err)
 			return exitError
 		}
@@ -268,7 +268,7 @@ func execCmd(args []string) int {
 	status := wait()
 	if name := draftedManifest(ctx, eng, sess); status == agent.StatusDone && name != "" {
 		if *approve == "all" {
-			if _, _, err := eng.Modes().ApproveManifest(ctx, sess, ""); err != nil {
+			if _, _, err := eng.Modes.ApproveManifest(ctx, sess, ""); err != nil {
 				out.fail(err)
 				unsub()
 				return exitError
@@ -279,7 +279,7 @@ func execCmd(args []string) int {
 		}
 	}
 	unsub()
-	out.session = eng.SessionUsageOf(ctx, sess).Usage
+	out.session = eng.Meter.Of(ctx, sess).Usage
 	out.finish(status)
 	switch {
 	case out.budget:

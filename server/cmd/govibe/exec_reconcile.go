@@ -16,10 +16,10 @@ import (
 // draftedManifest is the session's drafted, unapproved manifest's name
 // ("" when it has none).
 func draftedManifest(ctx context.Context, eng *engine.Engine, sid string) string {
-	if eng.Modes().Mode(ctx, sid) != modes.Reconcile {
+	if eng.Modes.Mode(ctx, sid) != modes.Reconcile {
 		return ""
 	}
-	v, ok := eng.Modes().ReconcileState(ctx, sid)
+	v, ok := eng.Modes.ReconcileState(ctx, sid)
 	if !ok || v.Run.Manifest.Metadata.Approved {
 		return ""
 	}

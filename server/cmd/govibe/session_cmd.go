@@ -92,7 +92,7 @@ func sessionCmd(args []string) int {
 			fmt.Printf("## %s (%s)%s\n%s\n\n", m.Role, m.Status, tag, m.Text())
 		}
 	case "export":
-		doc, err := eng.Export(ctx, fs.Arg(0))
+		doc, err := eng.Store.Export(ctx, fs.Arg(0))
 		if err != nil {
 			fmt.Fprintln(stderr, "govibe session export:", err)
 			return exitError

@@ -50,7 +50,7 @@ func snapshotCmd(args []string) int {
 	ctx := context.Background()
 	switch sub {
 	case "list":
-		list, _, err := eng.Rollback().Snapshots("")
+		list, _, err := eng.Rollback.Snapshots("")
 		if err != nil {
 			fmt.Fprintln(stderr, "govibe snapshot list:", err)
 			return exitError
@@ -71,7 +71,7 @@ func snapshotCmd(args []string) int {
 		}
 		tw.Flush()
 	case "diff":
-		changes, err := eng.Rollback().SnapshotDiff(ctx, fs.Arg(0))
+		changes, err := eng.Rollback.SnapshotDiff(ctx, fs.Arg(0))
 		if err != nil {
 			fmt.Fprintln(stderr, "govibe snapshot diff:", err)
 			return exitError
@@ -80,9 +80,9 @@ func snapshotCmd(args []string) int {
 	case "restore":
 		var res snapshot.RestoreResult
 		if *file != "" {
-			res, err = eng.Rollback().RestoreFile(ctx, fs.Arg(0), *file)
+			res, err = eng.Rollback.RestoreFile(ctx, fs.Arg(0), *file)
 		} else {
-			res, err = eng.Rollback().Restore(ctx, fs.Arg(0))
+			res, err = eng.Rollback.Restore(ctx, fs.Arg(0))
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "govibe snapshot restore:", err)

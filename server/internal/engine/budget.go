@@ -75,12 +75,12 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if !b.Set() {
 		return nil
 	}
-	root := e.meter.Root(sid)
+	root := e.Meter.Root(sid)
 	g := &e.budgets
 	l := g.lockOf(root)
 	l.Lock()
 	defer l.Unlock()
-	s := e.meter.Of(ctx, root)
+	s := e.Meter.Of(ctx, root)
 	if b.Unpriced(s) && b.Tokens <= 0 {
 		g.mu.Lock()
 		first := !g.warned[root]
@@ -97,20 +97,20 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if e.opts.Headless {
 		return over
 	}
-	q := e.tr("This session reached its %s: spent %s. Continue for another budget's worth?", e.budgetWhat(over), e.budgetSpent(s))
+	q := e.Tr("This session reached its %s: spent %s. Continue for another budget's worth?", budgetWhat(e.Tr, over), budgetSpent(e.Tr, s))
 	turnID := ""
 	if t := e.liveTurn(root); t != nil {
 		turnID = t.id
 	}
 	ans, err := e.Broker.Ask(ctx, approval.Confirm{SessionID: root, TurnID: turnID, Kind: "question", Question: q,
-		Options: []string{e.tr("Continue"), e.tr("Stop")}})
+		Options: []string{e.Tr("Continue"), e.Tr("Stop")}})
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return errors.Join(over, err)
 	}
-	if ans.Accept && (ans.Answer == e.tr("Continue") || ans.Answer == "Continue") {
+	if ans.Accept && (ans.Answer == e.Tr("Continue") || ans.Answer == "Continue") {
 		g.mu.Lock()
 		g.grants[root]++
 		g.mu.Unlock()
@@ -121,23 +121,23 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 }
 
 // budgetWhat names the limit reached, in the user's language.
-func (e *Engine) budgetWhat(be *usage.BudgetError) string {
+func budgetWhat(tr func(string, ...any) string, be *usage.BudgetError) string {
 	if be.Tokens {
-		return e.tr("token budget of %s", be.Limit)
+		return tr("token budget of %s", be.Limit)
 	}
-	return e.tr("cost budget of %s", be.Limit)
+	return tr("cost budget of %s", be.Limit)
 }
 
-func (e *Engine) budgetSpent(s usage.Session) string {
+func budgetSpent(tr func(string, ...any) string, s usage.Session) string {
 	tokens := fmt.Sprintf("%d", s.PromptTokens+s.CompletionTokens)
 	if s.Priced {
-		return e.tr("%.4f (%s tokens)", s.Cost, tokens)
+		return tr("%.4f (%s tokens)", s.Cost, tokens)
 	}
-	return e.tr("%s tokens", tokens)
+	return tr("%s tokens", tokens)
 }
 
 // budgetError is the run's error for a reached budget.
-func (e *Engine) budgetError(be *usage.BudgetError) ErrorInfo {
-	return ErrorInfo{Message: e.tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
-		e.budgetWhat(be), e.budgetSpent(be.Session)), Code: "budget", Action: "openSettings"}
+func budgetError(tr func(string, ...any) string, be *usage.BudgetError) ErrorInfo {
+	return ErrorInfo{Message: tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
+		budgetWhat(tr, be), budgetSpent(tr, be.Session)), Code: "budget", Action: "openSettings"}
 }

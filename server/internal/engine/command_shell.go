@@ -46,14 +46,14 @@ func (e *Engine) runCommandShell(ctx context.Context, t *turn, b *begun) error {
 		args, _ := json.Marshal(map[string]string{"command": c.Command})
 		res, err := shell.Run(tools.WithCallID(ctx, fmt.Sprintf("%s-shell-%d", t.id, n)), env, args)
 		if err != nil {
-			return fmt.Errorf("%s", e.tr("The command's shell command %s did not run: %v. The command was not sent.", c.Command, err))
+			return fmt.Errorf("%s", e.Tr("The command's shell command %s did not run: %v. The command was not sent.", c.Command, err))
 		}
 		if _, ran := res.Meta.(tools.ShellMeta); !ran {
 			why := res.Display
 			if why == "" {
 				why = res.Output
 			}
-			return fmt.Errorf("%s", e.tr("The command's shell command %s did not run: %s The command was not sent.", c.Command, why))
+			return fmt.Errorf("%s", e.Tr("The command's shell command %s did not run: %s The command was not sent.", c.Command, why))
 		}
 		out := res.Output
 		if len(out) > maxShellOutput {

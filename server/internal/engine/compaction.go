@@ -28,56 +28,6 @@ type CompactionInfo struct {
 	Context usage.Context
 }
 
-// compactionHost is the engine as compaction sees it.
-type compactionHost struct{ e *Engine }
-
-// Policy follows the model the session's next request goes to: the
-// running turn's custom command model, else its /model or picker choice,
-// so a switch to a smaller window compacts against that window.
-func (h compactionHost) Policy(ctx context.Context, sid string) compact.Policy {
-	return h.e.compactPolicy(h.e.turnProfile(ctx, h.e.liveTurn(sid)))
-}
-
-func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
-	return h.e.freePrompt(ctx, sid), h.e.requestToolDefs(ctx, sid, h.e.turnProfile(ctx, h.e.liveTurn(sid)))
-}
-
-// Client asks the compaction role's model for the summary, else the model
-// Policy follows; the policy returned is that model's.
-func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, compact.Policy, error) {
-	p := h.e.turnProfile(ctx, h.e.liveTurn(sid))
-	if roleModel(h.e.Settings(), RoleCompaction) != "" {
-		p = h.e.roleProfile(RoleCompaction)
-	}
-	c, err := h.e.client(p)
-	return c, h.e.compactPolicy(p), err
-}
-
-func (h compactionHost) ContextEstimated(sid string, tokens int64) {
-	h.e.meter.SetContext(sid, tokens, usage.SourceEstimate)
-}
-
-func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
-	h.e.hooks.PreCompact(ctx, sid, turnID, trigger == compaction.TriggerCommand || trigger == compaction.TriggerButton)
-}
-
-func (h compactionHost) Tr(format string, args ...any) string { return h.e.tr(format, args...) }
-
-func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
-	status, text := "done", info.Summary
-	if !info.Failed {
-		h.e.meter.Compacted(sid)
-	}
-	if info.Failed {
-		status, text = "failed", info.Notice
-	}
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Compaction, SubAgentTag: TagFree, MessageID: info.MessageID,
-		MessageSeq: info.MessageSeq, Text: text, Status: status, Payload: CompactionInfo{Info: info, Context: h.e.ContextUse(ctx, sid)}})
-}
-
-// Compaction is the engine's compactor.
-func (e *Engine) Compaction() *compaction.Compactor { return e.compactor }
-
 func (e *Engine) compactPolicy(p Profile) compact.Policy {
 	v := e.Settings()
 	cs := config.Typed(v)
@@ -89,7 +39,7 @@ func (e *Engine) compactPolicy(p Profile) compact.Policy {
 
 // freeTools is the free phase's tool list, compact included.
 func (e *Engine) freeTools(sid, turnID string) []tools.Tool {
-	return append(tools.Builtin(), e.compactor.Tool(sid, turnID, true))
+	return append(tools.Builtin(), e.Compaction.Tool(sid, turnID, true))
 }
 
 // defsOf renders tools exactly as the agent loop does, so a compaction
@@ -100,13 +50,6 @@ func defsOf(ts []tools.Tool) []llm.ToolDef {
 		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: tools.Describe(t, ts), Parameters: t.Schema()})
 	}
 	return defs
-}
-
-// freeToolDefs are the definitions a free-phase run of the session offers
-// (its tools minus those its role and its running turn's command block),
-// in the run's order.
-func (e *Engine) freeToolDefs(ctx context.Context, sid string) []llm.ToolDef {
-	return e.toolDefsOf(ctx, e.liveTurn(sid))
 }
 
 func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
@@ -120,34 +63,23 @@ func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []l
 	if e.toolCalling(p) == "text" {
 		return nil
 	}
-	return e.freeToolDefs(ctx, sid)
+	return e.toolDefsOf(ctx, e.liveTurn(sid))
 }
 
 // prepareHook is a run's Prepare: free-phase runs may compact first.
 func (e *Engine) prepareHook(t *turn, tag string) func(context.Context, []llm.Message) ([]llm.Message, error) {
-	return e.compactor.Prepare(t.sessionID, t.id, tag == TagFree)
+	return e.Compaction.Prepare(t.sessionID, t.id, tag == TagFree)
 }
 
 // Compact summarises a session's earlier messages now and waits for the
 // result (the compact tool). A failed summary is not an error: it is
 // reported in the info (Failed) after the mechanical fallback ran.
 func (e *Engine) Compact(ctx context.Context, sid, turnID, trigger string) (CompactionInfo, error) {
-	info, err := e.compactor.Compact(ctx, sid, turnID, trigger)
+	info, err := e.Compaction.Compact(ctx, sid, turnID, trigger)
 	if err != nil {
 		return CompactionInfo{Info: info}, err
 	}
 	return CompactionInfo{Info: info, Context: e.ContextUse(ctx, sid)}, nil
-}
-
-// BlockCompaction refuses global compaction of a session until the
-// returned func is called (see compaction.Compactor.Block).
-func (e *Engine) BlockCompaction(sid, why string) (unblock func()) {
-	return e.compactor.Block(sid, why)
-}
-
-// Compactions lists a session's compaction attempts, oldest first.
-func (e *Engine) Compactions(ctx context.Context, sid string) []compaction.Record {
-	return e.compactor.Records(ctx, sid)
 }
 
 // StartCompaction runs Compact in the background (the button and /compact)
@@ -157,7 +89,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 	if _, err := e.Store.GetSession(ctx, sid); err != nil {
 		return "", fmt.Errorf("session %s: %w", sid, err)
 	}
-	release, err := e.compactor.Reserve(ctx, sid)
+	release, err := e.Compaction.Reserve(ctx, sid)
 	if err != nil {
 		return "", err
 	}
@@ -166,15 +98,15 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 	go func() {
 		defer e.wg.Done()
 		defer release()
-		before := e.SessionUsageOf(e.baseCtx, sid)
-		info, err := e.compactor.CompactReserved(e.baseCtx, sid, job, trigger)
+		before := e.Meter.Of(e.baseCtx, sid)
+		info, err := e.Compaction.CompactReserved(e.baseCtx, sid, job, trigger)
 		status := "done"
 		switch {
 		case err != nil:
 			status = "error"
-			text := e.tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
+			text := e.Tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
 			if errors.Is(err, compaction.ErrNothingToCompact) {
-				status, text = "done", e.tr("Nothing to summarise yet: the conversation is still short.")
+				status, text = "done", e.Tr("Nothing to summarise yet: the conversation is still short.")
 			}
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.Notice, SubAgentTag: TagFree, Text: text, Status: "warn"})
 		case info.Failed:
@@ -184,7 +116,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			// The command's own requests are its usage, as a turn's are.
-			tu := e.meter.FinishTurn(fctx, sid, 0, before)
+			tu := e.Meter.FinishTurn(fctx, sid, 0, before)
 			e.Bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: status,
 				Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
 		}

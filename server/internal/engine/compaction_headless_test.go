@@ -41,7 +41,7 @@ func TestHeadlessAnswersAreKeptAndNothingPauses(t *testing.T) {
 	if st := e.Wait(sid); st != "done" {
 		t.Fatalf("turn %q", st)
 	}
-	h := compactionHost{e}
+	h := newCompactionHost(e)
 	ds, omitted := h.Decisions(ctx, sid, 10)
 	if len(ds) != 1 || omitted != 0 || ds[0].Kind != "question" || ds[0].Subject != "Which database?" || !ds[0].Accepted || ds[0].Answer != "sqlite, file in ./data" {
 		t.Fatalf("decisions %+v (%d omitted)", ds, omitted)

@@ -11,7 +11,6 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -23,9 +22,9 @@ import (
 // calls, read from the store (the Broker persists each), so they survive
 // restarts and every compaction.
 func (h compactionHost) Decisions(ctx context.Context, sid string, limit int) ([]compact.Decision, int) {
-	recs, omitted, err := h.e.Store.CallDecisions(ctx, sid, limit)
+	recs, omitted, err := h.store.CallDecisions(ctx, sid, limit)
 	if err != nil {
-		h.e.log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
+		h.log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
 		return nil, 0
 	}
 	var out []compact.Decision
@@ -103,22 +102,21 @@ func firstLineOf(s string) string {
 // summarised and kept. Headless never pauses: nobody could answer, and
 // --max-turns, --max-cost and --max-tokens bound an unattended run.
 func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, info compaction.Info) error {
-	e := h.e
-	if e.opts.Headless || !config.Typed(e.Settings()).Compact.AskToContinue {
+	if h.headless || !h.settings().Compact.AskToContinue {
 		return nil
 	}
-	q := e.tr("Context was compacted — continue?") + "\n\n" + info.Notice
-	cont := e.tr("Continue")
-	ans, err := e.Broker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
-		Options: []string{cont, e.tr("Stop")}})
+	q := h.tr("Context was compacted — continue?") + "\n\n" + info.Notice
+	cont := h.tr("Continue")
+	ans, err := h.broker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
+		Options: []string{cont, h.tr("Stop")}})
 	if err != nil {
 		return err
 	}
 	if ans.Accept && (ans.Answer == cont || ans.Answer == "Continue") {
 		return nil
 	}
-	e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Status: "info",
-		Text: e.tr("Stopped after the conversation was compacted. Send a message to continue.")})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Status: "info",
+		Text: h.tr("Stopped after the conversation was compacted. Send a message to continue.")})
 	return compaction.ErrStopped
 }
 

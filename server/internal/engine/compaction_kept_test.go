@@ -117,7 +117,7 @@ func (k *keptRun) mainRequests() (main []scripted.RecordedRequest, compactions [
 // "Continue" before the next request.
 func TestTwoCompactionsKeepTheTask(t *testing.T) {
 	probe := newKeptRun(t, 0, nil)
-	system, defs := probe.e.Compaction().Prefix(context.Background(), "")
+	system, defs := probe.e.Compaction.Prefix(context.Background(), "")
 	base := compact.Default().Request(system, defs, nil)
 	window := int(float64(base+5000) / 0.7)
 
@@ -220,7 +220,7 @@ func TestTwoCompactionsKeepTheTask(t *testing.T) {
 	}
 	// The records (and so a reloaded divider) name what was summarised
 	// and kept.
-	for _, r := range k.e.Compactions(ctx, sid) {
+	for _, r := range k.e.Compaction.Records(ctx, sid) {
 		if r.Kept == nil || !r.Kept.Request || r.Kept.Todos != 3 || r.Kept.Decisions < 2 || r.Messages == 0 {
 			t.Errorf("compaction record %+v", r)
 		}
@@ -250,7 +250,7 @@ func continueAfterCompaction(t *testing.T, k *keptRun, n int) {
 // sent, and no error is shown.
 func TestStopAfterCompactionEndsTheTurn(t *testing.T) {
 	probe := newKeptRun(t, 0, nil)
-	system, defs := probe.e.Compaction().Prefix(context.Background(), "")
+	system, defs := probe.e.Compaction.Prefix(context.Background(), "")
 	window := int(float64(compact.Default().Request(system, defs, nil)+3000) / 0.7)
 	k := newKeptRun(t, window, config.Values{"compact.askToContinue": true})
 	k.write("big1.txt", 2500, 1)

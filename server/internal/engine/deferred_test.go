@@ -198,7 +198,7 @@ func TestDeferredCallKeepsThePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.E.Modes().Set(context.Background(), s.ID, "plan"); err != nil {
+	if err := x.E.Modes.Set(context.Background(), s.ID, "plan"); err != nil {
 		t.Fatal(err)
 	}
 	plan := runDeferred(t, x, s.ID, "Make a folder.",
@@ -214,7 +214,7 @@ func TestDeferredCallKeepsThePolicy(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(x.Dir, "made")); err == nil {
 		t.Error("the folder was made in Plan mode")
 	}
-	if err := x.E.Modes().Set(context.Background(), s.ID, "agent"); err != nil {
+	if err := x.E.Modes.Set(context.Background(), s.ID, "agent"); err != nil {
 		t.Fatal(err)
 	}
 	runDeferred(t, x, s.ID, "Check example.com in a browser.",

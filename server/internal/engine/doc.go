@@ -7,11 +7,15 @@
 // The engine sequences a run (the turn) and owns sessions, the event Bus and
 // the confirmation Broker; each capability lives in its own package and sees
 // the engine only through an interface of what it needs, never *Engine
-// (server's TestCapabilityPackagesNeverImportEngine). The capabilities are
-// wired in behind small host adapters (compactionHost, planHost, planTurn,
-// reviewHost, approvalHost, modesHost, subagentHost, reconcileAgents,
-// slashHost, rollbackHost) or options of plain functions for the managers
-// (skills, hooks, MCP, trust). Event kinds are protocol/kinds' constants
+// (server's TestCapabilityPackagesNeverImportEngine). New, the composition
+// root (wiring.go), builds every capability and wires it in behind a small
+// host adapter holding only the collaborators it uses (compactionHost,
+// planHost, reviewHost, approvalHost, modesHost, slashHost, rollbackHost in
+// wiring.go and wiring_hosts.go) or options of plain functions for the
+// managers (skills, hooks, MCP, trust). The turn's own adapters (planTurn,
+// reconcileAgents, subagentHost) drive a running turn. Send loads the
+// turn's view of the session (view: mode, BTW, limits, plan tag, hook
+// context) once and passes it on. Event kinds are protocol/kinds' constants
 // (Event.Kind is a kinds.Kind). Tests that need a whole engine run on
 // enginetest (an engine on the scripted model, a Script that answers the main
 // agent and sub-agents separately, reply helpers); the scenario tests are
@@ -52,7 +56,7 @@
 // resolves it, and nothing blocks the connection. Per-engine state belongs to
 // the type that owns it, never to package-level maps: compaction.Compactor
 // holds each session's compaction slot and block (a compaction started while
-// another runs is ErrCompacting; automatic compaction waits for it);
+// another runs is compaction.ErrCompacting; automatic compaction waits for it);
 // planrun.Runner holds one mutex per session under which every
 // read-change-persist of the plan happens; usage.Meter serialises each
 // session's usage read-modify-write (both through sessionstate.Locks);
@@ -123,9 +127,9 @@
 // session's choice as /model NAME does, so an earlier /model does not outlive
 // the newer pick. A session records the model its turns use (sessions.model,
 // updated at the start of a turn that uses another). The context meter's
-// window is the session model's, or a running custom command's (ContextUse),
+// window is the session model's, or a running custom command's (usage.Context),
 // and session/setModel publishes it at once (a usage chat event carrying only
-// context); ContextUse.profile names the session's own choice. Titles: the
+// context); usage.Context.profile names the session's own choice. Titles: the
 // first message names a session at once; with titles.model on or a roles.title
 // profile, that model is asked for a better title in the background (title.go,
 // cleaned by titles.FromModel); a failure keeps the first-message title.

@@ -3,9 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"go.uber.org/zap"
@@ -25,6 +22,7 @@ import (
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/titles"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
 	"github.com/govibe/govibe/server/internal/usage"
@@ -57,7 +55,7 @@ type Options struct {
 	// reported there; nil (the editor) names user or workspace settings.
 	SettingOrigin func(key string) string
 	HostInfo      HostInfo
-	// Trusted is the workspace's trust at start; Trust().Set changes it.
+	// Trusted is the workspace's trust at start; Trust.Set changes it.
 	Trusted bool
 	// Home is the user's home directory (user skills, hooks, MCP config);
 	// "" means os.UserHomeDir.
@@ -105,7 +103,8 @@ type Engine struct {
 	Store  *store.Store
 	Bus    *Bus
 	Broker *Broker
-	snaps  *rollback.Manager
+	// Rollback is the snapshots and restores of the workspace roots.
+	Rollback *rollback.Manager
 
 	mu       sync.Mutex
 	settings config.Values
@@ -129,25 +128,28 @@ type Engine struct {
 	// hooks is the hooks capability (hooks.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
-	mcp *mcpclient.Servers
+	MCP *mcpclient.Servers
 
-	// reported remembers custom-agent problems already shown. meter,
-	// compactor and plans own the per-session accounting, compaction and
-	// plan state.
-	reported  onceSet
-	meter     *usage.Meter
-	budgets   budgetGate
-	reviewers *reviewers.Reviewers
-	approvals *approval.Approvals
-	compactor *compaction.Compactor
-	plans     *planrun.Runner
-	trust     *trust.Gate
-	skills    *skills.Manager
-	modes     *moderun.Modes
-	memory    *memory.Reminder
+	// reported remembers custom-agent problems already shown. The
+	// exported capabilities are the ones the server and govibe exec drive:
+	// Meter the per-session accounting, Approvals the permission rules,
+	// Compaction and Plans the compaction and plan state, Slash the
+	// commands.
+	reported   onceSet
+	Meter      *usage.Meter
+	budgets    budgetGate
+	reviewers  *reviewers.Reviewers
+	Approvals  *approval.Approvals
+	Compaction *compaction.Compactor
+	Plans      *planrun.Runner
+	Trust      *trust.Gate
+	Skills     *skills.Manager
+	Modes      *moderun.Modes
+	memory     *memory.Reminder
+	titles     titles.Namer
 	// slash are the chat's slash commands, built-in and custom, and the
 	// MCP prompts (slash.go).
-	slash *slashcmd.Commands
+	Slash *slashcmd.Commands
 
 	baseCtx context.Context
 	stop    context.CancelCauseFunc
@@ -158,100 +160,6 @@ type Engine struct {
 // closes, as opposed to the user's Stop: a run parked on a question then
 // stays resumable instead of being finalised.
 var errServerStopping = errors.New("GoVibe's server stopped")
-
-// New opens the state directory and returns a ready engine.
-func New(o Options) (*Engine, error) {
-	if len(o.Roots) == 0 {
-		return nil, errors.New("no workspace folder is open")
-	}
-	for i, r := range o.Roots {
-		abs, err := filepath.Abs(r)
-		if err != nil {
-			return nil, err
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("workspace folder %s is not a directory", abs)
-		}
-		o.Roots[i] = abs
-	}
-	if o.StateDir == "" {
-		return nil, errors.New("no storage directory")
-	}
-	if err := os.MkdirAll(o.StateDir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating the storage directory: %w", err)
-	}
-	if o.Logger == nil {
-		o.Logger = zap.NewNop()
-	}
-	if o.NewClient == nil {
-		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
-	}
-	if o.OnConfirm == nil {
-		o.OnConfirm = func(approval.Confirm) {}
-	}
-	var eng *Engine
-	// A question to the user is what Notification hooks are told about.
-	onConfirm := o.OnConfirm
-	o.OnConfirm = func(c approval.Confirm) {
-		onConfirm(c)
-		if eng != nil {
-			go eng.hooks.Fire(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
-				Message: "GoVibe needs your confirmation (" + c.Kind + ")"})
-		}
-	}
-	if o.OnConfirmClosed == nil {
-		o.OnConfirmClosed = func(string, string) {}
-	}
-	if o.OnSession == nil {
-		o.OnSession = func(SessionSummary) {}
-	}
-	st, err := store.Open(filepath.Join(o.StateDir, "sessions.db"), store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	e := &Engine{
-		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
-		settings: o.Settings, apiKeys: o.APIKeys,
-		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
-		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
-		baseCtx: ctx, stop: cancel,
-	}
-	if e.settings == nil {
-		e.settings = config.Values{}
-	}
-	e.web = newWebFetcher(e.settings, nil)
-	if rec := st.Recovered(); rec != nil {
-		e.notices = append(e.notices, rec.Error())
-	}
-	eng = e
-	e.meter = usage.New(st, o.Logger.Named("usage"))
-	e.reviewers = reviewers.New(reviewHost{e}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
-		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, o.Logger.Named("review"))
-	e.approvals = approval.New(approvalHost{e}, st, e.reviewers, approval.Options{Roots: o.Roots, Headless: o.Headless,
-		Approve: o.Approve, AskTerminal: o.AskTerminal, SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: o.Logger.Named("approval")})
-	e.compactor = compaction.New(compactionHost{e}, st, o.Logger.Named("compaction"))
-	e.plans = planrun.New(planHost{e}, st, o.Logger.Named("plan"))
-	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
-	e.snaps = e.newRollback()
-	e.trust = e.newTrust(o.Trusted)
-	e.skills = e.newSkills()
-	e.hooks = e.newHooks()
-	e.mcp = e.newMCP()
-	e.modes = moderun.New(modesHost{e}, st, o.Roots)
-	e.memory = memory.NewReminder(st, o.Roots, o.Logger.Named("memory"))
-	e.slash = e.newSlash()
-	// Before recovery: a merged session's unfinished run is recovered
-	// like any other whose process is gone.
-	e.mergeLegacy(ctx)
-	if err := e.recoverInterrupted(ctx); err != nil {
-		e.log.Warn("recovering interrupted runs", zap.Error(err))
-	}
-	// What trust skipped, and malformed project config, is said once at
-	// start (and again after each trust change).
-	e.trust.Report()
-	return e, nil
-}
 
 // Notices are start-up messages for the user.
 func (e *Engine) Notices() []string { return e.notices }
@@ -283,8 +191,8 @@ func (e *Engine) Settings() config.Values {
 func (e *Engine) Close() error {
 	e.stop(errServerStopping)
 	e.wg.Wait()
-	e.mcp.Close()
-	e.snaps.Close()
+	e.MCP.Close()
+	e.Rollback.Close()
 	return e.Store.Close()
 }
 

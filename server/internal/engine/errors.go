@@ -17,11 +17,8 @@ func (e *Engine) lang() i18n.Lang {
 	return i18n.Pick(e.cfg().Language, e.opts.HostInfo.Language)
 }
 
-// tr localises a user-facing message.
-func (e *Engine) tr(msg string, args ...any) string { return i18n.T(e.lang(), msg, args...) }
-
-// Tr localises a user-facing message for callers outside the engine.
-func (e *Engine) Tr(msg string, args ...any) string { return e.tr(msg, args...) }
+// Tr localises a user-facing message.
+func (e *Engine) Tr(msg string, args ...any) string { return i18n.T(e.lang(), msg, args...) }
 
 // humanError turns a run error into a message a person can act on, in
 // the user's language throughout: it is composed from the error's fields
@@ -39,44 +36,44 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 	)
 	switch {
 	case errors.As(err, &bud):
-		return e.budgetError(bud)
+		return budgetError(e.Tr, bud)
 	case errors.Is(err, llm.ErrMissingAPIKey):
-		return ErrorInfo{Message: e.tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
+		return ErrorInfo{Message: e.Tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
 	case errors.As(err, &auth):
-		return ErrorInfo{Message: e.tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + e.said(auth.Detail),
+		return ErrorInfo{Message: e.Tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + said(e.Tr, auth.Detail),
 			Code: "auth", Action: "setApiKey"}
 	case errors.As(err, &un):
-		return ErrorInfo{Message: e.tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
+		return ErrorInfo{Message: e.Tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
 			Code: "unreachable", Action: "openSettings"}
 	case errors.As(err, &rl):
-		return ErrorInfo{Message: e.tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
-			e.tr("Wait a minute and send again, or switch to another model.") + e.said(rl.Detail), Code: "rateLimited", Action: "pickModel"}
+		return ErrorInfo{Message: e.Tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
+			e.Tr("Wait a minute and send again, or switch to another model.") + said(e.Tr, rl.Detail), Code: "rateLimited", Action: "pickModel"}
 	case errors.As(err, &ctl):
-		return ErrorInfo{Message: e.contextTooLong(ctl) + e.said(ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
+		return ErrorInfo{Message: contextTooLong(e.Tr, ctl) + said(e.Tr, ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
 	case errors.As(err, &rex):
-		return ErrorInfo{Message: e.tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, e.attemptError(rex.Last)), Code: "error", Action: "showLogs"}
+		return ErrorInfo{Message: e.Tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, attemptError(e.Tr, rex.Last)), Code: "error", Action: "showLogs"}
 	case errors.As(err, &api):
 		// Some providers answer a bad key or an unknown model with a plain
 		// 400 (Gemini's "API key not valid", DeepSeek's "Model Not Exist",
 		// Zhipu's code 1211): read the provider's words for what to do.
 		switch providers.Classify(api.Status, []byte(`{"message":`+strconv.Quote(api.Detail)+`}`)).Kind {
 		case providers.KindAuth:
-			return ErrorInfo{Message: e.tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + e.said(api.Detail),
+			return ErrorInfo{Message: e.Tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + said(e.Tr, api.Detail),
 				Code: "auth", Action: "setApiKey"}
 		case providers.KindUnknownModel:
-			return ErrorInfo{Message: e.tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + e.said(api.Detail),
+			return ErrorInfo{Message: e.Tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + said(e.Tr, api.Detail),
 				Code: "unknownModel", Action: "pickModel"}
 		}
-		return ErrorInfo{Message: e.tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + e.said(api.Detail), Code: "error", Action: "showLogs"}
+		return ErrorInfo{Message: e.Tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + said(e.Tr, api.Detail), Code: "error", Action: "showLogs"}
 	}
-	return ErrorInfo{Message: e.tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
+	return ErrorInfo{Message: e.Tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
 }
 
 // contextTooLong says how far over the window the request was, with the
 // provider's counts when its error names them (else the profile's window),
 // and the two ways out. The run has already compacted once and retried
 // (overflow.go) by the time this reaches the user.
-func (e *Engine) contextTooLong(ctl *llm.ContextTooLongError) string {
+func contextTooLong(tr func(string, ...any) string, ctl *llm.ContextTooLongError) string {
 	window, requested := providers.ContextCounts(ctl.Detail)
 	if ctl.ProviderWindow > 0 {
 		window, requested = ctl.ProviderWindow, ctl.Requested
@@ -86,24 +83,24 @@ func (e *Engine) contextTooLong(ctl *llm.ContextTooLongError) string {
 	}
 	switch {
 	case window > 0 && requested > 0:
-		return e.tr("This model's window is %s; the request was %s: compact the conversation (/compact) or pick a model with a larger window.", providers.KTokens(window), providers.KTokens(requested))
+		return tr("This model's window is %s; the request was %s: compact the conversation (/compact) or pick a model with a larger window.", providers.KTokens(window), providers.KTokens(requested))
 	case window > 0:
-		return e.tr("The conversation no longer fits this model's %s window: compact it (/compact) or pick a model with a larger window.", providers.KTokens(window))
+		return tr("The conversation no longer fits this model's %s window: compact it (/compact) or pick a model with a larger window.", providers.KTokens(window))
 	}
-	return e.tr("The conversation no longer fits the context window of %s: compact it (/compact) or pick a model with a larger window.", ctl.Model)
+	return tr("The conversation no longer fits the context window of %s: compact it (/compact) or pick a model with a larger window.", ctl.Model)
 }
 
 // said quotes the provider's own message, when it sent one.
-func (e *Engine) said(detail string) string {
+func said(tr func(string, ...any) string, detail string) string {
 	if detail == "" {
 		return ""
 	}
-	return " " + e.tr("The provider said: %s", detail)
+	return " " + tr("The provider said: %s", detail)
 }
 
 // attemptError words one failed attempt: GoVibe's reason in the user's
 // language, then the underlying message (the provider's or the system's).
-func (e *Engine) attemptError(err error) string {
+func attemptError(tr func(string, ...any) string, err error) string {
 	var se *llm.StreamError
 	if !errors.As(err, &se) {
 		if err == nil {
@@ -114,21 +111,21 @@ func (e *Engine) attemptError(err error) string {
 	var reason string
 	switch {
 	case se.Status == 429:
-		reason = e.tr("rate limited (HTTP 429)")
+		reason = tr("rate limited (HTTP 429)")
 	case se.Status != 0:
-		reason = e.tr("server error (HTTP %d)", se.Status)
+		reason = tr("server error (HTTP %d)", se.Status)
 	case se.Reason == "DNS lookup failed":
-		reason = e.tr("DNS lookup failed")
+		reason = tr("DNS lookup failed")
 	case se.Reason == "connect timed out":
-		reason = e.tr("connect timed out")
+		reason = tr("connect timed out")
 	case se.Reason == "connection failed":
-		reason = e.tr("connection failed")
+		reason = tr("connection failed")
 	case se.Reason == "stream broke":
-		reason = e.tr("the stream broke")
+		reason = tr("the stream broke")
 	case se.Reason == "stream ended before the model finished":
-		reason = e.tr("the stream ended before the model finished")
+		reason = tr("the stream ended before the model finished")
 	case strings.HasPrefix(se.Reason, "no data from the model for "):
-		reason = e.tr("no data from the model for %s", strings.TrimPrefix(se.Reason, "no data from the model for "))
+		reason = tr("no data from the model for %s", strings.TrimPrefix(se.Reason, "no data from the model for "))
 	default:
 		reason = se.Reason
 	}

@@ -8,7 +8,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/modes"
@@ -20,22 +19,22 @@ import (
 // (UserPromptSubmit and Stop in the turn, SubagentStop, Session*,
 // Notification, PreCompact from the compactor's host).
 
-func (e *Engine) newHooks() *hooks.Manager {
-	return hooks.NewManager(hooks.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Trusted: e.trust.Trusted,
-		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: e.Store,
-		Publish: func(sid, turnID string, run hooks.Run) {
-			e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
-		},
-		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
-		Notice: e.notice, Tr: e.tr, Log: e.log})
-}
-
 // permissionMode is the session's approval mode in Claude Code's words,
 // as hooks read it in permission_mode.
 func (e *Engine) permissionMode(ctx context.Context, sid string) string {
 	cs := config.Typed(e.Settings())
+	// A running turn answers from its view; no store read per hook.
+	e.mu.Lock()
+	t := e.running[sid]
+	e.mu.Unlock()
+	var md modes.Mode
+	if t != nil {
+		md = t.mode.Mode()
+	} else {
+		md = e.Modes.Mode(ctx, sid)
+	}
 	switch {
-	case e.modes.Mode(ctx, sid) == modes.Plan:
+	case md == modes.Plan:
 		return "plan"
 	case e.opts.Headless && e.opts.Approve == "all":
 		return "bypassPermissions"

@@ -102,7 +102,7 @@ func TestPreCompactFiresForAutomaticCompaction(t *testing.T) {
 	}, 0)
 	x := enginetest.New(t, settings)
 	x.Model.SetHandler(enginetest.ReplyTo)
-	system, defs := x.E.Compaction().Prefix(context.Background(), "")
+	system, defs := x.E.Compaction.Prefix(context.Background(), "")
 	window := int(float64(compact.Default().Request(system, defs, nil)+2500) / 0.7)
 	v := config.Values{"contextWindow": float64(window), "compact.keepTokens": float64(800)}
 	for k, val := range settings {

@@ -29,10 +29,10 @@ func (e *Engine) continueOnStop(ctx context.Context, t *turn, b *begun, sink *tu
 			return out
 		}
 		if i >= maxStopContinues {
-			sink.Notice(e.tr("A Stop hook blocked the end of the turn %d times; GoVibe stopped anyway so it cannot loop. Its reason: %s", i+1, res.Reason))
+			sink.Notice(e.Tr("A Stop hook blocked the end of the turn %d times; GoVibe stopped anyway so it cannot loop. Its reason: %s", i+1, res.Reason))
 			return out
 		}
-		sink.Notice(e.tr("A Stop hook asked the agent to continue: %s", res.Reason))
+		sink.Notice(e.Tr("A Stop hook asked the agent to continue: %s", res.Reason))
 		m := llm.Message{Role: llm.RoleUser, Content: "<hook_feedback>\nA Stop hook did not let you finish yet. Its reason:\n" + res.Reason +
 			"\nContinue the task to address it, then finish.\n</hook_feedback>"}
 		if err := b.writer.CommitLLM(ctx, m); err != nil {
@@ -40,7 +40,7 @@ func (e *Engine) continueOnStop(ctx context.Context, t *turn, b *begun, sink *tu
 			return out
 		}
 		out.Messages = append(out.Messages, m)
-		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), e.meterSink(sink))
+		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), &usageSink{turnSink: sink})
 		out = mergeOutcomes(out, more)
 	}
 }

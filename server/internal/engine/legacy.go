@@ -28,17 +28,17 @@ func (e *Engine) mergeLegacy(ctx context.Context) {
 		if done, err := e.Store.Merged(ctx, db); err != nil || done {
 			continue
 		}
-		if n, err := e.snaps.Import(dir); err != nil {
+		if n, err := e.Rollback.Import(dir); err != nil {
 			e.log.Warn("importing the snapshots of an old storage folder", zap.String("dir", dir), zap.Int("imported", n), zap.Error(err))
-			e.notices = append(e.notices, e.tr("Some snapshots in %s could not be copied, so earlier turns of its chats may not roll back: %v", dir, err))
+			e.notices = append(e.notices, e.Tr("Some snapshots in %s could not be copied, so earlier turns of its chats may not roll back: %v", dir, err))
 		}
-		if err := e.skills.AdoptWorkspaceSkills(dir); err != nil {
+		if err := e.Skills.AdoptWorkspaceSkills(dir); err != nil {
 			e.log.Warn("adopting the workspace skills of an old storage folder", zap.String("dir", dir), zap.Error(err))
 		}
 		res, err := e.Store.MergeFrom(ctx, db)
 		if err != nil {
 			e.log.Warn("merging the chats of an old storage folder", zap.String("dir", dir), zap.Error(err))
-			e.notices = append(e.notices, e.tr("The chats in %s could not all be added to this workspace's history (GoVibe tries again at the next start): %v", dir, err))
+			e.notices = append(e.notices, e.Tr("The chats in %s could not all be added to this workspace's history (GoVibe tries again at the next start): %v", dir, err))
 			continue
 		}
 		e.log.Info("merged the chats of an old storage folder", zap.String("dir", dir), zap.Int("copied", res.Copied), zap.Int("present", res.Present))

@@ -2,10 +2,7 @@ package engine
 
 import (
 	"context"
-	"os"
 
-	"github.com/govibe/govibe/server/internal/mcpclient"
-	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -16,24 +13,14 @@ import (
 // @mcp: mentions. Every call is confirmed like a shell command unless a
 // user allow rule covers it (approval.Approver.ConfirmTool).
 
-func (e *Engine) newMCP() *mcpclient.Servers {
-	return mcpclient.NewServers(mcpclient.ServersOptions{Home: e.home(), Roots: e.opts.Roots, StateDir: e.opts.StateDir, Trusted: e.trust.Trusted,
-		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
-		ContextWindow: func() int { return e.profile().ContextWindow },
-		DisplayPath:   e.displayPath, Notice: e.notice, Tr: e.tr, Log: e.log})
-}
-
-// MCP is the MCP capability, for the status view and its actions.
-func (e *Engine) MCP() *mcpclient.Servers { return e.mcp }
-
 // mcpTools lists the servers' tools (connecting them on first use). When
 // their definitions are over the budget, two tools stand in for them:
 // mcp_search_tools and mcp_call_tool (tools.MCPSearch), which reach only
 // the tools allowed names (a custom command's allowedTools; nil: all).
 func (e *Engine) mcpTools(ctx context.Context, allowed map[string]bool) []tools.Tool {
-	m := e.mcp.Manager()
+	m := e.MCP.Manager()
 	ts := m.Tools(ctx)
-	if e.mcp.OverSchemaBudget(m) {
+	if e.MCP.OverSchemaBudget(m) {
 		return tools.MCPSearch(tools.MCPAllowedOnly(ts, allowed), m, e.hooks.Wrap())
 	}
 	out := make([]tools.Tool, len(ts))

@@ -22,7 +22,7 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 	sid := t.sessionID
 	nudges := 0
 	for out.Status == agent.StatusDone {
-		p := e.modes.Progress(ctx, sid)
+		p := e.Modes.Progress(ctx, sid)
 		if p.Ended() {
 			return out
 		}
@@ -30,7 +30,7 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 		var extra []llm.Message
 		if out.Stopped == "" {
 			if nudges >= ph.MaxNudges {
-				sink.Notice(e.tr("The %s phase ended %d replies in a row without %s; send a message to go on.",
+				sink.Notice(e.Tr("The %s phase ended %d replies in a row without %s; send a message to go on.",
 					ph.Name, nudges+1, strings.Join(ph.Exit, " or ")))
 				return out
 			}
@@ -50,7 +50,7 @@ func (e *Engine) continuePhases(ctx context.Context, t *turn, b *begun, sink *tu
 			return out
 		}
 		history := append(append(append([]llm.Message(nil), b.history...), out.Messages...), extra...)
-		more := run.Execute(ctx, history, e.meterSink(sink))
+		more := run.Execute(ctx, history, &usageSink{turnSink: sink})
 		more.Messages = append(extra, more.Messages...)
 		out = mergeOutcomes(out, more)
 	}

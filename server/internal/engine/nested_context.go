@@ -26,7 +26,7 @@ func (e *Engine) nestedContextNote(ctx context.Context, sid string) string {
 	for _, err := range problems {
 		if e.reported.first("contextfile\x00" + sid + "\x00" + err.Error()) {
 			e.log.Warn("context file", zap.Error(err))
-			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.tr("Context file not loaded: %s", err.Error())})
+			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.Tr("Context file not loaded: %s", err.Error())})
 		}
 	}
 	if len(sub) == 0 {

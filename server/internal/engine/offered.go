@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -51,5 +52,15 @@ func limitsOf(sid string, t *turn) *turn {
 	if t == nil {
 		return &turn{sessionID: sid}
 	}
-	return &turn{sessionID: sid, limits: t.limits}
+	return &turn{sessionID: sid, view: view{limits: t.limits, mode: t.mode}}
+}
+
+// modeOf is turn t's view of the session's mode: the one Send loaded, or,
+// for a session with no turn running (a compaction's prefix, the context
+// estimate), the mode read now.
+func (e *Engine) modeOf(ctx context.Context, t *turn) moderun.Turn {
+	if t.mode.Loaded() {
+		return t.mode
+	}
+	return e.Modes.Turn(ctx, t.sessionID)
 }

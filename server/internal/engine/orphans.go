@@ -101,7 +101,7 @@ func (e *Engine) recoverRuns(ctx context.Context, gone func(owner string) bool) 
 			keep[p.confirm.ID] = true
 			continue
 		}
-		e.finishOrphan(ctx, m, e.tr("This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume."))
+		e.finishOrphan(ctx, m, e.Tr("This run was interrupted because GoVibe's server stopped. Send \"continue\" to resume."))
 	}
 	e.closeOrphanQuestions(ctx, open, claimed, keep, gone)
 	return live, nil
@@ -171,10 +171,10 @@ func (e *Engine) settleOrphans(ctx context.Context, sid string) {
 			continue
 		}
 		claimed[sid] = m.Owner
-		notice := e.tr("The window that ran this turn was closed, so the turn stopped here. Send \"continue\" to resume.")
+		notice := e.Tr("The window that ran this turn was closed, so the turn stopped here. Send \"continue\" to resume.")
 		for _, c := range open {
 			if c.Owner == m.Owner {
-				notice = e.tr("The window that ran this turn was closed, so its question was cancelled and the turn stopped here. Send \"continue\" to resume.")
+				notice = e.Tr("The window that ran this turn was closed, so its question was cancelled and the turn stopped here. Send \"continue\" to resume.")
 				break
 			}
 		}

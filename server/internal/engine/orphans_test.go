@@ -222,7 +222,7 @@ func TestLegacySlotMergedOnce(t *testing.T) {
 	if st := old.Wait(sid); st != agent.StatusDone {
 		t.Fatalf("turn %s", st)
 	}
-	snaps, err := old.snaps.Take(ctx, snapshot.Meta{SessionID: sid, Reason: "before turn"})
+	snaps, err := old.Rollback.Take(ctx, snapshot.Meta{SessionID: sid, Reason: "before turn"})
 	if err != nil || len(snaps) != 1 {
 		t.Fatalf("snapshot in the old slot: %+v, %v", snaps, err)
 	}
@@ -240,7 +240,7 @@ func TestLegacySlotMergedOnce(t *testing.T) {
 	if len(l.Page.Messages) != 2 || l.Page.Messages[1].Parts[0].Text != "from the old slot" {
 		t.Fatalf("merged transcript: %+v", l.Page.Messages)
 	}
-	got, _, err := w.e.snaps.Snapshots(sid)
+	got, _, err := w.e.Rollback.Snapshots(sid)
 	if err != nil || len(got) != 1 || got[0].ID != snaps[0].ID {
 		t.Fatalf("merged snapshots: %+v, %v", got, err)
 	}

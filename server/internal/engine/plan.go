@@ -22,30 +22,6 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// planHost is the engine as the plan runner sees it.
-type planHost struct{ e *Engine }
-
-func (h planHost) PublishTodo(sid, turnID, tag string, p scheduler.Plan) {
-	h.e.Bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Todo, SubAgentTag: tag, Payload: TodoPayload(p)})
-}
-
-func (h planHost) Running(sid string) bool { return h.e.Running(sid) != "" }
-
-func (h planHost) ReviewPlan(ctx context.Context, sid, request string, plan any) (bool, string, error) {
-	rev, err := h.e.ReviewPlan(ctx, sid, request, plan)
-	return rev.Accepted, rev.Feedback, err
-}
-
-func (h planHost) Limits() scheduler.Limits { return h.e.schedLimits() }
-
-func (h planHost) BlockCompaction(sid, why string) func() { return h.e.BlockCompaction(sid, why) }
-
-// Plans is the engine's plan runner.
-func (e *Engine) Plans() *planrun.Runner { return e.plans }
-
-// Todo returns the session's todo plan as shown to the user, or nil.
-func (e *Engine) Todo(ctx context.Context, sid string) *scheduler.Plan { return e.plans.Todo(ctx, sid) }
-
 // afterFreeRun continues a free run that stopped after create_todo_list.
 // A create_todo_list that failed (bad arguments) does not hand over: the
 // free run goes on so the model can correct itself. A plan that was
@@ -54,15 +30,15 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 	for out.Stopped == scheduler.ToolCreateTodo && out.Status == agent.StatusDone {
 		// A resumed run's calls are in the history, not in out.
 		if planrun.Created(append(append([]llm.Message(nil), b.history...), out.Messages...)) {
-			if err := slashcmd.StampPlan(ctx, e.plans, t.sessionID, t.id, TagFree, t.limits); err != nil {
+			if err := slashcmd.StampPlan(ctx, e.Plans, t.sessionID, t.id, TagFree, t.limits); err != nil {
 				e.log.Warn("recording the plan's command limits", zap.Error(err))
 			}
-			if e.modes.ProposesOnly(ctx, t.sessionID) {
+			if t.mode.ProposesOnly() {
 				return out // Plan mode: the plan waits for chat/runPlan
 			}
-			return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
+			return e.Plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, out, false)
 		}
-		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), e.meterSink(sink))
+		more := run.Execute(ctx, append(append([]llm.Message(nil), b.history...), out.Messages...), &usageSink{turnSink: sink})
 		out = mergeOutcomes(out, more)
 	}
 	return out
@@ -78,7 +54,7 @@ func mergeOutcomes(a, b agent.Outcome) agent.Outcome {
 // resumeSchedule is a turn that continues an interrupted plan: the turn's
 // own messages (the user's "continue") belong to the resumed agent.
 func (e *Engine) resumeSchedule(ctx context.Context, t *turn, b *begun, sink *turnSink) agent.Outcome {
-	return e.plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, agent.Outcome{}, true)
+	return e.Plans.Run(ctx, &planTurn{e: e, t: t, b: b, sink: sink}, agent.Outcome{}, true)
 }
 
 // planTurn is a running turn as the plan runner drives it: its open
@@ -96,7 +72,7 @@ func (p *planTurn) Tag() string        { return p.sink.tag }
 func (p *planTurn) SetTag(tag string)  { p.sink.tag = tag }
 func (p *planTurn) Notice(text string) { p.sink.Notice(text) }
 func (p *planTurn) Tr(msg string, args ...any) string {
-	return p.e.tr(msg, args...)
+	return p.e.Tr(msg, args...)
 }
 func (p *planTurn) History() []llm.Message { return p.b.history }
 func (p *planTurn) FinishStep(u llm.Usage) { p.e.finishStep(p.b.writer, store.StatusDone, u) }
@@ -159,14 +135,14 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
-		Translate: e.tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
+		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
 		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 		Notes: e.toolNotes(ctx, t),
 	}
 	if a.Final {
 		run.MaxRounds = e.cfg().MaxInteractions
 	}
-	return run.Execute(ctx, history, wrap(e.meterSink(p.sink))), run.MaxRounds
+	return run.Execute(ctx, history, wrap(&usageSink{turnSink: p.sink})), run.MaxRounds
 }
 
 func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage llm.Usage) {
@@ -184,7 +160,7 @@ func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage
 // read-only commands.
 func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, toolpolicy.Situation) {
 	ts := e.freeTools(t.sessionID, t.id)
-	create, complete := e.plans.Tools(t.sessionID, t.id, t.text, role, tag, e.modes.Mode(ctx, t.sessionID) == modes.Plan)
+	create, complete := e.Plans.Tools(t.sessionID, t.id, t.text, role, tag, e.modeOf(ctx, t).Mode() == modes.Plan)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
 	ts = append(ts, tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})))

@@ -57,7 +57,7 @@ func (e *Engine) contextFilesFor(ctx context.Context, sid, activeFile string) (s
 		// Once per session: a malformed file is said where the user looks.
 		if e.reported.first("contextfile\x00" + sid + "\x00" + err.Error()) {
 			e.log.Warn("context file", zap.Error(err))
-			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.tr("Context file not loaded: %s", err.Error())})
+			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.Tr("Context file not loaded: %s", err.Error())})
 		}
 	}
 	var inPlay []string
@@ -133,7 +133,7 @@ func changeNote(added, changed, removed []string) string {
 // than one attachment holds).
 func (e *Engine) mentionSources() mentions.Sources {
 	src := mentions.Sources{MCPResource: func(ctx context.Context, server, uri string) (string, error) {
-		return e.mcp.Manager().ReadResource(ctx, server, uri)
+		return e.MCP.Manager().ReadResource(ctx, server, uri)
 	}}
 	if term := e.opts.Terminal; term != nil {
 		src.Terminal = func(ctx context.Context) (string, error) {

@@ -32,7 +32,7 @@ func (r reconcileAgents) Notice(text string) { r.sink.Notice(text) }
 
 // Snapshot records the workspace after a loop.
 func (r reconcileAgents) Snapshot(ctx context.Context, message string) error {
-	_, err := r.e.snaps.Take(ctx, snapshot.Meta{SessionID: r.t.sessionID, Turn: r.t.number, TurnID: r.t.id,
+	_, err := r.e.Rollback.Take(ctx, snapshot.Meta{SessionID: r.t.sessionID, Turn: r.t.number, TurnID: r.t.id,
 		Message: message, Reason: ReasonReconcileLoop})
 	return err
 }
@@ -61,7 +61,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	d := toolpolicy.Decide(sit, ts)
 	env := e.toolEnv(ctx, r.t)
 	env.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Env: env, System: e.promptFor(sid, sit, d), Translate: e.tr,
+	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Env: env, System: e.promptFor(sid, sit, d), Translate: e.Tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
 		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)
@@ -95,13 +95,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 // reconcile run to Ready or Failed (CrashLoopBackOff). Stop cancels it between or
 // inside steps; the last saved step runs again on resume.
 func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agent.Outcome {
-	loop, err := e.modes.NewLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
-	if err != nil {
-		return agent.Outcome{Status: agent.StatusError, Err: err}
-	}
-	final, err := loop.Run(ctx)
-	// The panel learns the run stopped (or ended) whatever happened.
-	defer loop.Stopped()
+	final, err := e.Modes.RunLoop(ctx, t.sessionID, t.id, reconcileAgents{e: e, t: t, sink: sink})
 	if ctx.Err() != nil {
 		return agent.Outcome{Status: agent.StatusCancelled}
 	}
@@ -112,9 +106,9 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 	m := final.Manifest
 	switch m.Status.Phase {
 	case modes.PhaseReady:
-		sink.Notice(e.tr("Reconcile %s: Ready after %d loops; all tests pass.", m.Metadata.Name, len(final.Diffs)))
+		sink.Notice(e.Tr("Reconcile %s: Ready after %d loops; all tests pass.", m.Metadata.Name, len(final.Diffs)))
 	default:
-		sink.Notice(e.tr("Reconcile %s: Failed after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
+		sink.Notice(e.Tr("Reconcile %s: Failed after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
 	}
 	return agent.Outcome{Status: agent.StatusDone}
 }

@@ -116,7 +116,7 @@ func (e *Engine) findParked(ctx context.Context, m store.PendingMessage, open []
 			}
 		}
 	}
-	_, p.userText = e.slash.ParseBTW(p.userText)
+	_, p.userText = e.Slash.ParseBTW(p.userText)
 	return p
 }
 
@@ -181,7 +181,8 @@ func (e *Engine) park(p *parkedTurn) {
 func (e *Engine) resumeParked(p *parkedTurn, a approval.Answer) {
 	sid := p.sessionID
 	ctx, cancel := context.WithCancel(e.baseCtx)
-	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, btw: p.btw, cancel: cancel, done: make(chan struct{})}
+	t := &turn{id: p.turnID, sessionID: sid, number: p.number, text: p.userText, cancel: cancel, done: make(chan struct{}),
+		view: view{btw: p.btw, mode: e.Modes.Turn(ctx, sid)}}
 	if l, ok := slashcmd.RestoreTurn(ctx, e.Store, sid, t.id); ok {
 		t.limits = l
 	}
@@ -223,7 +224,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a appro
 	e.mu.Unlock()
 	sink := &turnSink{e: e, t: t, w: w, msgID: p.messageID, tag: TagFree}
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: TagFree, MessageID: p.messageID, MessageSeq: p.messageSeq, BTW: p.btw})
-	before := e.SessionUsageOf(ctx, sid)
+	before := e.Meter.Of(ctx, sid)
 	b := &begun{ids: store.TurnIDs{AssistantMessageID: p.messageID, AssistantSeq: p.messageSeq}, writer: w}
 	var out agent.Outcome
 	run, err := e.newRun(ctx, t, sink)
@@ -251,7 +252,7 @@ func (e *Engine) runResumed(ctx context.Context, t *turn, p *parkedTurn, a appro
 			// it finds the recorded answer in the call's context.
 			ctx = approval.WithResumedAnswer(ctx, p.confirm.ToolCallID, a)
 		}
-		out = run.Resume(ctx, b.history, p.calls, e.meterSink(sink))
+		out = run.Resume(ctx, b.history, p.calls, &usageSink{turnSink: sink})
 		out = e.afterFreeRun(ctx, t, b, sink, run, out)
 		out = e.continueOnStop(ctx, t, b, sink, run, out)
 	}

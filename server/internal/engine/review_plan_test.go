@@ -29,14 +29,14 @@ func TestPlanReviewRejectReviseApprove(t *testing.T) {
 	ctx := context.Background()
 	req := "fix the crash when the config file is missing"
 
-	r1, err := x.e.ReviewPlan(ctx, sid, req, []planItem{{"find the crash"}, {"fix it"}})
+	r1, err := reviewPlan(x.e, ctx, sid, req, []planItem{{"find the crash"}, {"fix it"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r1.Accepted || r1.Attempt != 1 || !strings.Contains(r1.Feedback, "no item verifies the fix") || !strings.Contains(r1.Feedback, "attempt 1 of 5") {
 		t.Fatalf("first review %+v", r1)
 	}
-	r2, err := x.e.ReviewPlan(ctx, sid, req, []planItem{{"find the crash"}, {"fix it"}, {"add a test that loads without a config file"}})
+	r2, err := reviewPlan(x.e, ctx, sid, req, []planItem{{"find the crash"}, {"fix it"}, {"add a test that loads without a config file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,12 +72,12 @@ func TestPlanReviewAfterMaxAttemptsTheUserDecides(t *testing.T) {
 	sid := newSession(t, x)
 	ctx := context.Background()
 	plan := `1. fix bug 2. test 3. rewrite logger`
-	if r, _ := x.e.ReviewPlan(ctx, sid, "fix the bug", plan); r.Accepted || r.ByUser {
+	if r, _ := reviewPlan(x.e, ctx, sid, "fix the bug", plan); r.Accepted || r.ByUser {
 		t.Fatalf("first %+v", r)
 	}
 	done := make(chan approval.PlanReview, 1)
 	go func() {
-		r, err := x.e.ReviewPlan(ctx, sid, "fix the bug", plan)
+		r, err := reviewPlan(x.e, ctx, sid, "fix the bug", plan)
 		if err != nil {
 			t.Error(err)
 		}
@@ -94,8 +94,8 @@ func TestPlanReviewAfterMaxAttemptsTheUserDecides(t *testing.T) {
 	}
 	// The user may also reject, with a reason the model gets.
 	go func() {
-		x.e.ReviewPlan(ctx, sid, "fix the bug", plan)
-		r, _ := x.e.ReviewPlan(ctx, sid, "fix the bug", plan)
+		reviewPlan(x.e, ctx, sid, "fix the bug", plan)
+		r, _ := reviewPlan(x.e, ctx, sid, "fix the bug", plan)
 		done <- r
 	}()
 	c = x.confirm()
@@ -110,7 +110,7 @@ func TestPlanReviewUnavailable(t *testing.T) {
 		x := newRV(t, config.Values{"todolistReview.enabled": true}, true, approve)
 		x.script(review.KindPlan, verdictText("LGTM"))
 		sid := newSession(t, x)
-		r, err := x.e.ReviewPlan(context.Background(), sid, "do x", "1. x")
+		r, err := reviewPlan(x.e, context.Background(), sid, "do x", "1. x")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestPlanReviewUnavailable(t *testing.T) {
 	}
 	// Disabled: accepted without a call.
 	x := newRV(t, nil, true, "")
-	if r, _ := x.e.ReviewPlan(context.Background(), newSession(t, x), "x", "1. x"); !r.Accepted || r.Card != nil {
+	if r, _ := reviewPlan(x.e, context.Background(), newSession(t, x), "x", "1. x"); !r.Accepted || r.Card != nil {
 		t.Fatalf("%+v", r)
 	}
 }

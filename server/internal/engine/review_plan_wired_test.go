@@ -27,7 +27,7 @@ func TestCreateTodoListGoesThroughPlanReview(t *testing.T) {
 	if len(res) != 1 || !strings.Contains(res[0], "not accepted") || !strings.Contains(res[0], "never runs the tests") {
 		t.Fatalf("tool results %q", res)
 	}
-	if p := x.e.Todo(context.Background(), sid); p != nil && len(p.Items) > 0 {
+	if p := x.e.Plans.Todo(context.Background(), sid); p != nil && len(p.Items) > 0 {
 		t.Fatalf("a rejected plan must not be stored: %+v", p)
 	}
 	if n := len(x.requests(string(review.KindPlan))); n != 1 {

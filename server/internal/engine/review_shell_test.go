@@ -160,7 +160,7 @@ func TestPermissionRuleOrder(t *testing.T) {
 // longer turns every command into a question (issue 16).
 func TestInvalidPermissionRuleIsReportedNotAskedFor(t *testing.T) {
 	x := newRV(t, config.Values{"permissions.deny": []any{"Bash(rm"}}, true, "all")
-	probs := x.e.PermissionProblems()
+	probs := x.e.Approvals.PermissionProblems()
 	if len(probs) != 1 || !strings.Contains(probs[0], "govibe.permissions.deny entry 1") || !strings.Contains(probs[0], `"Bash(rm"`) {
 		t.Fatalf("problems %q", probs)
 	}

@@ -31,7 +31,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		}
 		once.Do(func() {
 			t.mutated.Store(true)
-			e.snaps.RecordBeforeTurn(ctx, rollback.Turn{SessionID: t.sessionID, ID: t.id, Number: t.number, Text: t.text})
+			e.Rollback.RecordBeforeTurn(ctx, rollback.Turn{SessionID: t.sessionID, ID: t.id, Number: t.number, Text: t.text})
 		})
 	}
 	env := &tools.Env{
@@ -52,12 +52,12 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},
 		BeforeMutation: beforeMutation,
-		Readable:       e.readable,
-		Translator:     e.tr,
+		Readable:       e.Approvals.Readable,
+		Translator:     e.Tr,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
 		Web:            e.webFetcher(),
-		Skills:         e.skills,
+		Skills:         e.Skills,
 	}
 	if e.opts.Host != nil {
 		env.Host = e.opts.Host
@@ -79,7 +79,7 @@ func (e *Engine) systemPromptOf(sid string, sit toolpolicy.Situation, offered []
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots, Date: f.date, Git: f.git,
 	}, e.cfg().Language, sit, offered)
-	if sec := e.skills.Catalog().PromptSection(); sec != "" && offers(offered, tools.LoadSkillName) {
+	if sec := e.Skills.Catalog().PromptSection(); sec != "" && offers(offered, tools.LoadSkillName) {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec
 	}
 	return p
@@ -109,7 +109,7 @@ func (e *Engine) client(p Profile) (llm.Client, error) {
 	if c == nil {
 		return nil, err
 	}
-	return &budgetClient{Client: e.meter.Client(c, p.Profile), e: e}, err
+	return &budgetClient{Client: e.Meter.Client(c, p.Profile), e: e}, err
 }
 
 func firstNonEmpty(xs ...string) string {

@@ -35,9 +35,9 @@ func (e *Engine) noticeSandbox(sink *turnSink) {
 	var text string
 	switch {
 	case !st.Available():
-		text = e.tr("Commands run without a sandbox, so each one asks first: %s", st.Reason)
+		text = e.Tr("Commands run without a sandbox, so each one asks first: %s", st.Reason)
 	case st.Limits() != "":
-		text = e.tr("Commands run in a reduced sandbox: %s", st.Limits())
+		text = e.Tr("Commands run in a reduced sandbox: %s", st.Limits())
 	default:
 		return
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/titles"
 )
 
 // SessionSummary is a session as listed.
@@ -39,21 +38,7 @@ func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummar
 
 func (e *Engine) summary(ctx context.Context, sid string) SessionSummary {
 	s, _ := e.Store.GetSession(ctx, sid)
-	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.SessionUsageOf(ctx, sid).Cost}
-}
-
-// autoTitle names a session after its first message at once and, when
-// titles come from a model, asks it for a better one (title.go). A later
-// rename by the user always wins (the store ignores auto titles then).
-func (e *Engine) autoTitle(ctx context.Context, sid, text string) {
-	if title := titles.FromMessage(text); title != "" {
-		if ok, err := e.Store.SetAutoTitle(ctx, sid, title); err == nil && ok {
-			e.opts.OnSession(e.summary(ctx, sid))
-		}
-	}
-	if e.modelTitles() && strings.TrimSpace(text) != "" {
-		e.modelTitle(sid, text)
-	}
+	return SessionSummary{Session: s, Running: e.Running(sid) != "", Cost: e.Meter.Of(ctx, sid).Cost}
 }
 
 // SetSessionModel makes the session use name (a govibe.models profile or
@@ -105,7 +90,7 @@ func (e *Engine) ListSessions(ctx context.Context, limit int) ([]SessionSummary,
 		ids[i] = s.ID
 	}
 	// One query for every listed session's cost, not one per session.
-	usage, err := e.meter.OfSessions(ctx, ids)
+	usage, err := e.Meter.OfSessions(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +153,7 @@ func (e *Engine) Load(ctx context.Context, sid string, beforeSeq int64, limit in
 	return Loaded{SubAgents: subs,
 		Session: SessionSummary{Session: s, Running: live != ""}, Page: page, LastSeq: last,
 		RunningTurnID: live, Pending: e.Broker.Pending(sid), EditEnabled: e.EditEnabled(ctx, sid),
-		Interrupted: interrupted, Todo: e.Todo(ctx, sid),
+		Interrupted: interrupted, Todo: e.Plans.Todo(ctx, sid),
 	}, nil
 }
 
@@ -201,29 +186,10 @@ func (e *Engine) DeleteSession(ctx context.Context, sid string) error {
 		return err
 	}
 	e.Bus.Forget(sid)
-	e.snaps.DeleteSession(sid)
+	e.Rollback.DeleteSession(sid)
 	// The transcript hooks read goes with the session (hooks.go).
 	_ = os.Remove(filepath.Join(e.opts.StateDir, "transcripts", sid+".jsonl"))
 	return nil
-}
-
-// Search runs a full-text search over message text.
-func (e *Engine) Search(ctx context.Context, q string, limit int) ([]store.SearchHit, error) {
-	return e.Store.Search(ctx, q, store.SearchOptions{Limit: limit})
-}
-
-// Export returns a session as a JSON document.
-func (e *Engine) Export(ctx context.Context, sid string) ([]byte, error) {
-	return e.Store.Export(ctx, sid)
-}
-
-// Import recreates a session from an export.
-func (e *Engine) Import(ctx context.Context, doc []byte) (SessionSummary, error) {
-	s, err := e.Store.Import(ctx, doc)
-	if err != nil {
-		return SessionSummary{}, err
-	}
-	return SessionSummary{Session: s}, nil
 }
 
 func msOf(t time.Time) int64 {

@@ -3,8 +3,6 @@ package engine
 import (
 	"os"
 
-	builtinskills "github.com/govibe/govibe/skills"
-
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -15,15 +13,6 @@ import (
 // reset it, and each turn's context block names its active skills.
 
 var _ tools.SkillHost = (*skills.Manager)(nil)
-
-func (e *Engine) newSkills() *skills.Manager {
-	return skills.NewManager(skills.ManagerOptions{Home: e.home(), Roots: e.opts.Roots, Builtin: builtinskills.FS,
-		StateDir: e.opts.StateDir, Trusted: e.trust.Trusted, State: e.Store, Notice: e.notice, Tr: e.tr, Log: e.log})
-}
-
-// Skills is the skills capability (the skills picker's list and
-// activation, /skills).
-func (e *Engine) Skills() *skills.Manager { return e.skills }
 
 // home is the user's home directory (Options.Home in tests).
 func (e *Engine) home() string {

@@ -18,20 +18,20 @@ func TestDeletingASessionDeletesItsSnapshots(t *testing.T) {
 	ctx := context.Background()
 	keep, _ := e.CreateSession(ctx, "keep")
 	gone, _ := e.CreateSession(ctx, "gone")
-	if _, err := e.snaps.SnapshotNow(ctx, keep.ID, "first"); err != nil {
+	if _, err := e.Rollback.SnapshotNow(ctx, keep.ID, "first"); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("2\n"), 0o644)
-	if _, err := e.snaps.SnapshotNow(ctx, gone.ID, "second"); err != nil {
+	if _, err := e.Rollback.SnapshotNow(ctx, gone.ID, "second"); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.DeleteSession(ctx, gone.ID); err != nil {
 		t.Fatal(err)
 	}
-	if list, _, _ := e.snaps.Snapshots(gone.ID); len(list) != 0 {
+	if list, _, _ := e.Rollback.Snapshots(gone.ID); len(list) != 0 {
 		t.Fatalf("the deleted session's snapshots remain: %+v", list)
 	}
-	if list, _, _ := e.snaps.Snapshots(keep.ID); len(list) != 1 {
+	if list, _, _ := e.Rollback.Snapshots(keep.ID); len(list) != 1 {
 		t.Fatalf("another session's snapshots were touched: %+v", list)
 	}
 }

@@ -28,11 +28,11 @@ func (e *Engine) subagentTools(ctx context.Context, sid string) []tools.Tool {
 	for _, t := range tools.Builtin() {
 		known[t.Name()] = true
 	}
-	defs, problems := subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.trust.Trusted()), func(n string) bool { return known[n] })
+	defs, problems := subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.Trust.Trusted()), func(n string) bool { return known[n] })
 	for _, p := range problems {
 		if e.reported.first(sid + "\x00" + p.Error()) {
 			e.log.Warn("custom agent skipped", zap.String("path", p.Path), zap.Int("line", p.Line), zap.String("problem", p.Message))
-			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.tr("Custom agent skipped: %s", p.Error())})
+			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: e.Tr("Custom agent skipped: %s", p.Error())})
 		}
 	}
 	return subagent.Tools(subagentHost{e}, defs)
@@ -85,7 +85,7 @@ func (h subagentHost) Stopped(ctx context.Context, turnID, parent, tag string) {
 	h.e.hooks.Fire(ctx, turnID, hooks.Input{SessionID: parent, HookEventName: hooks.SubagentStop, AgentTag: tag})
 }
 
-func (h subagentHost) Tr(msg string, args ...any) string { return h.e.tr(msg, args...) }
+func (h subagentHost) Tr(msg string, args ...any) string { return h.e.Tr(msg, args...) }
 
 // childRun is one sub-agent's child session and turn (subagent.Child).
 type childRun struct {

@@ -17,7 +17,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 	if _, err := e.Store.GetSession(ctx, sid); err != nil {
 		return fmt.Errorf("session %s: %w", sid, err)
 	}
-	plan, err := e.plans.Read(ctx, sid)
+	plan, err := e.Plans.Read(ctx, sid)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (e *Engine) TodoControl(ctx context.Context, sid, action string, index int)
 				return errors.New("the running agent did not stop in time; try again")
 			}
 		}
-		if _, err := e.plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+		if _, err := e.Plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
 			if p == nil {
 				return nil, errors.New("this session has no todo list")
 			}

@@ -24,7 +24,7 @@ import (
 func (e *Engine) toolProfileOf(p Profile) toolpolicy.Profile {
 	tp, err := toolpolicy.ParseProfile(p.ToolProfile)
 	if err != nil && e.reported.first("toolProfile\x00"+p.Name+"\x00"+p.ToolProfile) {
-		e.notice("warning", e.tr("Model profile %s: %s. All tools are offered.", p.Name, err.Error()))
+		e.notice("warning", e.Tr("Model profile %s: %s. All tools are offered.", p.Name, err.Error()))
 	}
 	return tp
 }
@@ -41,7 +41,7 @@ func (e *Engine) reportUnknownTools(p Profile, tp toolpolicy.Profile, ts []tools
 	}
 	unknown := tp.Unknown(names)
 	if len(unknown) > 0 && e.reported.first("toolProfile\x00"+p.Name+"\x00"+strings.Join(unknown, ",")) {
-		e.notice("warning", e.tr("Model profile %s names tools GoVibe does not have: %s.", p.Name, strings.Join(unknown, ", ")))
+		e.notice("warning", e.Tr("Model profile %s names tools GoVibe does not have: %s.", p.Name, strings.Join(unknown, ", ")))
 	}
 }
 
@@ -82,8 +82,9 @@ func (e *Engine) promptFor(sid string, sit toolpolicy.Situation, d toolpolicy.De
 // byte for byte.
 func (e *Engine) freeRun(ctx context.Context, t *turn) ([]tools.Tool, toolpolicy.Situation, toolpolicy.Decision) {
 	ts, sit := e.roleTools(ctx, t, scheduler.RoleFree, TagFree, false)
-	ts = e.modes.Tools(ctx, t.sessionID, ts)
-	sit.Mode, sit.Phase = e.modes.Where(ctx, t.sessionID)
+	md := e.modeOf(ctx, t)
+	ts = md.Tools(ctx, ts)
+	sit.Mode, sit.Phase = md.Where(ctx)
 	return ts, sit, toolpolicy.Decide(sit, ts)
 }
 

@@ -14,33 +14,6 @@ import (
 // offer workspace trust.
 const ActionTrustWorkspace = trust.ActionTrustWorkspace
 
-func (e *Engine) newTrust(on bool) *trust.Gate {
-	return trust.New(trust.Options{Roots: e.opts.Roots, Trusted: on,
-		Reset: func() {
-			e.skills.Reset()
-			e.slash.Reset()
-			e.hooks.Reset()
-			e.mcp.Reset()
-		},
-		Report: func() {
-			e.skills.Report()
-			e.slash.Report() // loading the custom commands reports their problems and conflicts
-		},
-		// What trust let in loads now instead of at first use: the hooks
-		// (their problems are reported now) and the MCP servers, which
-		// start so the status view shows them connected.
-		Load: func() {
-			e.hooks.Runner()
-			if e.trust.Trusted() && e.baseCtx.Err() == nil {
-				e.mcp.Manager().Start(e.baseCtx)
-			}
-		},
-		Notice: e.noticeAction, Withdraw: e.opts.OnNoticeWithdrawn, Tr: e.tr, Log: e.log})
-}
-
-// Trust is the workspace trust (workspace/didChangeTrust).
-func (e *Engine) Trust() *trust.Gate { return e.trust }
-
 // notice tells the user something that belongs to no session.
 func (e *Engine) notice(level, msg string) { e.noticeAction(level, msg, "") }
 

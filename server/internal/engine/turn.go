@@ -19,6 +19,7 @@ import (
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
@@ -59,12 +60,28 @@ type turn struct {
 	sessionID string
 	number    int
 	text      string
-	btw       bool
 	cancel    context.CancelFunc
 	writer    *store.StreamWriter
 	done      chan struct{}
 	status    agent.Status
+	view
 
+	// mutated is set once the turn is about to change the workspace; only
+	// such a turn gets an "after turn" snapshot.
+	mutated atomic.Bool
+	// notifications counts show_notification calls (capped per turn).
+	notifications atomic.Int32
+}
+
+// view is the session as one turn sees it, loaded once in Send and passed
+// on with the turn: what the rest of the turn asks about the session is
+// answered from here, not read again from the store.
+type view struct {
+	// mode is the session's working mode (a switch applies from the next
+	// turn).
+	mode moderun.Turn
+	// btw: the turn is a side conversation (/btw).
+	btw bool
 	// resume continues an interrupted todo plan; tag is the resumed
 	// agent's subAgentTag (its messages start with this turn's).
 	resume bool
@@ -80,19 +97,13 @@ type turn struct {
 	// output replaces their tokens before the model is asked
 	// (command_shell.go).
 	shell []customcmd.ShellCall
-
-	// mutated is set once the turn is about to change the workspace; only
-	// such a turn gets an "after turn" snapshot.
-	mutated atomic.Bool
-	// notifications counts show_notification calls (capped per turn).
-	notifications atomic.Int32
 }
 
 // Send starts a turn and returns at once; progress arrives on the Bus.
 func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID string, err error) {
 	text := strings.TrimSpace(p.Text)
 	if text == "" {
-		return "", "", errors.New(e.tr("the message is empty"))
+		return "", "", errors.New(e.Tr("the message is empty"))
 	}
 	// A new message instead of the answer a restored question waits for
 	// closes that question first: its run ends without the call being
@@ -100,24 +111,25 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
 		return "", "", err
 	}
-	turnText, btw := text, false
-	var limits slashcmd.Limits
-	var shell []customcmd.ShellCall
-	out, matched, err := e.slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
+	turnText, v := text, view{}
+	out, matched, err := e.Slash.Run(ctx, slashcmd.Params{SessionID: p.SessionID, ActiveFile: p.ActiveFile, Selection: p.Selection}, text)
 	if matched {
 		if err != nil || out.Handled {
 			return out.SessionID, out.TurnID, err
 		}
-		turnText, btw, limits, shell = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed), out.Shell
-		if limits.Model != "" {
+		turnText, v.btw, v.limits, v.shell = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed), out.Shell
+		if v.limits.Model != "" {
 			var note string
-			if limits.Model, note = e.commandModel(ctx, p.SessionID, limits.Model); note != "" {
+			if v.limits.Model, note = e.commandModel(ctx, p.SessionID, v.limits.Model); note != "" {
 				e.notice("info", note)
 			}
 		}
-	} else if p.origin != store.OriginControl {
+	}
+	// The mode is read once, after the command ran (/reconcile switches it).
+	v.mode = e.Modes.Turn(ctx, p.SessionID)
+	if !matched && p.origin != store.OriginControl {
 		// Reconcile mode's input is an intent, as /reconcile's argument.
-		if d, ok := e.modes.DraftText(ctx, p.SessionID, text); ok {
+		if d, ok := v.mode.DraftText(ctx, text); ok {
 			turnText = d
 		}
 	}
@@ -127,6 +139,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 			return "", "", err
 		}
 		p.SessionID = s.ID
+		v.mode = v.mode.In(s.ID)
 	} else if _, err := e.Store.GetSession(ctx, p.SessionID); err != nil {
 		return "", "", fmt.Errorf("session %s: %w", p.SessionID, err)
 	} else {
@@ -134,12 +147,11 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		// blocks this turn nor stays pending under it.
 		e.settleOrphans(ctx, p.SessionID)
 	}
-	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, btw: btw, done: make(chan struct{}),
-		limits: limits, shell: shell,
-		reconcile: p.reconcile || (!btw && e.modes.ResumesReconcile(ctx, p.SessionID, turnText))}
+	v.reconcile = p.reconcile || (!v.btw && v.mode.ResumesReconcile(ctx, turnText))
+	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, done: make(chan struct{}), view: v}
 	submit := e.hooks.Fire(ctx, t.id, hooks.Input{SessionID: p.SessionID, HookEventName: hooks.UserPromptSubmit, Prompt: turnText})
 	if submit.Blocked {
-		return "", "", errors.New(e.tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
+		return "", "", errors.New(e.Tr("A UserPromptSubmit hook refused the message: %s", submit.Reason))
 	}
 	var added []string
 	if c := strings.TrimSpace(e.hooks.TakeSessionContext(ctx, p.SessionID)); c != "" {
@@ -152,9 +164,9 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		t.hookContext = "\n\n<hook_context>\n" + strings.Join(added, "\n") + "\n</hook_context>"
 	}
 	if !t.btw && !t.reconcile {
-		t.resume, t.tag = e.plans.ResumeTag(ctx, p.SessionID, t.text)
+		t.resume, t.tag = e.Plans.ResumeTag(ctx, p.SessionID, t.text)
 		if t.resume {
-			if l, ok := slashcmd.FromPlan(ctx, e.plans, p.SessionID); ok {
+			if l, ok := slashcmd.FromPlan(ctx, e.Plans, p.SessionID); ok {
 				t.limits = l
 			}
 		}
@@ -225,7 +237,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 		}
 		history = fixed
 	}
-	state := e.contextState(ctx, sid)
+	state := e.contextState(ctx, t)
 	state.ActiveFile, state.Selection = p.ActiveFile, p.Selection
 	if !t.btw {
 		state.Memory = e.memory.Take(ctx, sid)
@@ -255,7 +267,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin, BTW: t.btw})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
 	if t.number == 1 {
-		e.autoTitle(ctx, sid, t.text)
+		e.titles.Name(ctx, sid, t.text)
 	}
 	return &begun{ids: ids, writer: w, history: append(history, userLLM)}, nil
 }
@@ -266,10 +278,10 @@ func (e *Engine) turnNumber(ctx context.Context, sid string) int {
 	return n
 }
 
-func (e *Engine) contextState(ctx context.Context, sid string) agent.ContextState {
-	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, sid), Skills: e.skills.Active(ctx, sid)}
-	st.Mode, st.Phase = e.modes.Where(ctx, sid)
-	if p := e.Todo(ctx, sid); p != nil && p.Remaining() > 0 {
+func (e *Engine) contextState(ctx context.Context, t *turn) agent.ContextState {
+	st := agent.ContextState{EditEnabled: e.EditEnabled(ctx, t.sessionID), Skills: e.Skills.Active(ctx, t.sessionID)}
+	st.Mode, st.Phase = t.mode.Where(ctx)
+	if p := e.Plans.Todo(ctx, t.sessionID); p != nil && p.Remaining() > 0 {
 		st.HasTodo, st.TodoRemaining = true, p.Remaining()
 	}
 	return st
@@ -279,7 +291,7 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
 	e.noticeSandbox(sink)
-	before := e.SessionUsageOf(ctx, sid)
+	before := e.Meter.Of(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	if err == nil && len(t.shell) > 0 {
 		err = e.runCommandShell(ctx, t, b)
@@ -293,8 +305,8 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 		} else if t.resume {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
-			out = run.Execute(ctx, b.history, e.meterSink(sink))
-			if e.modes.Mode(ctx, sid) == modes.Phases {
+			out = run.Execute(ctx, b.history, &usageSink{turnSink: sink})
+			if t.mode.Mode() == modes.Phases {
 				out = e.continuePhases(ctx, t, b, sink, out)
 			} else {
 				out = e.afterFreeRun(ctx, t, b, sink, run, out)
@@ -343,13 +355,13 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	// commands may have made files, and a restore deletes only files a
 	// snapshot saw made. A chat-only turn leaves no snapshot behind.
 	if !t.btw && t.mutated.Load() {
-		if _, err := e.snaps.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, TurnID: t.id, Message: t.text, Reason: snapshot.ReasonAfterTurn}); err != nil {
+		if _, err := e.Rollback.Take(fctx, snapshot.Meta{SessionID: sid, Turn: t.number, TurnID: t.id, Message: t.text, Reason: snapshot.ReasonAfterTurn}); err != nil {
 			e.log.Warn("snapshot after turn", zap.Error(err))
 		}
-		e.snaps.MaybePrune()
-		e.memory.Note(fctx, sid, e.snaps.TurnChanges(fctx, sid, t.id))
+		e.Rollback.MaybePrune()
+		e.memory.Note(fctx, sid, e.Rollback.TurnChanges(fctx, sid, t.id))
 	}
-	tu := e.meter.FinishTurn(fctx, sid, t.number, before)
+	tu := e.Meter.FinishTurn(fctx, sid, t.number, before)
 	e.Broker.EndDialogs(sid, t.id)
 	// Free the session before announcing the end, so a client that sends
 	// its next message on turnFinished is never told the session is busy.
@@ -386,9 +398,9 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Blocked:         d.Blocked,
 		Deferred:        d.Deferred,
 		Refused:         d.Refused,
-		Translate:       e.tr,
+		Translate:       e.Tr,
 		StopAfter:       freeStopAfter(t),
-		StopWhen:        firstStop(e.hooks.StopWhen(t.id), e.modes.StopWhen(ctx, t.sessionID)),
+		StopWhen:        firstStop(e.hooks.StopWhen(t.id), t.mode.StopWhen(ctx)),
 		Env:             env,
 		System:          system,
 		MaxRounds:       cs.MaxInteractions,

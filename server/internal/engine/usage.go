@@ -12,40 +12,26 @@ import (
 
 // usageSink overrides a turn sink's per-request usage report: the
 // provider's numbers become the context in use, and the usage event
-// carries the header's ContextUse.
+// carries the header's usage.Context.
 type usageSink struct {
 	*turnSink
 }
 
-// meterSink wraps the free run's sink; sub-agent sinks keep their own
-// usage events (their prompts are not the session's context).
-func (e *Engine) meterSink(s *turnSink) *usageSink { return &usageSink{turnSink: s} }
-
 func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
-	e.meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
+	e.Meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
 	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}, Payload: ContextPayload(use)})
 }
 
-// SessionUsageOf returns a session's accumulated usage.
-func (e *Engine) SessionUsageOf(ctx context.Context, sid string) usage.Session {
-	return e.meter.Of(ctx, sid)
-}
-
-// TurnUsageOf returns a finished turn's recorded usage.
-func (e *Engine) TurnUsageOf(ctx context.Context, sid string, turn int) (usage.Turn, bool) {
-	return e.meter.TurnOf(ctx, sid, turn)
-}
-
-// ContextUse reports the context in use: the provider's count from the
+// usage.Context reports the context in use: the provider's count from the
 // session's last request when it still describes the model track, else a
 // local estimate of the next request. The window is that of the model the
 // session's next request uses (a running custom command's model, else its
 // /model or picker choice), not the active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
 	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
-	st := e.meter.Load(ctx, sid)
+	st := e.Meter.Load(ctx, sid)
 	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.
@@ -53,22 +39,17 @@ func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
 		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {
-		use.UsedTokens, use.Source = int64(e.estimateTrack(ctx, sid)), usage.SourceEstimate
+		use.UsedTokens, use.Source = int64(e.EstimateContext(ctx, sid)), usage.SourceEstimate
 	}
 	return use
 }
 
 // EstimateContext is the local token estimate of the session's next
 // request: system prompt, tool definitions and model track. It is what
-// automatic compaction compares with the threshold.
-func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
-	return e.estimateTrack(ctx, sid)
-}
-
-// The track's part is a sum of per-message figures the store keeps (each
+// automatic compaction compares with the threshold. The track's part is a sum of per-message figures the store keeps (each
 // message counted once), so opening a long session does not re-estimate
 // its whole history.
-func (e *Engine) estimateTrack(ctx context.Context, sid string) int {
+func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
 	est := compact.Default()
 	track, err := e.Store.TrackTokens(ctx, sid, est.Message)
 	if err != nil {

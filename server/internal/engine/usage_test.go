@@ -40,7 +40,7 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	cost := func(prompt, cached, completion float64) float64 {
 		return ((prompt-cached)*2 + cached*0.5 + completion*8) / 1e6
 	}
-	s := x.E.SessionUsageOf(ctx, sid)
+	s := x.E.Meter.Of(ctx, sid)
 	if s.PromptTokens != 4200 || s.CachedTokens != 3336 || s.CompletionTokens != 350 || s.Requests != 3 {
 		t.Fatalf("session usage %+v", s)
 	}
@@ -48,8 +48,8 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	if math.Abs(s.Cost-wantCost) > 1e-12 {
 		t.Fatalf("session cost %v, want %v", s.Cost, wantCost)
 	}
-	t1, ok1 := x.E.TurnUsageOf(ctx, sid, 1)
-	t2, ok2 := x.E.TurnUsageOf(ctx, sid, 2)
+	t1, ok1 := engine.TurnUsageOf(x.E, ctx, sid, 1)
+	t2, ok2 := engine.TurnUsageOf(x.E, ctx, sid, 2)
 	if !ok1 || !ok2 || t1.PromptTokens != 1000 || t1.CachedTokens != 600 || t2.PromptTokens != 3200 || t2.CachedTokens != 2736 || t2.Requests != 2 {
 		t.Fatalf("turn usage %+v / %+v", t1, t2)
 	}
@@ -76,7 +76,7 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	}
 	// Accounting survives a restart.
 	x.Reopen(pricedModels())
-	if again := x.E.SessionUsageOf(ctx, sid); again != s {
+	if again := x.E.Meter.Of(ctx, sid); again != s {
 		t.Fatalf("after restart %+v, want %+v", again, s)
 	}
 	// The session list reads every listed session's cost in one query;
@@ -151,7 +151,7 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	if len(reloaded) != len(track) || !strings.HasPrefix(reloaded[0].Content, compact.SummaryPrefix) {
 		t.Fatalf("model track after reload: %d messages (want %d)", len(reloaded), len(track))
 	}
-	recs := x.E.Compactions(ctx, sid)
+	recs := x.E.Compaction.Records(ctx, sid)
 	if len(recs) != 1 || recs[0].MessageID != divider.ID {
 		t.Fatalf("records %+v", recs)
 	}

@@ -93,9 +93,9 @@ func (e *Engine) commandModel(ctx context.Context, sid, name string) (profile, n
 	case w.use == useProfile:
 		return w.profile, ""
 	case w.use == useRole:
-		return w.profile, e.tr("The command asks for the model %s, which is another tool's name; its turn uses your %s profile %s (govibe.roles.%s).", name, w.role, w.profile, w.role)
+		return w.profile, e.Tr("The command asks for the model %s, which is another tool's name; its turn uses your %s profile %s (govibe.roles.%s).", name, w.role, w.profile, w.role)
 	case w.foreign:
-		return "", e.tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
+		return "", e.Tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
 	}
 	return "", ""
 }
@@ -113,13 +113,13 @@ func (e *Engine) subagentProfile(ctx context.Context, parent, agent, model strin
 		return e.namedProfile(w.profile)
 	case useSession:
 		p = e.sessionProfile(ctx, parent)
-		note = e.tr("The agent %s asks for the model %s, which is another tool's name; it runs on the session's model %s.", agent, model, p.Model)
+		note = e.Tr("The agent %s asks for the model %s, which is another tool's name; it runs on the session's model %s.", agent, model, p.Model)
 	case useRole:
 		p = e.roleProfile(w.role)
-		note = e.tr("The agent %s asks for the model %s, which is another tool's name; it runs on your %s profile %s (govibe.roles.%s).", agent, model, w.role, w.profile, w.role)
+		note = e.Tr("The agent %s asks for the model %s, which is another tool's name; it runs on your %s profile %s (govibe.roles.%s).", agent, model, w.role, w.profile, w.role)
 	default:
 		p = def
-		note = e.tr("The agent %s asks for the model %s, which none of your profiles serves; it runs on %s.", agent, model, p.Model)
+		note = e.Tr("The agent %s asks for the model %s, which none of your profiles serves; it runs on %s.", agent, model, p.Model)
 	}
 	if w.foreign && e.reported.first(parent+"\x00model\x00"+agent+"\x00"+model) {
 		e.Bus.Publish(Event{SessionID: parent, Kind: kinds.Notice, Status: "info", Text: note})

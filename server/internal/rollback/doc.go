@@ -36,5 +36,5 @@
 // sentence for the user in the chat ("Restored 3 files to before “Fix the
 // bug”; 1 file of yours kept", localised) and, in the model's track only, a
 // note listing what changed. The server and `govibe snapshot` reach the
-// Manager through Engine.Rollback().
+// Manager through Engine.Rollback.
 package rollback

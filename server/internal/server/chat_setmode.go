@@ -17,7 +17,7 @@ func (s *Server) ChatSetMode(ctx context.Context, p *protocol.ChatSetModeParams)
 	if _, err := modes.Parse(p.Mode); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())
 	}
-	if err := eng.Modes().Set(ctx, p.SessionID, p.Mode); err != nil {
+	if err := eng.Modes.Set(ctx, p.SessionID, p.Mode); err != nil {
 		return nil, notFound(err)
 	}
 	return &protocol.Empty{}, nil
@@ -53,13 +53,13 @@ func (s *Server) ModeGet(ctx context.Context, p *protocol.ModeGetParams) (*proto
 }
 
 func modeState(ctx context.Context, eng *engine.Engine, sid string) *protocol.ModeState {
-	m := eng.Modes().Mode(ctx, sid)
+	m := eng.Modes.Mode(ctx, sid)
 	out := &protocol.ModeState{Mode: string(m)}
 	switch m {
 	case modes.Phases:
-		out = toPhasesState(eng.Modes().Progress(ctx, sid))
+		out = toPhasesState(eng.Modes.Progress(ctx, sid))
 	case modes.Reconcile:
-		if v, ok := eng.Modes().ReconcileState(ctx, sid); ok {
+		if v, ok := eng.Modes.ReconcileState(ctx, sid); ok {
 			out.Reconcile = toReconcileState(v)
 			out.State = out.Reconcile.Phase
 		}
@@ -72,7 +72,7 @@ func (s *Server) ReconcileApprove(ctx context.Context, p *protocol.ReconcileAppr
 	if err != nil {
 		return nil, err
 	}
-	sid, tid, err := eng.Modes().ApproveManifest(ctx, p.SessionID, p.Manifest)
+	sid, tid, err := eng.Modes.ApproveManifest(ctx, p.SessionID, p.Manifest)
 	if err != nil {
 		return nil, reconcileError(eng, err)
 	}
@@ -84,7 +84,7 @@ func (s *Server) ReconcileResume(ctx context.Context, p *protocol.ReconcileParam
 	if err != nil {
 		return nil, err
 	}
-	sid, tid, err := eng.Modes().ResumeReconcile(ctx, p.SessionID)
+	sid, tid, err := eng.Modes.ResumeReconcile(ctx, p.SessionID)
 	if err != nil {
 		return nil, reconcileError(eng, err)
 	}

@@ -15,7 +15,7 @@ func (s *Server) CommandsList(ctx context.Context, p *protocol.CommandsListParam
 	}
 	prefix := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(p.Prefix), "/"))
 	out := &protocol.CommandsListResult{Commands: []protocol.CommandInfo{}}
-	for _, c := range eng.Commands() {
+	for _, c := range eng.Slash.List() {
 		if prefix != "" && !strings.HasPrefix(strings.ToLower(c.Name), prefix) {
 			continue
 		}

@@ -16,7 +16,7 @@ func (s *Server) MCPStatus(ctx context.Context, p *protocol.MCPStatusParams) (*p
 		return nil, err
 	}
 	if p.Connect {
-		eng.MCP().Manager().Start(ctx)
+		eng.MCP.Manager().Start(ctx)
 	}
 	return mcpStatus(eng), nil
 }
@@ -26,7 +26,7 @@ func (s *Server) MCPRestart(ctx context.Context, p *protocol.MCPServerParams) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.MCP().Manager().Restart(ctx, p.Name); err != nil {
+	if err := eng.MCP.Manager().Restart(ctx, p.Name); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	}
 	return mcpStatus(eng), nil
@@ -37,13 +37,13 @@ func (s *Server) MCPSetEnabled(ctx context.Context, p *protocol.MCPSetEnabledPar
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.MCP().Manager().SetEnabled(p.Name, p.Enabled); err != nil {
+	if err := eng.MCP.Manager().SetEnabled(p.Name, p.Enabled); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	}
 	if p.Enabled {
 		// Enabling in the status view means "use it": start it now, so
 		// the view shows it connected (or failed, with its stderr).
-		_ = eng.MCP().Manager().Connect(ctx, p.Name)
+		_ = eng.MCP.Manager().Connect(ctx, p.Name)
 	}
 	return mcpStatus(eng), nil
 }
@@ -63,16 +63,16 @@ func (s *Server) MCPSetInputs(ctx context.Context, p *protocol.MCPSetInputsParam
 	s.mu.Unlock()
 	// The values are secrets: redacted from every log line from now on.
 	s.applyLogSettings(eng.Settings(), nil)
-	eng.MCP().SetInputs(p.Values)
+	eng.MCP.SetInputs(p.Values)
 	return mcpStatus(eng), nil
 }
 
 func mcpStatus(eng *engine.Engine) *protocol.MCPStatusResult {
-	out := &protocol.MCPStatusResult{Servers: []protocol.MCPServerStatus{}, Skipped: eng.MCP().Skipped()}
+	out := &protocol.MCPStatusResult{Servers: []protocol.MCPServerStatus{}, Skipped: eng.MCP.Skipped()}
 	if out.Skipped == nil {
 		out.Skipped = []string{}
 	}
-	for _, st := range eng.MCP().Manager().Statuses() {
+	for _, st := range eng.MCP.Manager().Statuses() {
 		out.Servers = append(out.Servers, protocol.MCPServerStatus{Name: st.Name, State: string(st.State), Kind: st.Kind, Source: st.Source,
 			Tools: st.Tools, SchemaTokens: st.SchemaChars / 4, Error: st.Error, StderrTail: st.StderrTail, Restarts: st.Restarts,
 			NeedsInputs: toMCPInputs(st.NeedsInputs)})

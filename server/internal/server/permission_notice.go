@@ -12,7 +12,7 @@ import (
 // where they were written (setting and entry), once per distinct set of
 // problems: at start-up and whenever the settings change.
 func (s *Server) reportPermissionProblems(eng *engine.Engine) {
-	problems := eng.PermissionProblems()
+	problems := eng.Approvals.PermissionProblems()
 	key := strings.Join(problems, "\n")
 	s.mu.Lock()
 	same := key == s.permProblems

@@ -11,7 +11,7 @@ func (s *Server) SessionExport(ctx context.Context, p *protocol.SessionExportPar
 	if err != nil {
 		return nil, err
 	}
-	doc, err := eng.Export(ctx, p.SessionID)
+	doc, err := eng.Store.Export(ctx, p.SessionID)
 	if err != nil {
 		return nil, notFound(err)
 	}

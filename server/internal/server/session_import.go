@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/engine"
 )
 
 func (s *Server) SessionImport(ctx context.Context, p *protocol.SessionImportParams) (*protocol.SessionInfo, error) {
@@ -11,10 +12,10 @@ func (s *Server) SessionImport(ctx context.Context, p *protocol.SessionImportPar
 	if err != nil {
 		return nil, err
 	}
-	sum, err := eng.Import(ctx, []byte(p.Document))
+	sess, err := eng.Store.Import(ctx, []byte(p.Document))
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())
 	}
-	info := toSessionInfo(sum)
+	info := toSessionInfo(engine.SessionSummary{Session: sess})
 	return &info, nil
 }

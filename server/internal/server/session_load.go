@@ -24,7 +24,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		RunningTurnID: l.RunningTurnID, EditEnabled: l.EditEnabled, Interrupted: l.Interrupted,
 		Messages: make([]protocol.Message, 0, len(l.Page.Messages)), Pending: []protocol.ConfirmRequest{},
 	}
-	turns := eng.Rollback().Offered(ctx, p.SessionID)
+	turns := eng.Rollback.Offered(ctx, p.SessionID)
 	extras := eng.MessageExtras(ctx, p.SessionID)
 	for _, m := range l.Page.Messages {
 		w := toMessage(m)
@@ -53,9 +53,9 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		out.SubAgents = append(out.SubAgents, run)
 	}
 	out.Todo = toTodoState(l.Todo)
-	out.Mode = string(eng.Modes().Mode(ctx, p.SessionID))
+	out.Mode = string(eng.Modes.Mode(ctx, p.SessionID))
 	out.ModeState = modeState(ctx, eng, p.SessionID)
-	markCompactions(out.Messages, eng.Compactions(ctx, p.SessionID))
+	markCompactions(out.Messages, eng.Compaction.Records(ctx, p.SessionID))
 	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))
 	for _, c := range l.Pending {
 		out.Pending = append(out.Pending, toConfirmRequest(c))

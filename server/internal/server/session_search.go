@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/store"
 )
 
 func (s *Server) SessionSearch(ctx context.Context, p *protocol.SessionSearchParams) (*protocol.SessionSearchResult, error) {
@@ -11,7 +12,7 @@ func (s *Server) SessionSearch(ctx context.Context, p *protocol.SessionSearchPar
 	if err != nil {
 		return nil, err
 	}
-	hits, err := eng.Search(ctx, p.Query, p.Limit)
+	hits, err := eng.Store.Search(ctx, p.Query, store.SearchOptions{Limit: p.Limit})
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())
 	}

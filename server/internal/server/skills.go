@@ -14,7 +14,7 @@ func (s *Server) SkillsList(ctx context.Context, p *protocol.SkillsListParams) (
 		return nil, err
 	}
 	out := &protocol.SkillsListResult{Skills: []protocol.SkillInfo{}}
-	for _, en := range eng.Skills().Entries(ctx, p.SessionID) {
+	for _, en := range eng.Skills.Entries(ctx, p.SessionID) {
 		out.Skills = append(out.Skills, protocol.SkillInfo{Name: en.Name, Description: en.Description, Source: en.Source, Active: en.Active, Scope: en.Scope})
 	}
 	return out, nil
@@ -34,10 +34,10 @@ func (s *Server) SkillsSetActive(ctx context.Context, p *protocol.SkillsSetActiv
 		if !p.Workspace && p.SessionID == "" {
 			return nil, protocol.Errorf(protocol.CodeInvalidParams, "skills/setActive: a session is required unless workspace is set")
 		}
-		if err := eng.Skills().Activate(ctx, p.SessionID, name, p.Workspace); err != nil {
+		if err := eng.Skills.Activate(ctx, p.SessionID, name, p.Workspace); err != nil {
 			return nil, protocol.Errorf(protocol.CodeInvalidParams, "skills/setActive: %v", err)
 		}
-	} else if err := eng.Skills().Deactivate(ctx, p.SessionID, name); err != nil {
+	} else if err := eng.Skills.Deactivate(ctx, p.SessionID, name); err != nil {
 		return nil, err
 	}
 	return s.SkillsList(ctx, &protocol.SkillsListParams{SessionID: p.SessionID})

@@ -11,12 +11,12 @@ func (s *Server) SnapshotCreate(ctx context.Context, p *protocol.SnapshotCreateP
 	if err != nil {
 		return nil, err
 	}
-	made, err := eng.Rollback().SnapshotNow(ctx, p.SessionID, p.Message)
+	made, err := eng.Rollback.SnapshotNow(ctx, p.SessionID, p.Message)
 	if err != nil {
 		return nil, err
 	}
 	if len(made) == 0 {
-		list, _, err := eng.Rollback().Snapshots("")
+		list, _, err := eng.Rollback.Snapshots("")
 		if err != nil || len(list) == 0 {
 			return &protocol.SnapshotCreateResult{}, err
 		}

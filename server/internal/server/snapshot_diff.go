@@ -11,7 +11,7 @@ func (s *Server) SnapshotDiff(ctx context.Context, p *protocol.SnapshotDiffParam
 	if err != nil {
 		return nil, err
 	}
-	changes, err := eng.Rollback().SnapshotDiff(ctx, p.ID)
+	changes, err := eng.Rollback.SnapshotDiff(ctx, p.ID)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeNotFound, "%s", err.Error())
 	}

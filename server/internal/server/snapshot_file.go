@@ -11,7 +11,7 @@ func (s *Server) SnapshotFile(ctx context.Context, p *protocol.SnapshotFileParam
 	if err != nil {
 		return nil, err
 	}
-	content, exists, binary, err := eng.Rollback().SnapshotFile(p.ID, p.Path)
+	content, exists, binary, err := eng.Rollback.SnapshotFile(p.ID, p.Path)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeNotFound, "%s", err.Error())
 	}

@@ -11,7 +11,7 @@ func (s *Server) SnapshotList(ctx context.Context, p *protocol.SnapshotListParam
 	if err != nil {
 		return nil, err
 	}
-	list, size, err := eng.Rollback().Snapshots(p.SessionID)
+	list, size, err := eng.Rollback.Snapshots(p.SessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ func (s *Server) SnapshotRestore(ctx context.Context, p *protocol.SnapshotRestor
 	if err != nil {
 		return nil, err
 	}
-	res, err := eng.Rollback().Restore(ctx, p.ID)
+	res, err := eng.Rollback.Restore(ctx, p.ID)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "restore failed: %s", err.Error())
 	}

@@ -11,7 +11,7 @@ func (s *Server) SnapshotRestoreFile(ctx context.Context, p *protocol.SnapshotRe
 	if err != nil {
 		return nil, err
 	}
-	res, err := eng.Rollback().RestoreFile(ctx, p.ID, p.Path)
+	res, err := eng.Rollback.RestoreFile(ctx, p.ID, p.Path)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "restore failed: %s", err.Error())
 	}

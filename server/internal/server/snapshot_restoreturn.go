@@ -18,7 +18,7 @@ func (s *Server) SnapshotRestoreTurn(ctx context.Context, p *protocol.SnapshotRe
 	if err != nil {
 		return nil, err
 	}
-	res, err := eng.Rollback().RestoreTurn(ctx, p.SessionID, p.TurnID, p.DryRun)
+	res, err := eng.Rollback.RestoreTurn(ctx, p.SessionID, p.TurnID, p.DryRun)
 	out := &protocol.SnapshotRestoreTurnResult{Roots: make([]protocol.RootRestore, 0, len(res.Roots)), Notice: res.Notice}
 	for _, r := range res.Roots {
 		out.Roots = append(out.Roots, protocol.RootRestore{Root: r.Root, SnapshotID: r.Target.ID,

@@ -28,6 +28,6 @@ func (s *Server) WorkspaceDidChangeTrust(ctx context.Context, p *protocol.Worksp
 		s.settingsNotices(warns)
 		s.reportPermissionProblems(eng)
 	}
-	eng.Trust().Set(p.Trusted)
+	eng.Trust.Set(p.Trusted)
 	return nil
 }

@@ -167,7 +167,7 @@ func run(policy string, turns, extra, keep int) (result, error) {
 		}
 	}
 	if policy == policySummary {
-		res.compactions = len(e.Compactions(ctx, sid))
+		res.compactions = len(e.Compaction.Records(ctx, sid))
 	}
 	reqs := model.Requests()
 	n := 0

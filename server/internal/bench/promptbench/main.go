@@ -146,7 +146,7 @@ func measure(agents, toolProfile, mode string) (figures, error) {
 		return figures{}, err
 	}
 	if mode != "" {
-		if err := eng.Modes().Set(context.Background(), sess.ID, mode); err != nil {
+		if err := eng.Modes.Set(context.Background(), sess.ID, mode); err != nil {
 			return figures{}, err
 		}
 	}

@@ -135,7 +135,7 @@ func captureAll() ([]capture, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := eng.Modes().Set(ctx, s.ID, sc.mode); err != nil {
+		if err := eng.Modes.Set(ctx, s.ID, sc.mode); err != nil {
 			return nil, err
 		}
 		from := len(model.Requests())

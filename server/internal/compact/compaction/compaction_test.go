@@ -23,7 +23,7 @@ import (
 // windowFor sizes a context window so the threshold is reached after about
 // extra tokens of conversation.
 func windowFor(x *enginetest.Env, extra int) int {
-	system, defs := x.E.Compaction().Prefix(context.Background(), "")
+	system, defs := x.E.Compaction.Prefix(context.Background(), "")
 	base := compact.Default().Request(system, defs, nil)
 	return int(float64(base+extra) / 0.7)
 }
@@ -41,9 +41,9 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 	x.Model.SetHandler(enginetest.ReplyTo)
 	window := windowFor(x, 2500)
 	withWindow(x, window, config.Values{"compact.keepTokens": float64(800)})
-	pol := x.E.Compaction().Policy()
+	pol := x.E.Compaction.Policy()
 	est := compact.Default()
-	system, defs := x.E.Compaction().Prefix(context.Background(), "")
+	system, defs := x.E.Compaction.Prefix(context.Background(), "")
 
 	sid := ""
 	compactedAt := -1
@@ -119,7 +119,7 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 	if info.Failed || info.SavedTokens <= 0 || info.Trigger != compaction.TriggerAuto || info.MessageID == "" {
 		t.Fatalf("compaction info %+v", info)
 	}
-	recs := x.E.Compactions(context.Background(), sid)
+	recs := x.E.Compaction.Records(context.Background(), sid)
 	if len(recs) != 1 || recs[0].Status != "done" || recs[0].MessageID != info.MessageID || recs[0].Saved != info.SavedTokens {
 		t.Fatalf("records %+v", recs)
 	}
@@ -191,12 +191,12 @@ func TestTooLargeCompactionRequestIsCutMechanicallyFirst(t *testing.T) {
 		sid, _ = x.Turn(sid, "read big"+string(rune('a'+i))+".txt please")
 	}
 	est := compact.Default()
-	system, defs := x.E.Compaction().Prefix(context.Background(), sid)
+	system, defs := x.E.Compaction.Prefix(context.Background(), sid)
 	full := est.Request(system, defs, x.Track(sid))
 	window := full * 8 / 10
 	withWindow(x, window, config.Values{"compact.threshold": 1.0, "compact.keepTokens": float64(500)})
-	pol := x.E.Compaction().Policy()
-	system, defs = x.E.Compaction().Prefix(context.Background(), sid)
+	pol := x.E.Compaction.Policy()
+	system, defs = x.E.Compaction.Prefix(context.Background(), sid)
 	old := est.Request(system, defs, x.Track(sid))
 	if old <= pol.RequestBudget() {
 		t.Fatalf("setup: track %d tokens fits the request budget %d", old, pol.RequestBudget())
@@ -257,9 +257,9 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 			})
 			window := windowFor(x, 4500)
 			withWindow(x, window, config.Values{"compact.keepTokens": float64(600)})
-			pol := x.E.Compaction().Policy()
+			pol := x.E.Compaction.Policy()
 			est := compact.Default()
-			system, defs := x.E.Compaction().Prefix(context.Background(), "")
+			system, defs := x.E.Compaction.Prefix(context.Background(), "")
 			sid := ""
 			failedAt := -1
 			for turnNo = 0; turnNo < 30 && len(attempts) < 2; turnNo++ {
@@ -271,7 +271,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 				if sid != "" {
 					user := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(agent.ContextState{EditEnabled: true}) + text}
 					next = est.Request(system, defs, append(x.Track(sid), user))
-					guard = x.E.Compaction().RetryAbove(context.Background(), sid)
+					guard = x.E.Compaction.RetryAbove(context.Background(), sid)
 				}
 				n := len(attempts)
 				sid, _ = x.Turn(sid, text)
@@ -282,7 +282,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 				}
 				if len(attempts) == 1 && failedAt < 0 {
 					failedAt = turnNo
-					recs := x.E.Compactions(context.Background(), sid)
+					recs := x.E.Compaction.Records(context.Background(), sid)
 					if len(recs) != 1 || recs[0].Status != "failed" || recs[0].Reason == "" || recs[0].Saved <= 0 {
 						t.Fatalf("records %+v", recs)
 					}
@@ -307,7 +307,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 			if failedAt < 0 || len(attempts) != 2 || attempts[1] <= failedAt+1 {
 				t.Fatalf("attempts at turns %v (failure at %d): want one retry, only after the context grew", attempts, failedAt)
 			}
-			recs := x.E.Compactions(context.Background(), sid)
+			recs := x.E.Compaction.Records(context.Background(), sid)
 			if len(recs) != 2 || recs[1].Status != "done" {
 				t.Fatalf("the retry after growth did not succeed: %+v", recs)
 			}
@@ -398,7 +398,7 @@ func TestSwitchingSessionsDuringCompactionLeavesTheOtherUntouched(t *testing.T) 
 			t.Fatalf("session B message %d changed", i)
 		}
 	}
-	if len(x.EventsOf(b, kinds.Compaction)) != 0 || len(x.E.Compactions(context.Background(), b)) != 0 {
+	if len(x.EventsOf(b, kinds.Compaction)) != 0 || len(x.E.Compaction.Records(context.Background(), b)) != 0 {
 		t.Fatal("session B got a compaction")
 	}
 }
@@ -451,7 +451,7 @@ func TestCompactCommandAndTool(t *testing.T) {
 	if last.Content != "Done, continuing." || result.Role != llm.RoleTool || !strings.HasPrefix(result.Content, "Compacted: ") {
 		t.Fatalf("tool result %q, final %q", result.Content, last.Content)
 	}
-	recs := x.E.Compactions(context.Background(), sid)
+	recs := x.E.Compaction.Records(context.Background(), sid)
 	if len(recs) != 2 || recs[0].Trigger != compaction.TriggerCommand || recs[1].Trigger != compaction.TriggerTool {
 		t.Fatalf("records %+v", recs)
 	}
@@ -467,7 +467,7 @@ func TestCompactionRefusedOutsideTheFreePhase(t *testing.T) {
 	withWindow(x, window, config.Values{"compact.keepTokens": float64(300)})
 	sid := enginetest.FillSession(x, 5)
 
-	tool := x.E.Compaction().Tool(sid, "", false)
+	tool := x.E.Compaction.Tool(sid, "", false)
 	res, err := tool.Run(context.Background(), nil, nil)
 	if err != nil || res.OK || !strings.Contains(res.Output, "not available inside executor") {
 		t.Fatalf("executor compact: %+v %v", res, err)
@@ -477,19 +477,19 @@ func TestCompactionRefusedOutsideTheFreePhase(t *testing.T) {
 	big := append(x.Track(sid), llm.Message{Role: llm.RoleUser, Content: enginetest.Prose(3000, 1)})
 	tr := "t" // the turn id
 	n := len(x.Model.Requests())
-	sent, err := x.E.Compaction().Prepare(sid, tr, false)(context.Background(), big)
+	sent, err := x.E.Compaction.Prepare(sid, tr, false)(context.Background(), big)
 	if err != nil || len(sent) != len(big) || len(x.Model.Requests()) != n {
 		t.Fatalf("sub-agent prepare compacted: %d→%d messages, %d requests", len(big), len(sent), len(x.Model.Requests())-n)
 	}
 	// While the scheduler blocks it, no path compacts.
-	unblock := x.E.BlockCompaction(sid, "todo items are running")
+	unblock := x.E.Compaction.Block(sid, "todo items are running")
 	if _, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton); err == nil || !strings.Contains(err.Error(), "todo items are running") {
 		t.Fatalf("button during scheduling: %v", err)
 	}
 	if _, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool); err == nil {
 		t.Fatal("tool during scheduling must be refused")
 	}
-	if sent, _ := x.E.Compaction().Prepare(sid, tr, true)(context.Background(), big); len(sent) != len(big) || len(x.Model.Requests()) != n {
+	if sent, _ := x.E.Compaction.Prepare(sid, tr, true)(context.Background(), big); len(sent) != len(big) || len(x.Model.Requests()) != n {
 		t.Fatal("automatic compaction ran while blocked")
 	}
 	unblock()

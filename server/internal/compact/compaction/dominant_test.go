@@ -69,7 +69,7 @@ func TestOneDominantReadIsShortened(t *testing.T) {
 	x.WriteFile("big.txt", bigFile())
 	sid, _ := x.Turn("", "read big.txt please")
 	ctx := context.Background()
-	system, defs := x.E.Compaction().Prefix(ctx, sid)
+	system, defs := x.E.Compaction.Prefix(ctx, sid)
 	est := compact.Default()
 	before, trackBefore := est.Request(system, defs, x.Track(sid)), est.Messages(x.Track(sid))
 	if got := est.Text(toolResult(t, x.Track(sid))); got < 3000 {
@@ -103,7 +103,7 @@ func TestOneDominantReadIsShortened(t *testing.T) {
 	if use := x.E.ContextUse(ctx, sid); use.Source != "estimate" || use.UsedTokens != int64(after) {
 		t.Fatalf("context bar %+v, want the new estimate %d", use, after)
 	}
-	recs := x.E.Compactions(ctx, sid)
+	recs := x.E.Compaction.Records(ctx, sid)
 	if len(recs) != 1 || recs[0].Status != "done" || recs[0].Shortened != info.Shortened || recs[0].Messages != 0 {
 		t.Fatalf("records %+v", recs)
 	}
@@ -124,7 +124,7 @@ func TestDominantReadAboveTheThresholdIsShortenedAndTheRestSummarised(t *testing
 	x := enginetest.New(t, nil)
 	x.Model.SetHandler(readThenAnswer)
 	x.WriteFile("big.txt", bigFile())
-	system, defs := x.E.Compaction().Prefix(context.Background(), "")
+	system, defs := x.E.Compaction.Prefix(context.Background(), "")
 	window := int(float64(compact.Default().Request(system, defs, nil)+2500) / 0.99)
 	x.Reopen(config.Values{"contextWindow": float64(window), "compact.keepTokens": float64(200), "compact.threshold": 0.99})
 	sid := ""
@@ -136,8 +136,8 @@ func TestDominantReadAboveTheThresholdIsShortenedAndTheRestSummarised(t *testing
 	}
 	sid, _ = x.Turn(sid, "read big.txt please")
 	ctx := context.Background()
-	system, defs = x.E.Compaction().Prefix(ctx, sid)
-	pol := x.E.Compaction().Policy()
+	system, defs = x.E.Compaction.Prefix(ctx, sid)
+	pol := x.E.Compaction.Policy()
 	est := compact.Default()
 
 	evs := x.EventsOf(sid, kinds.Compaction)

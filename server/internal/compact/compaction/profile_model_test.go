@@ -71,7 +71,7 @@ func TestSummaryRequestFitsTheCompactionRolesWindow(t *testing.T) {
 	sid := enginetest.FillSession(x, 24)
 	ctx := context.Background()
 	est := compact.Default()
-	system, defs := x.E.Compaction().Prefix(ctx, sid)
+	system, defs := x.E.Compaction.Prefix(ctx, sid)
 	if whole := est.Request(system, defs, x.Track(sid)); whole <= tiny {
 		t.Fatalf("the session (%d tokens) must not fit the compaction model's %d-token window for this test", whole, tiny)
 	}

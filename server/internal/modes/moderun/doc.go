@@ -39,7 +39,8 @@
 // ReconcilePanel shows it in an editable text area. Approving
 // (reconcile/approve, with the edited JSON or the file as it is) writes
 // approved: true back and starts the loop as a turn (turn.reconcile):
-// modes.RunReconcile over Loop, whose scoped agents (specifier, coder) each
+// Modes.RunLoop: modes.RunReconcile over the turn's Agents (the one interface
+// the engine implements), whose scoped agents (specifier, coder) each
 // run in a hidden child session, so the loop never fills the session's model
 // track, and whose events reach the parent under their tag (specifier:N,
 // coder:N). Each gets the built-in tools minus its phase's refusals, writes

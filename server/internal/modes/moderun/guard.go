@@ -81,8 +81,8 @@ func workspaceRel(roots []string, p string) string {
 // guardWrites wraps the write tools with the drafting path rule in
 // Reconcile mode (the loop's agents get theirs in StepTools); a manifest
 // written becomes the session's run, waiting for approval.
-func (m *Modes) guardWrites(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	if m.Mode(ctx, sid) != modes.Reconcile {
+func (m *Modes) guardWrites(sid string, md modes.Mode, ts []tools.Tool) []tools.Tool {
+	if md != modes.Reconcile {
 		return ts
 	}
 	rule := modes.WriteRule("")

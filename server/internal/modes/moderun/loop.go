@@ -12,7 +12,9 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
-// Agents is what the reconcile loop needs from the turn that drives it.
+// Agents is the one interface a turn that drives the reconcile loop
+// implements: RunLoop keeps the rest (modes.Reconciler, the saved run, the
+// panel) inside this package.
 type Agents interface {
 	// Run runs one scoped agent of step to its end under tag
 	// ("coder:3"), with StepTools' tools. Max rounds is not a failure.
@@ -23,10 +25,10 @@ type Agents interface {
 	Notice(text string)
 }
 
-// Loop is the modes.Reconciler of one turn that drives the session's
+// loop is the modes.Reconciler of one turn that drives the session's
 // reconcile loop (modes.RunReconcile holds its rules). Used from the
 // turn's goroutine only.
-type Loop struct {
+type loop struct {
 	m      *Modes
 	a      Agents
 	sid    string
@@ -39,42 +41,43 @@ type Loop struct {
 	last modes.Step
 }
 
-var _ modes.Reconciler = (*Loop)(nil)
+var _ modes.Reconciler = (*loop)(nil)
 
-// NewLoop starts a turn's loop on the session's saved run and shows it
-// running.
-func (m *Modes) NewLoop(ctx context.Context, sid, turnID string, a Agents) (*Loop, error) {
+// RunLoop runs the session's saved, approved reconcile run in turn turnID
+// to Ready or Failed (CrashLoopBackOff) (or ctx's end: the last saved
+// step runs again on resume), with a's agents. The panel shows it running,
+// and learns it stopped (or ended) whatever happened.
+func (m *Modes) RunLoop(ctx context.Context, sid, turnID string, a Agents) (modes.RunState, error) {
 	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
 	if err != nil || !ok {
-		return nil, fmt.Errorf("no reconcile run to start: %v", err)
+		return modes.RunState{}, fmt.Errorf("no reconcile run to start: %v", err)
 	}
-	l := &Loop{m: m, a: a, sid: sid, turnID: turnID, st: st}
+	l := &loop{m: m, a: a, sid: sid, turnID: turnID, st: st}
 	l.publish()
-	return l, nil
+	defer l.stopped()
+	return l.run(ctx)
 }
 
-// Run runs the loop to Ready or Failed (CrashLoopBackOff) (or ctx's end: the last
-// saved step runs again on resume).
-func (l *Loop) Run(ctx context.Context) (modes.RunState, error) {
+func (l *loop) run(ctx context.Context) (modes.RunState, error) {
 	cs := l.m.host.Settings()
 	lim := modes.Limits{MaxTotalLoops: cs.Reconcile.MaxTotalLoops, MaxStagnation: cs.Reconcile.MaxStagnation}
 	return modes.RunReconcile(ctx, l, l.st, lim)
 }
 
-// Stopped tells the panel the run stopped (or ended), with its last saved
+// stopped tells the panel the run stopped (or ended), with its last saved
 // state.
-func (l *Loop) Stopped() {
+func (l *loop) stopped() {
 	l.m.host.Publish(l.sid, l.turnID, Panel{Reconcile: &ReconcileView{Run: l.st, MaxLoops: l.m.MaxLoops()}})
 }
 
-func (l *Loop) tag(step modes.Step) string {
+func (l *loop) tag(step modes.Step) string {
 	return fmt.Sprintf("%s:%d", step, len(l.st.Diffs)+1)
 }
 
 // RunAgent runs one scoped agent to its end: the step's whitelist is
 // offered and enforced, and its write tools carry the step's path rule
 // (the specifier writes tests only, the coder never does).
-func (l *Loop) RunAgent(ctx context.Context, step modes.Step, prompt string) error {
+func (l *loop) RunAgent(ctx context.Context, step modes.Step, prompt string) error {
 	tag := l.tag(step)
 	l.agent, l.last = tag, step
 	l.publish()
@@ -85,7 +88,7 @@ func (l *Loop) RunAgent(ctx context.Context, step modes.Step, prompt string) err
 // root, with no model call. A failing command is expected (tests fail):
 // its exit code comes back as a modes.TestExit with the output; a
 // command that could not start is another error.
-func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
+func (l *loop) RunTests(ctx context.Context, command string) (string, error) {
 	l.agent = fmt.Sprintf("%s:%d", modes.Auditor, len(l.st.Diffs)+1)
 	l.publish()
 	cs := l.m.host.Settings()
@@ -129,13 +132,13 @@ func (l *Loop) RunTests(ctx context.Context, command string) (string, error) {
 }
 
 // Snapshot records the workspace after a loop.
-func (l *Loop) Snapshot(ctx context.Context, loop int) error {
+func (l *loop) Snapshot(ctx context.Context, loop int) error {
 	return l.a.Snapshot(ctx, fmt.Sprintf("reconcile %s: loop %d", l.st.Manifest.Metadata.Name, loop))
 }
 
 // Save persists the run (session state, so a restart resumes it) and
 // writes its status back into the manifest file.
-func (l *Loop) Save(ctx context.Context, st modes.RunState) error {
+func (l *loop) Save(ctx context.Context, st modes.RunState) error {
 	l.st = st
 	if err := sessionstate.Set(ctx, l.m.store, l.sid, modes.ReconcileRunKey, st); err != nil {
 		return err
@@ -144,12 +147,12 @@ func (l *Loop) Save(ctx context.Context, st modes.RunState) error {
 }
 
 // Publish tells the panel; the agent shown is the next step's.
-func (l *Loop) Publish(st modes.RunState) {
+func (l *loop) Publish(st modes.RunState) {
 	l.st = st
 	l.agent = ""
 	l.publish()
 }
 
-func (l *Loop) publish() {
+func (l *loop) publish() {
 	l.m.host.Publish(l.sid, l.turnID, Panel{Reconcile: &ReconcileView{Run: l.st, Running: true, Agent: l.agent, MaxLoops: l.m.MaxLoops()}})
 }

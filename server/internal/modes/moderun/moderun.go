@@ -96,9 +96,8 @@ func (m *Modes) Progress(ctx context.Context, sid string) modes.Progress {
 	return p
 }
 
-// phase is the phase the session's mode is in for this turn.
-func (m *Modes) phase(ctx context.Context, sid string) modes.Phase {
-	md := m.Mode(ctx, sid)
+// phase is the phase the session's mode md is in for this turn.
+func (m *Modes) phase(ctx context.Context, sid string, md modes.Mode) modes.Phase {
 	switch md {
 	case modes.Phases:
 		return modes.PhaseOf(md, string(m.Progress(ctx, sid).State))
@@ -109,7 +108,7 @@ func (m *Modes) phase(ctx context.Context, sid string) modes.Phase {
 // ProposesOnly says whether a created todo plan stops at the proposal
 // (Plan mode) instead of running: the user edits it and runs it.
 func (m *Modes) ProposesOnly(ctx context.Context, sid string) bool {
-	return m.Mode(ctx, sid) == modes.Plan
+	return m.Turn(ctx, sid).ProposesOnly()
 }
 
 // Tools narrows a free run's tools by the session's mode: the mode's own
@@ -118,8 +117,7 @@ func (m *Modes) ProposesOnly(ctx context.Context, sid string) bool {
 // the shell may only check in a phase that says so, and a Phases run
 // refuses a call it already made.
 func (m *Modes) Tools(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	ts = m.proposeOnly(ctx, sid, m.guardWrites(ctx, sid, append(ts, m.modeTools(ctx, sid)...)))
-	return m.guardRepeats(ctx, sid, m.phaseShell(ctx, sid, m.advanceOnWrites(ctx, sid, ts)))
+	return m.Turn(ctx, sid).Tools(ctx, ts)
 }
 
 // proposal is create_todo_list in Plan mode: the plan is proposed, not
@@ -135,8 +133,8 @@ func (p proposal) Run(ctx context.Context, env *tools.Env, args json.RawMessage)
 	return res, err
 }
 
-func (m *Modes) proposeOnly(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	if !m.ProposesOnly(ctx, sid) {
+func proposeOnly(md modes.Mode, ts []tools.Tool) []tools.Tool {
+	if md != modes.Plan {
 		return ts
 	}
 	for i, t := range ts {
@@ -150,11 +148,7 @@ func (m *Modes) proposeOnly(ctx context.Context, sid string, ts []tools.Tool) []
 // Where is the session's mode and where it stands (a Phases state; ""
 // otherwise), as toolpolicy.Situation takes them.
 func (m *Modes) Where(ctx context.Context, sid string) (modes.Mode, string) {
-	md := m.Mode(ctx, sid)
-	if md == modes.Phases {
-		return md, string(m.Progress(ctx, sid).State)
-	}
-	return md, ""
+	return m.Turn(ctx, sid).Where(ctx)
 }
 
 // StopWhen is a Phases run's stop: once the machine's state moves on (a
@@ -163,7 +157,13 @@ func (m *Modes) Where(ctx context.Context, sid string) (modes.Mode, string) {
 // the run: the model reads why and tries again within it. nil outside
 // Phases mode.
 func (m *Modes) StopWhen(ctx context.Context, sid string) func() string {
-	if m.Mode(ctx, sid) != modes.Phases {
+	return m.Turn(ctx, sid).StopWhen(ctx)
+}
+
+// StopWhen is Modes.StopWhen in this turn's mode.
+func (t Turn) StopWhen(ctx context.Context) func() string {
+	m, sid := t.m, t.sid
+	if t.mode != modes.Phases {
 		return nil
 	}
 	from := m.Progress(ctx, sid).State
@@ -178,8 +178,8 @@ func (m *Modes) StopWhen(ctx context.Context, sid string) func() string {
 // phaseShell limits run_shell_command to read-only commands and checks
 // in a phase that says so (Phases mode's VERIFYING): enforced when the
 // command is called, whatever the model sends.
-func (m *Modes) phaseShell(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	ph := m.phase(ctx, sid)
+func (m *Modes) phaseShell(ctx context.Context, sid string, md modes.Mode, ts []tools.Tool) []tools.Tool {
+	ph := m.phase(ctx, sid, md)
 	if !ph.ReadOnlyShell {
 		return ts
 	}

@@ -30,13 +30,13 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.E.Modes().Set(ctx, sess.ID, "nonsense"); err == nil || !strings.Contains(err.Error(), "unknown mode") {
+	if err := x.E.Modes.Set(ctx, sess.ID, "nonsense"); err == nil || !strings.Contains(err.Error(), "unknown mode") {
 		t.Fatalf("bad mode accepted: %v", err)
 	}
-	if err := x.E.Modes().Set(ctx, "no-such-session", "plan"); err == nil {
+	if err := x.E.Modes.Set(ctx, "no-such-session", "plan"); err == nil {
 		t.Fatal("mode set on a missing session")
 	}
-	if err := x.E.Modes().Set(ctx, sess.ID, "plan"); err != nil {
+	if err := x.E.Modes.Set(ctx, sess.ID, "plan"); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := x.E.RunPlan(ctx, sess.ID, nil); !errors.Is(err, engine.ErrNoPlanToRun) {
@@ -83,7 +83,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	if !shown {
 		t.Error("no stored result for the withheld write")
 	}
-	p := x.E.Todo(ctx, sess.ID)
+	p := x.E.Plans.Todo(ctx, sess.ID)
 	if p == nil || !p.Unfinished() || len(p.Items) != 2 {
 		t.Fatalf("proposed plan: %+v", p)
 	}
@@ -93,7 +93,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 
 	x.Close()
 	x.OpenTrusted(config.Values{}, false)
-	if m := x.E.Modes().Mode(ctx, sess.ID); m != modes.Plan {
+	if m := x.E.Modes.Mode(ctx, sess.ID); m != modes.Plan {
 		t.Fatalf("mode after restart: %s", m)
 	}
 }
@@ -121,7 +121,7 @@ func TestPhasesModeTransitions(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	if err := x.E.Modes().Set(ctx, sess.ID, "phases"); err != nil {
+	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(sess.ID, "fix the bug")
@@ -162,7 +162,7 @@ func TestPhasesModeTransitions(t *testing.T) {
 	if !strings.Contains(res["w0"], "does not allow write_file") || !strings.HasPrefix(res["w1"], "ok") || !strings.Contains(res["d1"], "does not allow report_done") {
 		t.Errorf("writes: early %q, patch %q; report_done in PATCHING %q", res["w0"], res["w1"], res["d1"])
 	}
-	p := x.E.Modes().Progress(ctx, sess.ID)
+	p := x.E.Modes.Progress(ctx, sess.ID)
 	if p.State != modes.Done || p.Findings != "the bug is in a.txt" || len(p.Plan) != 1 {
 		t.Fatalf("progress %+v", p)
 	}
@@ -184,12 +184,12 @@ func TestPhasesModeNudgesAreBounded(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	_ = x.E.Modes().Set(ctx, sess.ID, "phases")
+	_ = x.E.Modes.Set(ctx, sess.ID, "phases")
 	x.Turn(sess.ID, "fix")
 	if n := len(s.Reqs["main"]); n != 4 {
 		t.Fatalf("%d model calls, want 1 + 3 nudges", n)
 	}
-	if st := x.E.Modes().Progress(ctx, sess.ID).State; st != modes.Exploring {
+	if st := x.E.Modes.Progress(ctx, sess.ID).State; st != modes.Exploring {
 		t.Fatalf("state %s", st)
 	}
 }
@@ -200,7 +200,7 @@ func TestPhasesModeOffersPhaseTools(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	if err := x.E.Modes().Set(ctx, sess.ID, "phases"); err != nil {
+	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(sess.ID, "fix the bug")
@@ -226,7 +226,7 @@ func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 		t.Fatalf("empty intent: %v", err)
 	}
 	x.Turn(sess.ID, "/reconcile a snake game in React")
-	if m := x.E.Modes().Mode(ctx, sess.ID); m != modes.Reconcile {
+	if m := x.E.Modes.Mode(ctx, sess.ID); m != modes.Reconcile {
 		t.Fatalf("mode %s", m)
 	}
 	if !strings.Contains(s.Reqs["main"][0].Messages[len(s.Reqs["main"][0].Messages)-1].Content, "Vibe Manifest") {
@@ -262,7 +262,7 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 	x.WriteFile("a.txt", "fine\n")
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	if err := x.E.Modes().Set(ctx, sess.ID, "phases"); err != nil {
+	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(sess.ID, "check a.txt")
@@ -281,7 +281,7 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(x.Dir, "b.txt")); !os.IsNotExist(err) {
 		t.Error("the refused redirect ran")
 	}
-	if st := x.E.Modes().Progress(ctx, sess.ID).State; st != modes.Done {
+	if st := x.E.Modes.Progress(ctx, sess.ID).State; st != modes.Done {
 		t.Fatalf("state %s", st)
 	}
 }
@@ -296,14 +296,14 @@ func TestRunPlanWithEdits(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	_ = x.E.Modes().Set(ctx, sess.ID, "plan")
+	_ = x.E.Modes.Set(ctx, sess.ID, "plan")
 	x.Turn(sess.ID, "plan the fix")
 	for _, bad := range [][]engine.PlanEdit{{}, {{Title: "ok"}, {Title: "  "}}} {
 		if _, _, err := x.E.RunPlan(ctx, sess.ID, bad); err == nil {
 			t.Fatalf("edit %v accepted", bad)
 		}
 	}
-	if p := x.E.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.E.Modes().Mode(ctx, sess.ID) != modes.Plan {
+	if p := x.E.Plans.Todo(ctx, sess.ID); len(p.Items) != 2 || p.Items[0].Title != "read main.go" || x.E.Modes.Mode(ctx, sess.ID) != modes.Plan {
 		t.Fatalf("a refused edit changed the plan or the mode: %+v", p)
 	}
 	edits := []engine.PlanEdit{{Title: "read util.go"}, {Title: "fix the bug", Acceptance: "tests pass"}, {Title: "add a test"}}
@@ -311,14 +311,14 @@ func TestRunPlanWithEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.E.Wait(sess.ID)
-	p := x.E.Todo(ctx, sess.ID)
+	p := x.E.Plans.Todo(ctx, sess.ID)
 	if p == nil || len(p.Items) != 3 || p.Items[0].Title != "read util.go" || p.Items[1].Acceptance != "tests pass" {
 		t.Fatalf("edited plan %+v", p)
 	}
 	if p.Items[0].Agent == "" {
 		t.Errorf("the scheduler did not run the edited plan: %+v", p.Items[0])
 	}
-	if x.E.Modes().Mode(ctx, sess.ID) != modes.Agent {
+	if x.E.Modes.Mode(ctx, sess.ID) != modes.Agent {
 		t.Error("Run plan must switch to Agent mode")
 	}
 }

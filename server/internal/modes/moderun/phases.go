@@ -75,8 +75,8 @@ func (m *Modes) reportTools(sid string) []tools.Tool {
 
 // modeTools are the tools a mode adds to a run (the report tools in
 // Phases mode; nothing otherwise, so other modes' tool lists stay as they were).
-func (m *Modes) modeTools(ctx context.Context, sid string) []tools.Tool {
-	if m.Mode(ctx, sid) != modes.Phases {
+func (m *Modes) modeTools(sid string, md modes.Mode) []tools.Tool {
+	if md != modes.Phases {
 		return nil
 	}
 	return m.reportTools(sid)
@@ -85,8 +85,8 @@ func (m *Modes) modeTools(ctx context.Context, sid string) []tools.Tool {
 // advanceOnWrites makes each successful write in PATCHING patch the
 // current plan step (codeCLI: write_file moves the plan on); writing the
 // last step's moves to VERIFYING, and StopWhen ends the run there.
-func (m *Modes) advanceOnWrites(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	if m.Mode(ctx, sid) != modes.Phases || !m.phase(ctx, sid).AdvancesOnWrite {
+func (m *Modes) advanceOnWrites(ctx context.Context, sid string, md modes.Mode, ts []tools.Tool) []tools.Tool {
+	if md != modes.Phases || !m.phase(ctx, sid, md).AdvancesOnWrite {
 		return ts
 	}
 	for i, t := range ts {
@@ -149,8 +149,8 @@ func (g repeatGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessa
 }
 
 // guardRepeats wraps every tool of a Phases-mode run with the repeat guard.
-func (m *Modes) guardRepeats(ctx context.Context, sid string, ts []tools.Tool) []tools.Tool {
-	if m.Mode(ctx, sid) != modes.Phases {
+func (m *Modes) guardRepeats(sid string, md modes.Mode, ts []tools.Tool) []tools.Tool {
+	if md != modes.Phases {
 		return ts
 	}
 	for i, t := range ts {

@@ -29,11 +29,11 @@ func TestPhasesBlockedVerifyingLoopsBackThenFails(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	if err := x.E.Modes().Set(ctx, sess.ID, "phases"); err != nil {
+	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(sess.ID, "fix a.txt")
-	p := x.E.Modes().Progress(ctx, sess.ID)
+	p := x.E.Modes.Progress(ctx, sess.ID)
 	if p.State != modes.Failed || p.Reason != "cannot make it pass" || p.Blocked["VERIFYING#0"] != 3 {
 		t.Fatalf("progress %+v", p)
 	}
@@ -73,7 +73,7 @@ func TestPhasesRepeatIsPerPhaseNotPerRun(t *testing.T) {
 	x.WriteFile("a.txt", "a\n")
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	_ = x.E.Modes().Set(ctx, sess.ID, "phases")
+	_ = x.E.Modes.Set(ctx, sess.ID, "phases")
 	x.Turn(sess.ID, "look")
 	x.Turn(sess.ID, "go on")
 	res := x.ToolResults(sess.ID)

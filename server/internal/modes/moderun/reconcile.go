@@ -168,7 +168,13 @@ func (m *Modes) ResumeReconcile(ctx context.Context, sid string) (string, string
 // ResumesReconcile says whether a message sent in Reconcile mode asks to
 // continue ("continue", "resume") an approved run that has not ended.
 func (m *Modes) ResumesReconcile(ctx context.Context, sid, text string) bool {
-	if sid == "" || !planrun.IsResumeText(text) || m.Mode(ctx, sid) != modes.Reconcile {
+	return m.Turn(ctx, sid).ResumesReconcile(ctx, text)
+}
+
+// ResumesReconcile is Modes.ResumesReconcile in this turn's mode.
+func (t Turn) ResumesReconcile(ctx context.Context, text string) bool {
+	m, sid := t.m, t.sid
+	if sid == "" || !planrun.IsResumeText(text) || t.mode != modes.Reconcile {
 		return false
 	}
 	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)
@@ -188,7 +194,13 @@ func (m *Modes) MaxLoops() int {
 // unless an approved run is under way, whose session takes questions as
 // ordinary turns. ok is false when the message is not a draft.
 func (m *Modes) DraftText(ctx context.Context, sid, text string) (string, bool) {
-	if sid == "" || m.Mode(ctx, sid) != modes.Reconcile || planrun.IsResumeText(text) {
+	return m.Turn(ctx, sid).DraftText(ctx, text)
+}
+
+// DraftText is Modes.DraftText in this turn's mode.
+func (t Turn) DraftText(ctx context.Context, text string) (string, bool) {
+	m, sid := t.m, t.sid
+	if sid == "" || t.mode != modes.Reconcile || planrun.IsResumeText(text) {
 		return "", false
 	}
 	st, ok, err := sessionstate.Get(ctx, m.store, sid, modes.ReconcileRunKey)

@@ -50,7 +50,7 @@ func reconcileEnv(t *testing.T, s *enginetest.Script, settings config.Values) (*
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
 	x.Turn(sess.ID, "/reconcile a greeter")
-	v, ok := x.E.Modes().ReconcileState(ctx, sess.ID)
+	v, ok := x.E.Modes.ReconcileState(ctx, sess.ID)
 	if !ok || v.Run.Manifest.Metadata.Name != "greeter" || v.Run.Manifest.Metadata.Approved {
 		t.Fatalf("drafted run: %+v %v", v, ok)
 	}
@@ -60,11 +60,11 @@ func reconcileEnv(t *testing.T, s *enginetest.Script, settings config.Values) (*
 // approve starts the loop and waits for its turn to end.
 func approve(x *enginetest.Env, sid string) moderun.ReconcileView {
 	x.T.Helper()
-	if _, _, err := x.E.Modes().ApproveManifest(context.Background(), sid, ""); err != nil {
+	if _, _, err := x.E.Modes.ApproveManifest(context.Background(), sid, ""); err != nil {
 		x.T.Fatal(err)
 	}
 	x.E.Wait(sid)
-	v, _ := x.E.Modes().ReconcileState(context.Background(), sid)
+	v, _ := x.E.Modes.ReconcileState(context.Background(), sid)
 	return v
 }
 
@@ -130,7 +130,7 @@ func TestReconcileRunReady(t *testing.T) {
 	if err != nil || fm.Status.Phase != modes.PhaseReady || fm.Status.CurrentLoop != 1 || !fm.Metadata.Approved {
 		t.Fatalf("manifest file: %+v %v", fm.Status, err)
 	}
-	snaps, _, err := x.E.Rollback().Snapshots(sid)
+	snaps, _, err := x.E.Rollback.Snapshots(sid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestReconcileRunReady(t *testing.T) {
 		!strings.Contains(tr[5].Content, `"greeter" ended Ready after 1 loop(s)`) {
 		t.Errorf("the session's model track after the loop: %+v", tr)
 	}
-	if _, _, err := x.E.Modes().ResumeReconcile(context.Background(), sid); !errors.Is(err, moderun.ErrReconcileEnded) {
+	if _, _, err := x.E.Modes.ResumeReconcile(context.Background(), sid); !errors.Is(err, moderun.ErrReconcileEnded) {
 		t.Errorf("resume after Ready: %v", err)
 	}
 }
@@ -226,20 +226,20 @@ func TestReconcileRunStopResumeAndRestart(t *testing.T) {
 	b := &blockingScript{Script: s, holds: 2, reached: make(chan int), release: make(chan struct{})}
 	x.Model.SetHandler(b.handle)
 	ctx := context.Background()
-	if _, _, err := x.E.Modes().ApproveManifest(ctx, sid, ""); err != nil {
+	if _, _, err := x.E.Modes.ApproveManifest(ctx, sid, ""); err != nil {
 		t.Fatal(err)
 	}
 	<-b.reached
-	if v, _ := x.E.Modes().ReconcileState(ctx, sid); !v.Running || v.Run.Step != modes.Coder {
+	if v, _ := x.E.Modes.ReconcileState(ctx, sid); !v.Running || v.Run.Step != modes.Coder {
 		t.Fatalf("mid-run state %+v", v)
 	}
-	if _, _, err := x.E.Modes().ApproveManifest(ctx, sid, ""); !errors.Is(err, engine.ErrBusy) {
+	if _, _, err := x.E.Modes.ApproveManifest(ctx, sid, ""); !errors.Is(err, engine.ErrBusy) {
 		t.Fatalf("approve while running: %v", err)
 	}
 	go x.E.Cancel(sid) // Stop
 	b.release <- struct{}{}
 	x.E.Wait(sid)
-	if v, _ := x.E.Modes().ReconcileState(ctx, sid); v.Running || v.Run.Step != modes.Coder || v.Run.Manifest.Status.Phase != modes.PhaseReconciling {
+	if v, _ := x.E.Modes.ReconcileState(ctx, sid); v.Running || v.Run.Step != modes.Coder || v.Run.Manifest.Status.Phase != modes.PhaseReconciling {
 		t.Fatalf("stopped state %+v", v)
 	}
 	// The stopped loop turn got no reply: its prompt left the model track.
@@ -260,15 +260,15 @@ func TestReconcileRunStopResumeAndRestart(t *testing.T) {
 
 	x.OpenTrusted(config.Values{}, false)
 	x.Model.SetHandler(s.Handle)
-	v, ok := x.E.Modes().ReconcileState(ctx, sid)
+	v, ok := x.E.Modes.ReconcileState(ctx, sid)
 	if !ok || v.Running || v.Run.Step != modes.Coder || v.Run.Baseline != 1 {
 		t.Fatalf("after restart %+v", v)
 	}
-	if _, _, err := x.E.Modes().ResumeReconcile(ctx, sid); err != nil {
+	if _, _, err := x.E.Modes.ResumeReconcile(ctx, sid); err != nil {
 		t.Fatal(err)
 	}
 	x.E.Wait(sid)
-	v, _ = x.E.Modes().ReconcileState(ctx, sid)
+	v, _ = x.E.Modes.ReconcileState(ctx, sid)
 	if v.Run.Manifest.Status.Phase != modes.PhaseReady || fmt.Sprint(v.Run.Diffs) != "[0]" {
 		t.Fatalf("resumed run %+v", v.Run)
 	}
@@ -285,18 +285,18 @@ func TestReconcileApproveBadInput(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
 	sess, _ := x.E.CreateSession(ctx, "")
-	if _, _, err := x.E.Modes().ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, moderun.ErrNoManifest) {
+	if _, _, err := x.E.Modes.ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, moderun.ErrNoManifest) {
 		t.Fatalf("no manifest: %v", err)
 	}
-	if _, _, err := x.E.Modes().ResumeReconcile(ctx, sess.ID); !errors.Is(err, moderun.ErrNoReconcileRun) {
+	if _, _, err := x.E.Modes.ResumeReconcile(ctx, sess.ID); !errors.Is(err, moderun.ErrNoReconcileRun) {
 		t.Fatalf("no run: %v", err)
 	}
 	x.Close()
 	x2, sid := reconcileEnv(t, &enginetest.Script{}, config.Values{})
-	if _, _, err := x2.E.Modes().ApproveManifest(ctx, sid, `{"metadata":{"name":"greeter"}}`); err == nil || !strings.Contains(err.Error(), "testCommand") {
+	if _, _, err := x2.E.Modes.ApproveManifest(ctx, sid, `{"metadata":{"name":"greeter"}}`); err == nil || !strings.Contains(err.Error(), "testCommand") {
 		t.Fatalf("invalid edit: %v", err)
 	}
-	if v, _ := x2.E.Modes().ReconcileState(ctx, sid); v.Run.Manifest.Metadata.Approved {
+	if v, _ := x2.E.Modes.ReconcileState(ctx, sid); v.Run.Manifest.Metadata.Approved {
 		t.Fatal("an invalid edit approved the run")
 	}
 }

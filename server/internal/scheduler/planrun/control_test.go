@@ -50,7 +50,7 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 		t.Fatalf("after stop: %+v", p)
 	}
 	// The context block shows the plan (HasTodo) with its remaining items.
-	if tp := x.E.Todo(ctx, sid); tp == nil || tp.Remaining() != 2 {
+	if tp := x.E.Plans.Todo(ctx, sid); tp == nil || tp.Remaining() != 2 {
 		t.Fatalf("context block state %+v", tp)
 	}
 	// Resume: the executor continues its own messages (its prompt and the

@@ -155,7 +155,7 @@ func newSchedEnv(t *testing.T, s *agentScript, settings config.Values) *enginete
 
 func planOf(x *enginetest.Env, sid string) *scheduler.Plan {
 	x.T.Helper()
-	p, err := x.E.Plans().Read(context.Background(), sid)
+	p, err := x.E.Plans.Read(context.Background(), sid)
 	if err != nil {
 		x.T.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func noViolations(x *enginetest.Env) {
 func waitTodo(x *enginetest.Env, sid string, cond func(p *scheduler.Plan) bool) {
 	x.T.Helper()
 	x.Await("todo state", func() bool {
-		p, _ := x.E.Plans().Read(context.Background(), sid)
+		p, _ := x.E.Plans.Read(context.Background(), sid)
 		return p != nil && cond(p)
 	})
 }

@@ -114,7 +114,7 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 		t.Fatalf("last todo event %s", statuses(&last))
 	}
 	// The context block counts a plan only while it has items remaining.
-	if p := x.E.Todo(context.Background(), sid); p != nil && p.Remaining() > 0 {
+	if p := x.E.Plans.Todo(context.Background(), sid); p != nil && p.Remaining() > 0 {
 		t.Fatalf("finished plan still counted in the context block: %+v", p)
 	}
 }

@@ -1,0 +1,353 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/govibe/govibe/protocol/kinds"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.uber.org/zap"
+
+	builtinskills "github.com/govibe/govibe/skills"
+
+	"github.com/govibe/govibe/server/internal/approval"
+	"github.com/govibe/govibe/server/internal/compact"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/hooks"
+	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/mcpclient"
+	"github.com/govibe/govibe/server/internal/memory"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/review/reviewers"
+	"github.com/govibe/govibe/server/internal/rollback"
+	"github.com/govibe/govibe/server/internal/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/shell"
+	"github.com/govibe/govibe/server/internal/shellcheck"
+	"github.com/govibe/govibe/server/internal/skills"
+	"github.com/govibe/govibe/server/internal/slashcmd"
+	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/titles"
+	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/trust"
+	"github.com/govibe/govibe/server/internal/usage"
+)
+
+// The composition root: New builds every capability and hands each one a
+// host adapter holding only the collaborators it uses (the Bus, the
+// translator, the settings, and named functions for what the turn runner
+// answers), never the *Engine itself.
+
+// New opens the state directory and returns a ready engine.
+func New(o Options) (*Engine, error) {
+	if len(o.Roots) == 0 {
+		return nil, errors.New("no workspace folder is open")
+	}
+	for i, r := range o.Roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("workspace folder %s is not a directory", abs)
+		}
+		o.Roots[i] = abs
+	}
+	if o.StateDir == "" {
+		return nil, errors.New("no storage directory")
+	}
+	if err := os.MkdirAll(o.StateDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the storage directory: %w", err)
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	if o.NewClient == nil {
+		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
+	}
+	if o.OnConfirm == nil {
+		o.OnConfirm = func(approval.Confirm) {}
+	}
+	var eng *Engine
+	// A question to the user is what Notification hooks are told about.
+	onConfirm := o.OnConfirm
+	o.OnConfirm = func(c approval.Confirm) {
+		onConfirm(c)
+		if eng != nil {
+			go eng.hooks.Fire(eng.baseCtx, c.TurnID, hooks.Input{SessionID: c.SessionID, HookEventName: hooks.Notification,
+				Message: "GoVibe needs your confirmation (" + c.Kind + ")"})
+		}
+	}
+	if o.OnConfirmClosed == nil {
+		o.OnConfirmClosed = func(string, string) {}
+	}
+	if o.OnSession == nil {
+		o.OnSession = func(SessionSummary) {}
+	}
+	st, err := store.Open(filepath.Join(o.StateDir, "sessions.db"), store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	e := &Engine{
+		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
+		settings: o.Settings, apiKeys: o.APIKeys,
+		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
+		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
+		baseCtx: ctx, stop: cancel,
+	}
+	if e.settings == nil {
+		e.settings = config.Values{}
+	}
+	e.web = newWebFetcher(e.settings, nil)
+	if rec := st.Recovered(); rec != nil {
+		e.notices = append(e.notices, rec.Error())
+	}
+	eng = e
+	e.wire()
+	// Before recovery: a merged session's unfinished run is recovered
+	// like any other whose process is gone.
+	e.mergeLegacy(ctx)
+	if err := e.recoverInterrupted(ctx); err != nil {
+		e.log.Warn("recovering interrupted runs", zap.Error(err))
+	}
+	// What trust skipped, and malformed project config, is said once at
+	// start (and again after each trust change).
+	e.Trust.Report()
+	return e, nil
+}
+
+// wire builds the capabilities, in the order they depend on each other.
+func (e *Engine) wire() {
+	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
+	home := e.home()
+	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
+	e.Meter = usage.New(st, log.Named("usage"))
+	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
+		client: func(sid, model string) (llm.Client, string, error) {
+			e.mu.Lock()
+			v, keys := e.settings, e.apiKeys
+			e.mu.Unlock()
+			// The per-review setting wins; then the reviewer role; then main,
+			// the session's model (its /model or picker choice).
+			p := e.sessionProfile(context.Background(), sid)
+			if m := firstNonEmpty(model, roleModel(v, RoleReviewer)); m != "" {
+				p = resolveProfile(v.Merge(config.Values{"model": m}), keys)
+			}
+			c, err := e.client(p)
+			return c, p.Model, err
+		},
+		denied: func(ws shellcheck.Workspace, command string, an shellcheck.Analysis) bool {
+			return e.Approvals.Denies(ws, command, an)
+		}}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
+		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, log.Named("review"))
+	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
+		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
+			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
+	e.Compaction = compaction.New(newCompactionHost(e), st, log.Named("compaction"))
+	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
+		running: func(sid string) bool { return e.Running(sid) != "" },
+		review: func(ctx context.Context, sid, request string, plan any) (approval.PlanReview, error) {
+			return e.Approvals.ReviewPlan(ctx, e.turnTarget(sid), request, plan)
+		}}, st, log.Named("plan"))
+	e.Rollback = rollback.New(rollbackHost{settings: cfg, bus: bus, tr: tr, cancelAll: e.cancelAll,
+		forgetReads: func(sid string) { e.tracker(sid).ResetTurn() }}, st,
+		rollback.Options{StateDir: o.StateDir, Roots: o.Roots, OnSnapshot: o.OnSnapshot, Log: log})
+	e.Trust = trust.New(trust.Options{Roots: o.Roots, Trusted: o.Trusted,
+		// Workspace trust gates the skills, custom commands, hooks and MCP
+		// servers: dropped on a change, loaded again under the new trust.
+		Reset: func() {
+			e.Skills.Reset()
+			e.Slash.Reset()
+			e.hooks.Reset()
+			e.MCP.Reset()
+		},
+		Report: func() {
+			e.Skills.Report()
+			e.Slash.Report() // loading the custom commands reports their problems and conflicts
+		},
+		// What trust let in loads now instead of at first use: the hooks
+		// (their problems are reported now) and the MCP servers, which
+		// start so the status view shows them connected.
+		Load: func() {
+			e.hooks.Runner()
+			if e.Trust.Trusted() && e.baseCtx.Err() == nil {
+				e.MCP.Manager().Start(e.baseCtx)
+			}
+		},
+		Notice: e.noticeAction, Withdraw: o.OnNoticeWithdrawn, Tr: tr, Log: log})
+	trusted := e.Trust.Trusted
+	e.Skills = skills.NewManager(skills.ManagerOptions{Home: home, Roots: o.Roots, Builtin: builtinskills.FS,
+		StateDir: o.StateDir, Trusted: trusted, State: st, Notice: e.notice, Tr: tr, Log: log})
+	e.hooks = hooks.NewManager(hooks.ManagerOptions{Home: home, Roots: o.Roots, Trusted: trusted,
+		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: st,
+		Publish: func(sid, turnID string, run hooks.Run) {
+			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
+		},
+		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
+		Notice: e.notice, Tr: tr, Log: log})
+	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
+		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
+		ContextWindow: func() int { return e.profile().ContextWindow },
+		DisplayPath:   e.Approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
+	e.Modes = moderun.New(newModesHost(e), st, o.Roots)
+	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
+	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
+		// A title role of its own asks for model titles (configuring one is asking for it).
+		ByModel: func() bool { v := e.Settings(); return config.Typed(v).Titles.Model || roleModel(v, RoleTitle) != "" },
+		Client: func(sid string) (llm.Client, error) {
+			return e.client(e.roleProfileFor(context.Background(), sid, RoleTitle))
+		},
+		Listed: func(sid string) bool { return e.Meter.Root(sid) == sid },
+		Named:  func(ctx context.Context, sid string) { o.OnSession(e.summary(ctx, sid)) },
+		Go: func(f func()) {
+			e.wg.Add(1)
+			go func() { defer e.wg.Done(); f() }()
+		}}
+	e.Slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.Meter, contextUse: e.ContextUse,
+		createSession: e.CreateSession, listSessions: e.ListSessions,
+		running:         e.Running,
+		startCompaction: e.StartCompaction,
+		sessionModel:    func(ctx context.Context, sid string) string { return e.sessionProfile(ctx, sid).Model }}, st,
+		slashcmd.Options{Home: home, Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, Trusted: trusted,
+			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
+			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
+			Base: e.baseCtx, Notice: e.notice, Log: log.Named("commands")})
+}
+
+// newCompactionHost is compaction's host (compaction.Host).
+func newCompactionHost(e *Engine) compactionHost {
+	return compactionHost{store: e.Store, log: e.log, broker: e.Broker, headless: e.opts.Headless, settings: e.cfg,
+		meter: e.Meter, bus: e.Bus, tr: e.Tr, contextUse: e.ContextUse,
+		beforeCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
+			e.hooks.PreCompact(ctx, sid, turnID, byUser)
+		},
+		// The policy follows the model the session's next request goes
+		// to: the running turn's custom command model, else its /model or
+		// picker choice, so a switch to a smaller window compacts against
+		// that window.
+		profile: func(ctx context.Context, sid string) Profile { return e.turnProfile(ctx, e.liveTurn(sid)) },
+		policy:  e.compactPolicy,
+		prefix: func(ctx context.Context, sid string) (string, []llm.ToolDef) {
+			return e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.turnProfile(ctx, e.liveTurn(sid)))
+		},
+		summariser: func() (Profile, bool) {
+			return e.roleProfile(RoleCompaction), roleModel(e.Settings(), RoleCompaction) != ""
+		},
+		client: e.client}
+}
+
+// newModesHost is the working modes' host (moderun.Host).
+func newModesHost(e *Engine) modesHost {
+	return modesHost{bus: e.Bus, store: e.Store, settings: e.cfg, tr: e.Tr, running: e.Running,
+		reconciling: func(sid string) bool {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			t := e.running[sid]
+			return t != nil && t.reconcile
+		},
+		send: e.Send}
+}
+
+// cancelAll stops every running turn (a restore of the workspace).
+func (e *Engine) cancelAll() {
+	e.mu.Lock()
+	var ids []string
+	for sid := range e.running {
+		ids = append(ids, sid)
+	}
+	e.mu.Unlock()
+	for _, sid := range ids {
+		e.Cancel(sid)
+	}
+}
+
+// approvalHost is what the approval flow uses (approval.Host).
+type approvalHost struct {
+	settings func() config.Settings
+	broker   *Broker
+	bus      *Bus
+	tr       func(string, ...any) string
+}
+
+func (h approvalHost) Settings() config.Settings { return h.settings() }
+
+// Ask waits for the person; the wait is not the call's run time.
+func (h approvalHost) Ask(ctx context.Context, c approval.Confirm) (approval.Answer, error) {
+	start := time.Now()
+	defer func() { tools.AddWait(ctx, time.Since(start)) }()
+	return h.broker.Ask(ctx, c)
+}
+
+func (h approvalHost) Tr(msg string, args ...any) string { return h.tr(msg, args...) }
+
+func (h approvalHost) Notice(sid, turnID, level, text string) {
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, Status: level, Text: text})
+}
+
+// compactionHost is what compaction uses (compaction.Host).
+type compactionHost struct {
+	store         *store.Store
+	log           *zap.Logger
+	broker        *Broker
+	headless      bool
+	settings      func() config.Settings
+	meter         *usage.Meter
+	bus           *Bus
+	tr            func(string, ...any) string
+	contextUse    func(context.Context, string) usage.Context
+	beforeCompact func(ctx context.Context, sid, turnID string, byUser bool)
+	// profile is the model the session's next request goes to; policy
+	// is a profile's window; prefix the free runs' system prompt and tool
+	// definitions; summariser the compaction role's model, when set.
+	profile    func(context.Context, string) Profile
+	policy     func(Profile) compact.Policy
+	prefix     func(context.Context, string) (string, []llm.ToolDef)
+	summariser func() (Profile, bool)
+	client     func(Profile) (llm.Client, error)
+}
+
+func (h compactionHost) Policy(ctx context.Context, sid string) compact.Policy {
+	return h.policy(h.profile(ctx, sid))
+}
+
+func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
+	return h.prefix(ctx, sid)
+}
+
+// Client asks the compaction role's model for the summary, else the model
+// Policy follows; the policy returned is that model's.
+func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, compact.Policy, error) {
+	p := h.profile(ctx, sid)
+	if rp, ok := h.summariser(); ok {
+		p = rp
+	}
+	c, err := h.client(p)
+	return c, h.policy(p), err
+}
+
+func (h compactionHost) ContextEstimated(sid string, tokens int64) {
+	h.meter.SetContext(sid, tokens, usage.SourceEstimate)
+}
+
+func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
+	h.beforeCompact(ctx, sid, turnID, trigger == compaction.TriggerCommand || trigger == compaction.TriggerButton)
+}
+
+func (h compactionHost) Tr(format string, args ...any) string { return h.tr(format, args...) }
+
+func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
+	status, text := "done", info.Summary
+	if !info.Failed {
+		h.meter.Compacted(sid)
+	}
+	if info.Failed {
+		status, text = "failed", info.Notice
+	}
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Compaction, SubAgentTag: TagFree, MessageID: info.MessageID,
+		MessageSeq: info.MessageSeq, Text: text, Status: status, Payload: CompactionInfo{Info: info, Context: h.contextUse(ctx, sid)}})
+}
