@@ -66,7 +66,7 @@ e2e-setup:
 # full verbose log goes to e2e/artifacts/e2e.log.
 test-e2e: e2e-setup vsix-local
 	@mkdir -p e2e/artifacts
-	@set -o pipefail; GOVIBE_VSIX=$(CURDIR)/dist/govibe-linux-x64.vsix $(GO) test -v -count=1 -timeout 30m ./e2e/ 2>&1 \
+	@set -o pipefail; GOVIBE_VSIX=$(CURDIR)/dist/govibe-linux-x64.vsix $(GO) test -v -count=1 -timeout 50m ./e2e/ 2>&1 \
 		| tee e2e/artifacts/e2e.log \
 		| grep --line-buffered -E '^(--- (PASS|FAIL|SKIP)|ok |FAIL|panic:)|e2e artifacts for' \
 		|| { echo "e2e failed: full log in e2e/artifacts/e2e.log"; exit 1; }

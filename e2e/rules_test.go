@@ -28,6 +28,16 @@ type modelReply struct {
 	ChunkDelayMS int64           `json:"chunk_delay_ms,omitempty"`
 	// Faults[i] spoils attempt i+1 of this reply (llm/scripted.Fault).
 	Faults []modelFault `json:"faults,omitempty"`
+	// Usage, when set, is reported instead of the scripted model's estimate
+	// (llm/scripted.Usage): cache_fields "none" reports no cached tokens.
+	Usage *modelUsage `json:"usage,omitempty"`
+}
+
+type modelUsage struct {
+	PromptTokens     int64  `json:"prompt_tokens"`
+	CompletionTokens int64  `json:"completion_tokens"`
+	CachedTokens     int64  `json:"cached_tokens"`
+	CacheFields      string `json:"cache_fields,omitempty"`
 }
 
 type modelFault struct {

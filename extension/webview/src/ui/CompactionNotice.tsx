@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import type { CompactionBlock, KeptCounts } from '../model';
+import { snapshotMarkdown } from '../snapshot';
 import { Markdown } from './Markdown';
 
 /** What was kept, in words: "your request, the todo list (2 of 5 done), 3 decisions". */
@@ -42,7 +43,7 @@ export function CompactionNotice({ block }: { block: CompactionBlock }) {
           {what && <span data-testid="compaction-kept">{l10n.t('kept word for word: {0}', what)}</span>}
         </div>
       )}
-      {show && <Markdown text={summary} />}
+      {show && <Markdown text={snapshotMarkdown(summary)} />}
       {show && keptBlock && (
         <pre class="compaction-kept" data-testid="compaction-kept-text">
           {keptBlock}
