@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // trackCache keeps the decoded model track of the few sessions read most
@@ -33,6 +34,12 @@ type cachedTrack struct {
 	entries []LLMEntry
 	lastRaw string
 	bytes   int
+	// chars counts the characters of every cached row, as SQLite's
+	// length() does: a reader compares the stored rows before the last
+	// with chars minus the last row's, so a rewrite of older rows by
+	// another process (a second window's sidecar on the same database)
+	// that keeps the row count and the last row is still caught.
+	chars int64
 }
 
 // Bounds: a cache never holds more than this many sessions or raw bytes.
@@ -96,12 +103,19 @@ func (s *Store) cachedEntries(ctx context.Context, tx *sql.Tx, sid string, epoch
 		return s.fullEntries(ctx, tx, sid, epoch)
 	}
 	from := len(t.entries) - 1
+	var before int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(length(message)), 0) FROM llm_messages WHERE session_id = ? AND position < ?`, sid, from).Scan(&before); err != nil {
+		return nil, err
+	}
+	if before != t.chars-int64(utf8.RuneCountInString(t.lastRaw)) {
+		return s.fullEntries(ctx, tx, sid, epoch)
+	}
 	rows, err := tx.QueryContext(ctx, `SELECT position, message, source_message_id FROM llm_messages WHERE session_id = ? AND position >= ? ORDER BY position`, sid, from)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	next := &cachedTrack{epoch: epoch, entries: t.entries[:len(t.entries):len(t.entries)], lastRaw: t.lastRaw, bytes: t.bytes}
+	next := &cachedTrack{epoch: epoch, entries: t.entries[:len(t.entries):len(t.entries)], lastRaw: t.lastRaw, bytes: t.bytes, chars: t.chars}
 	first := true
 	for rows.Next() {
 		var e LLMEntry
@@ -123,6 +137,7 @@ func (s *Store) cachedEntries(ctx context.Context, tx *sql.Tx, sid string, epoch
 		next.entries = append(next.entries, e)
 		next.lastRaw = raw
 		next.bytes += len(raw)
+		next.chars += int64(utf8.RuneCountInString(raw))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -143,6 +158,7 @@ func (s *Store) fullEntries(ctx context.Context, tx *sql.Tx, sid string, epoch u
 	t := &cachedTrack{epoch: epoch, entries: entries}
 	for _, r := range raws {
 		t.bytes += len(r)
+		t.chars += int64(utf8.RuneCountInString(r))
 	}
 	if n := len(raws); n > 0 {
 		t.lastRaw = raws[n-1]

@@ -67,12 +67,20 @@ func TestTrackReadsDecodeOnlyTheAppendedTail(t *testing.T) {
 	}
 	read(id, "[S 100 X]")
 
+	// So does a rewrite of an older row that keeps the row count and the
+	// last row (another window's sidecar shortening an old tool result).
+	if _, err := s.w.ExecContext(ctx, `UPDATE llm_messages SET message = ? WHERE session_id = ? AND position = 1`,
+		string(mustJSON(msg("1"))), id); err != nil {
+		t.Fatal(err)
+	}
+	read(id, "[S 1 X]")
+
 	// Sessions are cached apart, and a deleted session's track is gone.
 	if _, err := s.AppendLLMMessages(ctx, other, "", msg("o")); err != nil {
 		t.Fatal(err)
 	}
 	read(other, "[o]")
-	read(id, "[S 100 X]")
+	read(id, "[S 1 X]")
 	if err := s.DeleteSession(ctx, other); err != nil {
 		t.Fatal(err)
 	}
