@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 func write(t *testing.T, dir, name, content string) string {
@@ -101,18 +103,36 @@ func TestParseReport(t *testing.T) {
 // matters only to the agents that are (the main agent, plan agents and
 // custom agents: ask_dialog_close*_test.go in test/integration).
 func TestSubAgentsWithoutAskHuman(t *testing.T) {
-	ts, _ := (&agentTool{investigate: true, def: Def{Name: InvestigateName}}).allowed()
+	ts, _ := (&agentTool{investigate: true, def: Def{Name: InvestigateName}}).allowed(false)
 	for _, x := range ts {
 		if x.Name() == "ask_human" {
 			t.Fatal("investigate is offered ask_human")
 		}
 	}
-	ts, _ = (&agentTool{def: Def{Name: "all", AllTools: true}}).allowed()
+	ts, _ = (&agentTool{def: Def{Name: "all", AllTools: true}}).allowed(false)
 	found := false
 	for _, x := range ts {
 		found = found || x.Name() == "ask_human"
 	}
 	if !found {
 		t.Fatal("a custom agent with every built-in tool is not offered ask_human (the Close note tests rely on it)")
+	}
+}
+
+// TestHeadlessSubAgentsLackEditorTools: with no editor attached, a
+// sub-agent is not offered what only the editor answers (get_diagnostics
+// always fails headless); with one, it is.
+func TestHeadlessSubAgentsLackEditorTools(t *testing.T) {
+	for _, a := range []*agentTool{{investigate: true, def: Def{Name: InvestigateName}}, {def: Def{Name: "all", AllTools: true}}} {
+		for _, headless := range []bool{true, false} {
+			ts, _ := a.allowed(headless)
+			has := false
+			for _, x := range ts {
+				has = has || x.Traits().Has(tools.FromEditor)
+			}
+			if has == headless {
+				t.Errorf("%s, headless %v: offered an editor-only tool: %v", a.def.Name, headless, has)
+			}
+		}
 	}
 }

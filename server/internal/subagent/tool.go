@@ -94,7 +94,7 @@ func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	if err != nil {
 		return tools.Result{}, err
 	}
-	ts, complete := s.allowed()
+	ts, complete := s.allowed(env.Host == nil)
 	// The allow-list is enforced twice: only these tools are offered, and
 	// the loop refuses any other name.
 	childEnv := *env
@@ -133,9 +133,15 @@ func (s *agentTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 // (toolpolicy): the investigator's read and search tools, or a custom
 // agent's definition's list.
 func (s *agentTool) offered() ([]tools.Tool, toolpolicy.Decision) {
-	sit := toolpolicy.Situation{Role: toolpolicy.CustomAgent, AgentTools: s.def.Tools, AgentAllTools: s.def.AllTools}
+	return s.offeredIn(false)
+}
+
+// offeredIn is offered for a run with or without an editor: a headless
+// run drops what only the editor answers (get_diagnostics).
+func (s *agentTool) offeredIn(headless bool) ([]tools.Tool, toolpolicy.Decision) {
+	sit := toolpolicy.Situation{Role: toolpolicy.CustomAgent, AgentTools: s.def.Tools, AgentAllTools: s.def.AllTools, Headless: headless}
 	if s.investigate {
-		sit = toolpolicy.Situation{Role: toolpolicy.Investigator}
+		sit = toolpolicy.Situation{Role: toolpolicy.Investigator, Headless: headless}
 	}
 	ts := tools.Builtin()
 	d := toolpolicy.Decide(sit, ts)
@@ -144,8 +150,8 @@ func (s *agentTool) offered() ([]tools.Tool, toolpolicy.Decision) {
 
 // allowed builds the sub-agent's tools: exactly what its role is offered
 // (plus complete_task for the investigator).
-func (s *agentTool) allowed() ([]tools.Tool, *CompleteTask) {
-	ts, _ := s.offered()
+func (s *agentTool) allowed(headless bool) ([]tools.Tool, *CompleteTask) {
+	ts, _ := s.offeredIn(headless)
 	if !s.investigate {
 		return ts, nil
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/subagent"
 )
 
 // A capture is the first request one role in one mode sends: its system
@@ -43,6 +45,20 @@ var scenarios = []scenario{
 	{mode: "phases", text: "hello"},
 	{mode: "reconcile", text: "hello"},
 	{mode: "agent", text: "plan it"},
+	{mode: "agent", text: "review it"},
+}
+
+// reviewers are the reviewer kinds whose prompts the "review it" session
+// reaches: an edit, a changing shell command, a plan (from "plan it").
+var reviewers = []review.Kind{review.KindEdit, review.KindShell, review.KindPlan}
+
+// reviewSteps are the main agent's calls in the "review it" session, one
+// per reply: a write the edit reviewer sees, a command the shell reviewer
+// sees, and the deferred investigator through the more_tools entry.
+var reviewSteps = []scripted.ToolCall{
+	{ID: "w1", Name: "write_file", Arguments: `{"filePath":"hello.txt","content":"hello\n"}`},
+	{ID: "s1", Name: "run_shell_command", Arguments: `{"command":"touch made.txt"}`},
+	{ID: "i1", Name: "more_tools", Arguments: `{"tool":"investigate","arguments":{"objective":"what does main.go do?"}}`},
 }
 
 const smallAgents = "Run `make test` before committing. Use gofmt.\nRun `make test` before committing. Use gofmt.\n" +
@@ -51,10 +67,19 @@ const smallAgents = "Run `make test` before committing. Use gofmt.\nRun `make te
 // reply answers every request: "plan it" proposes a one-item plan, the
 // evaluator completes the item, everything else replies "ok".
 func reply(r *scripted.RecordedRequest) scripted.Reply {
-	if kind, _ := r.LatestInput(); kind == "tool" {
+	if kind, _ := r.LatestInput(); kind == "tool" && !strings.HasSuffix(strings.TrimSpace(firstUser(r)), "review it") {
 		return scripted.Reply{Text: "ok"}
 	}
 	first, last := firstUser(r), r.LastUserMessage()
+	if reviewerOf(r) != "" {
+		return scripted.Reply{Text: `{"approved": true, "problems": []}`}
+	}
+	if strings.HasSuffix(strings.TrimSpace(first), "review it") && !isInvestigator(r) {
+		if n := assistantTurns(r); n < len(reviewSteps) {
+			return scripted.Reply{ToolCalls: []scripted.ToolCall{reviewSteps[n]}}
+		}
+		return scripted.Reply{Text: "ok"}
+	}
 	switch {
 	case strings.Contains(last, "You are the evaluator"):
 		return scripted.Reply{ToolCalls: []scripted.ToolCall{{ID: "c1", Name: "complete_todo_item", Arguments: `{"index":1,"summary":"checked"}`}}}
@@ -74,9 +99,49 @@ func firstUser(r *scripted.RecordedRequest) string {
 	return ""
 }
 
-// role names a request: by the scheduler's prompt in its last user message, else
-// as the main agent of the scenario's mode.
+// assistantTurns counts the request's assistant messages: how many
+// replies the run has had.
+func assistantTurns(r *scripted.RecordedRequest) int {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	return n
+}
+
+func system(r *scripted.RecordedRequest) string {
+	if len(r.Messages) == 0 || r.Messages[0].Role != "system" {
+		return ""
+	}
+	return r.Messages[0].Content
+}
+
+// reviewerOf is the reviewer kind whose instructions the request carries.
+func reviewerOf(r *scripted.RecordedRequest) review.Kind {
+	for _, k := range reviewers {
+		if sp := review.SystemPrompt(k); sp != "" && strings.HasPrefix(system(r), strings.TrimSpace(sp)[:min(80, len(strings.TrimSpace(sp)))]) {
+			return k
+		}
+	}
+	return ""
+}
+
+func isInvestigator(r *scripted.RecordedRequest) bool {
+	return strings.HasPrefix(system(r), subagent.InvestigatePrompt[:60])
+}
+
+// role names a request: a reviewer or the investigator by its
+// instructions, a scheduler agent by the prompt in its last user message,
+// else the main agent of the scenario's mode.
 func role(r *scripted.RecordedRequest, mode string) string {
+	if k := reviewerOf(r); k != "" {
+		return "reviewer-" + string(k)
+	}
+	if isInvestigator(r) {
+		return "investigator"
+	}
 	last := r.LastUserMessage()
 	switch {
 	case strings.Contains(last, "You are the executor"):
@@ -120,6 +185,7 @@ func captureAll() ([]capture, error) {
 		}
 	}
 	settings := config.Values{"apiBaseUrl": model.URL(), "model": "capture-model",
+		"editReview.enabled": true, "shellCommandReview.enabled": true, "todolistReview.enabled": true,
 		"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "command", "command": "true"}}}}}}
 	eng, err := engine.New(engine.Options{Roots: []string{ws}, StateDir: state, Settings: settings, APIKeys: map[string]string{"": "sk-capture"},
 		Headless: true, Approve: "all", Trusted: true, Home: home, HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}})

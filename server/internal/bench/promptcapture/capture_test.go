@@ -27,7 +27,8 @@ func TestCapturesAreFresh(t *testing.T) {
 			t.Errorf("testdata/%s.md is stale: regenerate it with go generate ./server/internal/bench/promptcapture and review the diff", c.Name)
 		}
 	}
-	for _, r := range []string{"main-agent", "main-plan", "main-phases", "main-reconcile", "executor", "evaluator", "main-final"} {
+	for _, r := range []string{"main-agent", "main-plan", "main-phases", "main-reconcile", "executor", "evaluator", "main-final",
+		"investigator", "reviewer-edit", "reviewer-shell", "reviewer-plan"} {
 		if !want[r+".md"] {
 			t.Errorf("no capture of %s", r)
 		}
