@@ -21,6 +21,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/bench/procstat"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,19 +213,19 @@ func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams
 	cpuKnown := true
 	for i := 0; i < streams; i++ {
 		s0 := cputime.Self()
-		c0, ok0 := processCPU(sidecar.cmd.Process.Pid)
+		c0, ok0 := procstat.CPU(sidecar.cmd.Process.Pid)
 		r, err := streamThroughSidecar(sidecar, model, text)
 		if err != nil {
 			return fmt.Errorf("stream %d: %w", i+1, err)
 		}
-		c1, ok1 := processCPU(sidecar.cmd.Process.Pid)
+		c1, ok1 := procstat.CPU(sidecar.cmd.Process.Pid)
 		s1 := cputime.Self()
 		ours = append(ours, r)
-		e0, ok2 := processCPU(echo.cmd.Process.Pid)
+		e0, ok2 := procstat.CPU(echo.cmd.Process.Pid)
 		if r, err = pushThroughPipe(echo, text); err != nil {
 			return fmt.Errorf("pipe reference %d: %w", i+1, err)
 		}
-		e1, ok3 := processCPU(echo.cmd.Process.Pid)
+		e1, ok3 := procstat.CPU(echo.cmd.Process.Pid)
 		s2 := cputime.Self()
 		ref = append(ref, r)
 		cpuKnown = cpuKnown && ok0 && ok1 && ok2 && ok3 && s0 > 0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/govibe/govibe/server/internal/bench/procstat"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func benchLong(bin string, o longOptions) (bool, error) {
 		}
 		sid = id
 		if (2*t)%1000 == 0 {
-			r, err := processRSS(sc.pid())
+			r, err := procstat.RSS(sc.pid())
 			if err != nil {
 				return false, err
 			}

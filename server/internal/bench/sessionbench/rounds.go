@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/govibe/govibe/server/internal/bench/procstat"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,7 +73,7 @@ func benchRounds(bin string, n, turns int, goal time.Duration) (bool, error) {
 	var best time.Duration
 	for t := 0; t < turns; t++ {
 		before := len(model.Requests())
-		cpu0, _ := processCPU(sc.pid())
+		cpu0, _ := procstat.CPU(sc.pid())
 		start := time.Now()
 		// Each pass is a new session, so every pass reads from the same
 		// history length.
@@ -80,7 +81,7 @@ func benchRounds(bin string, n, turns int, goal time.Duration) (bool, error) {
 			return false, err
 		}
 		total := time.Since(start)
-		cpu1, _ := processCPU(sc.pid())
+		cpu1, _ := procstat.CPU(sc.pid())
 		reqs := model.Requests()[before:]
 		modelTime, err := replayModel(model, reqs)
 		if err != nil {

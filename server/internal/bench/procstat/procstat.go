@@ -1,4 +1,7 @@
-package main
+// Package procstat reads a process's CPU time and resident memory from
+// /proc, for the benchmarks that measure the sidecar from outside (its
+// own figures, not the machine's, so they hold on a loaded machine).
+package procstat
 
 import (
 	"fmt"
@@ -8,21 +11,23 @@ import (
 	"time"
 )
 
-// The same reading as rpcbench's.
-//
 // clockTick is the unit of utime and stime in /proc/PID/stat (USER_HZ,
 // 100 on every Linux the sidecar ships for).
 const clockTick = 10 * time.Millisecond
 
-// processCPU returns the CPU time (user + system) process pid has used,
-// and false where /proc is not available.
-func processCPU(pid int) (time.Duration, bool) {
+// CPU returns the CPU time (user + system) process pid has used, and
+// false where /proc is not available.
+func CPU(pid int) (time.Duration, bool) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, false
 	}
-	// The command name may hold spaces; the fields start after its ')'.
-	s := string(b)
+	return parseStat(string(b))
+}
+
+// parseStat reads utime and stime from a /proc/PID/stat line. The command
+// name may hold spaces and parentheses; the fields start after its last ')'.
+func parseStat(s string) (time.Duration, bool) {
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 || i+2 > len(s) {
 		return 0, false
@@ -39,8 +44,8 @@ func processCPU(pid int) (time.Duration, bool) {
 	return time.Duration(u+st) * clockTick, true
 }
 
-// processRSS returns the resident set size of process pid (VmRSS).
-func processRSS(pid int) (int64, error) {
+// RSS returns the resident set size of process pid (VmRSS), in bytes.
+func RSS(pid int) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
