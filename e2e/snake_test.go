@@ -159,6 +159,14 @@ func TestScenarioReconcileSnakeGame(t *testing.T) {
 func prepareSnakeWorkspace(t *testing.T, h *harness) {
 	t.Helper()
 	ws := h.Workspace
+	// The workspace links to the repository's vitest and esbuild, and the
+	// reconcile auditor runs vitest in the command sandbox, whose /tmp is
+	// private: a repository under the host's /tmp would leave those links
+	// dangling there, and the run would fail minutes later on npx's
+	// registry fallback. Say so at once.
+	if root, err := filepath.EvalSymlinks(h.root); err == nil && (root == "/tmp" || strings.HasPrefix(root, "/tmp/")) {
+		t.Fatalf("the repository is under /tmp (%s): the command sandbox gives commands a private /tmp, so the workspace's links to the repository's vitest would not resolve; run the e2e tests from a clone outside /tmp", root)
+	}
 	pkg, err := os.ReadFile(filepath.Join("testdata", "snake", "package.json"))
 	if err != nil {
 		t.Fatal(err)
