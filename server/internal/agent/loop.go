@@ -51,7 +51,10 @@ type Run struct {
 	MaxRoundsSetting string
 	ToolCalling      string
 	SessionID        string
-	MaxTokens        int
+	// Purpose is the requests' llm.Request.Purpose: "" for the session's
+	// conversation, a plan role's name for that role's own requests.
+	Purpose   string
+	MaxTokens int
 	// Blocked names tools that are not offered and are refused if called
 	// anyway, each with why (toolpolicy.Decision).
 	Blocked map[string]toolpolicy.Reason
@@ -260,7 +263,7 @@ func (l *loop) run(ctx context.Context) Outcome {
 			out.Status = StatusCancelled
 			return *out
 		}
-		req := llm.Request{SessionID: r.SessionID, MaxTokens: r.MaxTokens}
+		req := llm.Request{SessionID: r.SessionID, Purpose: r.Purpose, MaxTokens: r.MaxTokens}
 		system := r.System
 		if l.mode == ToolCallingText {
 			system += "\n\n" + textProtocolInstructions(r.request)

@@ -99,6 +99,16 @@ func TestCacheMissCauses(t *testing.T) {
 		if got.Cause != llm.MissRewritten || got.Message != i+1 || !strings.Contains(got.Detail, "tool result of read_file") {
 			t.Fatalf("miss %+v, want %s of message %d (a read_file result)", got, llm.MissRewritten, i+1)
 		}
+		// The stored answer carries the same usage as the last usage
+		// event, cause included: a reload draws the same line.
+		page, err := x.E.Store.LoadMessages(ctx, sid, 0, 1)
+		if err != nil || len(page.Messages) != 1 || page.Messages[0].Usage == nil {
+			t.Fatalf("the last message: %+v, %v", page, err)
+		}
+		us := x.EventsOf(sid, kinds.Usage)
+		if live, stored := *us[len(us)-1].Usage, *page.Messages[0].Usage; live.Usage != stored {
+			t.Fatalf("the stored answer's usage %+v, the live one %+v", stored, live.Usage)
+		}
 	})
 
 	t.Run("system prompt changed", func(t *testing.T) {

@@ -44,8 +44,10 @@ func (e *Engine) afterFreeRun(ctx context.Context, t *turn, b *begun, sink *turn
 	return out
 }
 
+// mergeOutcomes is a run's outcome a followed by b.
 func mergeOutcomes(a, b agent.Outcome) agent.Outcome {
-	b.Usage.Add(a.Usage)
+	a.Usage.Add(b.Usage)
+	b.Usage = a.Usage
 	b.Rounds += a.Rounds
 	b.Messages = append(append([]llm.Message(nil), a.Messages...), b.Messages...)
 	return b
@@ -136,13 +138,24 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
 		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
-		SessionID: t.sessionID, MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
+		SessionID: t.sessionID, Purpose: planPurpose(a.Role), MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 		Notes: e.toolNotes(ctx, t),
 	}
 	if a.Final {
 		run.MaxRounds = e.cfg().MaxInteractions
 	}
 	return run.Execute(ctx, history, wrap(&usageSink{turnSink: p.sink})), run.MaxRounds
+}
+
+// planPurpose keeps the executor's and the evaluator's requests, each
+// with its own tools and system prompt, apart from the conversation's in
+// the cache-miss accounting: the plan's final run is judged against the
+// main agent's requests, not against whichever role spoke last.
+func planPurpose(r scheduler.Role) string {
+	if r == scheduler.RoleExecutor || r == scheduler.RoleEvaluator {
+		return string(r)
+	}
+	return ""
 }
 
 func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage llm.Usage) {

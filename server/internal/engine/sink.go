@@ -26,6 +26,20 @@ type turnSink struct {
 	w     *store.StreamWriter
 	msgID string
 	tag   string
+	// sum is the usage of msgID's requests so far: the usage event
+	// carries the message's running sum, as its stored usage will.
+	sum    llm.Usage
+	sumFor string
+}
+
+// messageUsage adds a request's usage to the current message's sum and
+// returns the sum.
+func (s *turnSink) messageUsage(u llm.Usage) llm.Usage {
+	if s.sumFor != s.msgID {
+		s.sum, s.sumFor = llm.Usage{}, s.msgID
+	}
+	s.sum.Add(u)
+	return s.sum
 }
 
 func (s *turnSink) publish(ev Event) {
@@ -93,7 +107,7 @@ func (s *turnSink) ToolFinished(c llm.ToolCall, res tools.Result, d time.Duratio
 }
 
 func (s *turnSink) Usage(u llm.Usage) {
-	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: s.messageUsage(u)}})
 }
 
 func (s *turnSink) Notice(text string) {

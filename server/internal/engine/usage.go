@@ -12,7 +12,7 @@ import (
 
 // usageSink overrides a turn sink's per-request usage report: the
 // provider's numbers become the context in use, and the usage event
-// carries the header's usage.Context.
+// carries the message's usage so far and the header's usage.Context.
 type usageSink struct {
 	*turnSink
 }
@@ -21,7 +21,7 @@ func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
 	e.Meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
-	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: u}, Payload: ContextPayload(use)})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: s.messageUsage(u)}, Payload: ContextPayload(use)})
 }
 
 // usage.Context reports the context in use: the provider's count from the

@@ -58,7 +58,7 @@ type Request struct {
 	SessionID string
 	// Purpose is what the request is for within its session: "" for the
 	// session's own conversation, else PurposeCompaction, PurposeTitle,
-	// PurposeReview. The accounting compares a request with the previous
+	// PurposeReview or a plan role ("executor", "evaluator"). The accounting compares a request with the previous
 	// one of the same session and purpose to say why its cache missed.
 	Purpose string
 }

@@ -24,7 +24,10 @@ type Usage struct {
 	Cost   float64 `json:"cost,omitempty"`
 	Priced bool    `json:"priced,omitempty"`
 	// Miss says why this request's prompt cache missed, when the
-	// accounting could tell (package usage); a sum carries none.
+	// accounting could tell (package usage). A message's sum carries the
+	// first miss among its requests (later requests of one run extend
+	// the prefix the first one sent), so the live usage line and the
+	// stored one name the same cause; session totals carry none.
 	Miss CacheMiss `json:"cache_miss,omitzero"`
 }
 
@@ -49,8 +52,12 @@ const (
 	MissEvicted    = "provider_evicted"
 )
 
-// Add accumulates u2 into u. Causes are per request and not summed.
+// Add accumulates u2, a later request, into u. The first miss named is
+// kept.
 func (u *Usage) Add(u2 Usage) {
+	if u.Miss.Cause == "" {
+		u.Miss = u2.Miss
+	}
 	u.PromptTokens += u2.PromptTokens
 	u.CompletionTokens += u2.CompletionTokens
 	u.CachedTokens += u2.CachedTokens

@@ -57,6 +57,7 @@ func (c *meteredClient) Stream(ctx context.Context, req llm.Request, onEvent fun
 	}
 	if err == nil && resp != nil && req.SessionID != "" {
 		u := resp.Usage
+		u.Miss = llm.CacheMiss{} // a request's, not the session's
 		record := func(st *State) {
 			st.Session.Add(u)
 			st.Session.Requests++

@@ -40,25 +40,32 @@ type tool struct {
 // identical prefix is expected, not an eviction.
 const minCacheable = 1024
 
-// maxTracked bounds how many (session, purpose) fingerprints the meter
-// keeps; the least recently used is forgotten, and its next request is
+// maxTracked bounds how many (session, purpose) keys the meter keeps;
+// the least recently used is forgotten, and its next request is
 // compared with nothing.
 const maxTracked = 64
 
-// misses remembers the last request of each session and purpose, and
+// recentPerKey is how many of a key's last requests a new one is matched
+// against. A plan interleaves the executor's, the evaluator's and the
+// main agent's requests, each with its own tools and system prompt; the
+// provider serves whichever prefix matches, so the cause is named against
+// the request sharing the longest prefix, not merely the last one.
+const recentPerKey = 4
+
+// misses remembers the last requests of each session and purpose, and
 // whether a compaction ran since.
 type misses struct {
 	mu        sync.Mutex
 	seed      maphash.Seed
 	order     *list.List // of string keys, most recent first
 	last      map[string]*list.Element
-	fp        map[string]*fingerprint
-	compacted map[string]bool // by session
+	fp        map[string][]*fingerprint // most recent last, at most recentPerKey
+	compacted map[string]bool           // by session
 }
 
 func newMisses() *misses {
 	return &misses{seed: maphash.MakeSeed(), order: list.New(), last: map[string]*list.Element{},
-		fp: map[string]*fingerprint{}, compacted: map[string]bool{}}
+		fp: map[string][]*fingerprint{}, compacted: map[string]bool{}}
 }
 
 func (m *misses) hash(parts ...string) uint64 {
@@ -136,19 +143,24 @@ func (m *misses) compaction(sid string) {
 	m.compacted[sid] = true
 }
 
-// judge compares fp, answered with u, with the previous request of the
-// same session and purpose, remembers fp in its place, and names why the
-// cache missed (zero when it did not, or when nothing can be said).
+// judge compares fp, answered with u, with the recent request of the
+// same session and purpose that shares the longest prefix with it,
+// remembers fp, and names why the cache missed (zero when it did not, or
+// when nothing can be said).
 func (m *misses) judge(sid, purpose string, fp *fingerprint, u llm.Usage) llm.CacheMiss {
 	fp.prompt = u.PromptTokens
 	key := sid + "\x00" + purpose
 	m.mu.Lock()
-	prev := m.fp[key]
+	prev := closest(m.fp[key], fp)
 	compacted := purpose == "" && m.compacted[sid]
 	if purpose == "" {
 		delete(m.compacted, sid)
 	}
-	m.fp[key] = fp
+	recent := append(m.fp[key], fp)
+	if len(recent) > recentPerKey {
+		recent = append([]*fingerprint(nil), recent[len(recent)-recentPerKey:]...)
+	}
+	m.fp[key] = recent
 	if e, ok := m.last[key]; ok {
 		m.order.MoveToFront(e)
 	} else {
@@ -164,6 +176,51 @@ func (m *misses) judge(sid, purpose string, fp *fingerprint, u llm.Usage) llm.Ca
 		return llm.CacheMiss{}
 	}
 	return compare(prev, fp, u, compacted)
+}
+
+// closest is the candidate sharing the longest prefix with cur (the one
+// whose cache serves cur best); among equals, one that is wholly a prefix
+// of cur, then the most recent. nil when there is none.
+func closest(candidates []*fingerprint, cur *fingerprint) *fingerprint {
+	var best *fingerprint
+	bestLen, bestWhole := -1, false
+	for _, c := range candidates {
+		n, whole := sharedPrefix(c, cur)
+		if n > bestLen || (n == bestLen && (whole || !bestWhole)) {
+			best, bestLen, bestWhole = c, n, whole
+		}
+	}
+	return best
+}
+
+// sharedPrefix counts the parts of the prefix, in the order providers
+// cache it (model, tools, system prompt sections, messages), that prev
+// and cur share before the first difference, and whether all of prev is
+// a prefix of cur.
+func sharedPrefix(prev, cur *fingerprint) (n int, whole bool) {
+	if prev.model != cur.model {
+		return 0, false
+	}
+	if !slices.Equal(prev.tools, cur.tools) {
+		return 1, false
+	}
+	n = 2
+	for i, s := range prev.sections {
+		if i >= len(cur.sections) || cur.sections[i] != s {
+			return n, false
+		}
+		n++
+	}
+	if len(cur.sections) != len(prev.sections) {
+		return n, false
+	}
+	for i, h := range prev.messages {
+		if i >= len(cur.messages) || cur.messages[i] != h {
+			return n, false
+		}
+		n++
+	}
+	return n, true
 }
 
 // compare names the first thing that broke the shared prefix, in prefix
