@@ -19,6 +19,7 @@ import (
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
@@ -79,7 +80,7 @@ type Options struct {
 	// Confirm callbacks tell the client about parked questions.
 	OnConfirm       func(approval.Confirm)
 	OnConfirmClosed func(id, reason string)
-	OnSession       func(SessionSummary)
+	OnSession       func(sessions.Summary)
 	OnSnapshot      func(rollback.SnapshotInfo)
 }
 
@@ -95,16 +96,16 @@ type Engine struct {
 	// sandboxNoticed: the notice that commands run without the full
 	// sandbox is given once per process, on the first turn.
 	sandboxNoticed sync.Once
-	// facts are each session's date and git state, fixed when its first
-	// prompt is built (sessionfacts.go).
-	facts  sync.Map
-	opts   Options
-	log    *zap.Logger
-	Store  *store.Store
-	Bus    *Bus
-	Broker *Broker
+	opts           Options
+	log            *zap.Logger
+	Store          *store.Store
+	Bus            *Bus
+	Broker         *Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
+	// Sessions is the session catalogue: create, list, load, rename,
+	// delete, a session's model and prompt facts.
+	Sessions *sessions.Catalog
 
 	mu       sync.Mutex
 	settings config.Values

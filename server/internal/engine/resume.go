@@ -301,6 +301,6 @@ func (e *Engine) releaseParked(sid, why string) error {
 		return err
 	}
 	e.Bus.Publish(Event{SessionID: sid, TurnID: p.turnID, MessageID: p.messageID, SubAgentTag: TagFree, Kind: kinds.TurnFinished, Status: string(agent.StatusCancelled)})
-	e.opts.OnSession(e.summary(ctx, sid))
+	e.Sessions.Changed(ctx, sid)
 	return nil
 }

@@ -74,10 +74,10 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 // (loading or activating a skill changes the context block and the
 // track, never this).
 func (e *Engine) systemPromptOf(sid string, sit toolpolicy.Situation, offered []tools.Tool) string {
-	f := e.factsOf(sid)
+	f := e.Sessions.Facts(sid)
 	p := agent.SystemPromptFor(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
-		Roots: e.opts.Roots, Date: f.date, Git: f.git,
+		Roots: e.opts.Roots, Date: f.Date, Git: f.Git,
 	}, e.cfg().Language, sit, offered)
 	if sec := e.Skills.Catalog().PromptSection(); sec != "" && offers(offered, tools.LoadSkillName) {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec

@@ -16,8 +16,8 @@ func TestDeletingASessionDeletesItsSnapshots(t *testing.T) {
 	}
 	defer e.Close()
 	ctx := context.Background()
-	keep, _ := e.CreateSession(ctx, "keep")
-	gone, _ := e.CreateSession(ctx, "gone")
+	keep, _ := e.Sessions.Create(ctx, "keep")
+	gone, _ := e.Sessions.Create(ctx, "gone")
 	if _, err := e.Rollback.SnapshotNow(ctx, keep.ID, "first"); err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestDeletingASessionDeletesItsSnapshots(t *testing.T) {
 	if _, err := e.Rollback.SnapshotNow(ctx, gone.ID, "second"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.DeleteSession(ctx, gone.ID); err != nil {
+	if err := e.Sessions.Delete(ctx, gone.ID); err != nil {
 		t.Fatal(err)
 	}
 	if list, _, _ := e.Rollback.Snapshots(gone.ID); len(list) != 0 {

@@ -134,7 +134,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		}
 	}
 	if p.SessionID == "" {
-		s, err := e.CreateSession(ctx, "")
+		s, err := e.Sessions.Create(ctx, "")
 		if err != nil {
 			return "", "", err
 		}
@@ -368,7 +368,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	e.releaseTurn(t)
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnFinished, MessageID: sink.msgID, Status: string(out.Status),
 		Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
-	e.opts.OnSession(e.summary(fctx, sid))
+	e.Sessions.Changed(fctx, sid)
 }
 
 // newRun assembles the agent run for a turn.
@@ -379,7 +379,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		return nil, err
 	}
 	if t.limits.Model == "" { // a command's model holds for its turn only
-		e.recordSessionModel(ctx, t.sessionID, profile)
+		e.Sessions.RecordModel(ctx, t.sessionID, profile.Model)
 	}
 	v := e.Settings()
 	cs := config.Typed(v)

@@ -26,6 +26,7 @@ import (
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/skills"
@@ -86,7 +87,7 @@ func New(o Options) (*Engine, error) {
 		o.OnConfirmClosed = func(string, string) {}
 	}
 	if o.OnSession == nil {
-		o.OnSession = func(SessionSummary) {}
+		o.OnSession = func(sessions.Summary) {}
 	}
 	st, err := store.Open(filepath.Join(o.StateDir, "sessions.db"), store.Options{})
 	if err != nil {
@@ -190,6 +191,9 @@ func (e *Engine) wire() {
 		},
 		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
 		Notice: e.notice, Tr: tr, Log: log})
+	e.Sessions = sessions.New(sessions.Deps{Store: st, Turns: newSessionsTurns(e), Bus: bus, Meter: e.Meter,
+		Dialogs: e.Broker, Plans: e.Plans, Hooks: e.hooks, Snapshots: e.Rollback},
+		sessions.Options{Roots: o.Roots, StateDir: o.StateDir, OnSession: o.OnSession})
 	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
 		ContextWindow: func() int { return e.profile().ContextWindow },
@@ -203,13 +207,13 @@ func (e *Engine) wire() {
 			return e.client(e.roleProfileFor(context.Background(), sid, RoleTitle))
 		},
 		Listed: func(sid string) bool { return e.Meter.Root(sid) == sid },
-		Named:  func(ctx context.Context, sid string) { o.OnSession(e.summary(ctx, sid)) },
+		Named:  func(ctx context.Context, sid string) { e.Sessions.Changed(ctx, sid) },
 		Go: func(f func()) {
 			e.wg.Add(1)
 			go func() { defer e.wg.Done(); f() }()
 		}}
 	e.Slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.Meter, contextUse: e.ContextUse,
-		createSession: e.CreateSession, listSessions: e.ListSessions,
+		createSession: e.Sessions.Create, listSessions: e.Sessions.List,
 		running:         e.Running,
 		startCompaction: e.StartCompaction,
 		sessionModel:    func(ctx context.Context, sid string) string { return e.sessionProfile(ctx, sid).Model }}, st,
