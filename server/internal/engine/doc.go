@@ -1,11 +1,14 @@
-// Package engine is the sidecar's state layer: sessions, turns, the event
-// bus, confirmations and snapshots. The JSON-RPC server and the headless
+// Package engine is the sidecar's state layer: turns, the event bus,
+// confirmations and snapshots. The JSON-RPC server and the headless
 // CLI both drive it; neither owns any logic of its own.
 //
 // # What it holds
 //
-// The engine sequences a run (the turn) and owns sessions, the event Bus and
-// the confirmation Broker; each capability lives in its own package and sees
+// The engine sequences a run (the turn) and owns the event Bus and the
+// confirmation Broker; the session catalogue (create, list, load, rename,
+// delete, a session's model and prompt facts) is the sessions package's
+// Catalog, held in Engine.Sessions and told of the turns through
+// sessionsTurns (sessions_host.go). Each capability lives in its own package and sees
 // the engine only through an interface of what it needs, never *Engine
 // (server's TestCapabilityPackagesNeverImportEngine). New, the composition
 // root (wiring.go), builds every capability and wires it in behind a small
@@ -123,10 +126,11 @@
 // titles resolve their profile through govibe.roles.<role> (roles.go), falling
 // back to main: the session's profile (roleProfileFor; its /model or picker
 // choice, else govibe.model). A per-review *.model setting still wins over the
-// reviewer role. session/setModel (the header's model button) sets the
-// session's choice as /model NAME does, so an earlier /model does not outlive
-// the newer pick. A session records the model its turns use (sessions.model,
-// updated at the start of a turn that uses another). The context meter's
+// reviewer role. session/setModel (the header's model button,
+// sessions.Catalog.SetModel) sets the session's choice as /model NAME does, so
+// an earlier /model does not outlive the newer pick. A session records the
+// model its turns use (sessions.model, updated at the start of a turn that
+// uses another: Catalog.RecordModel). The context meter's
 // window is the session model's, or a running custom command's (usage.Context),
 // and session/setModel publishes it at once (a usage chat event carrying only
 // context); usage.Context.profile names the session's own choice. Titles: the

@@ -1,4 +1,4 @@
-package engine_test
+package sessions_test
 
 import (
 	"context"

@@ -1,16 +1,19 @@
-package engine
+package sessions_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/engine"
 )
 
+// Deleting a session drops its snapshots and only its own.
 func TestDeletingASessionDeletesItsSnapshots(t *testing.T) {
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("1\n"), 0o644)
-	e, err := New(Options{Roots: []string{ws}, StateDir: t.TempDir()})
+	e, err := engine.New(engine.Options{Roots: []string{ws}, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
