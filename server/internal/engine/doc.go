@@ -8,8 +8,9 @@
 // confirmation Broker; the session catalogue (create, list, load, rename,
 // delete, a session's model and prompt facts) is the sessions package's
 // Catalog, held in Engine.Sessions and told of the turns through
-// sessionsTurns (sessions_host.go). Each capability lives in its own package and sees
-// the engine only through an interface of what it needs, never *Engine
+// sessionsTurns (sessions_host.go). Each capability lives in its own
+// package and sees the engine only through an interface of what it needs,
+// never *Engine
 // (server's TestCapabilityPackagesNeverImportEngine). New, the composition
 // root (wiring.go), builds every capability and wires it in behind a small
 // host adapter holding only the collaborators it uses (compactionHost,
@@ -123,9 +124,9 @@
 // # Roles and models
 //
 // Reviews, compaction, sub-agents, plan executors and evaluators and session
-// titles resolve their profile through govibe.roles.<role> (roles.go), falling
-// back to main: the session's profile (roleProfileFor; its /model or picker
-// choice, else govibe.model). A per-review *.model setting still wins over the
+// titles resolve their profile through govibe.roles.<role> (package profiles,
+// e.Profiles), falling back to main: the session's profile
+// (profiles.Resolver.ForRole; its /model or picker choice, else govibe.model). A per-review *.model setting still wins over the
 // reviewer role. session/setModel (the header's model button,
 // sessions.Catalog.SetModel) sets the session's choice as /model NAME does, so
 // an earlier /model does not outlive the newer pick. A session records the

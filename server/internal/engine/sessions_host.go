@@ -28,7 +28,7 @@ type sessionsTurns struct {
 func newSessionsTurns(e *Engine) sessionsTurns {
 	return sessionsTurns{bus: e.Bus, running: e.Running, shown: e.shownTurn, settle: e.settleOrphans,
 		cancel: e.Cancel, editEnabled: e.EditEnabled, contextUse: e.ContextUse,
-		model: func() string { return e.profile().Model },
+		model: func() string { return e.Profiles.Active().Model },
 		interrupted: func(sid string) bool {
 			e.mu.Lock()
 			defer e.mu.Unlock()
