@@ -18,6 +18,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -125,7 +126,7 @@ func New(o Options) (*Engine, error) {
 func (e *Engine) wire() {
 	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
 	home := e.home()
-	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
+	e.Broker = dialogs.NewBroker(st, dialogs.Options{OnRequested: o.OnConfirm, OnClosed: o.OnConfirmClosed, Stopping: errServerStopping})
 	e.Meter = usage.New(st, log.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
 		client: func(sid, model string) (llm.Client, string, error) {
@@ -148,6 +149,8 @@ func (e *Engine) wire() {
 	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
+	e.questions = dialogs.NewQuestions(e.Broker, st, dialogs.QuestionOptions{Headless: o.Headless, Terminal: o.AskTerminal,
+		Timeout: e.Approvals.QuestionTimeout, Base: e.baseCtx, Log: log})
 	e.Compaction = compaction.New(newCompactionHost(e), st, log.Named("compaction"))
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
@@ -269,7 +272,7 @@ func (e *Engine) cancelAll() {
 // approvalHost is what the approval flow uses (approval.Host).
 type approvalHost struct {
 	settings func() config.Settings
-	broker   *Broker
+	broker   *dialogs.Broker
 	bus      *Bus
 	tr       func(string, ...any) string
 }
@@ -293,7 +296,7 @@ func (h approvalHost) Notice(sid, turnID, level, text string) {
 type compactionHost struct {
 	store         *store.Store
 	log           *zap.Logger
-	broker        *Broker
+	broker        *dialogs.Broker
 	headless      bool
 	settings      func() config.Settings
 	meter         *usage.Meter
