@@ -26,7 +26,7 @@ type turnApprover struct {
 	e *Engine
 	t *turn
 	// resumed, when set, is the question restored after a restart that
-	// this run resumes, and answer the user's answer to it (ask_human.go).
+	// this run resumes, and answer the user's answer to it (AskHuman).
 	resumed *approval.Confirm
 	answer  approval.Answer
 }
