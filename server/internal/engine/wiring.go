@@ -18,6 +18,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -136,7 +137,7 @@ func (e *Engine) wire() {
 		Notice: func(sid, text string) {
 			bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "info", Text: text})
 		}})
-	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
+	e.Broker = dialogs.NewBroker(st, dialogs.Options{OnRequested: o.OnConfirm, OnClosed: o.OnConfirmClosed, Stopping: errServerStopping})
 	e.Meter = usage.New(st, log.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
 		client: func(sid, model string) (llm.Client, string, error) {
@@ -151,6 +152,8 @@ func (e *Engine) wire() {
 	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
+	e.questions = dialogs.NewQuestions(e.Broker, st, dialogs.QuestionOptions{Headless: o.Headless, Terminal: o.AskTerminal,
+		Timeout: e.Approvals.QuestionTimeout, Base: e.baseCtx, Log: log})
 	e.Compaction = compaction.New(newCompactionHost(e), st, log.Named("compaction"))
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
@@ -277,7 +280,7 @@ func (e *Engine) cancelAll() {
 // approvalHost is what the approval flow uses (approval.Host).
 type approvalHost struct {
 	settings func() config.Settings
-	broker   *Broker
+	broker   *dialogs.Broker
 	bus      *Bus
 	tr       func(string, ...any) string
 }
@@ -301,7 +304,7 @@ func (h approvalHost) Notice(sid, turnID, level, text string) {
 type compactionHost struct {
 	store         *store.Store
 	log           *zap.Logger
-	broker        *Broker
+	broker        *dialogs.Broker
 	headless      bool
 	settings      func() config.Settings
 	meter         *usage.Meter
