@@ -47,6 +47,7 @@ type Store struct {
 	w         *sql.DB // exactly one connection: the in-process write queue
 	r         *sql.DB // read pool
 	rq        *stmtCache
+	ws        writeStmts // hot statements prepared on w (write_stmts.go)
 	recovered *CorruptError
 	lease     *lease // this process's proof of life (owner.go)
 
@@ -111,7 +112,7 @@ func Open(path string, opts Options) (*Store, error) {
 func (s *Store) withLease() (*Store, error) {
 	l, err := takeLease(s.path)
 	if err != nil {
-		_ = errors.Join(s.rq.close(), s.r.Close(), s.w.Close())
+		_ = errors.Join(s.rq.close(), s.ws.close(), s.r.Close(), s.w.Close())
 		return nil, &UnreadableError{Path: s.path, Err: err}
 	}
 	s.lease = l
@@ -128,7 +129,7 @@ func (s *Store) Path() string { return s.path }
 // Close releases the database. StreamWriters must be finalized first;
 // their later flushes fail.
 func (s *Store) Close() error {
-	err := errors.Join(s.rq.close(), s.r.Close(), s.w.Close())
+	err := errors.Join(s.rq.close(), s.ws.close(), s.r.Close(), s.w.Close())
 	if err == nil {
 		markCleanClose(s.path)
 	}
@@ -239,6 +240,9 @@ func openAt(path string, opts Options) (*Store, error) {
 		}
 	}
 	if err := migrate(w, path); err != nil {
+		return fail(err)
+	}
+	if s.ws, err = prepareWrites(w); err != nil {
 		return fail(err)
 	}
 	r, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")

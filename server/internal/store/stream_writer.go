@@ -11,6 +11,13 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 )
 
+// A tool round's statements on the message and its session (hotWrites).
+const (
+	touchMessageSQL  = `UPDATE messages SET updated_at = ? WHERE id = ?`
+	statusMessageSQL = `UPDATE messages SET status = ?, usage = COALESCE(?, usage), updated_at = ? WHERE id = ?`
+	touchSessionSQL  = `UPDATE sessions SET updated_at = ? WHERE id = ?`
+)
+
 // StreamWriter persists one assistant message while it streams.
 //
 // Text and reasoning deltas are buffered in memory and committed by an
@@ -150,9 +157,9 @@ func (w *StreamWriter) writeParts(ctx context.Context, tx *sql.Tx, from int, par
 		if status.usage != nil {
 			usage = string(mustJSON(status.usage))
 		}
-		res, err = tx.ExecContext(ctx, `UPDATE messages SET status = ?, usage = COALESCE(?, usage), updated_at = ? WHERE id = ?`, status.status, usage, now, w.messageID)
+		res, err = w.s.txExec(ctx, tx, statusMessageSQL, status.status, usage, now, w.messageID)
 	} else {
-		res, err = tx.ExecContext(ctx, `UPDATE messages SET updated_at = ? WHERE id = ?`, now, w.messageID)
+		res, err = w.s.txExec(ctx, tx, touchMessageSQL, now, w.messageID)
 	}
 	if err != nil {
 		return err
@@ -161,11 +168,11 @@ func (w *StreamWriter) writeParts(ctx context.Context, tx *sql.Tx, from int, par
 		return notFoundf("message %q (its session was deleted?)", w.messageID)
 	}
 	for i, p := range parts {
-		if err := upsertPart(ctx, tx, w.messageID, from+i, p); err != nil {
+		if err := w.s.upsertPart(ctx, tx, w.messageID, from+i, p); err != nil {
 			return err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, now, w.sessionID)
+	_, err = w.s.txExec(ctx, tx, touchSessionSQL, now, w.sessionID)
 	return err
 }
 
@@ -363,7 +370,7 @@ func (w *StreamWriter) llmAppender(msgs []llm.Message) func(ctx context.Context,
 	}
 	msgs = slices.Clone(msgs)
 	return func(ctx context.Context, tx *sql.Tx) error {
-		_, err := appendLLM(ctx, tx, w.sessionID, w.messageID, msgs)
+		_, err := w.s.appendLLM(ctx, tx, w.sessionID, w.messageID, msgs)
 		return err
 	}
 }
