@@ -48,6 +48,7 @@ type Store struct {
 	r         *sql.DB // read pool
 	rq        *stmtCache
 	ws        writeStmts // hot statements prepared on w (write_stmts.go)
+	rt        *stmtCache // txReads, prepared on open (stmt_cache.go)
 	recovered *CorruptError
 	lease     *lease // this process's proof of life (owner.go)
 
@@ -112,7 +113,7 @@ func Open(path string, opts Options) (*Store, error) {
 func (s *Store) withLease() (*Store, error) {
 	l, err := takeLease(s.path)
 	if err != nil {
-		_ = errors.Join(s.rq.close(), s.ws.close(), s.r.Close(), s.w.Close())
+		_ = errors.Join(s.rq.close(), s.rt.close(), s.ws.close(), s.r.Close(), s.w.Close())
 		return nil, &UnreadableError{Path: s.path, Err: err}
 	}
 	s.lease = l
@@ -129,7 +130,7 @@ func (s *Store) Path() string { return s.path }
 // Close releases the database. StreamWriters must be finalized first;
 // their later flushes fail.
 func (s *Store) Close() error {
-	err := errors.Join(s.rq.close(), s.ws.close(), s.r.Close(), s.w.Close())
+	err := errors.Join(s.rq.close(), s.rt.close(), s.ws.close(), s.r.Close(), s.w.Close())
 	if err == nil {
 		markCleanClose(s.path)
 	}
@@ -256,6 +257,10 @@ func openAt(path string, opts Options) (*Store, error) {
 	s.r = r
 	s.rq = newStmtCache(r)
 	if err := r.Ping(); err != nil {
+		return fail(err)
+	}
+	s.rt = newStmtCache(r)
+	if err := s.rt.prepareTxReads(context.Background()); err != nil {
 		return fail(err)
 	}
 	return s, nil

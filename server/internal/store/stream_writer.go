@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -320,6 +321,40 @@ func (w *StreamWriter) AddNotice(ctx context.Context, level NoticeLevel, text st
 // transaction, with this message as their source.
 func (w *StreamWriter) CommitLLM(ctx context.Context, msgs ...llm.Message) error {
 	return w.commit(ctx, false, nil, nil, w.llmAppender(msgs))
+}
+
+// CommitLLMCalls is CommitLLM of an assistant message together with
+// AddToolCall of each of calls, in one transaction: the model's track and
+// the chat get the message and its calls at once, before any of them
+// runs, for one commit instead of one plus one a call. A call AddToolCall
+// would refuse (no id or name, an id already recorded) is left out and
+// reported in the error; the message and the other calls still commit.
+func (w *StreamWriter) CommitLLMCalls(ctx context.Context, m llm.Message, calls ...ToolCall) error {
+	var refused []error
+	add := make([]Part, 0, len(calls))
+	for _, tc := range calls {
+		if tc.Status == "" {
+			tc.Status = ToolPending
+		}
+		p := Part{Kind: PartToolCall, ToolCall: &tc}
+		if err := p.Validate(); err != nil {
+			refused = append(refused, err)
+			continue
+		}
+		add = append(add, p)
+	}
+	err := w.commit(ctx, false, func(parts []Part) ([]Part, int, error) {
+		from := len(parts)
+		for _, p := range add {
+			if findToolCall(parts, p.ToolCall.ID) >= 0 {
+				refused = append(refused, invalidf("tool call %s already recorded", p.ToolCall.ID))
+				continue
+			}
+			parts = append(parts, p)
+		}
+		return parts, from, nil
+	}, nil, w.llmAppender([]llm.Message{m}))
+	return errors.Join(append([]error{err}, refused...)...)
 }
 
 // Finalize flushes, records the final status and usage, appends llmMsgs,
