@@ -98,11 +98,12 @@ type Engine struct {
 	// sandboxNoticed: the notice that commands run without the full
 	// sandbox is given once per process, on the first turn.
 	sandboxNoticed sync.Once
-	opts           Options
-	log            *zap.Logger
-	Store          *store.Store
-	Bus            *Bus
-	Broker         *dialogs.Broker
+
+	opts   Options
+	log    *zap.Logger
+	Store  *store.Store
+	Bus    *Bus
+	Broker *dialogs.Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
 	// Sessions is the session catalogue: create, list, load, rename,
