@@ -94,6 +94,11 @@ const DefaultQuestionTimeout = 30 * time.Minute
 // makes it).
 const ReasonTimedOut = "\x00timeout"
 
+// ReasonClosed is the Answer.Reason a follow-up question gets when the
+// user closes its dialog (never sent by a client: the engine's Broker
+// makes it). Like a timeout, it is no answer the person gave.
+const ReasonClosed = "\x00closed"
+
 var errQuestionTimeout = errors.New("the question to the user timed out")
 
 // QuestionTimeout is askHuman.timeoutMs, which bounds every question to

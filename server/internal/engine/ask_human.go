@@ -49,7 +49,7 @@ func (a *turnApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (too
 	var err error
 	if a.e.opts.Headless {
 		if r, err = a.e.opts.AskTerminal(wctx, q); err == nil {
-			a.e.recordHeadlessAnswer(ctx, a.t.sessionID, q, r)
+			a.e.SessionCompaction.RecordHeadlessAnswer(ctx, a.t.sessionID, q, r)
 		}
 	} else {
 		c := approval.Confirm{SessionID: a.t.sessionID, TurnID: a.t.id, ToolCallID: q.ToolCallID,

@@ -99,7 +99,7 @@ type continuedDialog struct{ dialogID, sessionID, turnID string }
 
 // reasonClosed is the answer a follow-up question gets when the user
 // closed its dialog before seeing it (never sent by a client).
-const reasonClosed = "\x00closed"
+const reasonClosed = approval.ReasonClosed
 
 // closeContinued handles a Close for a replied question whose dialog the
 // agent's follow-up already took (the user's click crossed the question on

@@ -1,4 +1,4 @@
-package engine
+package sessioncompact
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
@@ -16,15 +15,15 @@ import (
 )
 
 // What compaction keeps outside its summary (the user's decisions) and the
-// pause after an automatic compaction: the engine side of compaction.Host.
+// pause after an automatic compaction.
 
 // Decisions are the user's answers to the session's confirmations of tool
 // calls, read from the store (the Broker persists each), so they survive
 // restarts and every compaction.
-func (h compactionHost) Decisions(ctx context.Context, sid string, limit int) ([]compact.Decision, int) {
-	recs, omitted, err := h.store.CallDecisions(ctx, sid, limit)
+func (h host) Decisions(ctx context.Context, sid string, limit int) ([]compact.Decision, int) {
+	recs, omitted, err := h.d.Store.CallDecisions(ctx, sid, limit)
 	if err != nil {
-		h.log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
+		h.d.Log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
 		return nil, 0
 	}
 	var out []compact.Decision
@@ -46,11 +45,11 @@ func decisionOf(r store.Confirmation) (compact.Decision, bool) {
 	if json.Unmarshal(r.Payload, &c) != nil || json.Unmarshal(r.Response, &a) != nil {
 		return compact.Decision{}, false
 	}
-	if a.Reason == reasonTimedOut || a.Reason == reasonClosed {
+	if a.Reason == approval.ReasonTimedOut || a.Reason == approval.ReasonClosed {
 		return compact.Decision{}, false
 	}
 	reason := strings.TrimSpace(a.Reason)
-	if reason == ReasonDone {
+	if reason == approval.ReasonDone {
 		reason = ""
 	}
 	d := compact.Decision{Kind: c.Kind, Accepted: a.Accept, Reason: reason}
@@ -97,48 +96,58 @@ func firstLineOf(s string) string {
 	return s
 }
 
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
 // ContinueAfter asks, when compact.askToContinue is on, whether the run
 // goes on after an automatic compaction, on a card naming what was
 // summarised and kept. Headless never pauses: nobody could answer, and
 // --max-turns, --max-cost and --max-tokens bound an unattended run.
-func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, info compaction.Info) error {
-	if h.headless || !h.settings().Compact.AskToContinue {
+func (h host) ContinueAfter(ctx context.Context, sid, turnID string, info compaction.Info) error {
+	if h.d.Headless || !h.d.Settings().Compact.AskToContinue {
 		return nil
 	}
-	q := h.tr("Context was compacted — continue?") + "\n\n" + info.Notice
-	cont := h.tr("Continue")
-	ans, err := h.broker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
-		Options: []string{cont, h.tr("Stop")}})
+	tr := h.d.Tr
+	q := tr("Context was compacted — continue?") + "\n\n" + info.Notice
+	cont := tr("Continue")
+	ans, err := h.d.Asker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
+		Options: []string{cont, tr("Stop")}})
 	if err != nil {
 		return err
 	}
 	if ans.Accept && (ans.Answer == cont || ans.Answer == "Continue") {
 		return nil
 	}
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Status: "info",
-		Text: h.tr("Stopped after the conversation was compacted. Send a message to continue.")})
+	h.d.Events.Notice(sid, turnID, "info", tr("Stopped after the conversation was compacted. Send a message to continue."))
 	return compaction.ErrStopped
 }
 
-// recordHeadlessAnswer keeps a reply given at the terminal (govibe exec)
+// RecordHeadlessAnswer keeps a reply given at the terminal (govibe exec)
 // as an answered confirmation, as the Broker keeps the editor's, so a
 // later compaction re-sends it with the user's other decisions.
-func (e *Engine) recordHeadlessAnswer(ctx context.Context, sid string, q tools.HumanQuestion, r tools.HumanReply) {
+func (s *Service) RecordHeadlessAnswer(ctx context.Context, sid string, q tools.HumanQuestion, r tools.HumanReply) {
 	if r.TimedOut || r.Closed || q.ToolCallID == "" {
 		return
 	}
+	st := s.d.Store
 	payload, _ := json.Marshal(approval.Confirm{SessionID: sid, ToolCallID: q.ToolCallID, Kind: "question", Question: q.Question, Options: q.Options})
-	rec, err := e.Store.CreateConfirmation(ctx, sid, store.NewConfirmation{Kind: "question", ToolCallID: q.ToolCallID, Payload: payload})
+	rec, err := st.CreateConfirmation(ctx, sid, store.NewConfirmation{Kind: "question", ToolCallID: q.ToolCallID, Payload: payload})
 	if err == nil {
 		a := approval.Answer{Accept: !r.Cancelled, Answer: r.Reply}
-		st := store.ConfirmApproved
+		status := store.ConfirmApproved
 		if r.Cancelled {
-			st = store.ConfirmRejected
+			status = store.ConfirmRejected
 		}
 		resp, _ := json.Marshal(a)
-		err = e.Store.ResolveConfirmation(ctx, rec.ID, st, resp)
+		err = st.ResolveConfirmation(ctx, rec.ID, status, resp)
 	}
 	if err != nil {
-		e.log.Warn("recording the terminal's answer", zap.String("session", sid), zap.Error(err))
+		s.d.Log.Warn("recording the terminal's answer", zap.String("session", sid), zap.Error(err))
 	}
 }
