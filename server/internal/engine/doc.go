@@ -120,9 +120,9 @@
 // # Roles and models
 //
 // Reviews, compaction, sub-agents, plan executors and evaluators and session
-// titles resolve their profile through govibe.roles.<role> (roles.go), falling
-// back to main: the session's profile (roleProfileFor; its /model or picker
-// choice, else govibe.model). A per-review *.model setting still wins over the
+// titles resolve their profile through govibe.roles.<role> (package profiles,
+// e.Profiles), falling back to main: the session's profile
+// (profiles.Resolver.ForRole; its /model or picker choice, else govibe.model). A per-review *.model setting still wins over the
 // reviewer role. session/setModel (the header's model button) sets the
 // session's choice as /model NAME does, so an earlier /model does not outlive
 // the newer pick. A session records the model its turns use (sessions.model,

@@ -17,6 +17,7 @@ import (
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
@@ -131,6 +132,9 @@ type Engine struct {
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
 	MCP *mcpclient.Servers
+	// Profiles resolves the model profile each role, session, turn,
+	// custom command and sub-agent uses (package profiles).
+	Profiles *profiles.Resolver
 
 	// reported remembers custom-agent problems already shown. The
 	// exported capabilities are the ones the server and govibe exec drive:

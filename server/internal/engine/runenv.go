@@ -95,14 +95,6 @@ func offers(ts []tools.Tool, name string) bool {
 	return false
 }
 
-// profile resolves the active model profile from settings.
-func (e *Engine) profile() Profile {
-	e.mu.Lock()
-	v, keys := e.settings, e.apiKeys
-	e.mu.Unlock()
-	return resolveProfile(v, keys)
-}
-
 func (e *Engine) client(p Profile) (llm.Client, error) {
 	v := e.Settings()
 	c, err := e.opts.NewClient(p.Profile, llm.Options{Logger: e.log.Named("llm"), Proxy: config.Typed(v).Proxy})

@@ -26,7 +26,7 @@ type SessionSummary struct {
 
 // CreateSession makes an empty chat session.
 func (e *Engine) CreateSession(ctx context.Context, title string) (SessionSummary, error) {
-	s, err := e.Store.CreateSession(ctx, store.NewSession{Title: title, Model: e.profile().Model, Kind: store.KindChat})
+	s, err := e.Store.CreateSession(ctx, store.NewSession{Title: title, Model: e.Profiles.Active().Model, Kind: store.KindChat})
 	if err != nil {
 		return SessionSummary{}, err
 	}

@@ -120,7 +120,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		turnText, v.btw, v.limits, v.shell = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed), out.Shell
 		if v.limits.Model != "" {
 			var note string
-			if v.limits.Model, note = e.commandModel(ctx, p.SessionID, v.limits.Model); note != "" {
+			if v.limits.Model, note = e.Profiles.Command(ctx, p.SessionID, v.limits.Model); note != "" {
 				e.notice("info", note)
 			}
 		}
@@ -341,7 +341,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		st = store.StatusCancelled
 	}
 	if out.Err != nil {
-		info := e.humanError(out.Err, e.profile().BaseURL)
+		info := e.humanError(out.Err, e.Profiles.Active().BaseURL)
 		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Error, MessageID: sink.msgID, Err: &info})
 	}
@@ -373,7 +373,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 
 // newRun assembles the agent run for a turn.
 func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Run, error) {
-	profile := e.turnProfile(ctx, t)
+	profile := e.Profiles.Turn(ctx, t.sessionID, t.limits.Model)
 	client, err := e.client(profile)
 	if err != nil {
 		return nil, err
@@ -404,8 +404,8 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Env:             env,
 		System:          system,
 		MaxRounds:       cs.MaxInteractions,
-		ToolCalling:     e.toolCalling(profile),
-		OnTextFallback:  e.onTextFallback(profile),
+		ToolCalling:     e.Profiles.ToolCalling(profile),
+		OnTextFallback:  e.Profiles.OnTextFallback(profile),
 		SessionID:       t.sessionID,
 		MaxTokens:       profile.MaxOutputTokens,
 		Prepare:         e.Compaction.Prepare(t.sessionID, t.id, true), // free-phase runs may compact first

@@ -35,7 +35,7 @@ func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
 	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.SessionCompaction.Policy(ctx, sid).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.
-		sp := e.sessionProfile(ctx, sid)
+		sp := e.Profiles.Session(ctx, sid)
 		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {

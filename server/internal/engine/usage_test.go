@@ -101,7 +101,7 @@ func TestCostFromPrices(t *testing.T) {
 	}
 	// Prices come from the model profile in settings.
 	x := enginetest.New(t, pricedModels())
-	prof := engine.ProfileOf(x.E)
+	prof := x.E.Profiles.Active()
 	if prof.PriceInput != 2 || prof.PriceCachedInput != 0.5 || prof.PriceOutput != 8 {
 		t.Fatalf("profile prices %+v", prof.Profile)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
@@ -125,19 +126,20 @@ func New(o Options) (*Engine, error) {
 func (e *Engine) wire() {
 	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
 	home := e.home()
+	e.Profiles = profiles.New(profiles.Options{State: st, Endpoints: st, Tr: tr, Log: log,
+		Settings: func() (config.Values, map[string]string) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			return e.settings, e.apiKeys
+		},
+		Notice: func(sid, text string) {
+			bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "info", Text: text})
+		}})
 	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
 	e.Meter = usage.New(st, log.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
 		client: func(sid, model string) (llm.Client, string, error) {
-			e.mu.Lock()
-			v, keys := e.settings, e.apiKeys
-			e.mu.Unlock()
-			// The per-review setting wins; then the reviewer role; then main,
-			// the session's model (its /model or picker choice).
-			p := e.sessionProfile(context.Background(), sid)
-			if m := firstNonEmpty(model, roleModel(v, RoleReviewer)); m != "" {
-				p = resolveProfile(v.Merge(config.Values{"model": m}), keys)
-			}
+			p := e.Profiles.Reviewer(context.Background(), sid, model)
 			c, err := e.client(p)
 			return c, p.Model, err
 		},
@@ -200,15 +202,15 @@ func (e *Engine) wire() {
 		Notice: e.notice, Tr: tr, Log: log})
 	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
-		ContextWindow: func() int { return e.profile().ContextWindow },
+		ContextWindow: func() int { return e.Profiles.Active().ContextWindow },
 		DisplayPath:   e.Approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
 	e.Modes = moderun.New(newModesHost(e), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
 	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
 		// A title role of its own asks for model titles (configuring one is asking for it).
-		ByModel: func() bool { v := e.Settings(); return config.Typed(v).Titles.Model || roleModel(v, RoleTitle) != "" },
+		ByModel: func() bool { return e.cfg().Titles.Model || e.Profiles.HasRole(profiles.RoleTitle) },
 		Client: func(sid string) (llm.Client, error) {
-			return e.client(e.roleProfileFor(context.Background(), sid, RoleTitle))
+			return e.client(e.Profiles.ForRole(context.Background(), sid, profiles.RoleTitle))
 		},
 		Listed: func(sid string) bool { return e.Meter.Root(sid) == sid },
 		Named:  func(ctx context.Context, sid string) { o.OnSession(e.summary(ctx, sid)) },
@@ -220,7 +222,7 @@ func (e *Engine) wire() {
 		createSession: e.CreateSession, listSessions: e.ListSessions,
 		running:         e.Running,
 		startCompaction: e.SessionCompaction.Start,
-		sessionModel:    func(ctx context.Context, sid string) string { return e.sessionProfile(ctx, sid).Model }}, st,
+		sessionModel:    func(ctx context.Context, sid string) string { return e.Profiles.Session(ctx, sid).Model }}, st,
 		slashcmd.Options{Home: home, Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, Trusted: trusted,
 			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
 			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
@@ -235,16 +237,18 @@ func newSessionCompaction(e *Engine) *sessioncompact.Service {
 		// to: the running turn's custom command model, else its /model or
 		// picker choice, so a switch to a smaller window compacts against
 		// that window.
-		Profile: func(ctx context.Context, sid string) llm.Profile { return e.turnProfile(ctx, e.liveTurn(sid)).Profile },
+		Profile: func(ctx context.Context, sid string) llm.Profile {
+			return e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model).Profile
+		},
 		Summariser: func() (llm.Profile, bool) {
-			return e.roleProfile(RoleCompaction).Profile, roleModel(e.Settings(), RoleCompaction) != ""
+			return e.Profiles.Role(profiles.RoleCompaction).Profile, e.Profiles.HasRole(profiles.RoleCompaction)
 		},
 		Client: func(p llm.Profile) (llm.Client, error) { return e.client(Profile{Profile: p}) },
 		// What the free run sends: the text tool-call protocol sends no
 		// tool definitions.
 		FreeRequest: func(ctx context.Context, sid string) (string, []tools.Tool, bool) {
 			system, t := e.freePrompt(ctx, sid), e.liveTurn(sid)
-			if e.toolCalling(e.turnProfile(ctx, t)) == "text" {
+			if e.Profiles.ToolCalling(e.Profiles.Turn(ctx, sid, t.limits.Model)) == "text" {
 				return system, nil, true
 			}
 			ts, _, d := e.freeRun(ctx, t)
@@ -254,7 +258,7 @@ func newSessionCompaction(e *Engine) *sessioncompact.Service {
 			e.hooks.PreCompact(ctx, sid, turnID, byUser)
 		},
 		ContextUse: e.ContextUse,
-		Explain:    func(err error) string { return e.humanError(err, e.profile().BaseURL).Message },
+		Explain:    func(err error) string { return e.humanError(err, e.Profiles.Active().BaseURL).Message },
 		Base:       e.baseCtx,
 		Go: func(f func()) {
 			e.wg.Add(1)
