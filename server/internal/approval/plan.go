@@ -94,9 +94,9 @@ const DefaultQuestionTimeout = 30 * time.Minute
 // makes it).
 const ReasonTimedOut = "\x00timeout"
 
-// ReasonClosed is the Answer.Reason a follow-up question gets when the
-// user closes its dialog (never sent by a client: the engine's Broker
-// makes it). Like a timeout, it is no answer the person gave.
+// ReasonClosed is the Answer.Reason of an ask_human follow-up whose dialog
+// the user closed before seeing it (never sent by a client: the dialogs
+// Broker makes it).
 const ReasonClosed = "\x00closed"
 
 var errQuestionTimeout = errors.New("the question to the user timed out")

@@ -12,6 +12,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -105,7 +106,7 @@ type Engine struct {
 	log    *zap.Logger
 	Store  *store.Store
 	Bus    *Bus
-	Broker *Broker
+	Broker *dialogs.Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
 
@@ -126,6 +127,9 @@ type Engine struct {
 	// one recovers if they stop within reloadGrace (orphans.go).
 	watching map[string]bool
 	notices  []string
+	// questions asks ask_human's questions (on the Broker, or headless
+	// at the terminal).
+	questions *dialogs.Questions
 	// web is the shared fetcher (web.go).
 	web *web.Fetcher
 	// hooks is the hooks capability (hooks.go).

@@ -173,7 +173,7 @@ func (e *Engine) park(p *parkedTurn) {
 	delete(e.interrupted, p.sessionID)
 	e.mu.Unlock()
 	e.Broker.Restore(p.confirm, func(a approval.Answer) { e.resumeParked(p, a) })
-	e.expireRestoredAsk(p)
+	e.questions.ExpireRestored(p.confirm, p.calls, p.asked)
 }
 
 // resumeParked starts the resumed run with the user's answer. It is called

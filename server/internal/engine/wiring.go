@@ -17,6 +17,7 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -135,7 +136,7 @@ func (e *Engine) wire() {
 		Notice: func(sid, text string) {
 			bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "info", Text: text})
 		}})
-	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
+	e.Broker = dialogs.NewBroker(st, dialogs.Options{OnRequested: o.OnConfirm, OnClosed: o.OnConfirmClosed, Stopping: errServerStopping})
 	e.Meter = usage.New(st, log.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
 		client: func(sid, model string) (llm.Client, string, error) {
@@ -150,6 +151,8 @@ func (e *Engine) wire() {
 	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
+	e.questions = dialogs.NewQuestions(e.Broker, st, dialogs.QuestionOptions{Headless: o.Headless, Terminal: o.AskTerminal,
+		Timeout: e.Approvals.QuestionTimeout, Base: e.baseCtx, Log: log})
 	e.budget = budgetgate.New(budgetgate.Deps{Settings: cfg, Meter: e.Meter, Asker: e.Broker, Headless: o.Headless, Tr: tr, Log: log,
 		LiveTurn: func(sid string) string {
 			if t := e.liveTurn(sid); t != nil {
@@ -294,7 +297,7 @@ func (e *Engine) cancelAll() {
 // approvalHost is what the approval flow uses (approval.Host).
 type approvalHost struct {
 	settings func() config.Settings
-	broker   *Broker
+	broker   *dialogs.Broker
 	bus      *Bus
 	tr       func(string, ...any) string
 }

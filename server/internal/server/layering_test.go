@@ -59,7 +59,7 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 // take one out of the walk unnoticed.
 func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 	allowed := map[string]bool{"server": true, "engine": true, "bench": true}
-	capabilities := []string{"compact/compaction", "scheduler/planrun", "modes/moderun", "approval", "review/reviewers", "usage", "skills", "hooks",
+	capabilities := []string{"dialogs", "compact/compaction", "scheduler/planrun", "modes/moderun", "approval", "review/reviewers", "usage", "skills", "hooks",
 		"mcpclient", "trust", "subagent", "memory", "titles", "slashcmd", "slashcmd/customcmd", "util/lazyload", "rollback",
 		"compact/sessioncompact", "usage/budgetgate", "profiles"}
 	walked := map[string]bool{}

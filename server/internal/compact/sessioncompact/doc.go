@@ -6,9 +6,9 @@
 // and /compact's usage as a turn's) — the policy that settings and the
 // model's window give, the request prefix the summary shares with the free
 // phase, and what the summary keeps outside it: the user's decisions, read
-// from the store's answered confirmations (a terminal reply is recorded as
-// one, RecordHeadlessAnswer), and the question after an automatic
-// compaction (compact.askToContinue; never headless).
+// from the store's answered confirmations (package dialogs records a
+// terminal reply as one), and the question after an automatic compaction
+// (compact.askToContinue; never headless).
 //
 // It sees the engine only through Deps: the store, the meter, the
 // confirmation asker and the compaction events as narrow interfaces, and

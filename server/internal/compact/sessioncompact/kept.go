@@ -11,7 +11,6 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // What compaction keeps outside its summary (the user's decisions) and the
@@ -126,28 +125,4 @@ func (h host) ContinueAfter(ctx context.Context, sid, turnID string, info compac
 	}
 	h.d.Events.Notice(sid, turnID, "info", tr("Stopped after the conversation was compacted. Send a message to continue."))
 	return compaction.ErrStopped
-}
-
-// RecordHeadlessAnswer keeps a reply given at the terminal (govibe exec)
-// as an answered confirmation, as the Broker keeps the editor's, so a
-// later compaction re-sends it with the user's other decisions.
-func (s *Service) RecordHeadlessAnswer(ctx context.Context, sid string, q tools.HumanQuestion, r tools.HumanReply) {
-	if r.TimedOut || r.Closed || q.ToolCallID == "" {
-		return
-	}
-	st := s.d.Store
-	payload, _ := json.Marshal(approval.Confirm{SessionID: sid, ToolCallID: q.ToolCallID, Kind: "question", Question: q.Question, Options: q.Options})
-	rec, err := st.CreateConfirmation(ctx, sid, store.NewConfirmation{Kind: "question", ToolCallID: q.ToolCallID, Payload: payload})
-	if err == nil {
-		a := approval.Answer{Accept: !r.Cancelled, Answer: r.Reply}
-		status := store.ConfirmApproved
-		if r.Cancelled {
-			status = store.ConfirmRejected
-		}
-		resp, _ := json.Marshal(a)
-		err = st.ResolveConfirmation(ctx, rec.ID, status, resp)
-	}
-	if err != nil {
-		s.d.Log.Warn("recording the terminal's answer", zap.String("session", sid), zap.Error(err))
-	}
 }

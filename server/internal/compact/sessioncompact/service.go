@@ -2,7 +2,6 @@ package sessioncompact
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -28,8 +27,6 @@ type Store interface {
 	// CallDecisions are the session's answered confirmations, the newest
 	// limit, and how many older ones were left out.
 	CallDecisions(ctx context.Context, sid string, limit int) ([]store.Confirmation, int, error)
-	CreateConfirmation(ctx context.Context, sid string, nc store.NewConfirmation) (store.Confirmation, error)
-	ResolveConfirmation(ctx context.Context, id string, st store.ConfirmationStatus, response json.RawMessage) error
 }
 
 // Meter is the accounting the service reports to; *usage.Meter
