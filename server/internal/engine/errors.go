@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/providers"
 	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/usage/budgetgate"
 )
 
 // lang is the language of user-facing messages: govibe.language, else the
@@ -36,7 +37,7 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 	)
 	switch {
 	case errors.As(err, &bud):
-		return budgetError(e.Tr, bud)
+		return ErrorInfo{Message: budgetgate.Stopped(e.Tr, bud), Code: "budget", Action: "openSettings"}
 	case errors.Is(err, llm.ErrMissingAPIKey):
 		return ErrorInfo{Message: e.Tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
 	case errors.As(err, &auth):
