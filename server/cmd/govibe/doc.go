@@ -14,7 +14,7 @@
 // the API key in memory alone.
 //
 // Headless output (exec_output.go): stream-json init.tools is the list the
-// model is offered (Engine.OfferedTools); every event of a sub-agent carries
+// model is offered (turntools.Service.Offered); every event of a sub-agent carries
 // agent (executor:N, evaluator:N, investigate, agent:<name>); notices are
 // notice lines; json output's text separates rounds with a blank line; the
 // result usage includes cost; a tool_result that ran without anyone being

@@ -224,7 +224,7 @@ func execCmd(args []string) int {
 	initLine := func() {
 		mu.Lock()
 		defer mu.Unlock()
-		model, tools := eng.OfferedTools(ctx, sid)
+		model, tools := eng.TurnTools.Offered(ctx, sid)
 		out.init(sid, model, tools)
 		for _, ev := range early {
 			handle(ev)

@@ -18,6 +18,10 @@ import (
 // and nothing from a workspace is ever written there. The rules count as
 // user allow rules from the next call on.
 
+// AllowRules is the user's always-allow file (nil when none is
+// configured, as in tests that do not ask for one).
+func (e *Approvals) AllowRules() *allowrules.File { return e.opts.AllowRules }
+
 // alwaysAllowed are the file's rules, which join govibe.permissions.allow.
 func (e *Approvals) alwaysAllowed() []string {
 	return e.opts.AllowRules.Rules()

@@ -29,9 +29,9 @@ import (
 	"github.com/govibe/govibe/server/internal/titles"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
+	"github.com/govibe/govibe/server/internal/turntools"
 	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/usage/budgetgate"
-	"github.com/govibe/govibe/server/internal/web"
 )
 
 // Options configure New.
@@ -97,10 +97,6 @@ type HostInfo struct {
 // Engine is safe for concurrent use. Each session runs at most one turn at
 // a time; different sessions run independently.
 type Engine struct {
-	// sandboxNoticed: the notice that commands run without the full
-	// sandbox is given once per process, on the first turn.
-	sandboxNoticed sync.Once
-
 	opts   Options
 	log    *zap.Logger
 	Store  *store.Store
@@ -132,8 +128,8 @@ type Engine struct {
 	// questions asks ask_human's questions (on the Broker, or headless
 	// at the terminal).
 	questions *dialogs.Questions
-	// web is the shared fetcher (web.go).
-	web *web.Fetcher
+	// TurnTools decides a turn's tools and their environment.
+	TurnTools *turntools.Service
 	// hooks is the hooks capability (hooks.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
@@ -191,7 +187,7 @@ func (e *Engine) UpdateSettings(v config.Values, keys map[string]string) {
 	if keys != nil {
 		e.apiKeys = keys
 	}
-	e.web = newWebFetcher(v, e.web)
+	e.TurnTools.SettingsChanged(config.Typed(v))
 	e.mu.Unlock()
 	e.hooks.Reset() // the hooks setting may have changed
 }

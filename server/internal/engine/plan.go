@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/subagent"
 
 	"go.uber.org/zap"
 
@@ -13,14 +12,12 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // afterFreeRun continues a free run that stopped after create_todo_list.
@@ -134,10 +131,10 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	if err != nil {
 		return agent.Outcome{Status: agent.StatusError, Err: err}, 0
 	}
-	ts, sit := e.roleTools(ctx, t, a.Role, a.Tag, a.Final)
+	ts, sit := e.TurnTools.RoleTools(ctx, t.tools(), a.Role, a.Tag, a.Final)
 	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
-		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
+		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.TurnTools.Prompt(t.sessionID, sit, d),
 		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile),
 		SessionID: t.sessionID, Purpose: planPurpose(a.Role), MaxTokens: profile.MaxOutputTokens, Prepare: e.Compaction.Prepare(t.sessionID, t.id, a.Tag == TagFree),
 		Notes: e.toolNotes(ctx, t),
@@ -165,29 +162,6 @@ func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage
 	if err := w.Finalize(fctx, st, &usage); err != nil {
 		e.log.Warn("finalising a scheduler step", zap.Error(err))
 	}
-}
-
-// roleTools is what an agent of role is given: every agent of a turn gets
-// the same list in the same order (so tool definitions stay identical),
-// and the policy (toolpolicy.Decide on the returned situation) withholds
-// what its role may not use. The evaluator's shell is limited to
-// read-only commands.
-func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, toolpolicy.Situation) {
-	ts := e.SessionCompaction.FreeTools(t.sessionID, t.id)
-	create, complete := e.Plans.Tools(t.sessionID, t.id, t.text, role, tag, e.modeOf(ctx, t).Mode() == modes.Plan)
-	ts = append(ts, create, complete)
-	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)
-	ts = append(ts, tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})))
-	ts = append(ts, e.mcpTools(ctx, t.limits.Allowed)...)
-	if role == scheduler.RoleEvaluator {
-		for i, x := range ts {
-			if x.Name() == scheduler.ToolShell {
-				ts[i] = planrun.EvaluatorShell(x, e.opts.Roots)
-			}
-		}
-	}
-	ts = e.hooks.WithHooks(ts)
-	return ts, e.situation(ctx, t, role, final, ts)
 }
 
 // freeStopAfter makes the free run hand over to the plan runner once a

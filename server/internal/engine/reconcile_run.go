@@ -61,7 +61,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	d := toolpolicy.Decide(sit, ts)
 	env := e.toolEnv(ctx, r.t)
 	env.SessionID = child.ID
-	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Env: env, System: e.promptFor(sid, sit, d), Translate: e.Tr,
+	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Env: env, System: e.TurnTools.Prompt(sid, sit, d), Translate: e.Tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
 		ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)

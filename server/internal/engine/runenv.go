@@ -37,7 +37,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 	env := &tools.Env{
 		Roots:    e.opts.Roots,
 		Files:    e.tracker(t.sessionID),
-		Approver: &turnApprover{approvals: e.approverOf(t, beforeMutation), e: e, t: t},
+		Approver: &turnApprover{approvals: e.TurnTools.Approver(t.tools(), beforeMutation), e: e, t: t},
 		Settings: tools.Settings{
 			EditEnabled:     e.EditEnabled(ctx, t.sessionID),
 			ConfirmChanges:  true, // the approver applies auto-approve and headless policy
@@ -47,7 +47,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 			RipgrepPath:     e.opts.HostInfo.RipgrepPath,
 			EnvPassthrough:  cs.Shell.Env.Passthrough,
 		},
-		Sandbox: e.sandboxEnv(cs, t.sessionID),
+		Sandbox: e.TurnTools.Sandbox(cs, t.sessionID),
 		OnEnvScrub: func(names []string) {
 			e.log.Debug("shell environment scrubbed", zap.Strings("names", names))
 		},
@@ -56,7 +56,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 		Translator:     e.Tr,
 		SessionID:      t.sessionID,
 		TurnID:         t.id,
-		Web:            e.webFetcher(),
+		Web:            e.TurnTools.Web(),
 		Skills:         e.Skills,
 	}
 	if e.opts.Host != nil {

@@ -52,10 +52,10 @@ func TestReadonlyToolProfile(t *testing.T) {
 	if kind, text := reqs[1].LatestInput(); kind != "tool" || !strings.Contains(text, "readonly") {
 		t.Errorf("the refused shell call was answered %s %q", kind, text)
 	}
-	_, offered := x.E.OfferedTools(context.Background(), sid)
+	_, offered := x.E.TurnTools.Offered(context.Background(), sid)
 	for _, n := range offered {
 		if n == "edit" || n == "run_shell_command" {
-			t.Errorf("OfferedTools lists %s", n)
+			t.Errorf("Offered lists %s", n)
 		}
 	}
 }

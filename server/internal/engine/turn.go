@@ -121,7 +121,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		if v.limits.Model != "" {
 			var note string
 			if v.limits.Model, note = e.Profiles.Command(ctx, p.SessionID, v.limits.Model); note != "" {
-				e.notice("info", note)
+				e.opts.OnNotice("info", note, "")
 			}
 		}
 	}
@@ -290,7 +290,7 @@ func (e *Engine) contextState(ctx context.Context, t *turn) agent.ContextState {
 func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	sid := t.sessionID
 	sink := &turnSink{e: e, t: t, w: b.writer, msgID: b.ids.AssistantMessageID, tag: firstNonEmpty(t.tag, TagFree)}
-	e.noticeSandbox(sink)
+	e.TurnTools.NoticeSandbox(sink.Notice)
 	before := e.Meter.Of(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	if err == nil && len(t.shell) > 0 {
@@ -390,8 +390,8 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 	// list and refuses it on call instead (Decision.Refused): the tool
 	// definitions stay byte-identical to the main conversation's, so the
 	// prefix cache keeps hitting.
-	ts, sit, d := e.freeRun(ctx, t)
-	system := e.promptFor(t.sessionID, sit, d)
+	ts, sit, d := e.TurnTools.FreeRun(ctx, t.tools())
+	system := e.TurnTools.Prompt(t.sessionID, sit, d)
 	return &agent.Run{
 		Client:          client,
 		Tools:           ts,

@@ -85,6 +85,14 @@ func New(o Options) (*Engine, error) {
 				Message: "GoVibe needs your confirmation (" + c.Kind + ")"})
 		}
 	}
+	// A notice for no session is logged, then told to the client.
+	onNotice := o.OnNotice
+	o.OnNotice = func(level, msg, action string) {
+		o.Logger.Info("notice", zap.String("level", level), zap.String("message", msg), zap.String("action", action))
+		if onNotice != nil {
+			onNotice(level, msg, action)
+		}
+	}
 	if o.OnConfirmClosed == nil {
 		o.OnConfirmClosed = func(string, string) {}
 	}
@@ -106,7 +114,6 @@ func New(o Options) (*Engine, error) {
 	if e.settings == nil {
 		e.settings = config.Values{}
 	}
-	e.web = newWebFetcher(e.settings, nil)
 	if rec := st.Recovered(); rec != nil {
 		e.notices = append(e.notices, rec.Error())
 	}
@@ -128,6 +135,7 @@ func New(o Options) (*Engine, error) {
 func (e *Engine) wire() {
 	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
 	home := e.home()
+	notice := func(level, msg string) { o.OnNotice(level, msg, "") }
 	e.Profiles = profiles.New(profiles.Options{State: st, Endpoints: st, Tr: tr, Log: log,
 		Settings: func() (config.Values, map[string]string) {
 			e.mu.Lock()
@@ -155,12 +163,7 @@ func (e *Engine) wire() {
 	e.questions = dialogs.NewQuestions(e.Broker, st, dialogs.QuestionOptions{Headless: o.Headless, Terminal: o.AskTerminal,
 		Timeout: e.Approvals.QuestionTimeout, Base: e.baseCtx, Log: log})
 	e.budget = budgetgate.New(budgetgate.Deps{Settings: cfg, Meter: e.Meter, Asker: e.Broker, Headless: o.Headless, Tr: tr, Log: log,
-		LiveTurn: func(sid string) string {
-			if t := e.liveTurn(sid); t != nil {
-				return t.id
-			}
-			return ""
-		}})
+		LiveTurn: func(sid string) string { return e.TurnTools.Live(sid).ID }})
 	e.SessionCompaction = newSessionCompaction(e)
 	e.Compaction = e.SessionCompaction.Runner()
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
@@ -193,24 +196,24 @@ func (e *Engine) wire() {
 				e.MCP.Manager().Start(e.baseCtx)
 			}
 		},
-		Notice: e.noticeAction, Withdraw: o.OnNoticeWithdrawn, Tr: tr, Log: log})
+		Notice: o.OnNotice, Withdraw: o.OnNoticeWithdrawn, Tr: tr, Log: log})
 	trusted := e.Trust.Trusted
 	e.Skills = skills.NewManager(skills.ManagerOptions{Home: home, Roots: o.Roots, Builtin: builtinskills.FS,
-		StateDir: o.StateDir, Trusted: trusted, State: st, Notice: e.notice, Tr: tr, Log: log})
+		StateDir: o.StateDir, Trusted: trusted, State: st, Notice: notice, Tr: tr, Log: log})
 	e.hooks = hooks.NewManager(hooks.ManagerOptions{Home: home, Roots: o.Roots, Trusted: trusted,
 		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: st,
 		Publish: func(sid, turnID string, run hooks.Run) {
 			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
 		},
 		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
-		Notice: e.notice, Tr: tr, Log: log})
+		Notice: notice, Tr: tr, Log: log})
 	e.Sessions = sessions.New(sessions.Deps{Store: st, Turns: newSessionsTurns(e), Bus: bus, Meter: e.Meter,
 		Dialogs: e.Broker, Plans: e.Plans, Hooks: e.hooks, Snapshots: e.Rollback},
 		sessions.Options{Roots: o.Roots, StateDir: o.StateDir, OnSession: o.OnSession})
 	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
 		ContextWindow: func() int { return e.Profiles.Active().ContextWindow },
-		DisplayPath:   e.Approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
+		DisplayPath:   e.Approvals.DisplayPath, Notice: notice, Tr: tr, Log: log})
 	e.Modes = moderun.New(newModesHost(e), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
 	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
@@ -233,7 +236,8 @@ func (e *Engine) wire() {
 		slashcmd.Options{Home: home, Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, Trusted: trusted,
 			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
 			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
-			Base: e.baseCtx, Notice: e.notice, Log: log.Named("commands")})
+			Base: e.baseCtx, Notice: notice, Log: log.Named("commands")})
+	e.TurnTools = newTurnTools(e)
 }
 
 // newSessionCompaction is session compaction with its collaborators.
@@ -245,7 +249,7 @@ func newSessionCompaction(e *Engine) *sessioncompact.Service {
 		// picker choice, so a switch to a smaller window compacts against
 		// that window.
 		Profile: func(ctx context.Context, sid string) llm.Profile {
-			return e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model).Profile
+			return e.Profiles.Turn(ctx, sid, e.TurnTools.Live(sid).Limits.Model).Profile
 		},
 		Summariser: func() (llm.Profile, bool) {
 			return e.Profiles.Role(profiles.RoleCompaction).Profile, e.Profiles.HasRole(profiles.RoleCompaction)
@@ -254,12 +258,7 @@ func newSessionCompaction(e *Engine) *sessioncompact.Service {
 		// What the free run sends: the text tool-call protocol sends no
 		// tool definitions.
 		FreeRequest: func(ctx context.Context, sid string) (string, []tools.Tool, bool) {
-			system, t := e.freePrompt(ctx, sid), e.liveTurn(sid)
-			if e.Profiles.ToolCalling(e.Profiles.Turn(ctx, sid, t.limits.Model)) == "text" {
-				return system, nil, true
-			}
-			ts, _, d := e.freeRun(ctx, t)
-			return system, d.Request(ts), false
+			return e.TurnTools.FreeRequest(ctx, sid)
 		},
 		PreCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
 			e.hooks.PreCompact(ctx, sid, turnID, byUser)

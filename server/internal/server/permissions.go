@@ -25,7 +25,7 @@ func (s *Server) PermissionsRevoke(ctx context.Context, p *protocol.PermissionsR
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.AllowRules().Revoke(p.Rule); err != nil {
+	if err := eng.Approvals.AllowRules().Revoke(p.Rule); err != nil {
 		code := protocol.CodeInternalError
 		if errors.Is(err, allowrules.ErrNotFound) {
 			code = protocol.CodeNotFound
@@ -36,7 +36,7 @@ func (s *Server) PermissionsRevoke(ctx context.Context, p *protocol.PermissionsR
 }
 
 func allowList(eng *engine.Engine) *protocol.PermissionsListResult {
-	f := eng.AllowRules()
+	f := eng.Approvals.AllowRules()
 	out := &protocol.PermissionsListResult{File: f.Path(), Rules: []protocol.AllowRule{}}
 	es, err := f.List()
 	if err != nil {

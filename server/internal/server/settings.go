@@ -5,7 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/trust"
 )
 
 // effectiveSettings turns the editor's snapshot into the values the engine
@@ -37,7 +37,7 @@ func (s *Server) settingsNotices(warns []config.Warning) {
 			if w.Untrusted {
 				// Withdrawn with the untrusted-workspace notice once trust
 				// is granted; until then trusting is the remedy.
-				n.action = engine.ActionTrustWorkspace
+				n.action = trust.ActionTrustWorkspace
 			}
 			out = append(out, n)
 		}

@@ -47,7 +47,7 @@
 // session state holds the latest turn's (RecordTurn/RestoreTurn), which a run
 // parked on a question resumes with. A compaction during the turn repeats its
 // prefix (its model's prompt, its allowed tools), as do the context estimate
-// and govibe exec's init line (Engine.OfferedTools: the session's latest turn;
+// and govibe exec's init line (turntools.Service.Offered: the session's latest turn;
 // exec prints init after Send matched the command, holding the events until
 // then).
 //

@@ -1,4 +1,4 @@
-package engine
+package turntools
 
 import (
 	"github.com/govibe/govibe/server/internal/approval"
