@@ -11,6 +11,7 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -101,7 +102,7 @@ type Engine struct {
 	opts   Options
 	log    *zap.Logger
 	Store  *store.Store
-	Bus    *Bus
+	Bus    *eventbus.Bus[Event]
 	Broker *Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager

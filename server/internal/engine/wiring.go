@@ -18,6 +18,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -94,7 +95,7 @@ func New(o Options) (*Engine, error) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	e := &Engine{
-		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
+		opts: o, log: o.Logger, Store: st, Bus: eventbus.New[Event](),
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
@@ -270,7 +271,7 @@ func (e *Engine) cancelAll() {
 type approvalHost struct {
 	settings func() config.Settings
 	broker   *Broker
-	bus      *Bus
+	bus      *eventbus.Bus[Event]
 	tr       func(string, ...any) string
 }
 
@@ -297,7 +298,7 @@ type compactionHost struct {
 	headless      bool
 	settings      func() config.Settings
 	meter         *usage.Meter
-	bus           *Bus
+	bus           *eventbus.Bus[Event]
 	tr            func(string, ...any) string
 	contextUse    func(context.Context, string) usage.Context
 	beforeCompact func(ctx context.Context, sid, turnID string, byUser bool)
