@@ -3,13 +3,13 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/humanerr"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/usage"
 )
@@ -97,7 +97,7 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 	if e.opts.Headless {
 		return over
 	}
-	q := e.Tr("This session reached its %s: spent %s. Continue for another budget's worth?", budgetWhat(e.Tr, over), budgetSpent(e.Tr, s))
+	q := e.Tr("This session reached its %s: spent %s. Continue for another budget's worth?", humanerr.BudgetWhat(e.Tr, over), humanerr.BudgetSpent(e.Tr, s))
 	turnID := ""
 	if t := e.liveTurn(root); t != nil {
 		turnID = t.id
@@ -118,26 +118,4 @@ func (e *Engine) checkBudget(ctx context.Context, sid string) error {
 		return nil
 	}
 	return over
-}
-
-// budgetWhat names the limit reached, in the user's language.
-func budgetWhat(tr func(string, ...any) string, be *usage.BudgetError) string {
-	if be.Tokens {
-		return tr("token budget of %s", be.Limit)
-	}
-	return tr("cost budget of %s", be.Limit)
-}
-
-func budgetSpent(tr func(string, ...any) string, s usage.Session) string {
-	tokens := fmt.Sprintf("%d", s.PromptTokens+s.CompletionTokens)
-	if s.Priced {
-		return tr("%.4f (%s tokens)", s.Cost, tokens)
-	}
-	return tr("%s tokens", tokens)
-}
-
-// budgetError is the run's error for a reached budget.
-func budgetError(tr func(string, ...any) string, be *usage.BudgetError) ErrorInfo {
-	return ErrorInfo{Message: tr("Stopped: this session reached its %s (spent %s). Raise govibe.cost.sessionBudget or govibe.cost.sessionTokenBudget (govibe exec: --max-cost, --max-tokens) to go on.",
-		budgetWhat(tr, be), budgetSpent(tr, be.Session)), Code: "budget", Action: "openSettings"}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/humanerr"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -104,7 +105,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		switch {
 		case err != nil:
 			status = "error"
-			text := e.Tr("Could not summarise earlier messages: %s", e.humanError(err, e.profile().BaseURL).Message)
+			text := e.Tr("Could not summarise earlier messages: %s", humanerr.Explain(e.Tr, err, e.profile().BaseURL).Message)
 			if errors.Is(err, compaction.ErrNothingToCompact) {
 				status, text = "done", e.Tr("Nothing to summarise yet: the conversation is still short.")
 			}

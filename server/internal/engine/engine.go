@@ -106,6 +106,10 @@ type Engine struct {
 	Broker *Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
+	// Tr localises a user-facing message: govibe.language, else the
+	// editor's UI locale, read at each call. A value built in New rather
+	// than a method, so the capabilities and humanerr are handed it as is.
+	Tr func(msg string, args ...any) string
 
 	mu       sync.Mutex
 	settings config.Values

@@ -20,6 +20,7 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
+	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
@@ -100,6 +101,9 @@ func New(o Options) (*Engine, error) {
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
 		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
 		baseCtx: ctx, stop: cancel,
+	}
+	e.Tr = func(msg string, args ...any) string {
+		return i18n.T(i18n.Pick(e.cfg().Language, o.HostInfo.Language), msg, args...)
 	}
 	if e.settings == nil {
 		e.settings = config.Values{}
