@@ -102,7 +102,7 @@ type Engine struct {
 	opts   Options
 	log    *zap.Logger
 	Store  *store.Store
-	Bus    *eventbus.Bus[Event]
+	Bus    *eventbus.Bus[Event, *Event]
 	Broker *Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager

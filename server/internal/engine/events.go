@@ -61,32 +61,26 @@ type ErrorInfo struct {
 // the engine's vocabulary.
 
 // BusSession is the session whose stream the event belongs to.
-func (e Event) BusSession() string { return e.SessionID }
+func (e *Event) BusSession() string { return e.SessionID }
 
 // BusSeq is the seq the bus stamped.
-func (e Event) BusSeq() int64 { return e.Seq }
+func (e *Event) BusSeq() int64 { return e.Seq }
 
-// WithBusSeq returns e stamped with seq.
-func (e Event) WithBusSeq(seq int64) Event {
-	e.Seq = seq
-	return e
-}
+// SetBusSeq stamps e with seq.
+func (e *Event) SetBusSeq(seq int64) { e.Seq = seq }
 
 // Continues reports whether e is a delta of the same message, turn and
 // agent as prev, of the same kind: a slow subscriber has it appended to
 // prev. Terminal events (anything but a text or reasoning delta) are never
 // merged or dropped.
-func (e Event) Continues(prev Event) bool {
+func (e *Event) Continues(prev *Event) bool {
 	delta := e.Kind == kinds.TextDelta || e.Kind == kinds.ReasoningDelta
 	return delta && prev.Kind == e.Kind && prev.SessionID == e.SessionID &&
 		prev.MessageID == e.MessageID && prev.TurnID == e.TurnID && prev.SubAgentTag == e.SubAgentTag
 }
 
 // DeltaText is the text a delta adds.
-func (e Event) DeltaText() string { return e.Text }
+func (e *Event) DeltaText() string { return e.Text }
 
-// WithDeltaText returns e carrying text (the deltas merged into it).
-func (e Event) WithDeltaText(text string) Event {
-	e.Text = text
-	return e
-}
+// SetDeltaText replaces e's text (with the deltas merged into it).
+func (e *Event) SetDeltaText(text string) { e.Text = text }

@@ -38,13 +38,15 @@ func TestEventContinuesOnlyItsOwnDelta(t *testing.T) {
 		}{"terminal " + string(k), kp, kp, false})
 	}
 	for _, c := range cases {
-		if got := c.e.Continues(c.prev); got != c.want {
+		if got := c.e.Continues(&c.prev); got != c.want {
 			t.Errorf("%s: Continues = %v, want %v", c.name, got, c.want)
 		}
 	}
-	e := prev.WithBusSeq(7).WithDeltaText("xyz")
-	if e.Seq != 7 || e.BusSeq() != 7 || e.Text != "xyz" || e.DeltaText() != "xyz" || e.BusSession() != "s" || prev.Seq != 0 {
+	e := prev
+	e.SetBusSeq(7)
+	e.SetDeltaText("xyz")
+	if e.Seq != 7 || e.BusSeq() != 7 || e.Text != "xyz" || e.DeltaText() != "xyz" || e.BusSession() != "s" || prev.Seq != 0 || prev.Text != "x" {
 		t.Errorf("stamping: %+v (from %+v)", e, prev)
 	}
-	var _ eventbus.Event[Event] = Event{}
+	_ = eventbus.New[Event]() // Event satisfies the bus's constraint
 }

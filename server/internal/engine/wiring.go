@@ -275,7 +275,7 @@ func (e *Engine) cancelAll() {
 type approvalHost struct {
 	settings func() config.Settings
 	broker   *Broker
-	bus      *eventbus.Bus[Event]
+	bus      *eventbus.Bus[Event, *Event]
 	tr       func(string, ...any) string
 }
 
@@ -302,7 +302,7 @@ type compactionHost struct {
 	headless      bool
 	settings      func() config.Settings
 	meter         *usage.Meter
-	bus           *eventbus.Bus[Event]
+	bus           *eventbus.Bus[Event, *Event]
 	tr            func(string, ...any) string
 	contextUse    func(context.Context, string) usage.Context
 	beforeCompact func(ctx context.Context, sid, turnID string, byUser bool)

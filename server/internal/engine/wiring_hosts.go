@@ -24,7 +24,7 @@ import (
 
 // planHost is what the plan runner uses (planrun.Host).
 type planHost struct {
-	bus       *eventbus.Bus[Event]
+	bus       *eventbus.Bus[Event, *Event]
 	compactor *compaction.Compactor
 	limits    func() scheduler.Limits
 	running   func(sid string) bool
@@ -49,7 +49,7 @@ func (h planHost) BlockCompaction(sid, why string) func() { return h.compactor.B
 // reviewHost is what the reviewers use (reviewers.Host).
 type reviewHost struct {
 	settings func() config.Settings
-	bus      *eventbus.Bus[Event]
+	bus      *eventbus.Bus[Event, *Event]
 	tr       func(string, ...any) string
 	// client resolves the review's profile; denied is the permission
 	// rules' verdict on a command.
@@ -80,7 +80,7 @@ func (h reviewHost) Denied(ws shellcheck.Workspace, command string, an shellchec
 // rollbackHost is what the snapshots and restores use (rollback.Host).
 type rollbackHost struct {
 	settings    func() config.Settings
-	bus         *eventbus.Bus[Event]
+	bus         *eventbus.Bus[Event, *Event]
 	tr          func(string, ...any) string
 	cancelAll   func()
 	forgetReads func(sid string)
@@ -108,7 +108,7 @@ func (h rollbackHost) Tr(msg string, args ...any) string { return h.tr(msg, args
 
 // modesHost is what the working modes use (moderun.Host).
 type modesHost struct {
-	bus         *eventbus.Bus[Event]
+	bus         *eventbus.Bus[Event, *Event]
 	store       *store.Store
 	settings    func() config.Settings
 	tr          func(string, ...any) string
@@ -144,7 +144,7 @@ func (h modesHost) Tr(msg string, args ...any) string { return h.tr(msg, args...
 
 // slashHost is what the slash commands use (slashcmd.Host).
 type slashHost struct {
-	bus             *eventbus.Bus[Event]
+	bus             *eventbus.Bus[Event, *Event]
 	tr              func(string, ...any) string
 	snaps           *rollback.Manager
 	meter           *usage.Meter

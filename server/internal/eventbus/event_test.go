@@ -25,21 +25,13 @@ type event struct {
 	Text        string
 }
 
-func (e event) BusSession() string { return e.SessionID }
-func (e event) BusSeq() int64      { return e.Seq }
-func (e event) DeltaText() string  { return e.Text }
+func (e *event) BusSession() string       { return e.SessionID }
+func (e *event) BusSeq() int64            { return e.Seq }
+func (e *event) SetBusSeq(seq int64)      { e.Seq = seq }
+func (e *event) DeltaText() string        { return e.Text }
+func (e *event) SetDeltaText(text string) { e.Text = text }
 
-func (e event) WithBusSeq(seq int64) event {
-	e.Seq = seq
-	return e
-}
-
-func (e event) WithDeltaText(text string) event {
-	e.Text = text
-	return e
-}
-
-func (e event) Continues(prev event) bool {
+func (e *event) Continues(prev *event) bool {
 	delta := e.Kind == kinds.TextDelta || e.Kind == kinds.ReasoningDelta
 	return delta && prev.Kind == e.Kind && prev.SessionID == e.SessionID &&
 		prev.MessageID == e.MessageID && prev.TurnID == e.TurnID && prev.SubAgentTag == e.SubAgentTag

@@ -60,7 +60,7 @@ func TestSubscribeFlushAfterEachRun(t *testing.T) {
 func TestRingWrapsAcrossBlocks(t *testing.T) {
 	var r ring[event]
 	for i := 1; i <= RingSize+ringBlock+7; i++ {
-		r.push(event{Seq: int64(i)})
+		r.push(&event{Seq: int64(i)})
 		if want := min(i, RingSize); r.len() != want {
 			t.Fatalf("after %d pushes len %d, want %d", i, r.len(), want)
 		}

@@ -11,7 +11,7 @@ import (
 
 // blockedSubscriber subscribes a consumer that holds its first event until
 // release is closed, and records everything it is handed.
-func blockedSubscriber(t *testing.T, b *Bus[event]) (got func() []event, first <-chan struct{}, release chan struct{}, unsub func()) {
+func blockedSubscriber(t *testing.T, b *Bus[event, *event]) (got func() []event, first <-chan struct{}, release chan struct{}, unsub func()) {
 	t.Helper()
 	var mu sync.Mutex
 	var events []event

@@ -19,7 +19,8 @@ type ring[E any] struct {
 	start  int // index of the oldest event once full
 }
 
-func (r *ring[E]) push(e E) {
+// push copies e into the ring and returns its slot.
+func (r *ring[E]) push(e *E) *E {
 	i := r.n
 	if r.n == RingSize {
 		i = r.start
@@ -32,14 +33,15 @@ func (r *ring[E]) push(e E) {
 		b = new([ringBlock]E)
 		r.blocks[i/ringBlock] = b
 	}
-	b[i%ringBlock] = e
+	b[i%ringBlock] = *e
+	return &b[i%ringBlock]
 }
 
 // len is how many events the ring holds.
 func (r *ring[E]) len() int { return r.n }
 
-// at returns the i-th oldest event.
-func (r *ring[E]) at(i int) E {
+// at returns the i-th oldest event, in place.
+func (r *ring[E]) at(i int) *E {
 	j := (r.start + i) % RingSize
-	return r.blocks[j/ringBlock][j%ringBlock]
+	return &r.blocks[j/ringBlock][j%ringBlock]
 }

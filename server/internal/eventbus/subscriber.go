@@ -20,7 +20,7 @@ const MergeBacklog = 256
 //
 // Concurrency: push may be called from any goroutine (Publish calls it
 // under the bus lock); mu guards queue and closed. loop is the only reader.
-type subscriber[E Event[E]] struct {
+type subscriber[E any, P Event[E]] struct {
 	fn     func(E)
 	flush  func()
 	mu     sync.Mutex
@@ -32,36 +32,37 @@ type subscriber[E Event[E]] struct {
 
 // pending is a queued event; more holds the text of deltas merged into it,
 // so a long run of merges appends instead of copying the text each time.
-type pending[E Event[E]] struct {
+type pending[E any] struct {
 	ev   E
 	more *strings.Builder
 }
 
-func (p *pending[E]) event() E {
+// delivered is the queued event with the text merged into it.
+func delivered[E any, P Event[E]](p *pending[E]) E {
 	if p.more != nil {
-		p.ev = p.ev.WithDeltaText(p.more.String())
+		P(&p.ev).SetDeltaText(p.more.String())
 	}
 	return p.ev
 }
 
-func (s *subscriber[E]) push(e E) {
+func (s *subscriber[E, P]) push(e *E) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	if n := len(s.queue); n > MergeBacklog && e.Continues(s.queue[n-1].ev) {
+	if n := len(s.queue); n > MergeBacklog && P(e).Continues(&s.queue[n-1].ev) {
 		last := &s.queue[n-1]
 		if last.more == nil {
 			last.more = &strings.Builder{}
-			last.more.WriteString(last.ev.DeltaText())
+			last.more.WriteString(P(&last.ev).DeltaText())
 		}
-		last.more.WriteString(e.DeltaText())
-		last.ev = last.ev.WithBusSeq(e.BusSeq())
+		last.more.WriteString(P(e).DeltaText())
+		P(&last.ev).SetBusSeq(P(e).BusSeq())
 		s.mu.Unlock()
 		return
 	}
-	s.queue = append(s.queue, pending[E]{ev: e})
+	s.queue = append(s.queue, pending[E]{ev: *e})
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -69,7 +70,7 @@ func (s *subscriber[E]) push(e E) {
 	}
 }
 
-func (s *subscriber[E]) loop() {
+func (s *subscriber[E, P]) loop() {
 	defer close(s.done)
 	var spare []pending[E]
 	for {
@@ -81,7 +82,7 @@ func (s *subscriber[E]) loop() {
 		closed := s.closed
 		s.mu.Unlock()
 		for i := range batch {
-			s.fn(batch[i].event())
+			s.fn(delivered[E, P](&batch[i]))
 			batch[i] = pending[E]{}
 		}
 		if len(batch) > 0 && s.flush != nil {
@@ -97,7 +98,7 @@ func (s *subscriber[E]) loop() {
 	}
 }
 
-func (s *subscriber[E]) close() {
+func (s *subscriber[E, P]) close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
