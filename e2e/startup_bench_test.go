@@ -147,7 +147,15 @@ const startupProbeJS = `(marker) => {
     shown = !!last && last.textContent.includes(marker);
   }
   const marks = {};
-  if (input) for (const e of performance.getEntriesByType('mark')) if (e.name.startsWith('govibe/')) marks[e.name] = performance.timeOrigin + e.startTime;
+  if (input) {
+    for (const e of performance.getEntriesByType('mark')) if (e.name.startsWith('govibe/')) marks[e.name] = performance.timeOrigin + e.startTime;
+    // The webview document's start, and the extension's moments before it
+    // (extension/src/webviewHtml.ts): where the time before the script went.
+    marks['webview/document'] = performance.timeOrigin;
+    try {
+      for (const [k, v] of Object.entries(JSON.parse(document.body.dataset.start || '{}'))) marks['extension/' + k] = v;
+    } catch {}
+  }
   const seen = !!q('.monaco-workbench .part.activitybar');
   return { now, seen, origin: performance.timeOrigin, wb: wb ? performance.timeOrigin + wb.startTime : 0, nav: nav ? performance.timeOrigin : 0, usable, shown, marks };
 }`

@@ -175,6 +175,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     state: context.workspaceState,
     storageDir,
     mcpInputs: () => supplyMcpInputs(mcpInputDeps, true),
+    startMoments: { exthost: Math.round(activatedAt - process.uptime() * 1000), activate: activatedAt },
   });
   const chatView = chat;
 

@@ -5,10 +5,24 @@ import * as path from 'node:path';
 export interface WebviewHtmlInput {
   cspSource: string;
   nonce: string;
-  scriptUri: string;
-  styleUri: string;
-  codiconUri: string;
+  /**
+   * The bundle and its styles, inlined (webviewAssets): each file a
+   * webview loads goes through the editor's resource loader, and the
+   * three round trips were most of the time between the view's document
+   * and its script on start-up (issue 33 §6).
+   */
+  script: string;
+  style: string;
+  /** codicon.css with its font's URL made absolute (the font still loads from disk). */
+  codiconStyle: string;
   lang: string;
+  /**
+   * Moments of the start-up before the webview existed, in epoch ms (the
+   * extension host's start, the extension's activation, the view's
+   * resolution): the start-up benchmark reads them beside the webview's
+   * own marks to say where the time went.
+   */
+  startMoments?: Record<string, number>;
 }
 
 export function makeNonce(): string {
@@ -33,16 +47,33 @@ export function webviewHtml(i: WebviewHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(i.cspSource, i.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${a(i.codiconUri)}" nonce="${a(i.nonce)}">
-<link rel="stylesheet" href="${a(i.styleUri)}" nonce="${a(i.nonce)}">
+<style nonce="${a(i.nonce)}">${inlineSafe(i.codiconStyle, 'style')}</style>
+<style nonce="${a(i.nonce)}">${inlineSafe(i.style, 'style')}</style>
 <title>GoVibe</title>
 </head>
-<body>
+<body data-start="${a(JSON.stringify(i.startMoments ?? {}))}">
 <div id="root"></div>
-<script type="module" nonce="${a(i.nonce)}" src="${a(i.scriptUri)}"></script>
+<script type="module" nonce="${a(i.nonce)}">${inlineSafe(i.script, 'script')}</script>
 </body>
 </html>
 `;
+}
+
+/**
+ * Text safe inside a <script> or <style> element: a closing tag in it
+ * would end the element early. In a script `<\/` is the same string or
+ * regular expression as `</`; CSS reads `\/` as `/`.
+ */
+export function inlineSafe(text: string, tag: 'script' | 'style'): string {
+  return text.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1');
+}
+
+/**
+ * codicon.css as shipped links its font relatively ("./codicon.ttf?…");
+ * inlined, that must be the font's webview URI.
+ */
+export function absoluteCodiconFont(css: string, fontUri: string): string {
+  return css.replace(/url\((["']?)\.\/codicon\.ttf(\?[^"')]*)?\1\)/g, (_m, q: string, query: string | undefined) => `url(${q}${fontUri}${query ?? ''}${q})`);
 }
 
 function escapeAttr(s: string): string {

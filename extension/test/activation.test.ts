@@ -65,6 +65,12 @@ let ctx: ReturnType<typeof fakeContext>;
 
 beforeAll(async () => {
   fs.mkdirSync(path.join(extDir, 'extension', 'webview', 'l10n'), { recursive: true });
+  // The webview's bundle, inlined into its HTML.
+  const dist = path.join(extDir, 'extension', 'webview', 'dist');
+  fs.mkdirSync(dist, { recursive: true });
+  fs.writeFileSync(path.join(dist, 'main.js'), 'window.__govibeBundle = 1;');
+  fs.writeFileSync(path.join(dist, 'main.css'), 'body{margin:0}');
+  fs.writeFileSync(path.join(dist, 'codicon.css'), '@font-face{src:url("./codicon.ttf?h")}');
   fs.writeFileSync(path.join(extDir, 'extension', 'webview', 'l10n', 'bundle.l10n.zh-cn.json'), JSON.stringify({ Send: '发送' }));
   process.env.FAKE_MODE = 'ok';
   process.env.FAKE_RECORD = recordFile;
@@ -131,7 +137,9 @@ describe('activation', () => {
       `file://${path.join(storage, 'mcp-images')}`,
     ]);
     expect(view.webview.html).toMatch(/script-src 'nonce-[^']+'/);
-    expect(view.webview.html).toContain(path.join('extension', 'webview', 'dist', 'main.js'));
+    // The bundle is inline; the codicon font loads from the bundle's folder.
+    expect(view.webview.html).toContain('window.__govibeBundle = 1;');
+    expect(view.webview.html).toContain(`url("file://${path.join(extDir, 'extension', 'webview', 'dist', 'codicon.ttf')}?h")`);
     expect(view.webview.html).not.toContain('unsafe-eval');
   });
 

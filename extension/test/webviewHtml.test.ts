@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../src/webviewHtml';
+import { absoluteCodiconFont, contentSecurityPolicy, inlineSafe, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../src/webviewHtml';
 import { isRemedy } from '../src/errorActions';
 
 describe('webview HTML', () => {
@@ -8,18 +8,48 @@ describe('webview HTML', () => {
     expect(csp).toBe(
       "default-src 'none'; script-src 'nonce-N1'; style-src vscode-resource: 'nonce-N1'; font-src vscode-resource:; img-src vscode-resource: https: data:;",
     );
-    const html = webviewHtml({ cspSource: 'vscode-resource:', nonce: 'N1', scriptUri: 's.js', styleUri: 'm.css', codiconUri: 'c.css', lang: 'zh-cn' });
-    expect(html).toContain('<script type="module" nonce="N1" src="s.js"></script>');
-    expect(html).toContain('<link rel="stylesheet" id="vscode-codicon-stylesheet" href="c.css" nonce="N1">');
+    const html = webviewHtml({ cspSource: 'vscode-resource:', nonce: 'N1', script: 'run()', style: 'b{}', codiconStyle: '.c{}', lang: 'zh-cn' });
+    // The bundle and the styles are inline, each carrying the nonce.
+    expect(html).toContain('<script type="module" nonce="N1">run()</script>');
+    expect(html).toContain('<style nonce="N1">.c{}</style>');
+    expect(html).toContain('<style nonce="N1">b{}</style>');
     expect(html).toContain('<html lang="zh-cn">');
     expect(html).not.toMatch(/unsafe-(eval|inline)/);
     expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html.match(/<style/g)).toHaveLength(2);
   });
 
   it('escapes attribute values', () => {
-    const html = webviewHtml({ cspSource: 'x', nonce: 'n', scriptUri: 'a"><script>alert(1)</script>', styleUri: 'm', codiconUri: 'c', lang: 'en' });
+    const html = webviewHtml({ cspSource: 'x', nonce: 'n"><script>alert(1)</script>', script: '', style: '', codiconStyle: '', lang: 'en' });
     expect(html).not.toContain('<script>alert');
-    expect(html).toContain('a&quot;&gt;&lt;script&gt;');
+    expect(html).toContain('n&quot;&gt;&lt;script&gt;');
+  });
+
+  it('keeps inlined text inside its element', () => {
+    // A closing tag in the bundle (a string, a regular expression) would end
+    // the element early and run the rest as markup.
+    const script = 'const s = "</script><script>alert(1)</script>"; const r = /<\/SCRIPT>/;';
+    const html = webviewHtml({ cspSource: 'x', nonce: 'n', script, style: 'a::after{content:"</style><b>x</b>"}', codiconStyle: '', lang: 'en' });
+    expect(html.match(/<\/script>/gi)).toHaveLength(1);
+    expect(html.match(/<\/style>/gi)).toHaveLength(2);
+    // What the script reads is unchanged: `<\/` is `</` in a JS string.
+    const escaped = inlineSafe(script, 'script');
+    expect(new Function(`${escaped}; return s;`)()).toBe('</script><script>alert(1)</script>');
+  });
+
+  it('points the inlined codicon font at its webview URI', () => {
+    const css = '@font-face{font-family:"codicon";src:url("./codicon.ttf?721d") format("truetype")}';
+    expect(absoluteCodiconFont(css, 'https://file+.vscode-resource/x/codicon.ttf')).toBe(
+      '@font-face{font-family:"codicon";src:url("https://file+.vscode-resource/x/codicon.ttf?721d") format("truetype")}',
+    );
+  });
+
+  it('carries the start-up moments as data the page parses back', () => {
+    const html = webviewHtml({ cspSource: 'x', nonce: 'n', script: '', style: '', codiconStyle: '', lang: 'en', startMoments: { activate: 1700000000123, resolve: 1700000000456 } });
+    const attr = /<body data-start="([^"]*)">/.exec(html)?.[1] ?? '';
+    const unescaped = attr.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    expect(JSON.parse(unescaped)).toEqual({ activate: 1700000000123, resolve: 1700000000456 });
+    expect(webviewHtml({ cspSource: 'x', nonce: 'n', script: '', style: '', codiconStyle: '', lang: 'en' })).toContain('<body data-start="{}">');
   });
 
   it('makes fresh, long nonces', () => {

@@ -30,7 +30,7 @@ import {
 import { paneTitle } from '../paneTitles';
 import { TranscriptBuffer } from '../transcript';
 import { answerCompletion, isCompletionMessage, type SymbolSearch } from './chatCompletions';
-import { MCP_IMAGE_DIR, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
+import { MCP_IMAGE_DIR, absoluteCodiconFont, isExternalLink, isMcpImagePath, isScreenshotPath, makeNonce, webviewHtml } from '../webviewHtml';
 import type { EditorRequests } from './editorRequests';
 import { mcpAction } from './mcpView';
 import { showAgentNotification } from './notifications';
@@ -53,9 +53,29 @@ export interface ChatViewDeps {
   storageDir?: string;
   /** Asks for the .vscode/mcp.json inputs servers wait for and sends them (mcpInputs.ts). */
   mcpInputs?: () => Promise<MCPStatusResult>;
+  /** Start-up moments before the view (epoch ms), passed to the webview for the start-up benchmark. */
+  startMoments?: Record<string, number>;
 }
 
 const SESSION_KEY = 'govibe.currentSession';
+
+/** The webview's bundle and styles, read once per extension host (they ship with the extension). */
+let assetCache: { dir: string; script: string; style: string; codicons: string } | undefined;
+
+function webviewAssets(dir: string, log: (line: string) => void): { script: string; style: string; codicons: string } {
+  if (assetCache?.dir !== dir) {
+    const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
+    try {
+      assetCache = { dir, script: read('main.js'), style: read('main.css'), codicons: read('codicon.css') };
+    } catch (err) {
+      // A broken install: say so in the view instead of leaving it blank.
+      log(`the chat view's files are unreadable: ${err instanceof Error ? err.message : String(err)}`);
+      const text = vscode.l10n.t("GoVibe's chat view files are missing ({0}). Reinstall the extension.", dir);
+      return { script: `document.getElementById('root').textContent = ${JSON.stringify(text)};`, style: '', codicons: '' };
+    }
+  }
+  return assetCache;
+}
 
 /**
  * Messages in the first page a session opens with: a screenful and more.
@@ -139,13 +159,15 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       localResourceRoots: shots && images ? [dist, shots, images] : [dist],
     };
     const nonce = makeNonce();
+    const assets = webviewAssets(dist.fsPath, (l) => this.deps.log(l));
     view.webview.html = webviewHtml({
       cspSource: view.webview.cspSource,
       nonce,
-      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.js')).toString(),
-      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.css')).toString(),
-      codiconUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
+      script: assets.script,
+      style: assets.style,
+      codiconStyle: absoluteCodiconFont(assets.codicons, view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.ttf')).toString()),
       lang: this.deps.locale(),
+      startMoments: { ...this.deps.startMoments, resolve: this.resolvedAt },
     });
     view.webview.onDidReceiveMessage((m: WebviewMessage) => {
       this.onMessage(m).catch((err) => this.failed(err));

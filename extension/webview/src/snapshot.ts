@@ -52,3 +52,44 @@ export function snapshotMarkdown(summary: string): string {
   }
   return out.length ? out.join('\n\n') : summary;
 }
+
+/** A section of the kept block, labelled for a person. */
+export interface KeptSection {
+  label: string;
+  text: string;
+}
+
+function keptLabel(tag: string): string | undefined {
+  switch (tag) {
+    case 'original_request':
+      return l10n.t('Your first request');
+    case 'current_request':
+      return l10n.t('Your current request');
+    case 'todo_list':
+      return l10n.t('Todo list');
+    case 'user_decisions':
+      return l10n.t('Your decisions');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The block a compaction keeps word for word (server/internal/compact
+ * kept.go: <kept_verbatim> with the model-facing lead-ins and one element
+ * per kind) as labelled sections; undefined when it has another shape,
+ * and the block is then shown as sent, so nothing is hidden.
+ */
+export function keptSections(kept: string): KeptSection[] | undefined {
+  const m = /^<kept_verbatim>([\s\S]*)<\/kept_verbatim>$/.exec(kept.trim());
+  if (!m) return undefined;
+  const body = m[1];
+  const out: KeptSection[] = [];
+  const element = /<([a-z_]+)>\n?([\s\S]*?)\n?<\/\1>/g;
+  for (let e = element.exec(body); e; e = element.exec(body)) {
+    const label = keptLabel(e[1]);
+    if (!label) return undefined;
+    if (e[2].trim()) out.push({ label, text: e[2] });
+  }
+  return out.length ? out : undefined;
+}

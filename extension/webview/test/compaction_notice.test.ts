@@ -42,8 +42,12 @@ describe('compaction notice', () => {
     h.q('compaction-toggle')!.click();
     await flush();
     expect(h.q('compaction')!.querySelector('strong')!.textContent).toBe('the lexer');
-    // The kept block is shown as sent, not mixed into the summary.
-    expect(h.q('compaction-kept-text')!.textContent).toBe(kept);
+    // The kept block is its own labelled sections, not mixed into the
+    // summary, and without the tags the model reads.
+    const keptEl = h.q('compaction-kept-text')!;
+    expect(keptEl.querySelector('strong')!.textContent).toBe('Your current request');
+    expect(keptEl.querySelector('pre')!.textContent).toBe('port the tokenizer');
+    expect(keptEl.textContent).not.toContain('<');
     expect(h.q('compaction')!.querySelector('strong')!.closest('div')!.textContent).not.toContain('port the tokenizer');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { snapshotMarkdown } from '../src/snapshot';
+import { keptSections, snapshotMarkdown } from '../src/snapshot';
 
 describe('snapshotMarkdown', () => {
   test('labels each known section instead of printing the XML tags', () => {
@@ -23,6 +23,44 @@ describe('snapshotMarkdown', () => {
       '<state_snapshot></state_snapshot>',
     ]) {
       expect(snapshotMarkdown(s)).toBe(s);
+    }
+  });
+});
+
+describe('keptSections', () => {
+  test('labels each kept element and drops the lead-ins written for the model', () => {
+    // As server/internal/compact/kept.go renders it.
+    const k = [
+      '<kept_verbatim>',
+      'Kept word for word outside the summary; where the summary differs, this is right.',
+      '',
+      "The user's first request in this session:",
+      '<original_request>',
+      'Please plan <the> cache work',
+      '</original_request>',
+      '',
+      'The todo list now:',
+      '<todo_list>',
+      'Goal: Cache figures',
+      '1. [done] Count cached tokens',
+      '</todo_list>',
+      '',
+      'What the user decided, oldest first:',
+      '<user_decisions>',
+      '- answered "DeepSeek"',
+      '</user_decisions>',
+      '</kept_verbatim>',
+    ].join('\n');
+    expect(keptSections(k)).toEqual([
+      { label: 'Your first request', text: 'Please plan <the> cache work' },
+      { label: 'Todo list', text: 'Goal: Cache figures\n1. [done] Count cached tokens' },
+      { label: 'Your decisions', text: '- answered "DeepSeek"' },
+    ]);
+  });
+
+  test('another shape is shown as sent', () => {
+    for (const s of ['plain text', '<kept_verbatim><unknown>x</unknown></kept_verbatim>', '<kept_verbatim>\n</kept_verbatim>', '<kept_verbatim><todo_list>open']) {
+      expect(keptSections(s)).toBeUndefined();
     }
   });
 });

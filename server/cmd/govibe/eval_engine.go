@@ -109,7 +109,7 @@ func (r *transcriptRecorder) event(ev engine.Event) {
 // approved as the editor's "Run plan" would, and its run waited for too.
 func (r *transcriptRecorder) drive(ctx context.Context, eng *engine.Engine, run evalsuite.Run) (evalsuite.Transcript, error) {
 	r.byID = map[string]int{}
-	s, err := eng.CreateSession(ctx, "")
+	s, err := eng.Sessions.Create(ctx, "")
 	if err != nil {
 		return r.tr, err
 	}

@@ -233,7 +233,7 @@ func execCmd(args []string) int {
 	}
 	sess := *sessionID
 	if sess == "" {
-		s, err := eng.CreateSession(ctx, "")
+		s, err := eng.Sessions.Create(ctx, "")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "govibe exec:", err)
 			return exitError

@@ -40,7 +40,7 @@ func sessionCmd(args []string) int {
 	ctx := context.Background()
 	switch sub {
 	case "list":
-		list, err := eng.ListSessions(ctx, 1000)
+		list, err := eng.Sessions.List(ctx, 1000)
 		if err != nil {
 			fmt.Fprintln(stderr, "govibe session list:", err)
 			return exitError

@@ -105,12 +105,33 @@ func jsonKind(s string) string {
 func textProtocolInstructions(ts []tools.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tool calls\nThis endpoint has no native tool calling. To call a tool, write one block per call:\n")
-	b.WriteString(`<tool_call>{"tool": "read_file", "arguments": {"filePath": "README.md"}}</tool_call>` + "\n")
+	b.WriteString(textCallExample(ts) + "\n")
 	b.WriteString("The arguments must be a JSON object matching the tool's schema. Results arrive in the next user message as <tool_result> blocks. A reply with no <tool_call> block ends your turn.\n\nTools:\n")
 	for _, t := range ts {
 		fmt.Fprintf(&b, "## %s\n%s\nSchema: %s\n", t.Name(), strings.TrimSpace(tools.Describe(t, ts)), t.Schema())
 	}
 	return b.String()
+}
+
+// textCallExample shows the block with a tool the request offers (an
+// example naming a tool that is not offered only invites a refused call),
+// its first required argument filled with a placeholder.
+func textCallExample(ts []tools.Tool) string {
+	name, args := "TOOL_NAME", map[string]string{"ARGUMENT": "value"}
+	if len(ts) > 0 {
+		name, args = ts[0].Name(), map[string]string{}
+		var schema struct {
+			Required []string `json:"required"`
+		}
+		if json.Unmarshal(ts[0].Schema(), &schema) == nil && len(schema.Required) > 0 {
+			args[schema.Required[0]] = "..."
+		}
+	}
+	call, _ := json.Marshal(struct {
+		Tool      string            `json:"tool"`
+		Arguments map[string]string `json:"arguments"`
+	}{name, args})
+	return "<tool_call>" + string(call) + "</tool_call>"
 }
 
 func formatTextResult(c llm.ToolCall, res tools.Result) string {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/tools"
 )
 
 func TestParseTextToolCalls(t *testing.T) {
@@ -84,5 +86,41 @@ func TestRawContentFallbackFillsInOrder(t *testing.T) {
 		if m[fields[i]] != want[i] {
 			t.Fatalf("call %d %s = %q, want %q", i, fields[i], m[fields[i]], want[i])
 		}
+	}
+}
+
+// The text protocol's example calls a tool the request offers, with the
+// tool's own first required argument: an example naming a tool that is
+// not offered invites a call that is refused.
+func TestTextProtocolExampleUsesAnOfferedTool(t *testing.T) {
+	var offered []tools.Tool
+	for _, tl := range tools.Builtin() {
+		if tl.Name() != "read_file" {
+			offered = append(offered, tl)
+		}
+	}
+	text := textProtocolInstructions(offered)
+	example := textCallExample(offered)
+	if !strings.Contains(text, example) {
+		t.Fatalf("the instructions lack their example %q", example)
+	}
+	calls, err := ParseTextToolCalls(example)
+	if err != nil || len(calls.Calls) != 1 || calls.Calls[0].Name != offered[0].Name() {
+		t.Fatalf("the example %q parses to %+v (%v), want one call of %s", example, calls, err, offered[0].Name())
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(offered[0].Schema(), &schema)
+	var args map[string]any
+	_ = json.Unmarshal([]byte(calls.Calls[0].Arguments), &args)
+	if len(schema.Required) > 0 && args[schema.Required[0]] == nil {
+		t.Fatalf("the example's arguments %v lack the required %q", args, schema.Required[0])
+	}
+	if strings.Contains(text, `"tool":"read_file"`) || strings.Contains(text, `"tool": "read_file"`) {
+		t.Fatal("the example names read_file, which is not offered")
+	}
+	if got := textCallExample(nil); !strings.Contains(got, "TOOL_NAME") {
+		t.Fatalf("with no tools the example is %q", got)
 	}
 }

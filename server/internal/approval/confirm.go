@@ -24,7 +24,7 @@ type Confirm struct {
 	Question     string          `json:"question,omitempty"`
 	Options      []string        `json:"options,omitempty"`
 	// DialogID and Thread place an ask_human question in its dialog:
-	// the earlier exchanges, oldest first (the engine's broker_dialog.go).
+	// the earlier exchanges, oldest first (package dialogs, dialog.go).
 	DialogID string             `json:"dialogId,omitempty"`
 	Thread   []QuestionExchange `json:"thread,omitempty"`
 	// Server and Tool name an MCP call (kind tool); Command holds the

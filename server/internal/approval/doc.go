@@ -3,16 +3,16 @@
 // reviewer gave up on. It applies the permission
 // rules, the reviewers (package reviewers), anti-repeat, auto-approve
 // settings and the headless policy, and asks the user otherwise through
-// Host.Ask (the engine's Broker). It reaches the engine only through Host
+// Host.Ask (dialogs.Broker). It reaches the engine only through Host
 // and the Turn it decides for.
 //
 // # What it decides
 //
 // Edits, shell commands, MCP calls, web fetches and browser runs, and the plan
 // question when the plan reviewer gives up. Host gives it typed settings, Ask
-// (the engine's Broker), Tr and a notice on a turn; a Turn names the session,
+// (dialogs.Broker), Tr and a notice on a turn; a Turn names the session,
 // turn, request, current message id and the before-mutation hook. Confirm and
-// Answer are its types. The engine's turnApprover adds ask_human (the Broker's
+// Answer are its types. The engine's turnApprover adds ask_human (dialogs.Questions'
 // dialogs) and show_notification. Shell commands pass static analysis (package
 // shellcheck), the permission rules (deny → ask → allow, per parsed
 // sub-command), anti-repeat (repeat.go: the same command in the same workspace

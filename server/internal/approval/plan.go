@@ -94,6 +94,11 @@ const DefaultQuestionTimeout = 30 * time.Minute
 // makes it).
 const ReasonTimedOut = "\x00timeout"
 
+// ReasonClosed is the Answer.Reason of an ask_human follow-up whose dialog
+// the user closed before seeing it (never sent by a client: the dialogs
+// Broker makes it).
+const ReasonClosed = "\x00closed"
+
 var errQuestionTimeout = errors.New("the question to the user timed out")
 
 // QuestionTimeout is askHuman.timeoutMs, which bounds every question to

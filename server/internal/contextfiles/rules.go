@@ -119,6 +119,17 @@ func splitRule(f File) (ruleHeader, string, error) {
 func loadInstructions(root string) (files []File, problems []error) {
 	matches, _ := filepath.Glob(filepath.Join(root, ".github", "instructions", "*.instructions.md"))
 	sort.Strings(matches)
+	return loadRuleFiles(root, matches, func(f *File, h ruleHeader, body string) bool {
+		f.Content, f.ApplyTo = body, patterns(&h.ApplyTo)
+		return true
+	})
+}
+
+// loadRuleFiles reads each of matches as a rule file with a header;
+// apply fills the file from its header and body, or drops it (false).
+// An unreadable file or a header that does not parse is a problem, and
+// the rest still load.
+func loadRuleFiles(root string, matches []string, apply func(f *File, h ruleHeader, body string) bool) (files []File, problems []error) {
 	for _, m := range matches {
 		f, ok, err := readRel(root, m)
 		if err != nil || !ok {
@@ -130,8 +141,9 @@ func loadInstructions(root string) (files []File, problems []error) {
 			problems = append(problems, fmt.Errorf("%s: %v", m, err))
 			continue
 		}
-		f.Content, f.ApplyTo = body, patterns(&h.ApplyTo)
-		files = append(files, f)
+		if apply(&f, h, body) {
+			files = append(files, f)
+		}
 	}
 	return files, problems
 }
@@ -150,17 +162,7 @@ func loadCursorRules(root string) (files []File, problems []error) {
 		}
 		return nil
 	})
-	for _, m := range matches {
-		f, ok, err := readRel(root, m)
-		if err != nil || !ok {
-			problems = appendErr(problems, err)
-			continue
-		}
-		h, body, err := splitRule(f)
-		if err != nil {
-			problems = append(problems, fmt.Errorf("%s: %v", m, err))
-			continue
-		}
+	return loadRuleFiles(root, matches, func(f *File, h ruleHeader, body string) bool {
 		globs := patterns(&h.Globs)
 		switch {
 		case h.AlwaysApply:
@@ -171,11 +173,10 @@ func loadCursorRules(root string) (files []File, problems []error) {
 			// Cursor offers such a rule to the model by its description.
 			f.Content = fmt.Sprintf("A rule to follow when it applies: %s. Read %s with read_file when it does.", strings.TrimSpace(h.Description), f.Rel)
 		default:
-			continue
+			return false
 		}
-		files = append(files, f)
-	}
-	return files, problems
+		return true
+	})
 }
 
 // loadClineRules reads .clinerules, a file or a folder.

@@ -136,7 +136,7 @@ func TestCacheMissCauses(t *testing.T) {
 	})
 
 	t.Run("model switched", func(t *testing.T) {
-		if err := x.E.SetSessionModel(ctx, sid, "B"); err != nil {
+		if err := x.E.Sessions.SetModel(ctx, sid, "B"); err != nil {
 			t.Fatal(err)
 		}
 		x.Turn(sid, "on B")

@@ -12,13 +12,14 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 // compatFile is a file of the shared corpus (testdata/compat), which
-// names its source in a .source note beside it.
+// must name its source in a .source note beside it.
 func compatFile(t *testing.T, rel string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "compat", filepath.FromSlash(rel)))
+	data, err := os.ReadFile(corpus.Path(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func (e *Engine) toolDefsOf(ctx context.Context, t *turn) []llm.ToolDef {
 // requestToolDefs is what the free run sends: no definitions in the text
 // tool-call protocol.
 func (e *Engine) requestToolDefs(ctx context.Context, sid string, p Profile) []llm.ToolDef {
-	if e.toolCalling(p) == "text" {
+	if e.Profiles.ToolCalling(p) == "text" {
 		return nil
 	}
 	return e.toolDefsOf(ctx, e.liveTurn(sid))
@@ -105,7 +105,7 @@ func (e *Engine) StartCompaction(ctx context.Context, sid, trigger string) (jobI
 		switch {
 		case err != nil:
 			status = "error"
-			text := e.Tr("Could not summarise earlier messages: %s", humanerr.Explain(e.Tr, err, e.profile().BaseURL).Message)
+			text := e.Tr("Could not summarise earlier messages: %s", humanerr.Explain(e.Tr, err, e.Profiles.Active().BaseURL).Message)
 			if errors.Is(err, compaction.ErrNothingToCompact) {
 				status, text = "done", e.Tr("Nothing to summarise yet: the conversation is still short.")
 			}

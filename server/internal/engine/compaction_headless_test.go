@@ -74,8 +74,8 @@ func TestDecisionOfEachConfirmation(t *testing.T) {
 			`Did not accept the todo plan and replied: "split step 2"`},
 		{"plan rejected", approval.Confirm{Kind: "question", Review: &reviewers.Card{}}, approval.Answer{Accept: true, Answer: approval.PlanReject}, "Rejected the todo plan"},
 		{"question declined", approval.Confirm{Kind: "question", Question: "Which DB?\nmore"}, approval.Answer{}, `Asked "Which DB?", the user declined to answer`},
-		{"timed out", approval.Confirm{Kind: "question", Question: "q"}, approval.Answer{Reason: reasonTimedOut}, ""},
-		{"closed", approval.Confirm{Kind: "question", Question: "q"}, approval.Answer{Reason: reasonClosed}, ""},
+		{"timed out", approval.Confirm{Kind: "question", Question: "q"}, approval.Answer{Reason: approval.ReasonTimedOut}, ""},
+		{"closed", approval.Confirm{Kind: "question", Question: "q"}, approval.Answer{Reason: approval.ReasonClosed}, ""},
 	} {
 		d, ok := decisionOf(rec(tt.c, tt.a))
 		got := ""

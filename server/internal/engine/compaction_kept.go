@@ -12,7 +12,6 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/tools"
 )
 
 // What compaction keeps outside its summary (the user's decisions) and the
@@ -46,11 +45,11 @@ func decisionOf(r store.Confirmation) (compact.Decision, bool) {
 	if json.Unmarshal(r.Payload, &c) != nil || json.Unmarshal(r.Response, &a) != nil {
 		return compact.Decision{}, false
 	}
-	if a.Reason == reasonTimedOut || a.Reason == reasonClosed {
+	if a.Reason == approval.ReasonTimedOut || a.Reason == approval.ReasonClosed {
 		return compact.Decision{}, false
 	}
 	reason := strings.TrimSpace(a.Reason)
-	if reason == ReasonDone {
+	if reason == approval.ReasonDone {
 		reason = ""
 	}
 	d := compact.Decision{Kind: c.Kind, Accepted: a.Accept, Reason: reason}
@@ -118,27 +117,4 @@ func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, i
 	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Status: "info",
 		Text: h.tr("Stopped after the conversation was compacted. Send a message to continue.")})
 	return compaction.ErrStopped
-}
-
-// recordHeadlessAnswer keeps a reply given at the terminal (govibe exec)
-// as an answered confirmation, as the Broker keeps the editor's, so a
-// later compaction re-sends it with the user's other decisions.
-func (e *Engine) recordHeadlessAnswer(ctx context.Context, sid string, q tools.HumanQuestion, r tools.HumanReply) {
-	if r.TimedOut || r.Closed || q.ToolCallID == "" {
-		return
-	}
-	payload, _ := json.Marshal(approval.Confirm{SessionID: sid, ToolCallID: q.ToolCallID, Kind: "question", Question: q.Question, Options: q.Options})
-	rec, err := e.Store.CreateConfirmation(ctx, sid, store.NewConfirmation{Kind: "question", ToolCallID: q.ToolCallID, Payload: payload})
-	if err == nil {
-		a := approval.Answer{Accept: !r.Cancelled, Answer: r.Reply}
-		st := store.ConfirmApproved
-		if r.Cancelled {
-			st = store.ConfirmRejected
-		}
-		resp, _ := json.Marshal(a)
-		err = e.Store.ResolveConfirmation(ctx, rec.ID, st, resp)
-	}
-	if err != nil {
-		e.log.Warn("recording the terminal's answer", zap.String("session", sid), zap.Error(err))
-	}
 }

@@ -159,7 +159,7 @@ func TestTwoCompactionsKeepTheTask(t *testing.T) {
 	if c.Kind != "question" || c.ToolCallID != "q1" {
 		t.Fatalf("second confirmation %+v", c)
 	}
-	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Go 1.22, no generics tricks", Reason: engine.ReasonDone}))
+	must(t, k.e.Broker.Resolve(c.ID, approval.Answer{Accept: true, Answer: "Go 1.22, no generics tricks", Reason: approval.ReasonDone}))
 	// The first automatic compaction asks before the next request.
 	continueAfterCompaction(t, k, 1)
 	// Decision 3: the edit of b.go is approved; meanwhile item 2 is done.

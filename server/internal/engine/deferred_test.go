@@ -194,7 +194,7 @@ func TestDeferredToolInOneExtraStep(t *testing.T) {
 // and the user's permission rules judge it by its own name.
 func TestDeferredCallKeepsThePolicy(t *testing.T) {
 	x := enginetest.New(t, config.Values{"permissions.deny": []any{"browser_sub_agent"}})
-	s, err := x.E.CreateSession(context.Background(), "")
+	s, err := x.E.Sessions.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

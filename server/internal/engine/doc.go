@@ -1,12 +1,16 @@
-// Package engine is the sidecar's state layer: sessions, turns, the event
-// bus, confirmations and snapshots. The JSON-RPC server and the headless
+// Package engine is the sidecar's state layer: turns, the event bus,
+// confirmations and snapshots. The JSON-RPC server and the headless
 // CLI both drive it; neither owns any logic of its own.
 //
 // # What it holds
 //
-// The engine sequences a run (the turn) and owns sessions, the event Bus and
-// the confirmation Broker; each capability lives in its own package and sees
-// the engine only through an interface of what it needs, never *Engine
+// The engine sequences a run (the turn) and owns the event Bus (the
+// confirmation Broker is package dialogs'; the session catalogue — create,
+// list, load, rename, delete, a session's model and prompt facts — is
+// package sessions' Catalog, held in Engine.Sessions and told of the turns
+// through sessionsTurns, sessions_host.go); each capability lives in its
+// own package and sees the engine only through an interface of what it
+// needs, never *Engine
 // (server's TestCapabilityPackagesNeverImportEngine). New, the composition
 // root (wiring.go), builds every capability and wires it in behind a small
 // host adapter holding only the collaborators it uses (compactionHost,
@@ -52,8 +56,8 @@
 //
 // Server→client editor requests are only issued from turn goroutines.
 // Confirmations are a notification (confirm/requested) plus a request
-// (confirm/resolve): the tool parks on the Broker, the ordered handler
-// resolves it, and nothing blocks the connection. Per-engine state belongs to
+// (confirm/resolve): the tool parks on the Broker (dialogs), the ordered
+// handler resolves it, and nothing blocks the connection. Per-engine state belongs to
 // the type that owns it, never to package-level maps: compaction.Compactor
 // holds each session's compaction slot and block (a compaction started while
 // another runs is compaction.ErrCompacting; automatic compaction waits for it);
@@ -71,39 +75,17 @@
 //
 // # Questions (ask_human)
 //
-// ask_human(question, options) parks a question Confirm on the Broker for
-// askHuman.timeoutMs (default 30 min; a question restored after a restart
-// keeps its deadline, counted from when it was first asked, and its expiry
-// resumes the run with "No answer within …":
-// TestAskHumanTimeoutSurvivesRestart). Options are trimmed and deduplicated,
-// at most 10 of at most 200 characters. confirm/resolve maps to the result:
-// accept + answer = Send ("The user replied: …"), accept + reason "done" =
-// Done ("… and is done with this topic: …"), reject = Cancel; a timeout tells
-// the model nobody answered. Each answer ends the call, but Send (or a choice)
-// does not end the dialog: the question is asked in a dialog (dialogId on the
-// request), the Broker keeps it open after a reply (confirm/closed reason
-// replied, broker_dialog.go) and the agent's next ask_human of the turn is
-// asked in it, with the earlier exchanges as thread. The open dialog ends with
-// its turn (confirm/closed reason ended; Stop too); Done and Cancel close it
-// at once (resolved), and so does the card's Close while it waits for the
-// agent (TestAskHumanDialogClosedWhileWaiting). The model is told of a Close:
-// the next tool result of the turn carries tools.DialogClosedNote
-// (agent.Run.Notes, Broker.ClosedNote; TestAskHumanDialogCloseTellsTheModel),
-// read once by whichever of the turn's agents records a tool result next: the
-// main agent, a plan's executors and evaluators, and a custom agent
-// (subagent.Child.Notes; TestAskHumanDialogCloseReachesCustomAgents,
-// TestAskHumanDialogCloseReachesAPlanExecutor). investigate, the browser agent
-// and the reconcile loop's agents are never offered ask_human. A Close that
-// crosses the agent's follow-up on the wire closes that follow-up, whose
-// result says the user closed the dialog without answering
-// (TestAskHumanDialogCloseCrossesAFollowUp). A timeout or Stop on a pending
-// question withdraws it (cancelled). session/load lists open dialogs
-// (dialogs), so a reload shows one waiting for the agent. Headless (govibe
-// exec) asks on stderr and reads a line from stdin when stdin is a TTY, under
-// the same timeout (TestHeadlessAskHumanTimesOut; one reader goroutine for the
-// process; a line typed while no question is shown answers nothing;
-// TestExecAskHumanWithTTY under a real pty); otherwise the call fails with "No
-// human is available in this run".
+// The confirmations and ask_human's question dialogs are package dialogs'
+// (dialogs.Broker, dialogs.Questions; the engine wires them and the turn's
+// approver hands ask_human to Questions). What stays here: a resumed run
+// answers its restored question with the user's reply (turnApprover), a
+// restored question's timeout starts when the run is parked (park), and a
+// turn's end closes its open dialogs (Broker.EndDialogs). Headless (govibe
+// exec) asks on stderr and reads a line from stdin when stdin is a TTY,
+// under the same timeout (TestHeadlessAskHumanTimesOut; one reader goroutine
+// for the process; a line typed while no question is shown answers nothing;
+// TestExecAskHumanWithTTY under a real pty); otherwise the call fails with
+// "No human is available in this run".
 //
 // # Notifications
 //
@@ -119,13 +101,14 @@
 // # Roles and models
 //
 // Reviews, compaction, sub-agents, plan executors and evaluators and session
-// titles resolve their profile through govibe.roles.<role> (roles.go), falling
-// back to main: the session's profile (roleProfileFor; its /model or picker
-// choice, else govibe.model). A per-review *.model setting still wins over the
-// reviewer role. session/setModel (the header's model button) sets the
-// session's choice as /model NAME does, so an earlier /model does not outlive
-// the newer pick. A session records the model its turns use (sessions.model,
-// updated at the start of a turn that uses another). The context meter's
+// titles resolve their profile through govibe.roles.<role> (package profiles,
+// e.Profiles), falling back to main: the session's profile
+// (profiles.Resolver.ForRole; its /model or picker choice, else govibe.model). A per-review *.model setting still wins over the
+// reviewer role. session/setModel (the header's model button,
+// sessions.Catalog.SetModel) sets the session's choice as /model NAME does, so
+// an earlier /model does not outlive the newer pick. A session records the
+// model its turns use (sessions.model, updated at the start of a turn that
+// uses another: Catalog.RecordModel). The context meter's
 // window is the session model's, or a running custom command's (usage.Context),
 // and session/setModel publishes it at once (a usage chat event carrying only
 // context); usage.Context.profile names the session's own choice. Titles: the

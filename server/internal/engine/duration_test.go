@@ -53,7 +53,7 @@ func TestToolDurationLeavesOutTheDecision(t *testing.T) {
 		t.Fatalf("the edit's result: ok %v, %d ms (the decision alone took %d ms)", ev.Tool.OK, ev.Tool.DurationMs, decision.Milliseconds())
 	}
 	// The stored result, which a reload shows, says the same.
-	l, err := e.Load(ctx, sid, 0, 0)
+	l, err := e.Sessions.Load(ctx, sid, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

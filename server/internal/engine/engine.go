@@ -11,15 +11,18 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/skills"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
@@ -80,7 +83,7 @@ type Options struct {
 	// Confirm callbacks tell the client about parked questions.
 	OnConfirm       func(approval.Confirm)
 	OnConfirmClosed func(id, reason string)
-	OnSession       func(SessionSummary)
+	OnSession       func(sessions.Summary)
 	OnSnapshot      func(rollback.SnapshotInfo)
 }
 
@@ -96,16 +99,17 @@ type Engine struct {
 	// sandboxNoticed: the notice that commands run without the full
 	// sandbox is given once per process, on the first turn.
 	sandboxNoticed sync.Once
-	// facts are each session's date and git state, fixed when its first
-	// prompt is built (sessionfacts.go).
-	facts  sync.Map
+
 	opts   Options
 	log    *zap.Logger
 	Store  *store.Store
 	Bus    *eventbus.Bus[Event, *Event]
-	Broker *Broker
+	Broker *dialogs.Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
+	// Sessions is the session catalogue: create, list, load, rename,
+	// delete, a session's model and prompt facts.
+	Sessions *sessions.Catalog
 	// Tr localises a user-facing message: govibe.language, else the
 	// editor's UI locale, read at each call. A value built in New rather
 	// than a method, so the capabilities and humanerr are handed it as is.
@@ -128,12 +132,18 @@ type Engine struct {
 	// one recovers if they stop within reloadGrace (orphans.go).
 	watching map[string]bool
 	notices  []string
+	// questions asks ask_human's questions (on the Broker, or headless
+	// at the terminal).
+	questions *dialogs.Questions
 	// web is the shared fetcher (web.go).
 	web *web.Fetcher
 	// hooks is the hooks capability (hooks.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
 	MCP *mcpclient.Servers
+	// Profiles resolves the model profile each role, session, turn,
+	// custom command and sub-agent uses (package profiles).
+	Profiles *profiles.Resolver
 
 	// reported remembers custom-agent problems already shown. The
 	// exported capabilities are the ones the server and govibe exec drive:

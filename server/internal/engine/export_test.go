@@ -13,9 +13,6 @@ import (
 
 // Internals the external tests (package engine_test) check.
 
-// ProfileOf is the engine's active model profile.
-var ProfileOf = (*Engine).profile
-
 // CountStateReads makes the working modes read the session state through
 // a counter of the reads of key, and returns the counter.
 func CountStateReads(e *Engine, key string) *atomic.Int64 {

@@ -33,7 +33,7 @@ func TestSessionStartHookAddsContext(t *testing.T) {
 		"SessionStart": {"": "echo 'SESSION-CONTEXT-7'\n"},
 	}, 0))
 	x.Model.Enqueue(scripted.Reply{Text: "one"}, scripted.Reply{Text: "two"})
-	s, err := x.E.CreateSession(context.Background(), "")
+	s, err := x.E.Sessions.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestClearEndsAndStartsTheModelSession(t *testing.T) {
 		"SessionEnd":   {"": "cat >> " + ended + "\n"},
 	}, 0))
 	x.Model.Enqueue(scripted.Reply{Text: "one"}, scripted.Reply{Text: "two"})
-	s, err := x.E.CreateSession(context.Background(), "")
+	s, err := x.E.Sessions.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

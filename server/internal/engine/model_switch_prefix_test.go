@@ -24,7 +24,7 @@ func TestModelSwitchKeepsTheRequestPrefixByteStable(t *testing.T) {
 	x := enginetest.New(t, config.Values{"models": models, "model": "fast"})
 	x.Model.Enqueue(scripted.Reply{Text: "one"}, scripted.Reply{Text: "two"})
 	sid, _ := x.Turn("", "first")
-	if err := x.E.SetSessionModel(context.Background(), sid, "strong"); err != nil {
+	if err := x.E.Sessions.SetModel(context.Background(), sid, "strong"); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(sid, "second")

@@ -26,9 +26,19 @@ type turnApprover struct {
 	e *Engine
 	t *turn
 	// resumed, when set, is the question restored after a restart that
-	// this run resumes, and answer the user's answer to it (ask_human.go).
+	// this run resumes, and answer the user's answer to it (AskHuman).
 	resumed *approval.Confirm
 	answer  approval.Answer
+}
+
+// AskHuman asks on the engine's dialogs (dialogs.Questions): in the editor's
+// dialog, or headless at the terminal. A resumed run answers the restored
+// question with the reply the user gave after the restart.
+func (a *turnApprover) AskHuman(ctx context.Context, q tools.HumanQuestion) (tools.HumanReply, error) {
+	if r := a.resumed; r != nil && r.Kind == "question" && q.ToolCallID == r.ToolCallID {
+		return a.e.questions.ReplyOf(a.answer), nil
+	}
+	return a.e.questions.Ask(ctx, a.t.sessionID, a.t.id, q)
 }
 
 // approvals are what package approval decides for a turn.

@@ -33,7 +33,7 @@ func (e *Engine) OfferedTools(ctx context.Context, sid string) (model string, na
 			}
 		}
 	}
-	return e.turnProfile(ctx, t).Model, names
+	return e.Profiles.Turn(ctx, t.sessionID, t.limits.Model).Model, names
 }
 
 // liveTurn stands for the session's running turn where only its limits

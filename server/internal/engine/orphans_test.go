@@ -81,11 +81,11 @@ func TestTwoWindowsShareOneHistory(t *testing.T) {
 	asked := r.confirm()
 
 	b := r.openWindow()
-	list, err := b.e.ListSessions(ctx, 0)
+	list, err := b.e.Sessions.List(ctx, 0)
 	if err != nil || len(list) != 1 || list[0].ID != sid {
 		t.Fatalf("the second window lists %+v, %v", list, err)
 	}
-	l, err := b.e.Load(ctx, sid, 0, 0)
+	l, err := b.e.Sessions.Load(ctx, sid, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestTwoWindowsShareOneHistory(t *testing.T) {
 	if st := b.e.Wait(sid); st != agent.StatusDone {
 		t.Fatalf("the second window's turn %s", st)
 	}
-	l, _ = a.Load(ctx, sid, 0, 0)
+	l, _ = a.Sessions.Load(ctx, sid, 0, 0)
 	last := l.Page.Messages[len(l.Page.Messages)-1]
 	if len(l.Page.Messages) != 4 || last.Parts[0].Text != "second window answers" {
 		t.Fatalf("the first window does not see the second one's turn: %+v", l.Page.Messages)
@@ -141,7 +141,7 @@ func TestClosedWindowsQuestionSettledOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	l, err := b.e.Load(ctx, sid, 0, 0)
+	l, err := b.e.Sessions.Load(ctx, sid, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,11 +232,11 @@ func TestLegacySlotMergedOnce(t *testing.T) {
 
 	r.state = t.TempDir() // the workspace's folder in global storage
 	w := r.openWindow(oldState, filepath.Join(t.TempDir(), "never-used"))
-	list, _ := w.e.ListSessions(ctx, 0)
+	list, _ := w.e.Sessions.List(ctx, 0)
 	if len(list) != 1 || list[0].ID != sid {
 		t.Fatalf("after the merge: %+v", list)
 	}
-	l, _ := w.e.Load(ctx, sid, 0, 0)
+	l, _ := w.e.Sessions.Load(ctx, sid, 0, 0)
 	if len(l.Page.Messages) != 2 || l.Page.Messages[1].Parts[0].Text != "from the old slot" {
 		t.Fatalf("merged transcript: %+v", l.Page.Messages)
 	}
@@ -244,12 +244,12 @@ func TestLegacySlotMergedOnce(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].ID != snaps[0].ID {
 		t.Fatalf("merged snapshots: %+v, %v", got, err)
 	}
-	if err := w.e.DeleteSession(ctx, sid); err != nil {
+	if err := w.e.Sessions.Delete(ctx, sid); err != nil {
 		t.Fatal(err)
 	}
 	w.e.Close()
 	again := r.openWindow(oldState)
-	if list, _ := again.e.ListSessions(ctx, 0); len(list) != 0 {
+	if list, _ := again.e.Sessions.List(ctx, 0); len(list) != 0 {
 		t.Fatalf("a deleted chat came back from the old slot: %+v", list)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
 	"github.com/govibe/govibe/server/internal/slashcmd"
@@ -124,10 +125,10 @@ func stepOrigin(s scheduler.Step) string {
 // RunAgent runs one agent of the plan with the tools of its role.
 func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.Message, wrap func(agent.Sink) agent.Sink) (agent.Outcome, int) {
 	e, t := p.e, p.t
-	profile := e.agentProfile(ctx, t.sessionID, a.Role)
+	profile := e.Profiles.ForRole(ctx, t.sessionID, profiles.PlanRole(a.Role))
 	if t.limits.Model != "" {
 		// The custom command that started the turn named its model.
-		profile = e.turnProfile(ctx, t)
+		profile = e.Profiles.Turn(ctx, t.sessionID, t.limits.Model)
 	}
 	client, err := e.client(profile)
 	if err != nil {
@@ -137,7 +138,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	d := toolpolicy.Decide(sit, ts)
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
-		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile),
+		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile),
 		SessionID: t.sessionID, Purpose: planPurpose(a.Role), MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
 		Notes: e.toolNotes(ctx, t),
 	}

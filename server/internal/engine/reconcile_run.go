@@ -41,7 +41,7 @@ func (r reconcileAgents) Snapshot(ctx context.Context, message string) error {
 func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt string) error {
 	e, sid := r.e, r.t.sessionID
 	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: sid, Kind: store.KindSubagent, Hidden: true,
-		Title: "reconcile " + tag, Model: e.profile().Model, ParentMessageID: e.openMessageID(sid)})
+		Title: "reconcile " + tag, Model: e.Profiles.Active().Model, ParentMessageID: e.openMessageID(sid)})
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 		return err
 	}
 	sink := &turnSink{e: e, t: &turn{id: r.t.id, sessionID: sid}, w: w, msgID: ids.AssistantMessageID, tag: tag}
-	profile := e.sessionProfile(ctx, sid)
+	profile := e.Profiles.Session(ctx, sid)
 	client, err := e.client(profile)
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func (r reconcileAgents) Run(ctx context.Context, step modes.Step, tag, prompt s
 	env.SessionID = child.ID
 	run := &agent.Run{Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Env: env, System: e.promptFor(sid, sit, d), Translate: e.Tr,
 		MaxRounds: e.schedLimits().MaxAgentTurns, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns",
-		ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
+		ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile), SessionID: child.ID, MaxTokens: profile.MaxOutputTokens}
 	user := llmUser(prompt)
 	if err := w.CommitLLM(ctx, user); err != nil {
 		return err

@@ -173,7 +173,7 @@ func (e *Engine) park(p *parkedTurn) {
 	delete(e.interrupted, p.sessionID)
 	e.mu.Unlock()
 	e.Broker.Restore(p.confirm, func(a approval.Answer) { e.resumeParked(p, a) })
-	e.expireRestoredAsk(p)
+	e.questions.ExpireRestored(p.confirm, p.calls, p.asked)
 }
 
 // resumeParked starts the resumed run with the user's answer. It is called
@@ -301,6 +301,6 @@ func (e *Engine) releaseParked(sid, why string) error {
 		return err
 	}
 	e.Bus.Publish(Event{SessionID: sid, TurnID: p.turnID, MessageID: p.messageID, SubAgentTag: TagFree, Kind: kinds.TurnFinished, Status: string(agent.StatusCancelled)})
-	e.opts.OnSession(e.summary(ctx, sid))
+	e.Sessions.Changed(ctx, sid)
 	return nil
 }

@@ -99,7 +99,7 @@ func TestResumeAfterCleanClose(t *testing.T) {
 	if restored.ToolCallID != "e1" || restored.TurnID != turnID || restored.Proposed != "ONE\n" || restored.ID != asked.ID {
 		t.Fatalf("restored %+v, asked %+v", restored, asked)
 	}
-	l, err := e.Load(ctx, sid, 0, 0)
+	l, err := e.Sessions.Load(ctx, sid, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestServerStopWhileToolRuns(t *testing.T) {
 	if last.Role != llm.RoleTool || last.ToolCallID != "l1" || !strings.Contains(last.Content, "not executed (GoVibe's server stopped)") {
 		t.Fatalf("the model is told %q", last.Content)
 	}
-	l, _ := e.Load(ctx, sid, 0, 0)
+	l, _ := e.Sessions.Load(ctx, sid, 0, 0)
 	if len(l.Pending) != 0 || l.Page.Messages[len(l.Page.Messages)-1].Status != store.StatusCancelled {
 		t.Fatalf("pending %+v, last status %s", l.Pending, l.Page.Messages[len(l.Page.Messages)-1].Status)
 	}

@@ -39,21 +39,3 @@ func (e *Engine) supersede(ctx context.Context, sid, turnID string) {
 		e.log.Warn("recording a retried turn", zap.String("session", sid), zap.Error(err))
 	}
 }
-
-// withoutRetried drops the messages of turns a retry replaced: each such
-// user message and the reply to it (a user message's own ReplyTo is the
-// message before it, so only replies count).
-func (e *Engine) withoutRetried(ctx context.Context, sid string, ms []store.Message) []store.Message {
-	gone := sessionstate.Lookup(ctx, e.Store, sid, sessionstate.RetriedTurns)
-	if len(gone) == 0 {
-		return ms
-	}
-	out := ms[:0:0]
-	for _, m := range ms {
-		if gone[m.ID] || (m.Role != store.RoleUser && m.ReplyTo != "" && gone[m.ReplyTo]) {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
-}

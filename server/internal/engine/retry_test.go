@@ -43,7 +43,7 @@ func TestRetryReplacesTheFailedAttempt(t *testing.T) {
 	if st := x.E.Wait(sid); st != "done" {
 		t.Fatalf("the retry ended %q", st)
 	}
-	l, err := x.E.Load(ctx, sid, 0, 0)
+	l, err := x.E.Sessions.Load(ctx, sid, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestRetryReplacesTheFailedAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.E.Wait(sid)
-	lo, _ := x.E.Load(ctx, other, 0, 0)
+	lo, _ := x.E.Sessions.Load(ctx, other, 0, 0)
 	if len(lo.Page.Messages) != 2 {
 		t.Fatalf("a retry in one session hid another session's turn: %d messages left", len(lo.Page.Messages))
 	}

@@ -242,11 +242,11 @@ func TestReviewerWithoutARoleFollowsTheSessionsModel(t *testing.T) {
 		"models": []any{map[string]any{"name": "strong", "model": "strong-model"}}}, true, "edits")
 	x.write("a.txt", "one\ntwo\nthree\n")
 	x.mainScript(tc("r", "read_file", `{"filePath":"a.txt"}`), tc("e1", "edit", editTwo))
-	s, err := x.e.CreateSession(context.Background(), "")
+	s, err := x.e.Sessions.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.e.SetSessionModel(context.Background(), s.ID, "strong"); err != nil {
+	if err := x.e.Sessions.SetModel(context.Background(), s.ID, "strong"); err != nil {
 		t.Fatal(err)
 	}
 	sid, _, err := x.e.Send(context.Background(), SendParams{SessionID: s.ID, Text: "capitalise two"})

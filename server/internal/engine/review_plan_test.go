@@ -15,7 +15,7 @@ type planItem struct {
 }
 
 func newSession(t *testing.T, x *rv) string {
-	s, err := x.e.CreateSession(context.Background(), "")
+	s, err := x.e.Sessions.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

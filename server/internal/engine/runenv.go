@@ -74,10 +74,10 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 // (loading or activating a skill changes the context block and the
 // track, never this).
 func (e *Engine) systemPromptOf(sid string, sit toolpolicy.Situation, offered []tools.Tool) string {
-	f := e.factsOf(sid)
+	f := e.Sessions.Facts(sid)
 	p := agent.SystemPromptFor(agent.HostInfo{
 		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
-		Roots: e.opts.Roots, Date: f.date, Git: f.git,
+		Roots: e.opts.Roots, Date: f.Date, Git: f.Git,
 	}, e.cfg().Language, sit, offered)
 	if sec := e.Skills.Catalog().PromptSection(); sec != "" && offers(offered, tools.LoadSkillName) {
 		p = strings.TrimRight(p, "\n") + "\n\n" + sec
@@ -93,14 +93,6 @@ func offers(ts []tools.Tool, name string) bool {
 		}
 	}
 	return false
-}
-
-// profile resolves the active model profile from settings.
-func (e *Engine) profile() Profile {
-	e.mu.Lock()
-	v, keys := e.settings, e.apiKeys
-	e.mu.Unlock()
-	return resolveProfile(v, keys)
 }
 
 func (e *Engine) client(p Profile) (llm.Client, error) {

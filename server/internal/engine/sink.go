@@ -19,7 +19,9 @@ import (
 //
 // Write policy: deltas are buffered by the StreamWriter (flushed at most
 // every 500 ms); the assistant message with its tool calls is committed
-// before any tool runs; each tool result is committed as it arrives.
+// before any tool runs, the model's track entry and the chat's tool-call
+// parts in one transaction (CommitLLMCalls); each tool result is committed
+// durably as it arrives, with its track entry in the same transaction.
 type turnSink struct {
 	e     *Engine
 	t     *turn
@@ -75,12 +77,14 @@ func (s *turnSink) Append(m llm.Message) {
 	ctx := context.Background()
 	switch m.Role {
 	case llm.RoleAssistant:
-		s.warn("committing assistant message", s.w.CommitLLM(ctx, m))
 		// A call through the deferred tools' entry is stored for the chat
 		// as the tool it runs (agent.ShownCall), as its events show it.
-		for _, c := range agent.ShownCalls(m.ToolCalls) {
-			s.warn("committing tool call", s.w.AddToolCall(ctx, store.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Status: store.ToolPending}))
+		shown := agent.ShownCalls(m.ToolCalls)
+		calls := make([]store.ToolCall, len(shown))
+		for i, c := range shown {
+			calls[i] = store.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Status: store.ToolPending}
 		}
+		s.warn("committing assistant message", s.w.CommitLLMCalls(ctx, m, calls...))
 	default:
 		s.warn("committing message", s.w.CommitLLM(ctx, m))
 	}

@@ -14,7 +14,7 @@ import (
 func TestEditToggleFromAnOlderDatabase(t *testing.T) {
 	x := enginetest.New(t, nil)
 	ctx := context.Background()
-	s, err := x.E.CreateSession(ctx, "old")
+	s, err := x.E.Sessions.Create(ctx, "old")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestEditToggleFromAnOlderDatabase(t *testing.T) {
 		t.Fatal("the old key's value was not read")
 	}
 	x.Reopen(nil)
-	if l, err := x.E.Load(ctx, s.ID, 0, 10); err != nil || l.EditEnabled {
+	if l, err := x.E.Sessions.Load(ctx, s.ID, 0, 10); err != nil || l.EditEnabled {
 		t.Fatalf("after a restart the toggle is %v (%v), want off", l.EditEnabled, err)
 	}
 	if err := x.E.SetEditEnabled(ctx, s.ID, true); err != nil {

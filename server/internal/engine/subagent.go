@@ -43,7 +43,7 @@ type subagentHost struct{ e *Engine }
 
 func (h subagentHost) Begin(ctx context.Context, env *tools.Env, title, tag, prompt string) (subagent.Child, error) {
 	e, parent := h.e, env.SessionID
-	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: parent, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.profile().Model,
+	child, err := e.Store.CreateSession(ctx, store.NewSession{ParentID: parent, Kind: store.KindSubagent, Hidden: true, Title: title, Model: e.Profiles.Active().Model,
 		ParentMessageID: e.openMessageID(parent), ParentCallID: tools.CallID(ctx)})
 	if err != nil {
 		return nil, err
@@ -58,16 +58,16 @@ func (h subagentHost) Begin(ctx context.Context, env *tools.Env, title, tag, pro
 
 func (h subagentHost) AgentModel(ctx context.Context, parent, name, model string) (subagent.Model, error) {
 	e := h.e
-	profile := e.subagentProfile(ctx, parent, name, model)
+	profile := e.Profiles.Subagent(ctx, parent, name, model)
 	client, err := e.client(profile)
 	if err != nil {
 		return subagent.Model{}, err
 	}
-	return subagent.Model{Client: client, ToolCalling: e.toolCalling(profile), OnTextFallback: e.onTextFallback(profile), MaxTokens: profile.MaxOutputTokens}, nil
+	return subagent.Model{Client: client, ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile), MaxTokens: profile.MaxOutputTokens}, nil
 }
 
 func (h subagentHost) BrowserModel() (subagent.Model, error) {
-	profile := h.e.profile()
+	profile := h.e.Profiles.Active()
 	client, err := h.e.client(profile)
 	if err != nil {
 		return subagent.Model{}, err

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/scheduler"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
@@ -60,7 +61,7 @@ func policyRole(r scheduler.Role) toolpolicy.Role {
 // session's mode (which narrows only the free run: newRun adds it). ts
 // are the tools it is given, for the unknown-name warning.
 func (e *Engine) situation(ctx context.Context, t *turn, role scheduler.Role, final bool, ts []tools.Tool) toolpolicy.Situation {
-	p := e.agentProfile(ctx, t.sessionID, role)
+	p := e.Profiles.ForRole(ctx, t.sessionID, profiles.PlanRole(role))
 	tp := e.toolProfileOf(p)
 	e.reportUnknownTools(p, tp, ts)
 	return toolpolicy.Situation{
@@ -93,20 +94,4 @@ func (e *Engine) freeRun(ctx context.Context, t *turn) ([]tools.Tool, toolpolicy
 func (e *Engine) freePrompt(ctx context.Context, sid string) string {
 	_, sit, d := e.freeRun(ctx, e.liveTurn(sid))
 	return e.promptFor(sid, sit, d)
-}
-
-// agentProfile is the profile an agent of role runs on in session sid:
-// the role's own (govibe.roles.*) when set, else the session's.
-func (e *Engine) agentProfile(ctx context.Context, sid string, role scheduler.Role) Profile {
-	r := RoleMain
-	switch role {
-	case scheduler.RoleExecutor:
-		r = RoleExecutor
-	case scheduler.RoleEvaluator:
-		r = RoleEvaluator
-	}
-	if r != RoleMain && roleModel(e.Settings(), r) != "" {
-		return e.roleProfile(r)
-	}
-	return e.sessionProfile(ctx, sid)
 }

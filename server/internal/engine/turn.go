@@ -121,7 +121,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		turnText, v.btw, v.limits, v.shell = out.Text, out.BTW, slashcmd.LimitsOf(out.Model, out.Allowed), out.Shell
 		if v.limits.Model != "" {
 			var note string
-			if v.limits.Model, note = e.commandModel(ctx, p.SessionID, v.limits.Model); note != "" {
+			if v.limits.Model, note = e.Profiles.Command(ctx, p.SessionID, v.limits.Model); note != "" {
 				e.notice("info", note)
 			}
 		}
@@ -135,7 +135,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 		}
 	}
 	if p.SessionID == "" {
-		s, err := e.CreateSession(ctx, "")
+		s, err := e.Sessions.Create(ctx, "")
 		if err != nil {
 			return "", "", err
 		}
@@ -342,7 +342,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		st = store.StatusCancelled
 	}
 	if out.Err != nil {
-		info := ErrorInfo(humanerr.Explain(e.Tr, out.Err, e.profile().BaseURL))
+		info := ErrorInfo(humanerr.Explain(e.Tr, out.Err, e.Profiles.Active().BaseURL))
 		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Error, MessageID: sink.msgID, Err: &info})
 	}
@@ -369,18 +369,18 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	e.releaseTurn(t)
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnFinished, MessageID: sink.msgID, Status: string(out.Status),
 		Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
-	e.opts.OnSession(e.summary(fctx, sid))
+	e.Sessions.Changed(fctx, sid)
 }
 
 // newRun assembles the agent run for a turn.
 func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Run, error) {
-	profile := e.turnProfile(ctx, t)
+	profile := e.Profiles.Turn(ctx, t.sessionID, t.limits.Model)
 	client, err := e.client(profile)
 	if err != nil {
 		return nil, err
 	}
 	if t.limits.Model == "" { // a command's model holds for its turn only
-		e.recordSessionModel(ctx, t.sessionID, profile)
+		e.Sessions.RecordModel(ctx, t.sessionID, profile.Model)
 	}
 	v := e.Settings()
 	cs := config.Typed(v)
@@ -405,8 +405,8 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		Env:             env,
 		System:          system,
 		MaxRounds:       cs.MaxInteractions,
-		ToolCalling:     e.toolCalling(profile),
-		OnTextFallback:  e.onTextFallback(profile),
+		ToolCalling:     e.Profiles.ToolCalling(profile),
+		OnTextFallback:  e.Profiles.OnTextFallback(profile),
 		SessionID:       t.sessionID,
 		MaxTokens:       profile.MaxOutputTokens,
 		Prepare:         e.prepareHook(t, TagFree),

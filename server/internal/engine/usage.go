@@ -30,12 +30,12 @@ func (s *usageSink) Usage(u llm.Usage) {
 // session's next request uses (a running custom command's model, else its
 // /model or picker choice), not the active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
-	p := e.turnProfile(ctx, e.liveTurn(sid)) // the window compaction measures against
+	p := e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model) // the window compaction measures against
 	st := e.Meter.Load(ctx, sid)
 	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.
-		sp := e.sessionProfile(ctx, sid)
+		sp := e.Profiles.Session(ctx, sid)
 		use.Profile = firstNonEmpty(sp.Name, sp.Model)
 	}
 	if st.ContextSource == "" {
@@ -55,5 +55,5 @@ func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
 	if err != nil {
 		return 0
 	}
-	return est.Request(e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.turnProfile(ctx, e.liveTurn(sid))), nil) + track
+	return est.Request(e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model)), nil) + track
 }

@@ -81,7 +81,7 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	}
 	// The session list reads every listed session's cost in one query;
 	// it must be the same figure.
-	list, err := x.E.ListSessions(ctx, 0)
+	list, err := x.E.Sessions.List(ctx, 0)
 	if err != nil || len(list) != 1 || list[0].ID != sid || list[0].Cost != s.Cost {
 		t.Fatalf("session list %+v (%v), want %s costing %v", list, err, sid, s.Cost)
 	}
@@ -101,7 +101,7 @@ func TestCostFromPrices(t *testing.T) {
 	}
 	// Prices come from the model profile in settings.
 	x := enginetest.New(t, pricedModels())
-	prof := engine.ProfileOf(x.E)
+	prof := x.E.Profiles.Active()
 	if prof.PriceInput != 2 || prof.PriceCachedInput != 0.5 || prof.PriceOutput != 8 {
 		t.Fatalf("profile prices %+v", prof.Profile)
 	}
@@ -120,7 +120,7 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	track := x.Track(sid)
 
 	x.Reopen(config.Values{"compact.keepTokens": float64(300)})
-	l, err := x.E.Load(ctx, sid, 0, 500)
+	l, err := x.E.Sessions.Load(ctx, sid, 0, 500)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestSendReadsTheModeOnce(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			x := enginetest.New(t, nil)
 			ctx := context.Background()
-			s, err := x.E.CreateSession(ctx, "view")
+			s, err := x.E.Sessions.Create(ctx, "view")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/i18n"
@@ -25,9 +26,11 @@ import (
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/skills"
@@ -88,7 +91,7 @@ func New(o Options) (*Engine, error) {
 		o.OnConfirmClosed = func(string, string) {}
 	}
 	if o.OnSession == nil {
-		o.OnSession = func(SessionSummary) {}
+		o.OnSession = func(sessions.Summary) {}
 	}
 	st, err := store.Open(filepath.Join(o.StateDir, "sessions.db"), store.Options{})
 	if err != nil {
@@ -130,19 +133,20 @@ func New(o Options) (*Engine, error) {
 func (e *Engine) wire() {
 	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
 	home := e.home()
-	e.Broker = NewBroker(st, o.OnConfirm, o.OnConfirmClosed)
+	e.Profiles = profiles.New(profiles.Options{State: st, Endpoints: st, Tr: tr, Log: log,
+		Settings: func() (config.Values, map[string]string) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			return e.settings, e.apiKeys
+		},
+		Notice: func(sid, text string) {
+			bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "info", Text: text})
+		}})
+	e.Broker = dialogs.NewBroker(st, dialogs.Options{OnRequested: o.OnConfirm, OnClosed: o.OnConfirmClosed, Stopping: errServerStopping})
 	e.Meter = usage.New(st, log.Named("usage"))
 	e.reviewers = reviewers.New(reviewHost{settings: cfg, bus: bus, tr: tr,
 		client: func(sid, model string) (llm.Client, string, error) {
-			e.mu.Lock()
-			v, keys := e.settings, e.apiKeys
-			e.mu.Unlock()
-			// The per-review setting wins; then the reviewer role; then main,
-			// the session's model (its /model or picker choice).
-			p := e.sessionProfile(context.Background(), sid)
-			if m := firstNonEmpty(model, roleModel(v, RoleReviewer)); m != "" {
-				p = resolveProfile(v.Merge(config.Values{"model": m}), keys)
-			}
+			p := e.Profiles.Reviewer(context.Background(), sid, model)
 			c, err := e.client(p)
 			return c, p.Model, err
 		},
@@ -153,6 +157,8 @@ func (e *Engine) wire() {
 	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
+	e.questions = dialogs.NewQuestions(e.Broker, st, dialogs.QuestionOptions{Headless: o.Headless, Terminal: o.AskTerminal,
+		Timeout: e.Approvals.QuestionTimeout, Base: e.baseCtx, Log: log})
 	e.Compaction = compaction.New(newCompactionHost(e), st, log.Named("compaction"))
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
@@ -195,29 +201,32 @@ func (e *Engine) wire() {
 		},
 		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
 		Notice: e.notice, Tr: tr, Log: log})
+	e.Sessions = sessions.New(sessions.Deps{Store: st, Turns: newSessionsTurns(e), Bus: bus, Meter: e.Meter,
+		Dialogs: e.Broker, Plans: e.Plans, Hooks: e.hooks, Snapshots: e.Rollback},
+		sessions.Options{Roots: o.Roots, StateDir: o.StateDir, OnSession: o.OnSession})
 	e.MCP = mcpclient.NewServers(mcpclient.ServersOptions{Home: home, Roots: o.Roots, StateDir: o.StateDir, Trusted: trusted,
 		Env:           func() []string { return shell.ScrubEnv(os.Environ()) },
-		ContextWindow: func() int { return e.profile().ContextWindow },
+		ContextWindow: func() int { return e.Profiles.Active().ContextWindow },
 		DisplayPath:   e.Approvals.DisplayPath, Notice: e.notice, Tr: tr, Log: log})
 	e.Modes = moderun.New(newModesHost(e), st, o.Roots)
 	e.memory = memory.NewReminder(st, o.Roots, log.Named("memory"))
 	e.titles = titles.Namer{Base: e.baseCtx, Log: log, SetTitle: st.SetAutoTitle,
 		// A title role of its own asks for model titles (configuring one is asking for it).
-		ByModel: func() bool { v := e.Settings(); return config.Typed(v).Titles.Model || roleModel(v, RoleTitle) != "" },
+		ByModel: func() bool { return e.cfg().Titles.Model || e.Profiles.HasRole(profiles.RoleTitle) },
 		Client: func(sid string) (llm.Client, error) {
-			return e.client(e.roleProfileFor(context.Background(), sid, RoleTitle))
+			return e.client(e.Profiles.ForRole(context.Background(), sid, profiles.RoleTitle))
 		},
 		Listed: func(sid string) bool { return e.Meter.Root(sid) == sid },
-		Named:  func(ctx context.Context, sid string) { o.OnSession(e.summary(ctx, sid)) },
+		Named:  func(ctx context.Context, sid string) { e.Sessions.Changed(ctx, sid) },
 		Go: func(f func()) {
 			e.wg.Add(1)
 			go func() { defer e.wg.Done(); f() }()
 		}}
 	e.Slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.Meter, contextUse: e.ContextUse,
-		createSession: e.CreateSession, listSessions: e.ListSessions,
+		createSession: e.Sessions.Create, listSessions: e.Sessions.List,
 		running:         e.Running,
 		startCompaction: e.StartCompaction,
-		sessionModel:    func(ctx context.Context, sid string) string { return e.sessionProfile(ctx, sid).Model }}, st,
+		sessionModel:    func(ctx context.Context, sid string) string { return e.Profiles.Session(ctx, sid).Model }}, st,
 		slashcmd.Options{Home: home, Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, Trusted: trusted,
 			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
 			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
@@ -235,13 +244,15 @@ func newCompactionHost(e *Engine) compactionHost {
 		// to: the running turn's custom command model, else its /model or
 		// picker choice, so a switch to a smaller window compacts against
 		// that window.
-		profile: func(ctx context.Context, sid string) Profile { return e.turnProfile(ctx, e.liveTurn(sid)) },
-		policy:  e.compactPolicy,
+		profile: func(ctx context.Context, sid string) Profile {
+			return e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model)
+		},
+		policy: e.compactPolicy,
 		prefix: func(ctx context.Context, sid string) (string, []llm.ToolDef) {
-			return e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.turnProfile(ctx, e.liveTurn(sid)))
+			return e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model))
 		},
 		summariser: func() (Profile, bool) {
-			return e.roleProfile(RoleCompaction), roleModel(e.Settings(), RoleCompaction) != ""
+			return e.Profiles.Role(profiles.RoleCompaction), e.Profiles.HasRole(profiles.RoleCompaction)
 		},
 		client: e.client}
 }
@@ -274,7 +285,7 @@ func (e *Engine) cancelAll() {
 // approvalHost is what the approval flow uses (approval.Host).
 type approvalHost struct {
 	settings func() config.Settings
-	broker   *Broker
+	broker   *dialogs.Broker
 	bus      *eventbus.Bus[Event, *Event]
 	tr       func(string, ...any) string
 }
@@ -298,7 +309,7 @@ func (h approvalHost) Notice(sid, turnID, level, text string) {
 type compactionHost struct {
 	store         *store.Store
 	log           *zap.Logger
-	broker        *Broker
+	broker        *dialogs.Broker
 	headless      bool
 	settings      func() config.Settings
 	meter         *usage.Meter

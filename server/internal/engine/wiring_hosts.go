@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/shellcheck"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/store"
@@ -149,8 +150,8 @@ type slashHost struct {
 	snaps           *rollback.Manager
 	meter           *usage.Meter
 	contextUse      func(context.Context, string) usage.Context
-	createSession   func(context.Context, string) (SessionSummary, error)
-	listSessions    func(context.Context, int) ([]SessionSummary, error)
+	createSession   func(context.Context, string) (sessions.Summary, error)
+	listSessions    func(context.Context, int) ([]sessions.Summary, error)
 	running         func(sid string) string
 	startCompaction func(ctx context.Context, sid, trigger string) (string, error)
 	sessionModel    func(ctx context.Context, sid string) string

@@ -9,27 +9,16 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	testcorpus "github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 // Real hook files from public repositories (testdata/compat, each with a
 // .source note naming its repository, path and commit) behave as their
 // own tools document.
 
-// corpus is a file of the shared compatibility corpus.
-func corpus(t *testing.T, rel string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "compat", filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("corpus file: %v", err)
-	}
-	if _, err := os.Stat(p + ".source"); err != nil {
-		t.Fatalf("corpus file %s has no .source note: %v", rel, err)
-	}
-	return p
-}
+// corpus is a file of the shared compatibility corpus, with its .source note.
+func corpus(t *testing.T, rel string) string { return testcorpus.Path(t, rel) }
 
 func need(t *testing.T, tools ...string) {
 	t.Helper()

@@ -22,8 +22,8 @@ const SessionHeader = "X-GoVibe-Session"
 
 // OpenAIClient streams chat completions from any OpenAI-compatible endpoint.
 //
-// Concurrency: immutable after New; Stream may be called from many
-// goroutines at once.
+// Concurrency: immutable after New but for body, which guards itself;
+// Stream may be called from many goroutines at once.
 type OpenAIClient struct {
 	profile  Profile
 	provider string
@@ -35,6 +35,8 @@ type OpenAIClient struct {
 	baseURL string
 	host    string
 	local   bool
+	// body keeps the encoding of what consecutive requests repeat.
+	body *bodyCache
 }
 
 var _ Client = (*OpenAIClient)(nil)
@@ -63,6 +65,7 @@ func New(p Profile, o Options) (*OpenAIClient, error) {
 		baseURL:  displayURL(u),
 		host:     u.Host,
 		local:    isLoopback(u.Hostname()),
+		body:     &bodyCache{},
 	}
 	// openai.NewClient would merge OPENAI_* environment variables (keys,
 	// org ids, custom headers) into requests bound for other providers, so
@@ -114,7 +117,7 @@ func (c *OpenAIClient) Stream(ctx context.Context, req Request, onEvent func(Eve
 	if strings.TrimSpace(c.profile.APIKey) == "" && !c.local {
 		return nil, &MissingAPIKeyError{Profile: c.profile.Name, BaseURL: c.baseURL}
 	}
-	params, err := c.buildParams(req)
+	body, err := c.requestBody(req)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +127,7 @@ func (c *OpenAIClient) Stream(ctx context.Context, req Request, onEvent func(Eve
 		start := time.Now()
 		log.Debug("request", zap.Int("attempt", attempt), zap.Int("messages", len(req.Messages)),
 			zap.Int("tools", len(req.Tools)))
-		resp, out, emitted := c.attempt(ctx, params, req, onEvent)
+		resp, out, emitted := c.attempt(ctx, body, req, onEvent)
 		if out.err == nil {
 			log.Debug("response", zap.Int("attempt", attempt), zap.String("finish", resp.FinishReason),
 				zap.Int64("prompt_tokens", resp.Usage.PromptTokens), zap.Int64("cached_tokens", resp.Usage.CachedTokens),
@@ -206,7 +209,7 @@ var doneData = []byte("[DONE]")
 
 // attempt performs one HTTP request and consumes its stream. emitted says
 // whether any delta reached the consumer (so a retry must be announced).
-func (c *OpenAIClient) attempt(ctx context.Context, params openai.ChatCompletionNewParams, req Request, onEvent func(Event)) (*Response, outcome, bool) {
+func (c *OpenAIClient) attempt(ctx context.Context, body []byte, req Request, onEvent func(Event)) (*Response, outcome, bool) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := newAttemptWatch(c.opts.IdleTimeout, cancel)
@@ -222,12 +225,13 @@ func (c *OpenAIClient) attempt(ctx context.Context, params openai.ChatCompletion
 			opts = append(opts, option.WithHeader(k, v))
 		}
 	}
-	// The request is openai-go's (NewStreaming's own options) and so is the
-	// SSE framing, but chunks are decoded into streamChunk rather than
-	// ChatCompletionChunk: see chunk.go.
+	// The request goes through openai-go (its headers, auth, middleware)
+	// with the body requestBody encoded, "stream": true included; the SSE
+	// framing is openai-go's too, but chunks are decoded into streamChunk
+	// rather than ChatCompletionChunk: see chunk.go.
 	var raw *http.Response
-	opts = append(opts, option.WithJSONSet("stream", true), option.WithResponseBodyInto(&raw))
-	_, err := c.chat.New(actx, params, opts...)
+	opts = append(opts, option.WithRequestBody("application/json", body), option.WithResponseBodyInto(&raw))
+	_, err := c.chat.New(actx, openai.ChatCompletionNewParams{}, opts...)
 	acc := newAccumulator(c.profile.Wire)
 	if dec := ssestream.NewDecoder(raw); dec != nil {
 		// Deferred so a panicking consumer still releases the connection.

@@ -10,30 +10,10 @@ import (
 )
 
 // buildParams converts a provider-neutral Request into openai-go params,
-// applying the profile's provider quirks.
+// applying the profile's provider quirks: everything but the messages and
+// the tools, which requestBody encodes through its cache (body.go).
 func (c *OpenAIClient) buildParams(req Request) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{Model: c.profile.Model}
-	msgs, err := convertMessages(req.Messages, c.replayRule(), c.replayField(), c.profile.Wire.ToolCallExtra)
-	if err != nil {
-		return p, err
-	}
-	p.Messages = msgs
-	for _, t := range req.Tools {
-		fn := shared.FunctionDefinitionParam{Name: t.Name}
-		if t.Description != "" {
-			fn.Description = param.NewOpt(t.Description)
-		}
-		schema := map[string]any{}
-		if len(t.Parameters) > 0 {
-			if err := json.Unmarshal(t.Parameters, &schema); err != nil {
-				return p, fmt.Errorf("tool %q has an invalid parameters schema: %w", t.Name, err)
-			}
-		} else {
-			schema = map[string]any{"type": "object", "properties": map[string]any{}}
-		}
-		fn.Parameters = schema
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fn))
-	}
 	if !c.profile.Wire.NoStreamUsage {
 		p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
 	}
@@ -99,52 +79,46 @@ func reasoningTurns(msgs []Message) []bool {
 	return mark
 }
 
-func convertMessages(msgs []Message, replay, field string, toolCallExtra bool) ([]openai.ChatCompletionMessageParamUnion, error) {
-	var keepReasoning []bool
-	if replay == ReplayToolTurns {
-		keepReasoning = reasoningTurns(msgs)
-	}
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
-	for i, m := range msgs {
-		switch m.Role {
-		case RoleSystem:
-			out = append(out, openai.SystemMessage(m.Content))
-		case RoleUser:
-			u := openai.UserMessage(m.Content)
-			if m.Name != "" {
-				u.OfUser.Name = param.NewOpt(m.Name)
-			}
-			out = append(out, u)
-		case RoleAssistant:
-			a := openai.ChatCompletionAssistantMessageParam{}
-			if m.Content != "" || len(m.ToolCalls) == 0 {
-				a.Content.OfString = param.NewOpt(m.Content)
-			}
-			for _, tc := range m.ToolCalls {
-				fc := &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID: tc.ID,
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-						Name:      tc.Name,
-						Arguments: tc.Arguments,
-					},
-				}
-				if toolCallExtra && len(tc.Extra) > 0 {
-					fc.SetExtraFields(map[string]any{"extra_content": json.RawMessage(tc.Extra)})
-				}
-				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: fc})
-			}
-			if keepReasoning != nil && keepReasoning[i] {
-				a.SetExtraFields(map[string]any{field: m.ReasoningContent})
-			}
-			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
-		case RoleTool:
-			if m.ToolCallID == "" {
-				return nil, fmt.Errorf("message %d: tool result without tool_call_id", i)
-			}
-			out = append(out, openai.ToolMessage(m.Content, m.ToolCallID))
-		default:
-			return nil, fmt.Errorf("message %d: unknown role %q", i, m.Role)
+// convertMessage converts message i of a conversation; replayed says
+// whether its reasoning goes back to the model (reasoningTurns), in the
+// field named field.
+func convertMessage(i int, m Message, replayed bool, field string, toolCallExtra bool) (openai.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case RoleSystem:
+		return openai.SystemMessage(m.Content), nil
+	case RoleUser:
+		u := openai.UserMessage(m.Content)
+		if m.Name != "" {
+			u.OfUser.Name = param.NewOpt(m.Name)
 		}
+		return u, nil
+	case RoleAssistant:
+		a := openai.ChatCompletionAssistantMessageParam{}
+		if m.Content != "" || len(m.ToolCalls) == 0 {
+			a.Content.OfString = param.NewOpt(m.Content)
+		}
+		for _, tc := range m.ToolCalls {
+			fc := &openai.ChatCompletionMessageFunctionToolCallParam{
+				ID: tc.ID,
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+					Name:      tc.Name,
+					Arguments: tc.Arguments,
+				},
+			}
+			if toolCallExtra && len(tc.Extra) > 0 {
+				fc.SetExtraFields(map[string]any{"extra_content": json.RawMessage(tc.Extra)})
+			}
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: fc})
+		}
+		if replayed {
+			a.SetExtraFields(map[string]any{field: m.ReasoningContent})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	case RoleTool:
+		if m.ToolCallID == "" {
+			return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("message %d: tool result without tool_call_id", i)
+		}
+		return openai.ToolMessage(m.Content, m.ToolCallID), nil
 	}
-	return out, nil
+	return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("message %d: unknown role %q", i, m.Role)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -67,7 +68,7 @@ func toReviewCard(r *reviewers.Card) *protocol.ReviewCard {
 	return out
 }
 
-func toSessionInfo(s engine.SessionSummary) protocol.SessionInfo {
+func toSessionInfo(s sessions.Summary) protocol.SessionInfo {
 	return protocol.SessionInfo{ID: s.ID, Title: s.Title, Created: s.Created.UnixMilli(), Updated: s.Updated.UnixMilli(),
 		Model: s.Model, MessageCount: s.MessageCount, Status: string(s.Status), Running: s.Running, Cost: s.Cost}
 }

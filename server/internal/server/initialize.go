@@ -15,6 +15,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/rollback"
+	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/wire"
 )
@@ -92,7 +93,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 				return s.client.ConfirmClosed(ctx, &protocol.ConfirmClosed{ID: id, Reason: reason})
 			})
 		},
-		OnSession: func(sum engine.SessionSummary) {
+		OnSession: func(sum sessions.Summary) {
 			info := toSessionInfo(sum)
 			s.notify(func(ctx context.Context) error { return s.client.SessionDidChange(ctx, &info) })
 		},

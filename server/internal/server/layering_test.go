@@ -51,7 +51,7 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 // TestCapabilityPackagesNeverImportEngine keeps the engine a hub: the
 // capability packages (compact/compaction, scheduler/planrun,
 // modes/moderun, approval, review/reviewers, usage, skills, hooks,
-// mcpclient, trust, memory, titles, slashcmd, rollback…) and every other domain package see the engine only through
+// mcpclient, trust, memory, titles, slashcmd, rollback, sessions…) and every other domain package see the engine only through
 // the interfaces they declare, never *engine.Engine. Outside tests, only this package,
 // the engine itself (and its enginetest helper) and the benchmarks import
 // it, which also rules out an import cycle through a capability package.
@@ -59,9 +59,9 @@ func TestDomainPackagesNeverImportProtocol(t *testing.T) {
 // take one out of the walk unnoticed.
 func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 	allowed := map[string]bool{"server": true, "engine": true, "bench": true}
-	capabilities := []string{"compact/compaction", "scheduler/planrun", "modes/moderun", "approval", "review/reviewers", "usage", "skills", "hooks",
+	capabilities := []string{"dialogs", "compact/compaction", "scheduler/planrun", "modes/moderun", "approval", "review/reviewers", "usage", "skills", "hooks",
 		"mcpclient", "trust", "subagent", "memory", "titles", "slashcmd", "slashcmd/customcmd", "util/lazyload", "rollback",
-		"eventbus", "humanerr"}
+		"profiles", "sessions", "eventbus", "humanerr"}
 	walked := map[string]bool{}
 	root := ".."
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -11,7 +11,7 @@ func (s *Server) SessionCreate(ctx context.Context, p *protocol.SessionCreatePar
 	if err != nil {
 		return nil, err
 	}
-	sum, err := eng.CreateSession(ctx, p.Title)
+	sum, err := eng.Sessions.Create(ctx, p.Title)
 	if err != nil {
 		return nil, err
 	}

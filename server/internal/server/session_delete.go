@@ -11,7 +11,7 @@ func (s *Server) SessionDelete(ctx context.Context, p *protocol.SessionDeletePar
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.DeleteSession(ctx, p.SessionID); err != nil {
+	if err := eng.Sessions.Delete(ctx, p.SessionID); err != nil {
 		return nil, notFound(err)
 	}
 	return &protocol.Empty{}, nil

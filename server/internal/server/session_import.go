@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/sessions"
 )
 
 func (s *Server) SessionImport(ctx context.Context, p *protocol.SessionImportParams) (*protocol.SessionInfo, error) {
@@ -16,6 +16,6 @@ func (s *Server) SessionImport(ctx context.Context, p *protocol.SessionImportPar
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%s", err.Error())
 	}
-	info := toSessionInfo(engine.SessionSummary{Session: sess})
+	info := toSessionInfo(sessions.Summary{Session: sess})
 	return &info, nil
 }

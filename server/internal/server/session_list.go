@@ -11,7 +11,7 @@ func (s *Server) SessionList(ctx context.Context, p *protocol.SessionListParams)
 	if err != nil {
 		return nil, err
 	}
-	list, err := eng.ListSessions(ctx, p.Limit)
+	list, err := eng.Sessions.List(ctx, p.Limit)
 	if err != nil {
 		return nil, err
 	}

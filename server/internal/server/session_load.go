@@ -15,7 +15,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 	if err != nil {
 		return nil, err
 	}
-	l, err := eng.Load(ctx, p.SessionID, p.BeforeSeq, p.Limit)
+	l, err := eng.Sessions.Load(ctx, p.SessionID, p.BeforeSeq, p.Limit)
 	if err != nil {
 		return nil, notFound(err)
 	}

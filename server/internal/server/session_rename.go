@@ -15,7 +15,7 @@ func (s *Server) SessionRename(ctx context.Context, p *protocol.SessionRenamePar
 	if strings.TrimSpace(p.Title) == "" {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "a session title cannot be empty")
 	}
-	if err := eng.RenameSession(ctx, p.SessionID, p.Title); err != nil {
+	if err := eng.Sessions.Rename(ctx, p.SessionID, p.Title); err != nil {
 		return nil, notFound(err)
 	}
 	return &protocol.Empty{}, nil

@@ -15,7 +15,7 @@ func (s *Server) SessionSetModel(ctx context.Context, p *protocol.SessionSetMode
 	if strings.TrimSpace(p.Model) == "" {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "a model name cannot be empty: name a profile from govibe.models or a model")
 	}
-	if err := eng.SetSessionModel(ctx, p.SessionID, strings.TrimSpace(p.Model)); err != nil {
+	if err := eng.Sessions.SetModel(ctx, p.SessionID, strings.TrimSpace(p.Model)); err != nil {
 		return nil, notFound(err)
 	}
 	return &protocol.Empty{}, nil

@@ -56,7 +56,7 @@ func (s *Store) CreateConfirmation(ctx context.Context, sessionID string, nc New
 	c := Confirmation{ID: newID(), SessionID: sessionID, MessageID: nc.MessageID, ToolCallID: nc.ToolCallID, Kind: nc.Kind,
 		Payload: nc.Payload, Status: ConfirmPending, Created: fromMS(now), Updated: fromMS(now), Owner: s.lease.id}
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {
-		if err := sessionExists(ctx, tx, sessionID); err != nil {
+		if err := s.sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO confirmations (id, session_id, message_id, tool_call_id, kind, payload, status, created_at, updated_at, owner)

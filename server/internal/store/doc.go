@@ -37,8 +37,9 @@
 // only: its start (the user's message), each tool result and its end
 // (StreamWriter.Finalize), plus everything outside a turn (sessions, renames,
 // imports, confirmations, state other than accounting). What a turn records in
-// between (streamed-text flushes, the assistant message before its tool calls,
-// tool calls and their running status, notices) and the usage accounting
+// between (streamed-text flushes, the assistant message with its tool calls,
+// one commit by StreamWriter.CommitLLMCalls before any of them runs, their
+// running status, notices) and the usage accounting
 // (written after every model request) commit at synchronous=NORMAL on the same
 // connection (Store.writeTxRelaxed, SetStateRelaxed,
 // sessionstate.Key.relaxed). In WAL mode NORMAL loses nothing when the process
@@ -92,8 +93,9 @@
 // characters or more, LIKE below that), which sqlc cannot express; sqlc's
 // SQLite engine does not allow the table name left of MATCH (sqlc PR #2531),
 // which is how the trigram index is queried; and the hot reads go through a
-// prepared-statement cache keyed by the SQL text (stmt_cache.go), which
-// generated code would bypass. About fifty statements do not pay for a
+// prepared-statement cache keyed by the SQL text (stmt_cache.go), as do a
+// tool round's writes (write_stmts.go: prepared once on the write
+// connection when the store opens), which generated code would bypass. About fifty statements do not pay for a
 // generator, its pinned binary and a freshness test. What keeps them honest
 // instead: each table's queries live in the file named for it (sessions.go,
 // messages.go, llm_track.go, state.go, confirmations.go, endpoints.go); the

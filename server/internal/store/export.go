@@ -167,7 +167,7 @@ func (d *Document) validate() error {
 func (s *Store) importDoc(ctx context.Context, tx *sql.Tx, sid string, doc Document) error {
 	ss := doc.Session
 	var parent any
-	if ss.ParentID != "" && sessionExists(ctx, tx, ss.ParentID) == nil {
+	if ss.ParentID != "" && s.sessionExists(ctx, tx, ss.ParentID) == nil {
 		parent = ss.ParentID
 	}
 	lastSeq := int64(0)
@@ -205,13 +205,13 @@ func (s *Store) importDoc(ctx context.Context, tx *sql.Tx, sid string, doc Docum
 			return err
 		}
 		for i, p := range m.Parts {
-			if err := upsertPart(ctx, tx, id, i, p); err != nil {
+			if err := s.upsertPart(ctx, tx, id, i, p); err != nil {
 				return err
 			}
 		}
 	}
 	for _, e := range doc.LLM {
-		if err := insertLLM(ctx, tx, sid, e.Position, e.Message, mapped(e.SourceMessageID)); err != nil {
+		if err := s.insertLLM(ctx, tx, sid, e.Position, e.Message, mapped(e.SourceMessageID)); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,13 @@ import (
 	"unicode/utf8"
 )
 
+// The two reads of a cached track's check and extension, run before every
+// model request (txReads).
+const (
+	trackCharsBeforeSQL = `SELECT COALESCE(SUM(length(message)), 0) FROM llm_messages WHERE session_id = ? AND position < ?`
+	trackFromSQL        = `SELECT position, message, source_message_id FROM llm_messages WHERE session_id = ? AND position >= ? ORDER BY position`
+)
+
 // trackCache keeps the decoded model track of the few sessions read most
 // recently, so reading a track again decodes only the messages appended
 // since (the pre-request compaction check reads it before every model
@@ -104,13 +111,21 @@ func (s *Store) cachedEntries(ctx context.Context, tx *sql.Tx, sid string, epoch
 	}
 	from := len(t.entries) - 1
 	var before int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(length(message)), 0) FROM llm_messages WHERE session_id = ? AND position < ?`, sid, from).Scan(&before); err != nil {
+	check, err := s.txRead(ctx, tx, trackCharsBeforeSQL)
+	if err != nil {
+		return nil, err
+	}
+	if err := check.QueryRowContext(ctx, sid, from).Scan(&before); err != nil {
 		return nil, err
 	}
 	if before != t.chars-int64(utf8.RuneCountInString(t.lastRaw)) {
 		return s.fullEntries(ctx, tx, sid, epoch)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT position, message, source_message_id FROM llm_messages WHERE session_id = ? AND position >= ? ORDER BY position`, sid, from)
+	tail, err := s.txRead(ctx, tx, trackFromSQL)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tail.QueryContext(ctx, sid, from)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,12 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 )
 
+// A track append's statements (hotWrites).
+const (
+	insertLLMSQL = `INSERT INTO llm_messages (session_id, position, message, source_message_id) VALUES (?, ?, ?, ?)`
+	llmLenSQL    = `SELECT COALESCE(MAX(position) + 1, 0) FROM llm_messages WHERE session_id = ?`
+)
+
 // LLMEntry is one position of a session's model-visible conversation.
 type LLMEntry struct {
 	Position int         `json:"position"`
@@ -39,35 +45,35 @@ func validateLLM(msgs []llm.Message) error {
 	return nil
 }
 
-func llmLen(ctx context.Context, tx *sql.Tx, sessionID string) (int, error) {
+func (s *Store) llmLen(ctx context.Context, tx *sql.Tx, sessionID string) (int, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(position) + 1, 0) FROM llm_messages WHERE session_id = ?`, sessionID).Scan(&n)
+	err := s.txQueryRow(ctx, tx, llmLenSQL, sessionID).Scan(&n)
 	return n, err
 }
 
 // appendLLM writes msgs after the last position and returns the first
 // position used.
-func appendLLM(ctx context.Context, tx *sql.Tx, sessionID, source string, msgs []llm.Message) (int, error) {
+func (s *Store) appendLLM(ctx context.Context, tx *sql.Tx, sessionID, source string, msgs []llm.Message) (int, error) {
 	if err := validateLLM(msgs); err != nil {
 		return 0, err
 	}
-	if err := sessionExists(ctx, tx, sessionID); err != nil {
+	if err := s.sessionExists(ctx, tx, sessionID); err != nil {
 		return 0, err
 	}
-	first, err := llmLen(ctx, tx, sessionID)
+	first, err := s.llmLen(ctx, tx, sessionID)
 	if err != nil {
 		return 0, err
 	}
 	for i, m := range msgs {
-		if err := insertLLM(ctx, tx, sessionID, first+i, m, source); err != nil {
+		if err := s.insertLLM(ctx, tx, sessionID, first+i, m, source); err != nil {
 			return 0, err
 		}
 	}
 	return first, nil
 }
 
-func insertLLM(ctx context.Context, tx *sql.Tx, sessionID string, pos int, m llm.Message, source string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO llm_messages (session_id, position, message, source_message_id) VALUES (?, ?, ?, ?)`,
+func (s *Store) insertLLM(ctx context.Context, tx *sql.Tx, sessionID string, pos int, m llm.Message, source string) error {
+	_, err := s.txExec(ctx, tx, insertLLMSQL,
 		sessionID, pos, string(mustJSON(m)), source)
 	return err
 }
@@ -78,7 +84,7 @@ func (s *Store) AppendLLMMessages(ctx context.Context, sessionID, sourceMessageI
 	var first int
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		first, err = appendLLM(ctx, tx, sessionID, sourceMessageID, msgs)
+		first, err = s.appendLLM(ctx, tx, sessionID, sourceMessageID, msgs)
 		return err
 	})
 	return first, err
@@ -179,10 +185,10 @@ func (s *Store) ReplaceLLMMessages(ctx context.Context, sessionID string, from, 
 	s.tracks.rewrote()
 	defer s.tracks.rewrote()
 	return s.writeTx(ctx, func(tx *sql.Tx) error {
-		if err := sessionExists(ctx, tx, sessionID); err != nil {
+		if err := s.sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}
-		n, err := llmLen(ctx, tx, sessionID)
+		n, err := s.llmLen(ctx, tx, sessionID)
 		if err != nil {
 			return err
 		}
@@ -203,7 +209,7 @@ func (s *Store) ReplaceLLMMessages(ctx context.Context, sessionID string, from, 
 			}
 		}
 		for i, m := range msgs {
-			if err := insertLLM(ctx, tx, sessionID, from+i, m, ""); err != nil {
+			if err := s.insertLLM(ctx, tx, sessionID, from+i, m, ""); err != nil {
 				return err
 			}
 		}

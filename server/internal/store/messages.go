@@ -12,6 +12,10 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 )
 
+// upsertPartSQL writes one part (hotWrites).
+const upsertPartSQL = `INSERT INTO message_parts (message_id, idx, kind, text, data) VALUES (?, ?, ?, ?, ?)
+	ON CONFLICT (message_id, idx) DO UPDATE SET kind = excluded.kind, text = excluded.text, data = excluded.data`
+
 // Role of a stored message. Event messages record things that happened
 // (compaction, mode switches) rather than things someone said.
 type Role string
@@ -196,21 +200,19 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 		return Message{}, err
 	}
 	for i, p := range m.Parts {
-		if err := upsertPart(ctx, tx, m.ID, i, p); err != nil {
+		if err := s.upsertPart(ctx, tx, m.ID, i, p); err != nil {
 			return Message{}, err
 		}
 	}
 	return m, nil
 }
 
-func upsertPart(ctx context.Context, tx *sql.Tx, messageID string, idx int, p Part) error {
+func (s *Store) upsertPart(ctx context.Context, tx *sql.Tx, messageID string, idx int, p Part) error {
 	text, data, err := p.encode()
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO message_parts (message_id, idx, kind, text, data) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (message_id, idx) DO UPDATE SET kind = excluded.kind, text = excluded.text, data = excluded.data`,
-		messageID, idx, p.Kind, text, data)
+	_, err = s.txExec(ctx, tx, upsertPartSQL, messageID, idx, p.Kind, text, data)
 	return err
 }
 

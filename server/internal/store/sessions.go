@@ -10,6 +10,9 @@ import (
 	"time"
 )
 
+// sessionExistsSQL checks a session inside a write (hotWrites).
+const sessionExistsSQL = `SELECT 1 FROM sessions WHERE id = ?`
+
 // SessionKind says what produced a session.
 type SessionKind string
 
@@ -92,7 +95,7 @@ func (s *Store) CreateSession(ctx context.Context, ns NewSession) (Session, erro
 			return invalidf("a parent message or call needs a parent session")
 		}
 		if ns.ParentID != "" {
-			if err := sessionExists(ctx, tx, ns.ParentID); err != nil {
+			if err := s.sessionExists(ctx, tx, ns.ParentID); err != nil {
 				return fmt.Errorf("parent: %w", err)
 			}
 		}
@@ -123,9 +126,9 @@ func (s *Store) GetSession(ctx context.Context, id string) (Session, error) {
 	return sess, err
 }
 
-func sessionExists(ctx context.Context, tx *sql.Tx, id string) error {
+func (s *Store) sessionExists(ctx context.Context, tx *sql.Tx, id string) error {
 	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	err := s.txQueryRow(ctx, tx, sessionExistsSQL, id).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return notFoundf("session %q", id)
 	}
@@ -239,7 +242,7 @@ func (s *Store) SetAutoTitle(ctx context.Context, id, title string) (bool, error
 		n, _ := res.RowsAffected()
 		applied = n == 1
 		if !applied {
-			return sessionExists(ctx, tx, id)
+			return s.sessionExists(ctx, tx, id)
 		}
 		return nil
 	})

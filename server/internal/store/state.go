@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+// setStateSQL writes one key (hotWrites).
+const setStateSQL = `INSERT INTO session_state (session_id, key, value, updated_at) VALUES (?, ?, ?, ?)
+	ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`
+
 // SetState stores value (JSON) under key for the session. The store gives
 // keys no meaning: package sessionstate declares them, with their types.
 func (s *Store) SetState(ctx context.Context, sessionID, key string, value json.RawMessage) error {
@@ -22,12 +26,10 @@ func (s *Store) setState(ctx context.Context, writeTx func(context.Context, func
 		return invalidf("state %q is not valid JSON", key)
 	}
 	return writeTx(ctx, func(tx *sql.Tx) error {
-		if err := sessionExists(ctx, tx, sessionID); err != nil {
+		if err := s.sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO session_state (session_id, key, value, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-			sessionID, key, string(value), s.nowMS())
+		_, err := s.txExec(ctx, tx, setStateSQL, sessionID, key, string(value), s.nowMS())
 		return err
 	})
 }
@@ -42,7 +44,12 @@ func (s *Store) SetStateRelaxed(ctx context.Context, sessionID, key string, valu
 // GetState returns the value under key and whether it exists.
 func (s *Store) GetState(ctx context.Context, sessionID, key string) (json.RawMessage, bool, error) {
 	var v string
-	err := s.r.QueryRowContext(ctx, `SELECT value FROM session_state WHERE session_id = ? AND key = ?`, sessionID, key).Scan(&v)
+	// Read before every model request (usage accounting): prepared once.
+	st, err := s.rq.get(ctx, `SELECT value FROM session_state WHERE session_id = ? AND key = ?`)
+	if err != nil {
+		return nil, false, err
+	}
+	err = st.QueryRowContext(ctx, sessionID, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}

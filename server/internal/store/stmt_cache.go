@@ -50,6 +50,34 @@ func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// txReads are the read statements run inside a read transaction on every
+// model request. prepareTxReads prepares them when the store opens: get
+// prepares on a pooled connection, which a transaction must not wait for
+// while it holds one of its own (every connection could be so held).
+var txReads = []string{trackCharsBeforeSQL, trackFromSQL}
+
+func (c *stmtCache) prepareTxReads(ctx context.Context) error {
+	for _, q := range txReads {
+		if _, err := c.get(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// txRead is query for tx: through tx.StmtContext when it is one of
+// txReads (prepared again on tx's connection at most once), else
+// prepared in tx for this use. tx's end closes it.
+func (s *Store) txRead(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	s.rt.mu.Lock()
+	st := s.rt.stmts[query]
+	s.rt.mu.Unlock()
+	if st != nil {
+		return tx.StmtContext(ctx, st), nil
+	}
+	return tx.PrepareContext(ctx, query)
+}
+
 // close releases every statement; later gets fail.
 func (c *stmtCache) close() error {
 	c.mu.Lock()

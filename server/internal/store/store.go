@@ -47,6 +47,8 @@ type Store struct {
 	w         *sql.DB // exactly one connection: the in-process write queue
 	r         *sql.DB // read pool
 	rq        *stmtCache
+	ws        writeStmts // hot statements prepared on w (write_stmts.go)
+	rt        *stmtCache // txReads, prepared on open (stmt_cache.go)
 	recovered *CorruptError
 	lease     *lease // this process's proof of life (owner.go)
 
@@ -111,7 +113,7 @@ func Open(path string, opts Options) (*Store, error) {
 func (s *Store) withLease() (*Store, error) {
 	l, err := takeLease(s.path)
 	if err != nil {
-		_ = errors.Join(s.rq.close(), s.r.Close(), s.w.Close())
+		_ = errors.Join(s.rq.close(), s.rt.close(), s.ws.close(), s.r.Close(), s.w.Close())
 		return nil, &UnreadableError{Path: s.path, Err: err}
 	}
 	s.lease = l
@@ -128,7 +130,7 @@ func (s *Store) Path() string { return s.path }
 // Close releases the database. StreamWriters must be finalized first;
 // their later flushes fail.
 func (s *Store) Close() error {
-	err := errors.Join(s.rq.close(), s.r.Close(), s.w.Close())
+	err := errors.Join(s.rq.close(), s.rt.close(), s.ws.close(), s.r.Close(), s.w.Close())
 	if err == nil {
 		markCleanClose(s.path)
 	}
@@ -241,6 +243,9 @@ func openAt(path string, opts Options) (*Store, error) {
 	if err := migrate(w, path); err != nil {
 		return fail(err)
 	}
+	if s.ws, err = prepareWrites(w); err != nil {
+		return fail(err)
+	}
 	r, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
 	if err != nil {
 		return fail(err)
@@ -252,6 +257,10 @@ func openAt(path string, opts Options) (*Store, error) {
 	s.r = r
 	s.rq = newStmtCache(r)
 	if err := r.Ping(); err != nil {
+		return fail(err)
+	}
+	s.rt = newStmtCache(r)
+	if err := s.rt.prepareTxReads(context.Background()); err != nil {
 		return fail(err)
 	}
 	return s, nil

@@ -3,12 +3,20 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/govibe/govibe/server/internal/llm"
+)
+
+// A tool round's statements on the message and its session (hotWrites).
+const (
+	touchMessageSQL  = `UPDATE messages SET updated_at = ? WHERE id = ?`
+	statusMessageSQL = `UPDATE messages SET status = ?, usage = COALESCE(?, usage), updated_at = ? WHERE id = ?`
+	touchSessionSQL  = `UPDATE sessions SET updated_at = ? WHERE id = ?`
 )
 
 // StreamWriter persists one assistant message while it streams.
@@ -150,9 +158,9 @@ func (w *StreamWriter) writeParts(ctx context.Context, tx *sql.Tx, from int, par
 		if status.usage != nil {
 			usage = string(mustJSON(status.usage))
 		}
-		res, err = tx.ExecContext(ctx, `UPDATE messages SET status = ?, usage = COALESCE(?, usage), updated_at = ? WHERE id = ?`, status.status, usage, now, w.messageID)
+		res, err = w.s.txExec(ctx, tx, statusMessageSQL, status.status, usage, now, w.messageID)
 	} else {
-		res, err = tx.ExecContext(ctx, `UPDATE messages SET updated_at = ? WHERE id = ?`, now, w.messageID)
+		res, err = w.s.txExec(ctx, tx, touchMessageSQL, now, w.messageID)
 	}
 	if err != nil {
 		return err
@@ -161,11 +169,11 @@ func (w *StreamWriter) writeParts(ctx context.Context, tx *sql.Tx, from int, par
 		return notFoundf("message %q (its session was deleted?)", w.messageID)
 	}
 	for i, p := range parts {
-		if err := upsertPart(ctx, tx, w.messageID, from+i, p); err != nil {
+		if err := w.s.upsertPart(ctx, tx, w.messageID, from+i, p); err != nil {
 			return err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, now, w.sessionID)
+	_, err = w.s.txExec(ctx, tx, touchSessionSQL, now, w.sessionID)
 	return err
 }
 
@@ -315,6 +323,40 @@ func (w *StreamWriter) CommitLLM(ctx context.Context, msgs ...llm.Message) error
 	return w.commit(ctx, false, nil, nil, w.llmAppender(msgs))
 }
 
+// CommitLLMCalls is CommitLLM of an assistant message together with
+// AddToolCall of each of calls, in one transaction: the model's track and
+// the chat get the message and its calls at once, before any of them
+// runs, for one commit instead of one plus one a call. A call AddToolCall
+// would refuse (no id or name, an id already recorded) is left out and
+// reported in the error; the message and the other calls still commit.
+func (w *StreamWriter) CommitLLMCalls(ctx context.Context, m llm.Message, calls ...ToolCall) error {
+	var refused []error
+	add := make([]Part, 0, len(calls))
+	for _, tc := range calls {
+		if tc.Status == "" {
+			tc.Status = ToolPending
+		}
+		p := Part{Kind: PartToolCall, ToolCall: &tc}
+		if err := p.Validate(); err != nil {
+			refused = append(refused, err)
+			continue
+		}
+		add = append(add, p)
+	}
+	err := w.commit(ctx, false, func(parts []Part) ([]Part, int, error) {
+		from := len(parts)
+		for _, p := range add {
+			if findToolCall(parts, p.ToolCall.ID) >= 0 {
+				refused = append(refused, invalidf("tool call %s already recorded", p.ToolCall.ID))
+				continue
+			}
+			parts = append(parts, p)
+		}
+		return parts, from, nil
+	}, nil, w.llmAppender([]llm.Message{m}))
+	return errors.Join(append([]error{err}, refused...)...)
+}
+
 // Finalize flushes, records the final status and usage, appends llmMsgs,
 // and closes the writer. On error/cancelled, tool calls still pending or
 // running become cancelled so no UI shows them spinning forever.
@@ -363,7 +405,7 @@ func (w *StreamWriter) llmAppender(msgs []llm.Message) func(ctx context.Context,
 	}
 	msgs = slices.Clone(msgs)
 	return func(ctx context.Context, tx *sql.Tx) error {
-		_, err := appendLLM(ctx, tx, w.sessionID, w.messageID, msgs)
+		_, err := w.s.appendLLM(ctx, tx, w.sessionID, w.messageID, msgs)
 		return err
 	}
 }

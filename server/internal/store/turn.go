@@ -67,7 +67,7 @@ func (s *Store) BeginTurn(ctx context.Context, sessionID, userText string, o Tur
 		}
 		ids = TurnIDs{UserMessageID: um.ID, UserSeq: um.Seq, AssistantMessageID: am.ID, AssistantSeq: am.Seq}
 		if len(o.LLM) > 0 {
-			_, err = appendLLM(ctx, tx, sessionID, um.ID, o.LLM)
+			_, err = s.appendLLM(ctx, tx, sessionID, um.ID, o.LLM)
 		}
 		return err
 	})

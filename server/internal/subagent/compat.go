@@ -22,7 +22,7 @@ import (
 // other products (Claude's haiku, sonnet, opus, inherit; VS Code's display
 // names): Def.Model keeps the name and the host maps it to one of the
 // user's profiles or roles, or ignores it with a notice; it is never sent
-// to a provider as written (the engine's subagentProfile).
+// to a provider as written (profiles.Resolver.Subagent).
 
 // Formats of definition folders.
 const (

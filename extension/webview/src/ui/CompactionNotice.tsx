@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import type { CompactionBlock, KeptCounts } from '../model';
-import { snapshotMarkdown } from '../snapshot';
+import { keptSections, snapshotMarkdown } from '../snapshot';
 import { Markdown } from './Markdown';
 
 /** What was kept, in words: "your request, the todo list (2 of 5 done), 3 decisions". */
@@ -44,11 +44,29 @@ export function CompactionNotice({ block }: { block: CompactionBlock }) {
         </div>
       )}
       {show && <Markdown text={snapshotMarkdown(summary)} />}
-      {show && keptBlock && (
-        <pre class="compaction-kept" data-testid="compaction-kept-text">
-          {keptBlock}
-        </pre>
-      )}
+      {show && keptBlock && <KeptBlock text={keptBlock} />}
+    </div>
+  );
+}
+
+/** The kept block as labelled sections, or as sent when it has another shape. */
+function KeptBlock({ text }: { text: string }) {
+  const sections = keptSections(text);
+  if (!sections) {
+    return (
+      <pre class="compaction-kept" data-testid="compaction-kept-text">
+        {text}
+      </pre>
+    );
+  }
+  return (
+    <div class="compaction-kept" data-testid="compaction-kept-text">
+      {sections.map((s) => (
+        <div class="compaction-kept-section" key={s.label}>
+          <strong>{s.label}</strong>
+          <pre>{s.text}</pre>
+        </div>
+      ))}
     </div>
   );
 }

@@ -128,7 +128,7 @@ func run(policy string, turns, extra, keep int) (result, error) {
 	if err != nil {
 		return res, err
 	}
-	s, err := probe.CreateSession(ctx, "bench")
+	s, err := probe.Sessions.Create(ctx, "bench")
 	if err != nil {
 		probe.Close()
 		return res, err

@@ -141,7 +141,7 @@ func measure(agents, toolProfile, mode string) (figures, error) {
 		return figures{}, err
 	}
 	defer eng.Close()
-	sess, err := eng.CreateSession(context.Background(), "")
+	sess, err := eng.Sessions.Create(context.Background(), "")
 	if err != nil {
 		return figures{}, err
 	}

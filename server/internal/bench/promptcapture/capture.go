@@ -197,7 +197,7 @@ func captureAll() ([]capture, error) {
 	var out []capture
 	seen := map[string]bool{}
 	for _, sc := range scenarios {
-		s, err := eng.CreateSession(ctx, "capture "+sc.mode)
+		s, err := eng.Sessions.Create(ctx, "capture "+sc.mode)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ func TestCompactionFollowsTheSessionsModel(t *testing.T) {
 		map[string]any{"name": "small", "model": "small-model", "contextWindow": float64(small)},
 	}})
 	sid, _ := x.Turn("", enginetest.Prose(150, 0))
-	if err := x.E.SetSessionModel(context.Background(), sid, "small"); err != nil {
+	if err := x.E.Sessions.SetModel(context.Background(), sid, "small"); err != nil {
 		t.Fatal(err)
 	}
 	if use := x.E.ContextUse(context.Background(), sid); use.WindowTokens != int64(small) {

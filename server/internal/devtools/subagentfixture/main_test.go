@@ -31,7 +31,7 @@ func TestFixtureLoadsAsALongSubAgentRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	l, err := eng.Load(ctx, id, 0, 0)
+	l, err := eng.Sessions.Load(ctx, id, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestFixtureLoadsAsALongSubAgentRun(t *testing.T) {
 	if first := run.Messages[0]; first.Role != store.RoleAssistant || !strings.HasPrefix(first.Parts[0].Text, "Step 50:") {
 		t.Fatalf("the page starts with %s %+v, want Step 50", first.Role, first.Parts)
 	}
-	list, err := eng.ListSessions(ctx, 10)
+	list, err := eng.Sessions.List(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func TestPlanModeWhitelistAndProposal(t *testing.T) {
 	}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, err := x.E.CreateSession(ctx, "")
+	sess, err := x.E.Sessions.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestPhasesModeTransitions(t *testing.T) {
 	}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestPhasesModeNudgesAreBounded(t *testing.T) {
 	s := &enginetest.Script{Main: []scripted.Reply{text("a"), text("b"), text("c"), text("d"), text("e"), text("f")}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	_ = x.E.Modes.Set(ctx, sess.ID, "phases")
 	x.Turn(sess.ID, "fix")
 	if n := len(s.Reqs["main"]); n != 4 {
@@ -199,7 +199,7 @@ func TestPhasesModeOffersPhaseTools(t *testing.T) {
 	s := &enginetest.Script{Main: []scripted.Reply{text("I looked around.")}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestReconcileCommandDraftsManifestOnly(t *testing.T) {
 	}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	if _, _, err := x.E.Send(ctx, engine.SendParams{SessionID: sess.ID, Text: "/reconcile"}); err == nil || !strings.Contains(err.Error(), "needs an intent") {
 		t.Fatalf("empty intent: %v", err)
 	}
@@ -261,7 +261,7 @@ func TestPhasesVerifyingShellIsReadOnly(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	x.WriteFile("a.txt", "fine\n")
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestRunPlanWithEdits(t *testing.T) {
 	}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	_ = x.E.Modes.Set(ctx, sess.ID, "plan")
 	x.Turn(sess.ID, "plan the fix")
 	for _, bad := range [][]engine.PlanEdit{{}, {{Title: "ok"}, {Title: "  "}}} {

@@ -28,7 +28,7 @@ func TestPhasesBlockedVerifyingLoopsBackThenFails(t *testing.T) {
 	}}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	if err := x.E.Modes.Set(ctx, sess.ID, "phases"); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestPhasesRepeatIsPerPhaseNotPerRun(t *testing.T) {
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	x.WriteFile("a.txt", "a\n")
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	_ = x.E.Modes.Set(ctx, sess.ID, "phases")
 	x.Turn(sess.ID, "look")
 	x.Turn(sess.ID, "go on")

@@ -48,7 +48,7 @@ func reconcileEnv(t *testing.T, s *enginetest.Script, settings config.Values) (*
 	x.WriteFile("run_tests.sh", runTests)
 	x.WriteFile("app.txt", "hello\n")
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	x.Turn(sess.ID, "/reconcile a greeter")
 	v, ok := x.E.Modes.ReconcileState(ctx, sess.ID)
 	if !ok || v.Run.Manifest.Metadata.Name != "greeter" || v.Run.Manifest.Metadata.Approved {
@@ -284,7 +284,7 @@ func TestReconcileApproveBadInput(t *testing.T) {
 	s := &enginetest.Script{}
 	x := enginetest.NewScripted(t, s, config.Values{}, false)
 	ctx := context.Background()
-	sess, _ := x.E.CreateSession(ctx, "")
+	sess, _ := x.E.Sessions.Create(ctx, "")
 	if _, _, err := x.E.Modes.ApproveManifest(ctx, sess.ID, ""); !errors.Is(err, moderun.ErrNoManifest) {
 		t.Fatalf("no manifest: %v", err)
 	}

@@ -139,7 +139,7 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 // A session without a plan refuses every control.
 func TestTodoControlWithoutPlan(t *testing.T) {
 	x := newSchedEnv(t, newScript(), nil)
-	s, err := x.E.CreateSession(context.Background(), "")
+	s, err := x.E.Sessions.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func TestScopedCompactionExactTrackAndUITrackAfterReload(t *testing.T) {
 	}
 
 	x.Reopen(nil)
-	l, err := x.E.Load(context.Background(), sid, 0, 1000)
+	l, err := x.E.Sessions.Load(context.Background(), sid, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

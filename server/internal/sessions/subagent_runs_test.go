@@ -1,4 +1,4 @@
-package engine_test
+package sessions_test
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func TestLoadCountsASubAgentRunsEarlierMessages(t *testing.T) {
 		return c.ID
 	}
 	long, short := child(250), child(3)
-	l, err := x.E.Load(ctx, parent.ID, 0, 0)
+	l, err := x.E.Sessions.Load(ctx, parent.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestLoadCountsASubAgentRunsEarlierMessages(t *testing.T) {
 	if l.SubAgents[0].Session.ID != long {
 		first = l.SubAgents[1].Messages[0]
 	}
-	older, err := x.E.Load(ctx, long, first.Seq, 200)
+	older, err := x.E.Sessions.Load(ctx, long, first.Seq, 200)
 	if err != nil {
 		t.Fatal(err)
 	}

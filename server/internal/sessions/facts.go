@@ -1,4 +1,4 @@
-package engine
+package sessions
 
 import (
 	"bufio"
@@ -19,25 +19,28 @@ import (
 // maxGitRoots bounds the roots whose git state is read.
 const maxGitRoots = 4
 
-type sessionFacts struct {
-	date string
-	git  []string
+// Facts are what a session's system prompt says of its environment.
+type Facts struct {
+	// Date is the day the session's first prompt was built (2006-01-02).
+	Date string
+	// Git describes each root's repository, at most maxGitRoots of them.
+	Git []string
 }
 
-// factsOf is session sid's facts, read on first use.
-func (e *Engine) factsOf(sid string) sessionFacts {
-	if v, ok := e.facts.Load(sid); ok {
-		return v.(sessionFacts)
+// Facts is session sid's facts, read on first use.
+func (c *Catalog) Facts(sid string) Facts {
+	if v, ok := c.facts.Load(sid); ok {
+		return v.(Facts)
 	}
-	f := sessionFacts{date: time.Now().Format("2006-01-02")}
-	for i, root := range e.opts.Roots {
+	f := Facts{Date: time.Now().Format("2006-01-02")}
+	for i, root := range c.o.Roots {
 		if i == maxGitRoots {
 			break
 		}
-		f.git = append(f.git, gitFact(root, len(e.opts.Roots) > 1))
+		f.Git = append(f.Git, gitFact(root, len(c.o.Roots) > 1))
 	}
-	v, _ := e.facts.LoadOrStore(sid, f)
-	return v.(sessionFacts)
+	v, _ := c.facts.LoadOrStore(sid, f)
+	return v.(Facts)
 }
 
 // gitFact describes root's repository: "not a git repository", or its

@@ -1,4 +1,4 @@
-package engine
+package dialogs
 
 import (
 	"encoding/json"
@@ -57,7 +57,7 @@ func (b *Broker) continueDialog(c *approval.Confirm) {
 
 // keepsDialog says whether answering c with a keeps its dialog open.
 func keepsDialog(c approval.Confirm, a approval.Answer) bool {
-	return c.Kind == "question" && c.DialogID != "" && a.Accept && a.Reason != ReasonDone
+	return c.Kind == "question" && c.DialogID != "" && a.Accept && a.Reason != approval.ReasonDone
 }
 
 func (b *Broker) keepDialog(c approval.Confirm, reply string) {
@@ -97,10 +97,6 @@ func (b *Broker) closeDialog(id string) bool {
 // follow-up asked in it.
 type continuedDialog struct{ dialogID, sessionID, turnID string }
 
-// reasonClosed is the answer a follow-up question gets when the user
-// closed its dialog before seeing it (never sent by a client).
-const reasonClosed = "\x00closed"
-
 // closeContinued handles a Close for a replied question whose dialog the
 // agent's follow-up already took (the user's click crossed the question on
 // the wire): the follow-up is closed unanswered, and the model is told so
@@ -122,7 +118,7 @@ func (b *Broker) closeContinued(id string) bool {
 	if w == nil || !b.remove(w.c.ID) {
 		return false
 	}
-	a := approval.Answer{Reason: reasonClosed}
+	a := approval.Answer{Reason: approval.ReasonClosed}
 	resp, _ := json.Marshal(a)
 	b.persist(w.c.ID, store.ConfirmRejected, resp)
 	b.onClosed(id, "resolved")

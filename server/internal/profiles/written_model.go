@@ -1,10 +1,9 @@
-package engine
+package profiles
 
 import (
 	"context"
 	"strings"
 
-	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/providers"
 	"github.com/govibe/govibe/server/internal/slashcmd"
@@ -50,8 +49,8 @@ type writtenModel struct {
 // order a small model's name takes them.
 var smallRoles = []string{RoleReviewer, RoleTitle}
 
-// resolveWrittenModel resolves name for session sid.
-func (e *Engine) resolveWrittenModel(ctx context.Context, sid, name string) writtenModel {
+// written resolves name for session sid.
+func (r *Resolver) written(ctx context.Context, sid, name string) writtenModel {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return writtenModel{}
@@ -59,13 +58,13 @@ func (e *Engine) resolveWrittenModel(ctx context.Context, sid, name string) writ
 	if strings.EqualFold(name, "inherit") {
 		return writtenModel{use: useSession}
 	}
-	v := e.Settings()
+	v, _ := r.o.Settings()
 	for _, mp := range config.Typed(v).ModelProfiles() {
 		if mp.Name == name || mp.Model == name {
 			return writtenModel{use: useProfile, profile: name}
 		}
 	}
-	session := e.sessionProfile(ctx, sid)
+	session := r.Session(ctx, sid)
 	if session.Model == name {
 		return writtenModel{use: useSession}
 	}
@@ -75,9 +74,9 @@ func (e *Engine) resolveWrittenModel(ctx context.Context, sid, name string) writ
 		}
 	}
 	if slashcmd.ModelTier(name) == slashcmd.TierSmall {
-		for _, r := range smallRoles {
-			if p := roleModel(v, r); p != "" {
-				return writtenModel{use: useRole, role: r, profile: p, foreign: true}
+		for _, role := range smallRoles {
+			if p := roleModel(v, role); p != "" {
+				return writtenModel{use: useRole, role: role, profile: p, foreign: true}
 			}
 		}
 		return writtenModel{foreign: true}
@@ -85,44 +84,44 @@ func (e *Engine) resolveWrittenModel(ctx context.Context, sid, name string) writ
 	return writtenModel{use: useSession, foreign: true}
 }
 
-// commandModel resolves a custom command's `model:` to the profile its
-// turn uses ("" for the session's) and a notice for the user.
-func (e *Engine) commandModel(ctx context.Context, sid, name string) (profile, notice string) {
-	w := e.resolveWrittenModel(ctx, sid, name)
+// Command resolves a custom command's `model:` to the profile its turn
+// uses ("" for the session's) and a notice for the user.
+func (r *Resolver) Command(ctx context.Context, sid, name string) (profile, notice string) {
+	w := r.written(ctx, sid, name)
 	switch {
 	case w.use == useProfile:
 		return w.profile, ""
 	case w.use == useRole:
-		return w.profile, e.Tr("The command asks for the model %s, which is another tool's name; its turn uses your %s profile %s (govibe.roles.%s).", name, w.role, w.profile, w.role)
+		return w.profile, r.o.Tr("The command asks for the model %s, which is another tool's name; its turn uses your %s profile %s (govibe.roles.%s).", name, w.role, w.profile, w.role)
 	case w.foreign:
-		return "", e.Tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
+		return "", r.o.Tr("The command asks for the model %s, which none of your profiles serves; its turn uses the session's model.", name)
 	}
 	return "", ""
 }
 
-// subagentProfile is the profile a sub-agent runs on: its role's (the
+// Subagent is the profile a sub-agent runs on: its role's (the
 // default), or what its definition's `model:` resolves to. A name written
 // for another tool is told once per session, saying what ran instead.
-func (e *Engine) subagentProfile(ctx context.Context, parent, agent, model string) Profile {
-	def := e.roleProfileFor(ctx, parent, subagentRole(agent))
-	w := e.resolveWrittenModel(ctx, parent, model)
+func (r *Resolver) Subagent(ctx context.Context, parent, agent, model string) Profile {
+	def := r.ForRole(ctx, parent, subagentRole(agent))
+	w := r.written(ctx, parent, model)
 	var p Profile
 	var note string
 	switch w.use {
 	case useProfile:
-		return e.namedProfile(w.profile)
+		return r.Named(w.profile)
 	case useSession:
-		p = e.sessionProfile(ctx, parent)
-		note = e.Tr("The agent %s asks for the model %s, which is another tool's name; it runs on the session's model %s.", agent, model, p.Model)
+		p = r.Session(ctx, parent)
+		note = r.o.Tr("The agent %s asks for the model %s, which is another tool's name; it runs on the session's model %s.", agent, model, p.Model)
 	case useRole:
-		p = e.roleProfile(w.role)
-		note = e.Tr("The agent %s asks for the model %s, which is another tool's name; it runs on your %s profile %s (govibe.roles.%s).", agent, model, w.role, w.profile, w.role)
+		p = r.Role(w.role)
+		note = r.o.Tr("The agent %s asks for the model %s, which is another tool's name; it runs on your %s profile %s (govibe.roles.%s).", agent, model, w.role, w.profile, w.role)
 	default:
 		p = def
-		note = e.Tr("The agent %s asks for the model %s, which none of your profiles serves; it runs on %s.", agent, model, p.Model)
+		note = r.o.Tr("The agent %s asks for the model %s, which none of your profiles serves; it runs on %s.", agent, model, p.Model)
 	}
-	if w.foreign && e.reported.first(parent+"\x00model\x00"+agent+"\x00"+model) {
-		e.Bus.Publish(Event{SessionID: parent, Kind: kinds.Notice, Status: "info", Text: note})
+	if w.foreign && r.first(parent+"\x00"+agent+"\x00"+model) {
+		r.o.Notice(parent, note)
 	}
 	return p
 }

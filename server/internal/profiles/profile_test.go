@@ -1,4 +1,4 @@
-package engine
+package profiles
 
 import (
 	"testing"
@@ -19,22 +19,22 @@ func TestResolveProfileAppliesThePresetWire(t *testing.T) {
 	}
 	// A named preset wins over the host: a tunnel to OpenRouter keeps its
 	// headers.
-	p := resolveProfile(v, nil)
+	p := resolve(v, nil)
 	if p.Wire.Headers["HTTP-Referer"] == "" || p.Wire.ReasoningField != "reasoning" || p.Provider != llm.ProviderGeneric {
 		t.Errorf("openrouter profile wire = %+v provider %q", p.Wire, p.Provider)
 	}
 	// No preset named: the hosted preset is found from the base URL.
-	p = resolveProfile(v.Merge(config.Values{"model": "kimi"}), nil)
+	p = resolve(v.Merge(config.Values{"model": "kimi"}), nil)
 	if p.Wire.CacheField != llm.CacheFieldMoonshot || p.Wire.ReasoningReplay != llm.ReplayToolTurns {
 		t.Errorf("moonshot profile wire = %+v", p.Wire)
 	}
 	// A local server without a preset keeps the client's defaults.
-	p = resolveProfile(v.Merge(config.Values{"model": "local"}), nil)
+	p = resolve(v.Merge(config.Values{"model": "local"}), nil)
 	if p.Wire.CacheField != "" || p.Wire.NoStreamUsage || len(p.Wire.Headers) != 0 || p.Provider != "" {
 		t.Errorf("local profile wire = %+v provider %q", p.Wire, p.Provider)
 	}
 	// A misspelt preset falls back to the host.
-	p = resolveProfile(v.Merge(config.Values{"model": "typo"}), nil)
+	p = resolve(v.Merge(config.Values{"model": "typo"}), nil)
 	if p.Provider != llm.ProviderDeepSeek || p.Wire.CacheField != llm.CacheFieldDeepSeek {
 		t.Errorf("typo profile = %+v provider %q", p.Wire, p.Provider)
 	}
@@ -53,15 +53,15 @@ func TestHandWrittenProfileTakesThePresetsFigures(t *testing.T) {
 			map[string]any{"name": "new", "preset": "zhipu", "model": "glm-9"},
 		},
 	}
-	p := resolveProfile(v, nil)
+	p := resolve(v, nil)
 	if p.ContextWindow != 128000 || p.MaxOutputTokens != 96000 || p.PriceInput != 0.6 || p.PriceCachedInput != 0.11 || p.PriceOutput != 2.2 {
 		t.Errorf("glm-4.5 from the preset: %+v", p.Profile)
 	}
-	p = resolveProfile(v.Merge(config.Values{"model": "own"}), nil)
+	p = resolve(v.Merge(config.Values{"model": "own"}), nil)
 	if p.ContextWindow != 32000 || p.MaxOutputTokens != 96000 || p.PriceOutput != 9 || p.PriceInput != 0 {
 		t.Errorf("the profile's own figures: %+v", p.Profile)
 	}
-	p = resolveProfile(v.Merge(config.Values{"model": "new"}), nil)
+	p = resolve(v.Merge(config.Values{"model": "new"}), nil)
 	if p.ContextWindow != 64000 {
 		t.Errorf("an unknown model's window = %d, want the setting's 64000", p.ContextWindow)
 	}

@@ -1,4 +1,4 @@
-package engine
+package dialogs
 
 import (
 	"context"
@@ -18,14 +18,34 @@ import (
 // ErrNoSuchConfirm is returned when resolving something no longer pending.
 var ErrNoSuchConfirm = errors.New("no such pending confirmation (it was already answered, or its turn ended)")
 
+// Store is where the Broker records each confirmation and its answer, so
+// a pending one survives a window reload and a restart (*store.Store).
+type Store interface {
+	CreateConfirmation(ctx context.Context, sessionID string, nc store.NewConfirmation) (store.Confirmation, error)
+	ResolveConfirmation(ctx context.Context, id string, st store.ConfirmationStatus, response json.RawMessage) error
+}
+
+// Options are the Broker's collaborators besides its store.
+type Options struct {
+	// OnRequested shows a confirmation and OnClosed tells the client one
+	// closed (with a confirm/closed reason); they must not block.
+	OnRequested func(approval.Confirm)
+	OnClosed    func(id, reason string)
+	// Stopping is the cancellation cause of a process that stops (not the
+	// user's Stop): a question cancelled with it stays pending on disk and
+	// Ask returns agent.ErrSuspended, so the next process asks it again.
+	Stopping error
+}
+
 // Broker parks tools on user decisions. A waiting tool blocks only its own
 // goroutine; answers arrive through Resolve from the ordered handler, so
 // the connection's read loop never waits. Safe for concurrent use.
 type Broker struct {
-	store *store.Store
+	store Store // nil keeps nothing on disk
 	// onRequested and onClosed tell the client; they must not block.
 	onRequested func(approval.Confirm)
 	onClosed    func(id, reason string)
+	stopping    error
 
 	mu      sync.Mutex
 	pending map[string]*waiting
@@ -49,8 +69,16 @@ type waiting struct {
 	onAnswer func(approval.Answer)
 }
 
-func NewBroker(st *store.Store, onRequested func(approval.Confirm), onClosed func(id, reason string)) *Broker {
-	return &Broker{store: st, onRequested: onRequested, onClosed: onClosed, pending: map[string]*waiting{}}
+// NewBroker returns a Broker recording its confirmations in st (nil: none
+// is recorded). Missing callbacks do nothing.
+func NewBroker(st Store, o Options) *Broker {
+	if o.OnRequested == nil {
+		o.OnRequested = func(approval.Confirm) {}
+	}
+	if o.OnClosed == nil {
+		o.OnClosed = func(string, string) {}
+	}
+	return &Broker{store: st, onRequested: o.OnRequested, onClosed: o.OnClosed, stopping: o.Stopping, pending: map[string]*waiting{}}
 }
 
 // Ask persists c (so it survives a window reload), shows it, and waits for
@@ -78,7 +106,7 @@ func (b *Broker) Ask(ctx context.Context, c approval.Confirm) (approval.Answer, 
 		return a, nil
 	case <-ctx.Done():
 		if b.remove(c.ID) {
-			if errors.Is(context.Cause(ctx), errServerStopping) {
+			if b.stopping != nil && errors.Is(context.Cause(ctx), b.stopping) {
 				// The question stays pending on disk: the next process
 				// asks it again and resumes the run with the answer.
 				return approval.Answer{}, fmt.Errorf("%w: %w", agent.ErrSuspended, context.Cause(ctx))
