@@ -149,7 +149,7 @@ func TestCacheMissCauses(t *testing.T) {
 		for i := range 3 {
 			x.Turn(sid, enginetest.Prose(200, uint64(i)))
 		}
-		if info, err := x.E.Compact(ctx, sid, "", compaction.TriggerButton); err != nil || info.Failed {
+		if info, err := x.E.SessionCompaction.Compact(ctx, sid, "", compaction.TriggerButton); err != nil || info.Failed {
 			t.Fatalf("compact: %v %+v", err, info)
 		}
 		x.Turn(sid, "after the compaction")

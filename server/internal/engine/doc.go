@@ -13,10 +13,10 @@
 // needs, never *Engine
 // (server's TestCapabilityPackagesNeverImportEngine). New, the composition
 // root (wiring.go), builds every capability and wires it in behind a small
-// host adapter holding only the collaborators it uses (compactionHost,
-// planHost, reviewHost, approvalHost, modesHost, slashHost, rollbackHost in
-// wiring.go and wiring_hosts.go) or options of plain functions for the
-// managers (skills, hooks, MCP, trust). The turn's own adapters (planTurn,
+// host adapter holding only the collaborators it uses (planHost,
+// reviewHost, approvalHost, modesHost, slashHost, rollbackHost in wiring.go
+// and wiring_hosts.go) or options of narrow interfaces and plain functions
+// (session compaction, the budget gate, skills, hooks, MCP, trust). The turn's own adapters (planTurn,
 // reconcileAgents, subagentHost) drive a running turn. Send loads the
 // turn's view of the session (view: mode, BTW, limits, plan tag, hook
 // context) once and passes it on. Event kinds are protocol/kinds' constants

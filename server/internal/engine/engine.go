@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/server/internal/allowrules"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/eventbus"
@@ -30,6 +31,7 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
 	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/usage/budgetgate"
 	"github.com/govibe/govibe/server/internal/web"
 )
 
@@ -152,7 +154,7 @@ type Engine struct {
 	// commands.
 	reported   onceSet
 	Meter      *usage.Meter
-	budgets    budgetGate
+	budget     *budgetgate.Gate
 	reviewers  *reviewers.Reviewers
 	Approvals  *approval.Approvals
 	Compaction *compaction.Compactor
@@ -165,6 +167,11 @@ type Engine struct {
 	// slash are the chat's slash commands, built-in and custom, and the
 	// MCP prompts (slash.go).
 	Slash *slashcmd.Commands
+
+	// SessionCompaction is compaction as sessions use it: /compact, the
+	// button, the compact tool, after a context-length error; Compaction
+	// is its runner.
+	SessionCompaction *sessioncompact.Service
 
 	baseCtx context.Context
 	stop    context.CancelCauseFunc

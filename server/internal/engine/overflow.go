@@ -11,7 +11,7 @@ import (
 // window setting is wrong), compact the session once so the retry fits.
 func (e *Engine) overflowHook(t *turn) func(context.Context) error {
 	return func(ctx context.Context) error {
-		_, err := e.Compact(ctx, t.sessionID, t.id, "overflow")
+		_, err := e.SessionCompaction.Compact(ctx, t.sessionID, t.id, "overflow")
 		if err != nil {
 			e.log.Warn("compaction after a context-length error", zap.String("session", t.sessionID), zap.Error(err))
 		}

@@ -139,7 +139,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 	run := &agent.Run{
 		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.promptFor(t.sessionID, sit, d),
 		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile),
-		SessionID: t.sessionID, Purpose: planPurpose(a.Role), MaxTokens: profile.MaxOutputTokens, Prepare: e.prepareHook(t, a.Tag),
+		SessionID: t.sessionID, Purpose: planPurpose(a.Role), MaxTokens: profile.MaxOutputTokens, Prepare: e.Compaction.Prepare(t.sessionID, t.id, a.Tag == TagFree),
 		Notes: e.toolNotes(ctx, t),
 	}
 	if a.Final {
@@ -173,7 +173,7 @@ func (e *Engine) finishStep(w *store.StreamWriter, st store.MessageStatus, usage
 // what its role may not use. The evaluator's shell is limited to
 // read-only commands.
 func (e *Engine) roleTools(ctx context.Context, t *turn, role scheduler.Role, tag string, final bool) ([]tools.Tool, toolpolicy.Situation) {
-	ts := e.freeTools(t.sessionID, t.id)
+	ts := e.SessionCompaction.FreeTools(t.sessionID, t.id)
 	create, complete := e.Plans.Tools(t.sessionID, t.id, t.text, role, tag, e.modeOf(ctx, t).Mode() == modes.Plan)
 	ts = append(ts, create, complete)
 	ts = append(ts, e.subagentTools(ctx, t.sessionID)...)

@@ -101,7 +101,7 @@ func (e *Engine) client(p Profile) (llm.Client, error) {
 	if c == nil {
 		return nil, err
 	}
-	return &budgetClient{Client: e.Meter.Client(c, p.Profile), e: e}, err
+	return e.budget.Client(e.Meter.Client(c, p.Profile)), err
 }
 
 func firstNonEmpty(xs ...string) string {

@@ -409,7 +409,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		OnTextFallback:  e.Profiles.OnTextFallback(profile),
 		SessionID:       t.sessionID,
 		MaxTokens:       profile.MaxOutputTokens,
-		Prepare:         e.prepareHook(t, TagFree),
+		Prepare:         e.Compaction.Prepare(t.sessionID, t.id, true), // free-phase runs may compact first
 		OverflowCompact: e.overflowHook(t),
 		Notes:           e.toolNotes(ctx, t),
 	}, nil

@@ -30,9 +30,9 @@ func (s *usageSink) Usage(u llm.Usage) {
 // session's next request uses (a running custom command's model, else its
 // /model or picker choice), not the active setting's.
 func (e *Engine) ContextUse(ctx context.Context, sid string) usage.Context {
-	p := e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model) // the window compaction measures against
 	st := e.Meter.Load(ctx, sid)
-	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.compactPolicy(p).Window), Source: st.ContextSource, Session: st.Session}
+	// The window compaction measures against.
+	use := usage.Context{UsedTokens: st.ContextTokens, WindowTokens: int64(e.SessionCompaction.Policy(ctx, sid).Window), Source: st.ContextSource, Session: st.Session}
 	if sid != "" && sessionstate.Lookup(ctx, e.Store, sid, sessionstate.Model) != "" {
 		// The session's own choice, not a running custom command's model.
 		sp := e.Profiles.Session(ctx, sid)
@@ -55,5 +55,6 @@ func (e *Engine) EstimateContext(ctx context.Context, sid string) int {
 	if err != nil {
 		return 0
 	}
-	return est.Request(e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model)), nil) + track
+	system, defs := e.SessionCompaction.Prefix(ctx, sid)
+	return est.Request(system, defs, nil) + track
 }

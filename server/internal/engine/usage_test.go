@@ -112,7 +112,7 @@ func TestReloadShowsBothTracks(t *testing.T) {
 	x.Model.SetHandler(enginetest.ReplyTo)
 	sid := enginetest.FillSession(x, 6)
 	ctx := context.Background()
-	info, err := x.E.Compact(ctx, sid, "", compaction.TriggerButton)
+	info, err := x.E.SessionCompaction.Compact(ctx, sid, "", compaction.TriggerButton)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}

@@ -15,12 +15,12 @@ import (
 	builtinskills "github.com/govibe/govibe/skills"
 
 	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/dialogs"
 	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
+	"github.com/govibe/govibe/server/internal/humanerr"
 	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -40,6 +40,7 @@ import (
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
 	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/usage/budgetgate"
 )
 
 // The composition root: New builds every capability and hands each one a
@@ -159,7 +160,15 @@ func (e *Engine) wire() {
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})
 	e.questions = dialogs.NewQuestions(e.Broker, st, dialogs.QuestionOptions{Headless: o.Headless, Terminal: o.AskTerminal,
 		Timeout: e.Approvals.QuestionTimeout, Base: e.baseCtx, Log: log})
-	e.Compaction = compaction.New(newCompactionHost(e), st, log.Named("compaction"))
+	e.budget = budgetgate.New(budgetgate.Deps{Settings: cfg, Meter: e.Meter, Asker: e.Broker, Headless: o.Headless, Tr: tr, Log: log,
+		LiveTurn: func(sid string) string {
+			if t := e.liveTurn(sid); t != nil {
+				return t.id
+			}
+			return ""
+		}})
+	e.SessionCompaction = newSessionCompaction(e)
+	e.Compaction = e.SessionCompaction.Runner()
 	e.Plans = planrun.New(planHost{bus: bus, compactor: e.Compaction, limits: e.schedLimits,
 		running: func(sid string) bool { return e.Running(sid) != "" },
 		review: func(ctx context.Context, sid, request string, plan any) (approval.PlanReview, error) {
@@ -225,7 +234,7 @@ func (e *Engine) wire() {
 	e.Slash = slashcmd.New(slashHost{bus: bus, tr: tr, snaps: e.Rollback, meter: e.Meter, contextUse: e.ContextUse,
 		createSession: e.Sessions.Create, listSessions: e.Sessions.List,
 		running:         e.Running,
-		startCompaction: e.StartCompaction,
+		startCompaction: e.SessionCompaction.Start,
 		sessionModel:    func(ctx context.Context, sid string) string { return e.Profiles.Session(ctx, sid).Model }}, st,
 		slashcmd.Options{Home: home, Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, Trusted: trusted,
 			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
@@ -233,28 +242,41 @@ func (e *Engine) wire() {
 			Base: e.baseCtx, Notice: e.notice, Log: log.Named("commands")})
 }
 
-// newCompactionHost is compaction's host (compaction.Host).
-func newCompactionHost(e *Engine) compactionHost {
-	return compactionHost{store: e.Store, log: e.log, broker: e.Broker, headless: e.opts.Headless, settings: e.cfg,
-		meter: e.Meter, bus: e.Bus, tr: e.Tr, contextUse: e.ContextUse,
-		beforeCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
-			e.hooks.PreCompact(ctx, sid, turnID, byUser)
-		},
+// newSessionCompaction is session compaction with its collaborators.
+func newSessionCompaction(e *Engine) *sessioncompact.Service {
+	return sessioncompact.New(sessioncompact.Deps{Store: e.Store, Meter: e.Meter, Asker: e.Broker, Events: compactionEvents{bus: e.Bus},
+		Settings: e.cfg, Tr: e.Tr, Log: e.log.Named("compaction"), Headless: e.opts.Headless,
 		// The policy follows the model the session's next request goes
 		// to: the running turn's custom command model, else its /model or
 		// picker choice, so a switch to a smaller window compacts against
 		// that window.
-		profile: func(ctx context.Context, sid string) Profile {
-			return e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model)
+		Profile: func(ctx context.Context, sid string) llm.Profile {
+			return e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model).Profile
 		},
-		policy: e.compactPolicy,
-		prefix: func(ctx context.Context, sid string) (string, []llm.ToolDef) {
-			return e.freePrompt(ctx, sid), e.requestToolDefs(ctx, sid, e.Profiles.Turn(ctx, sid, e.liveTurn(sid).limits.Model))
+		Summariser: func() (llm.Profile, bool) {
+			return e.Profiles.Role(profiles.RoleCompaction).Profile, e.Profiles.HasRole(profiles.RoleCompaction)
 		},
-		summariser: func() (Profile, bool) {
-			return e.Profiles.Role(profiles.RoleCompaction), e.Profiles.HasRole(profiles.RoleCompaction)
+		Client: func(p llm.Profile) (llm.Client, error) { return e.client(Profile{Profile: p}) },
+		// What the free run sends: the text tool-call protocol sends no
+		// tool definitions.
+		FreeRequest: func(ctx context.Context, sid string) (string, []tools.Tool, bool) {
+			system, t := e.freePrompt(ctx, sid), e.liveTurn(sid)
+			if e.Profiles.ToolCalling(e.Profiles.Turn(ctx, sid, t.limits.Model)) == "text" {
+				return system, nil, true
+			}
+			ts, _, d := e.freeRun(ctx, t)
+			return system, d.Request(ts), false
 		},
-		client: e.client}
+		PreCompact: func(ctx context.Context, sid, turnID string, byUser bool) {
+			e.hooks.PreCompact(ctx, sid, turnID, byUser)
+		},
+		ContextUse: e.ContextUse,
+		Explain:    func(err error) string { return humanerr.Explain(e.Tr, err, e.Profiles.Active().BaseURL).Message },
+		Base:       e.baseCtx,
+		Go: func(f func()) {
+			e.wg.Add(1)
+			go func() { defer e.wg.Done(); f() }()
+		}})
 }
 
 // newModesHost is the working modes' host (moderun.Host).
@@ -303,67 +325,4 @@ func (h approvalHost) Tr(msg string, args ...any) string { return h.tr(msg, args
 
 func (h approvalHost) Notice(sid, turnID, level, text string) {
 	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, Status: level, Text: text})
-}
-
-// compactionHost is what compaction uses (compaction.Host).
-type compactionHost struct {
-	store         *store.Store
-	log           *zap.Logger
-	broker        *dialogs.Broker
-	headless      bool
-	settings      func() config.Settings
-	meter         *usage.Meter
-	bus           *eventbus.Bus[Event, *Event]
-	tr            func(string, ...any) string
-	contextUse    func(context.Context, string) usage.Context
-	beforeCompact func(ctx context.Context, sid, turnID string, byUser bool)
-	// profile is the model the session's next request goes to; policy
-	// is a profile's window; prefix the free runs' system prompt and tool
-	// definitions; summariser the compaction role's model, when set.
-	profile    func(context.Context, string) Profile
-	policy     func(Profile) compact.Policy
-	prefix     func(context.Context, string) (string, []llm.ToolDef)
-	summariser func() (Profile, bool)
-	client     func(Profile) (llm.Client, error)
-}
-
-func (h compactionHost) Policy(ctx context.Context, sid string) compact.Policy {
-	return h.policy(h.profile(ctx, sid))
-}
-
-func (h compactionHost) Prefix(ctx context.Context, sid string) (string, []llm.ToolDef) {
-	return h.prefix(ctx, sid)
-}
-
-// Client asks the compaction role's model for the summary, else the model
-// Policy follows; the policy returned is that model's.
-func (h compactionHost) Client(ctx context.Context, sid string) (llm.Client, compact.Policy, error) {
-	p := h.profile(ctx, sid)
-	if rp, ok := h.summariser(); ok {
-		p = rp
-	}
-	c, err := h.client(p)
-	return c, h.policy(p), err
-}
-
-func (h compactionHost) ContextEstimated(sid string, tokens int64) {
-	h.meter.SetContext(sid, tokens, usage.SourceEstimate)
-}
-
-func (h compactionHost) BeforeCompact(ctx context.Context, sid, turnID, trigger string) {
-	h.beforeCompact(ctx, sid, turnID, trigger == compaction.TriggerCommand || trigger == compaction.TriggerButton)
-}
-
-func (h compactionHost) Tr(format string, args ...any) string { return h.tr(format, args...) }
-
-func (h compactionHost) Compacted(ctx context.Context, sid, turnID string, info compaction.Info) {
-	status, text := "done", info.Summary
-	if !info.Failed {
-		h.meter.Compacted(sid)
-	}
-	if info.Failed {
-		status, text = "failed", info.Notice
-	}
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Compaction, SubAgentTag: TagFree, MessageID: info.MessageID,
-		MessageSeq: info.MessageSeq, Text: text, Status: status, Payload: CompactionInfo{Info: info, Context: h.contextUse(ctx, sid)}})
 }

@@ -9,8 +9,8 @@
 // throughout; only the provider's own words are quoted as they came. A
 // provider that answers a bad key or an unknown model with a plain 400 is
 // read through providers.Classify, so it gets the same remedy as a 401.
+// A reached budget is worded by budgetgate.Stopped, so the gate's question
+// and the final error name the limit alike.
 //
-// The engine converts Info to its ErrorInfo for the turn's error event and
-// uses the budget wording (BudgetWhat, BudgetSpent) for its pause question
-// too, so the question and the final error name the limit alike.
+// The engine converts Info to its ErrorInfo for the turn's error event.
 package humanerr

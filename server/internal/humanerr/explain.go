@@ -8,6 +8,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/providers"
 	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/usage/budgetgate"
 )
 
 // Info is a human-readable error with an optional remedy.
@@ -34,7 +35,7 @@ func Explain(tr func(string, ...any) string, err error, baseURL string) Info {
 	)
 	switch {
 	case errors.As(err, &bud):
-		return budgetError(tr, bud)
+		return Info{Message: budgetgate.Stopped(tr, bud), Code: "budget", Action: "openSettings"}
 	case errors.Is(err, llm.ErrMissingAPIKey):
 		return Info{Message: tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
 	case errors.As(err, &auth):

@@ -15,7 +15,7 @@ func (s *Server) ChatCompact(ctx context.Context, p *protocol.CompactParams) (*p
 	if err != nil {
 		return nil, err
 	}
-	if _, err := eng.StartCompaction(ctx, p.SessionID, compaction.TriggerButton); err != nil {
+	if _, err := eng.SessionCompaction.Start(ctx, p.SessionID, compaction.TriggerButton); err != nil {
 		if errors.Is(err, compaction.ErrCompacting) {
 			return nil, protocol.Errorf(protocol.CodeBusy, "%s", err.Error())
 		}

@@ -146,7 +146,7 @@ func TestCompactionRequestCarriesTheSamePrefix(t *testing.T) {
 	x.Reopen(config.Values{"compact.keepTokens": float64(300)})
 	prev := x.Model.Requests()
 	last := prev[len(prev)-1]
-	info, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool)
+	info, err := x.E.SessionCompaction.Compact(context.Background(), sid, "", compaction.TriggerTool)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}
@@ -202,7 +202,7 @@ func TestTooLargeCompactionRequestIsCutMechanicallyFirst(t *testing.T) {
 		t.Fatalf("setup: track %d tokens fits the request budget %d", old, pol.RequestBudget())
 	}
 	x.Model.SetConfig(scripted.Config{ContextWindow: window})
-	info, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerButton)
+	info, err := x.E.SessionCompaction.Compact(context.Background(), sid, "", compaction.TriggerButton)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}
@@ -334,11 +334,11 @@ func TestMessagesArrivingMidCompactionAreKept(t *testing.T) {
 	x.Model.SetHandler(slowSnapshot(40 * time.Millisecond))
 	sid := enginetest.FillSession(x, 6)
 	before := x.Track(sid)
-	job, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton)
+	job, err := x.E.SessionCompaction.Start(context.Background(), sid, compaction.TriggerButton)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton); !errors.Is(err, compaction.ErrCompacting) {
+	if _, err := x.E.SessionCompaction.Start(context.Background(), sid, compaction.TriggerButton); !errors.Is(err, compaction.ErrCompacting) {
 		t.Fatalf("a second compaction must be refused while one runs, got %v", err)
 	}
 	x.Await("the compaction request", func() bool {
@@ -380,7 +380,7 @@ func TestSwitchingSessionsDuringCompactionLeavesTheOtherUntouched(t *testing.T) 
 	x.Model.SetHandler(slowSnapshot(30 * time.Millisecond))
 	a := enginetest.FillSession(x, 5)
 	b := enginetest.FillSession(x, 5)
-	if _, err := x.E.StartCompaction(context.Background(), a, compaction.TriggerButton); err != nil {
+	if _, err := x.E.SessionCompaction.Start(context.Background(), a, compaction.TriggerButton); err != nil {
 		t.Fatal(err)
 	}
 	x.Turn(b, "work in the other session")
@@ -483,17 +483,17 @@ func TestCompactionRefusedOutsideTheFreePhase(t *testing.T) {
 	}
 	// While the scheduler blocks it, no path compacts.
 	unblock := x.E.Compaction.Block(sid, "todo items are running")
-	if _, err := x.E.StartCompaction(context.Background(), sid, compaction.TriggerButton); err == nil || !strings.Contains(err.Error(), "todo items are running") {
+	if _, err := x.E.SessionCompaction.Start(context.Background(), sid, compaction.TriggerButton); err == nil || !strings.Contains(err.Error(), "todo items are running") {
 		t.Fatalf("button during scheduling: %v", err)
 	}
-	if _, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool); err == nil {
+	if _, err := x.E.SessionCompaction.Compact(context.Background(), sid, "", compaction.TriggerTool); err == nil {
 		t.Fatal("tool during scheduling must be refused")
 	}
 	if sent, _ := x.E.Compaction.Prepare(sid, tr, true)(context.Background(), big); len(sent) != len(big) || len(x.Model.Requests()) != n {
 		t.Fatal("automatic compaction ran while blocked")
 	}
 	unblock()
-	if _, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerTool); err != nil {
+	if _, err := x.E.SessionCompaction.Compact(context.Background(), sid, "", compaction.TriggerTool); err != nil {
 		t.Fatalf("after unblocking: %v", err)
 	}
 }

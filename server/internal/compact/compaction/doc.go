@@ -36,7 +36,8 @@
 // (Info.Kept, Record.Kept) and holds the block as its third part. After an
 // automatic compaction Host.ContinueAfter may ask whether to go on
 // (compact.askToContinue; never headless); Stop ends the run cancelled
-// (ErrStopped). Test: engine's TestTwoCompactionsKeepTheTask.
+// (ErrStopped). Host is sessioncompact's. Test: sessioncompact's
+// TestTwoCompactionsKeepTheTask.
 //
 // # Which model
 //

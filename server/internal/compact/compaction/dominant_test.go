@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
@@ -47,9 +48,9 @@ func toolResult(t *testing.T, track []llm.Message) string {
 	return ""
 }
 
-func compactNow(t *testing.T, x *enginetest.Env, sid string) engine.CompactionInfo {
+func compactNow(t *testing.T, x *enginetest.Env, sid string) sessioncompact.Result {
 	t.Helper()
-	info, err := x.E.Compact(context.Background(), sid, "", compaction.TriggerCommand)
+	info, err := x.E.SessionCompaction.Compact(context.Background(), sid, "", compaction.TriggerCommand)
 	if err != nil {
 		t.Fatalf("compact: %v", err)
 	}
@@ -108,7 +109,7 @@ func TestOneDominantReadIsShortened(t *testing.T) {
 		t.Fatalf("records %+v", recs)
 	}
 	// Now it really is short: a second attempt has nothing left to do.
-	if _, err := x.E.Compact(ctx, sid, "", compaction.TriggerCommand); err != compaction.ErrNothingToCompact {
+	if _, err := x.E.SessionCompaction.Compact(ctx, sid, "", compaction.TriggerCommand); err != compaction.ErrNothingToCompact {
 		t.Fatalf("second compact: %v", err)
 	}
 	if v := x.Model.Violations(); len(v) > 0 {

@@ -76,7 +76,7 @@ func TestSummaryRequestFitsTheCompactionRolesWindow(t *testing.T) {
 		t.Fatalf("the session (%d tokens) must not fit the compaction model's %d-token window for this test", whole, tiny)
 	}
 	before := len(x.Model.Requests())
-	info, err := x.E.Compact(ctx, sid, "", compaction.TriggerCommand)
+	info, err := x.E.SessionCompaction.Compact(ctx, sid, "", compaction.TriggerCommand)
 	if err != nil || info.Failed {
 		t.Fatalf("compact: %v %+v", err, info)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package sessioncompact_test
 
 import (
 	"context"

@@ -1,12 +1,14 @@
-package engine
+package budgetgate_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 )
 
@@ -18,13 +20,13 @@ func budgetReply(text string) scripted.Reply {
 // grants another budget's worth, Stop ends the turn with the budget
 // error and no request is sent.
 func TestBudgetPausesAndAsksInTheEditor(t *testing.T) {
-	r := newRestartable(t, config.Values{"cost.sessionTokenBudget": float64(3000)},
+	r := newEditor(t, config.Values{"cost.sessionTokenBudget": float64(3000)},
 		budgetReply("one"), budgetReply("two"), budgetReply("three"))
-	e := r.open()
+	e := r.e
 	ctx := context.Background()
 	turn := func(sid, text string) (string, string) {
 		t.Helper()
-		sid, _, err := e.Send(ctx, SendParams{SessionID: sid, Text: text})
+		sid, _, err := e.Send(ctx, engine.SendParams{SessionID: sid, Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,5 +65,42 @@ func TestBudgetPausesAndAsksInTheEditor(t *testing.T) {
 	}
 	if st := e.Wait(sid); st != "error" || len(r.model.Requests()) != 3 {
 		t.Fatalf("after Stop: %s, %d requests", st, len(r.model.Requests()))
+	}
+}
+
+// editor is an engine whose confirmations go to the test, as the editor's
+// go to a person, on a scripted model.
+type editor struct {
+	t        *testing.T
+	e        *engine.Engine
+	model    *scripted.Server
+	confirms chan approval.Confirm
+}
+
+func newEditor(t *testing.T, settings config.Values, replies ...scripted.Reply) *editor {
+	t.Helper()
+	r := &editor{t: t, model: scripted.Start(t, replies...), confirms: make(chan approval.Confirm, 8)}
+	v := config.Values{"apiBaseUrl": r.model.URL(), "model": "m", "snapshots.enabled": false, "confirmChanges": true}
+	for k, x := range settings {
+		v[k] = x
+	}
+	e, err := engine.New(engine.Options{Roots: []string{t.TempDir()}, StateDir: t.TempDir(), Settings: v, APIKeys: map[string]string{"": "sk-test"},
+		HostInfo: engine.HostInfo{OS: "linux", Shell: "bash"}, OnConfirm: func(c approval.Confirm) { r.confirms <- c }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	r.e = e
+	return r
+}
+
+func (r *editor) confirm() approval.Confirm {
+	r.t.Helper()
+	select {
+	case c := <-r.confirms:
+		return c
+	case <-time.After(20 * time.Second):
+		r.t.Fatal("no confirmation asked")
+		return approval.Confirm{}
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package sessioncompact
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
@@ -15,15 +14,15 @@ import (
 )
 
 // What compaction keeps outside its summary (the user's decisions) and the
-// pause after an automatic compaction: the engine side of compaction.Host.
+// pause after an automatic compaction.
 
 // Decisions are the user's answers to the session's confirmations of tool
 // calls, read from the store (the Broker persists each), so they survive
 // restarts and every compaction.
-func (h compactionHost) Decisions(ctx context.Context, sid string, limit int) ([]compact.Decision, int) {
-	recs, omitted, err := h.store.CallDecisions(ctx, sid, limit)
+func (h host) Decisions(ctx context.Context, sid string, limit int) ([]compact.Decision, int) {
+	recs, omitted, err := h.d.Store.CallDecisions(ctx, sid, limit)
 	if err != nil {
-		h.log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
+		h.d.Log.Warn("reading the user's decisions for compaction", zap.String("session", sid), zap.Error(err))
 		return nil, 0
 	}
 	var out []compact.Decision
@@ -96,25 +95,34 @@ func firstLineOf(s string) string {
 	return s
 }
 
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
 // ContinueAfter asks, when compact.askToContinue is on, whether the run
 // goes on after an automatic compaction, on a card naming what was
 // summarised and kept. Headless never pauses: nobody could answer, and
 // --max-turns, --max-cost and --max-tokens bound an unattended run.
-func (h compactionHost) ContinueAfter(ctx context.Context, sid, turnID string, info compaction.Info) error {
-	if h.headless || !h.settings().Compact.AskToContinue {
+func (h host) ContinueAfter(ctx context.Context, sid, turnID string, info compaction.Info) error {
+	if h.d.Headless || !h.d.Settings().Compact.AskToContinue {
 		return nil
 	}
-	q := h.tr("Context was compacted — continue?") + "\n\n" + info.Notice
-	cont := h.tr("Continue")
-	ans, err := h.broker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
-		Options: []string{cont, h.tr("Stop")}})
+	tr := h.d.Tr
+	q := tr("Context was compacted — continue?") + "\n\n" + info.Notice
+	cont := tr("Continue")
+	ans, err := h.d.Asker.Ask(ctx, approval.Confirm{SessionID: sid, TurnID: turnID, Kind: "question", Question: q,
+		Options: []string{cont, tr("Stop")}})
 	if err != nil {
 		return err
 	}
 	if ans.Accept && (ans.Answer == cont || ans.Answer == "Continue") {
 		return nil
 	}
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Status: "info",
-		Text: h.tr("Stopped after the conversation was compacted. Send a message to continue.")})
+	h.d.Events.Notice(sid, turnID, "info", tr("Stopped after the conversation was compacted. Send a message to continue."))
 	return compaction.ErrStopped
 }

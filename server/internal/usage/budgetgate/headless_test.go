@@ -1,4 +1,4 @@
-package engine_test
+package budgetgate_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
@@ -15,7 +16,9 @@ import (
 // with the budget error (code "budget", what exec turns into exit code
 // 3) and the request is not sent.
 func TestBudgetStopsHeadlessRuns(t *testing.T) {
-	settings := pricedModels() // input 2, cached 0.5, output 8 per million
+	// Input 2, cached 0.5, output 8 per million.
+	settings := config.Values{"models": []any{map[string]any{"name": "Priced", "model": "scripted-model", "contextWindow": float64(64000),
+		"priceInput": 2.0, "priceCachedInput": 0.5, "priceOutput": 8.0}}}
 	settings["model"] = "Priced"
 	settings["cost.sessionBudget"] = 0.005
 	x := enginetest.New(t, settings)

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/compact/compaction"
+	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
+	"github.com/govibe/govibe/server/internal/eventbus"
+	"github.com/govibe/govibe/server/internal/usage"
+)
+
+// TagFree is the free phase's sub-agent tag: the only phase in which global
+// compaction runs. Executor, evaluator and sub-agent runs use other tags.
+const TagFree = "free"
+
+// CompactionInfo is one attempt with the context use after it, as the
+// compaction event carries it (sessioncompact.Result as a payload).
+type CompactionInfo struct {
+	compaction.Info
+	Context usage.Context
+}
+
+// compactionEvents publishes session compaction's events on the Bus
+// (sessioncompact.Events), all in the free phase.
+type compactionEvents struct{ bus *eventbus.Bus[Event, *Event] }
+
+func (c compactionEvents) Notice(sid, turnID, status, text string) {
+	c.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Text: text, Status: status})
+}
+
+func (c compactionEvents) Compacted(sid, turnID, status, text string, r sessioncompact.Result) {
+	c.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Compaction, SubAgentTag: TagFree, MessageID: r.MessageID,
+		MessageSeq: r.MessageSeq, Text: text, Status: status, Payload: CompactionInfo(r)})
+}
+
+func (c compactionEvents) Finished(sid, job, status string, tu usage.Turn, use usage.Context) {
+	c.bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: status,
+		Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(use)})
+}
