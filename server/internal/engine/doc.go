@@ -67,12 +67,11 @@
 // commands.Registry is guarded by a RWMutex. planrun.Turn is called from its
 // turn's goroutine only.
 //
-// The Bus stamps each session's events with a monotonically increasing seq and
-// delivers them to each subscriber on one goroutine in order. A subscriber
-// that falls behind has consecutive deltas merged; terminal events are never
-// merged or dropped. A ring buffer (fixed 512-event blocks, never copied) lets
-// clients resume from a seq. SubscribeFlush calls its flush after each run of
-// queued events, which the server uses to send them in one write (wire.Batch).
+// The Bus (package eventbus, instantiated with Event) stamps each session's
+// events with a monotonically increasing seq and delivers them to each
+// subscriber on one goroutine in order. A subscriber that falls behind has
+// consecutive deltas merged (Event.Continues says which); terminal events are
+// never merged or dropped. A replay ring lets clients resume from a seq.
 //
 // # Questions (ask_human)
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/dialogs"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
@@ -100,13 +101,17 @@ type Engine struct {
 	opts   Options
 	log    *zap.Logger
 	Store  *store.Store
-	Bus    *Bus
+	Bus    *eventbus.Bus[Event, *Event]
 	Broker *dialogs.Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
 	// Sessions is the session catalogue: create, list, load, rename,
 	// delete, a session's model and prompt facts.
 	Sessions *sessions.Catalog
+	// Tr localises a user-facing message: govibe.language, else the
+	// editor's UI locale, read at each call. A value built in New rather
+	// than a method, so the capabilities and humanerr are handed it as is.
+	Tr func(msg string, args ...any) string
 
 	mu       sync.Mutex
 	settings config.Values

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
 )
@@ -12,7 +13,7 @@ import (
 // (sessions.Turns): the turns' state stays the engine's, read through
 // these functions.
 type sessionsTurns struct {
-	bus         *Bus
+	bus         *eventbus.Bus[Event, *Event]
 	model       func() string
 	running     func(sid string) string
 	shown       func(sid string) string

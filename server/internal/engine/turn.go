@@ -17,6 +17,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/hooks"
+	"github.com/govibe/govibe/server/internal/humanerr"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
@@ -341,7 +342,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		st = store.StatusCancelled
 	}
 	if out.Err != nil {
-		info := e.humanError(out.Err, e.Profiles.Active().BaseURL)
+		info := ErrorInfo(humanerr.Explain(e.Tr, out.Err, e.Profiles.Active().BaseURL))
 		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Error, MessageID: sink.msgID, Err: &info})
 	}
