@@ -40,13 +40,14 @@
 // scheduler runs each item as executor:N then evaluator:N. A restart re-offers
 // a run that was parked on a confirmation, an ask_human question or the plan
 // question; any other pending run is finalised as cancelled and the session
-// flagged so the UI offers "Continue".
+// flagged so the UI offers "Continue" (package recovery; resume.go drives
+// the resumed turn).
 //
 // Before every model call the sanitizer (compact.Sanitize) repairs unanswered
 // tool calls and the request is validated against the one-result-per-call
 // rule. A turn that ends with nothing after its user message in the model
 // track (the model failed or was stopped before replying) takes that message
-// back out (orphan_prompt.go): the transcript keeps it, and the next request
+// back out (recovery.DropUnansweredPrompt): the transcript keeps it, and the next request
 // never carries an unanswered prompt or two user messages in a row. Side
 // conversations (/btw) keep the same tool list (plan tools are refused on
 // call, not removed) and are dropped from the model track when they end
@@ -79,7 +80,7 @@
 // (dialogs.Broker, dialogs.Questions; the engine wires them and the turn's
 // approver hands ask_human to Questions). What stays here: a resumed run
 // answers its restored question with the user's reply (turnApprover), a
-// restored question's timeout starts when the run is parked (park), and a
+// restored question's timeout starts when the run is parked (recovery), and a
 // turn's end closes its open dialogs (Broker.EndDialogs). Headless (govibe
 // exec) asks on stderr and reads a line from stdin when stdin is a TTY,
 // under the same timeout (TestHeadlessAskHumanTimesOut; one reader goroutine

@@ -20,6 +20,7 @@ import (
 	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/profiles"
+	"github.com/govibe/govibe/server/internal/recovery"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
@@ -121,14 +122,9 @@ type Engine struct {
 	// Wait never misses a turn that finished before it was called.
 	last     map[string]*turn
 	trackers map[string]*tools.FileTracker
-	// interrupted sessions had a run cut off by a previous process.
-	interrupted map[string]bool
-	// parked are runs a previous process left waiting on a question to the
-	// user; answering resumes them (see resume.go).
-	parked map[string]*parkedTurn
-	// watching are the other processes alive at start-up whose runs this
-	// one recovers if they stop within reloadGrace (orphans.go).
-	watching map[string]bool
+	// recovery settles the runs a gone process left pending and keeps
+	// the runs parked on a question (package recovery).
+	recovery *recovery.Service
 	notices  []string
 	// questions asks ask_human's questions (on the Broker, or headless
 	// at the terminal).

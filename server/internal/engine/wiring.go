@@ -111,7 +111,6 @@ func New(o Options) (*Engine, error) {
 		opts: o, log: o.Logger, Store: st, Bus: eventbus.New[Event](),
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
-		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
 		baseCtx: ctx, stop: cancel,
 	}
 	e.Tr = func(msg string, args ...any) string {
@@ -128,7 +127,7 @@ func New(o Options) (*Engine, error) {
 	// Before recovery: a merged session's unfinished run is recovered
 	// like any other whose process is gone.
 	e.mergeLegacy(ctx)
-	if err := e.recoverInterrupted(ctx); err != nil {
+	if err := e.recovery.Recover(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
 	// What trust skipped, and malformed project config, is said once at
@@ -243,6 +242,7 @@ func (e *Engine) wire() {
 			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
 			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
 			Base: e.baseCtx, Notice: notice, Log: log.Named("commands")})
+	e.recovery = newRecovery(e)
 	e.TurnTools = newTurnTools(e)
 }
 
