@@ -135,7 +135,7 @@ type Engine struct {
 	questions *dialogs.Questions
 	// web is the shared fetcher (web.go).
 	web *web.Fetcher
-	// hooks is the hooks capability (hooks.go).
+	// hooks is the hooks capability (wired in wiring.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
 	MCP *mcpclient.Servers
