@@ -4,6 +4,7 @@ import (
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
@@ -20,7 +21,7 @@ type CompactionInfo struct {
 
 // compactionEvents publishes session compaction's events on the Bus
 // (sessioncompact.Events), all in the free phase.
-type compactionEvents struct{ bus *Bus }
+type compactionEvents struct{ bus *eventbus.Bus[Event, *Event] }
 
 func (c compactionEvents) Notice(sid, turnID, status, text string) {
 	c.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Notice, SubAgentTag: TagFree, Text: text, Status: status})

@@ -40,13 +40,14 @@
 // scheduler runs each item as executor:N then evaluator:N. A restart re-offers
 // a run that was parked on a confirmation, an ask_human question or the plan
 // question; any other pending run is finalised as cancelled and the session
-// flagged so the UI offers "Continue".
+// flagged so the UI offers "Continue" (package recovery; resume.go drives
+// the resumed turn).
 //
 // Before every model call the sanitizer (compact.Sanitize) repairs unanswered
 // tool calls and the request is validated against the one-result-per-call
 // rule. A turn that ends with nothing after its user message in the model
 // track (the model failed or was stopped before replying) takes that message
-// back out (orphan_prompt.go): the transcript keeps it, and the next request
+// back out (recovery.DropUnansweredPrompt): the transcript keeps it, and the next request
 // never carries an unanswered prompt or two user messages in a row. Side
 // conversations (/btw) keep the same tool list (plan tools are refused on
 // call, not removed) and are dropped from the model track when they end
@@ -67,12 +68,11 @@
 // commands.Registry is guarded by a RWMutex. planrun.Turn is called from its
 // turn's goroutine only.
 //
-// The Bus stamps each session's events with a monotonically increasing seq and
-// delivers them to each subscriber on one goroutine in order. A subscriber
-// that falls behind has consecutive deltas merged; terminal events are never
-// merged or dropped. A ring buffer (fixed 512-event blocks, never copied) lets
-// clients resume from a seq. SubscribeFlush calls its flush after each run of
-// queued events, which the server uses to send them in one write (wire.Batch).
+// The Bus (package eventbus, instantiated with Event) stamps each session's
+// events with a monotonically increasing seq and delivers them to each
+// subscriber on one goroutine in order. A subscriber that falls behind has
+// consecutive deltas merged (Event.Continues says which); terminal events are
+// never merged or dropped. A replay ring lets clients resume from a seq.
 //
 // # Questions (ask_human)
 //
@@ -80,7 +80,7 @@
 // (dialogs.Broker, dialogs.Questions; the engine wires them and the turn's
 // approver hands ask_human to Questions). What stays here: a resumed run
 // answers its restored question with the user's reply (turnApprover), a
-// restored question's timeout starts when the run is parked (park), and a
+// restored question's timeout starts when the run is parked (recovery), and a
 // turn's end closes its open dialogs (Broker.EndDialogs). Headless (govibe
 // exec) asks on stderr and reads a line from stdin when stdin is a TTY,
 // under the same timeout (TestHeadlessAskHumanTimesOut; one reader goroutine

@@ -13,12 +13,14 @@ import (
 	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/dialogs"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/profiles"
+	"github.com/govibe/govibe/server/internal/recovery"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler/planrun"
@@ -105,13 +107,17 @@ type Engine struct {
 	opts   Options
 	log    *zap.Logger
 	Store  *store.Store
-	Bus    *Bus
+	Bus    *eventbus.Bus[Event, *Event]
 	Broker *dialogs.Broker
 	// Rollback is the snapshots and restores of the workspace roots.
 	Rollback *rollback.Manager
 	// Sessions is the session catalogue: create, list, load, rename,
 	// delete, a session's model and prompt facts.
 	Sessions *sessions.Catalog
+	// Tr localises a user-facing message: govibe.language, else the
+	// editor's UI locale, read at each call. A value built in New rather
+	// than a method, so the capabilities and humanerr are handed it as is.
+	Tr func(msg string, args ...any) string
 
 	mu       sync.Mutex
 	settings config.Values
@@ -121,14 +127,9 @@ type Engine struct {
 	// Wait never misses a turn that finished before it was called.
 	last     map[string]*turn
 	trackers map[string]*tools.FileTracker
-	// interrupted sessions had a run cut off by a previous process.
-	interrupted map[string]bool
-	// parked are runs a previous process left waiting on a question to the
-	// user; answering resumes them (see resume.go).
-	parked map[string]*parkedTurn
-	// watching are the other processes alive at start-up whose runs this
-	// one recovers if they stop within reloadGrace (orphans.go).
-	watching map[string]bool
+	// recovery settles the runs a gone process left pending and keeps
+	// the runs parked on a question (package recovery).
+	recovery *recovery.Service
 	notices  []string
 	// questions asks ask_human's questions (on the Broker, or headless
 	// at the terminal).

@@ -56,7 +56,31 @@ type ErrorInfo struct {
 	Action  string // setApiKey|openSettings|showLogs|continue|pickModel
 }
 
-// terminal events are never dropped or merged by a slow subscriber.
-func (e Event) terminal() bool {
-	return e.Kind != kinds.TextDelta && e.Kind != kinds.ReasoningDelta
+// The methods below are what eventbus.Bus needs of an event
+// (eventbus.Event): the bus stays generic, so Event and its payloads stay
+// the engine's vocabulary.
+
+// BusSession is the session whose stream the event belongs to.
+func (e *Event) BusSession() string { return e.SessionID }
+
+// BusSeq is the seq the bus stamped.
+func (e *Event) BusSeq() int64 { return e.Seq }
+
+// SetBusSeq stamps e with seq.
+func (e *Event) SetBusSeq(seq int64) { e.Seq = seq }
+
+// Continues reports whether e is a delta of the same message, turn and
+// agent as prev, of the same kind: a slow subscriber has it appended to
+// prev. Terminal events (anything but a text or reasoning delta) are never
+// merged or dropped.
+func (e *Event) Continues(prev *Event) bool {
+	delta := e.Kind == kinds.TextDelta || e.Kind == kinds.ReasoningDelta
+	return delta && prev.Kind == e.Kind && prev.SessionID == e.SessionID &&
+		prev.MessageID == e.MessageID && prev.TurnID == e.TurnID && prev.SubAgentTag == e.SubAgentTag
 }
+
+// DeltaText is the text a delta adds.
+func (e *Event) DeltaText() string { return e.Text }
+
+// SetDeltaText replaces e's text (with the deltas merged into it).
+func (e *Event) SetDeltaText(text string) { e.Text = text }

@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/recovery"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
 )
@@ -125,9 +126,9 @@ func TestTwoWindowsShareOneHistory(t *testing.T) {
 // that chat: the turn is cancelled with a notice in the transcript, the
 // question is closed, "Continue" is offered and the chat takes new turns.
 func TestClosedWindowsQuestionSettledOnOpen(t *testing.T) {
-	grace := reloadGrace
-	reloadGrace = 0 // the other window started long before this one closed
-	t.Cleanup(func() { reloadGrace = grace })
+	grace := recovery.ReloadGrace
+	recovery.ReloadGrace = 0 // the other window started long before this one closed
+	t.Cleanup(func() { recovery.ReloadGrace = grace })
 	r := newTwoWindows(t, scripted.Reply{Text: "continued"})
 	a := r.open()
 	ctx := context.Background()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/govibe/govibe/server/internal/agent"
@@ -111,4 +112,17 @@ func (e *Engine) runReconcile(ctx context.Context, t *turn, sink *turnSink) agen
 		sink.Notice(e.Tr("Reconcile %s: Failed after %d loops: %s", m.Metadata.Name, len(final.Diffs), m.Status.LastError))
 	}
 	return agent.Outcome{Status: agent.StatusDone}
+}
+
+// reconcileOutcome is the loop turn's reply in the model track: the loop's
+// agents worked in child sessions, and the next turn's model should know
+// how the run it started ended (model-facing, so English).
+func reconcileOutcome(final modes.RunState) llm.Message {
+	m := final.Manifest
+	text := fmt.Sprintf("The reconcile loop for the manifest %q ended %s after %d loop(s); failing tests per loop: %v.",
+		m.Metadata.Name, m.Status.Phase, len(final.Diffs), final.Diffs)
+	if m.Status.LastError != "" {
+		text += " Reason: " + m.Status.LastError
+	}
+	return llm.Message{Role: llm.RoleAssistant, Content: text}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/store"
 	"github.com/govibe/govibe/server/internal/usage"
 )
@@ -12,7 +13,7 @@ import (
 // (sessions.Turns): the turns' state stays the engine's, read through
 // these functions.
 type sessionsTurns struct {
-	bus         *Bus
+	bus         *eventbus.Bus[Event, *Event]
 	model       func() string
 	running     func(sid string) string
 	shown       func(sid string) string
@@ -26,14 +27,10 @@ type sessionsTurns struct {
 
 // newSessionsTurns is the session catalogue's view of e's turns.
 func newSessionsTurns(e *Engine) sessionsTurns {
-	return sessionsTurns{bus: e.Bus, running: e.Running, shown: e.shownTurn, settle: e.settleOrphans,
+	return sessionsTurns{bus: e.Bus, running: e.Running, shown: e.shownTurn, settle: func(ctx context.Context, sid string) { e.recovery.Settle(ctx, sid) },
 		cancel: e.Cancel, editEnabled: e.EditEnabled, contextUse: e.ContextUse,
-		model: func() string { return e.Profiles.Active().Model },
-		interrupted: func(sid string) bool {
-			e.mu.Lock()
-			defer e.mu.Unlock()
-			return e.interrupted[sid]
-		},
+		model:       func() string { return e.Profiles.Active().Model },
+		interrupted: func(sid string) bool { return e.recovery.Interrupted(sid) },
 		flush: func(ctx context.Context, sid string) {
 			e.mu.Lock()
 			var w *store.StreamWriter

@@ -17,9 +17,11 @@ import (
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/compact"
 	"github.com/govibe/govibe/server/internal/hooks"
+	"github.com/govibe/govibe/server/internal/humanerr"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
+	"github.com/govibe/govibe/server/internal/recovery"
 	"github.com/govibe/govibe/server/internal/sessionstate"
 	"github.com/govibe/govibe/server/internal/slashcmd"
 	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
@@ -110,7 +112,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	// A new message instead of the answer a restored question waits for
 	// closes that question first: its run ends without the call being
 	// executed, and a compaction never sees the half-answered round.
-	if err := e.releaseParked(p.SessionID, "the user sent a new message instead of answering"); err != nil {
+	if err := e.recovery.Release(p.SessionID, "the user sent a new message instead of answering"); err != nil {
 		return "", "", err
 	}
 	turnText, v := text, view{}
@@ -147,7 +149,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	} else {
 		// A run a closed window left is settled first, so it neither
 		// blocks this turn nor stays pending under it.
-		e.settleOrphans(ctx, p.SessionID)
+		e.recovery.Settle(ctx, p.SessionID)
 	}
 	v.reconcile = p.reconcile || (!v.btw && v.mode.ResumesReconcile(ctx, turnText))
 	t := &turn{id: uuid.NewString(), sessionID: p.SessionID, text: turnText, done: make(chan struct{}), view: v}
@@ -180,7 +182,7 @@ func (e *Engine) Send(ctx context.Context, p SendParams) (sessionID, turnID stri
 	}
 	e.running[p.SessionID] = t
 	e.last[p.SessionID] = t
-	delete(e.interrupted, p.SessionID)
+	e.recovery.Continued(p.SessionID)
 	e.mu.Unlock()
 
 	release := func() { e.releaseTurn(t) }
@@ -344,7 +346,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 		st = store.StatusCancelled
 	}
 	if out.Err != nil {
-		info := e.humanError(out.Err, e.Profiles.Active().BaseURL)
+		info := ErrorInfo(humanerr.Explain(e.Tr, out.Err, e.Profiles.Active().BaseURL))
 		_ = b.writer.AddNotice(fctx, store.NoticeError, info.Message)
 		e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Error, MessageID: sink.msgID, Err: &info})
 	}
@@ -352,7 +354,9 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	if err := b.writer.Finalize(fctx, st, &usage); err != nil {
 		e.log.Error("finalising the turn", zap.String("session", sid), zap.Error(err))
 	}
-	e.dropOrphanPrompt(fctx, t, b)
+	if !t.btw { // a side conversation keeps its own branch
+		recovery.DropUnansweredPrompt(fctx, e.Store, e.log, sid, b.history)
+	}
 	// Only a turn that changed something gets an "after turn" snapshot, and
 	// whatever its status: a stopped or failed turn's tools and shell
 	// commands may have made files, and a restore deletes only files a

@@ -40,7 +40,7 @@ func (e *Engine) Cancel(sessionID string) {
 	if cancel == nil {
 		// A run restored after a restart waits on its question without
 		// a goroutine; stopping it closes the question.
-		_ = e.releaseParked(sessionID, "the user stopped the turn")
+		_ = e.recovery.Release(sessionID, "the user stopped the turn")
 		return
 	}
 	cancel()
@@ -70,10 +70,7 @@ func (e *Engine) shownTurn(sessionID string) string {
 	if t := e.running[sessionID]; t != nil {
 		return t.id
 	}
-	if p := e.parked[sessionID]; p != nil {
-		return p.turnID
-	}
-	return ""
+	return e.recovery.Shown(sessionID)
 }
 
 // Wait blocks until the session's latest turn has ended and persisted, and

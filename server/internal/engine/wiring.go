@@ -18,7 +18,10 @@ import (
 	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/dialogs"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/hooks"
+	"github.com/govibe/govibe/server/internal/humanerr"
+	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
@@ -102,11 +105,13 @@ func New(o Options) (*Engine, error) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	e := &Engine{
-		opts: o, log: o.Logger, Store: st, Bus: NewBus(),
+		opts: o, log: o.Logger, Store: st, Bus: eventbus.New[Event](),
 		settings: o.Settings, apiKeys: o.APIKeys,
 		running: map[string]*turn{}, last: map[string]*turn{}, trackers: map[string]*tools.FileTracker{},
-		interrupted: map[string]bool{}, parked: map[string]*parkedTurn{},
 		baseCtx: ctx, stop: cancel,
+	}
+	e.Tr = func(msg string, args ...any) string {
+		return i18n.T(i18n.Pick(e.cfg().Language, o.HostInfo.Language), msg, args...)
 	}
 	if e.settings == nil {
 		e.settings = config.Values{}
@@ -120,7 +125,7 @@ func New(o Options) (*Engine, error) {
 	// Before recovery: a merged session's unfinished run is recovered
 	// like any other whose process is gone.
 	e.mergeLegacy(ctx)
-	if err := e.recoverInterrupted(ctx); err != nil {
+	if err := e.recovery.Recover(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
 	// What trust skipped, and malformed project config, is said once at
@@ -240,6 +245,7 @@ func (e *Engine) wire() {
 			Skills: e.Skills, Hooks: e.hooks, Reconcile: e.Modes,
 			MCP:  func() slashcmd.Prompts { return e.MCP.Manager() },
 			Base: e.baseCtx, Notice: e.notice, Log: log.Named("commands")})
+	e.recovery = newRecovery(e)
 }
 
 // newSessionCompaction is session compaction with its collaborators.
@@ -271,7 +277,7 @@ func newSessionCompaction(e *Engine) *sessioncompact.Service {
 			e.hooks.PreCompact(ctx, sid, turnID, byUser)
 		},
 		ContextUse: e.ContextUse,
-		Explain:    func(err error) string { return e.humanError(err, e.Profiles.Active().BaseURL).Message },
+		Explain:    func(err error) string { return humanerr.Explain(e.Tr, err, e.Profiles.Active().BaseURL).Message },
 		Base:       e.baseCtx,
 		Go: func(f func()) {
 			e.wg.Add(1)
@@ -337,7 +343,7 @@ func (e *Engine) cancelAll() {
 type approvalHost struct {
 	settings func() config.Settings
 	broker   *dialogs.Broker
-	bus      *Bus
+	bus      *eventbus.Bus[Event, *Event]
 	tr       func(string, ...any) string
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/govibe/govibe/server/internal/approval"
 	"github.com/govibe/govibe/server/internal/compact/compaction"
 	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/eventbus"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
@@ -24,7 +25,7 @@ import (
 
 // planHost is what the plan runner uses (planrun.Host).
 type planHost struct {
-	bus       *Bus
+	bus       *eventbus.Bus[Event, *Event]
 	compactor *compaction.Compactor
 	limits    func() scheduler.Limits
 	running   func(sid string) bool
@@ -49,7 +50,7 @@ func (h planHost) BlockCompaction(sid, why string) func() { return h.compactor.B
 // reviewHost is what the reviewers use (reviewers.Host).
 type reviewHost struct {
 	settings func() config.Settings
-	bus      *Bus
+	bus      *eventbus.Bus[Event, *Event]
 	tr       func(string, ...any) string
 	// client resolves the review's profile; denied is the permission
 	// rules' verdict on a command.
@@ -80,7 +81,7 @@ func (h reviewHost) Denied(ws shellcheck.Workspace, command string, an shellchec
 // rollbackHost is what the snapshots and restores use (rollback.Host).
 type rollbackHost struct {
 	settings    func() config.Settings
-	bus         *Bus
+	bus         *eventbus.Bus[Event, *Event]
 	tr          func(string, ...any) string
 	cancelAll   func()
 	forgetReads func(sid string)
@@ -108,7 +109,7 @@ func (h rollbackHost) Tr(msg string, args ...any) string { return h.tr(msg, args
 
 // modesHost is what the working modes use (moderun.Host).
 type modesHost struct {
-	bus         *Bus
+	bus         *eventbus.Bus[Event, *Event]
 	store       *store.Store
 	settings    func() config.Settings
 	tr          func(string, ...any) string
@@ -144,7 +145,7 @@ func (h modesHost) Tr(msg string, args ...any) string { return h.tr(msg, args...
 
 // slashHost is what the slash commands use (slashcmd.Host).
 type slashHost struct {
-	bus             *Bus
+	bus             *eventbus.Bus[Event, *Event]
 	tr              func(string, ...any) string
 	snaps           *rollback.Manager
 	meter           *usage.Meter

@@ -17,7 +17,7 @@ import (
 // userPackages produce the messages people read (notices, errors shown
 // in the chat, server notices, headless output). Model-facing text in
 // them (tool results, prompts) is English by design and is not checked.
-var userPackages = []string{"engine", "server", "agent", "subagent", "scheduler/planrun", "compact/compaction", "compact/sessioncompact", "usage/budgetgate", "slashcmd", "slashcmd/customcmd", "modes/moderun", "skills", "hooks", "mcpclient", "trust", "rollback", "profiles", "../cmd/govibe"}
+var userPackages = []string{"engine", "server", "agent", "subagent", "scheduler/planrun", "compact/compaction", "compact/sessioncompact", "usage/budgetgate", "humanerr", "slashcmd", "slashcmd/customcmd", "modes/moderun", "skills", "hooks", "mcpclient", "trust", "rollback", "profiles", "../cmd/govibe"}
 
 // TestUserMessagesGoThroughTheCatalogue is a vet-style check: every text
 // that reaches a person through a user-facing sink must be built by the
@@ -111,7 +111,8 @@ func TestUserMessagesGoThroughTheCatalogue(t *testing.T) {
 						switch {
 						case typ == "Event" && notice && keyName(kv) == "Text" && inline(kv.Value):
 							report(kv, "a notice event's text")
-						case (typ == "ErrorInfo" || typ == "ServerNotice") && keyName(kv) == "Message" && inline(kv.Value):
+						// humanerr.Info becomes the engine's ErrorInfo.
+						case (typ == "ErrorInfo" || typ == "ServerNotice" || pkg == "humanerr" && typ == "Info") && keyName(kv) == "Message" && inline(kv.Value):
 							report(kv, "an error message")
 						case keyName(kv) == "Display" && inline(kv.Value):
 							report(kv, "a tool result's display text")

@@ -54,7 +54,7 @@ func (c *Catalog) Load(ctx context.Context, sid string, beforeSeq int64, limit i
 	}
 	if beforeSeq == 0 {
 		// Opening the session: what a closed window left pending in it
-		// is settled before it is shown (engine/orphans.go).
+		// is settled before it is shown (package recovery).
 		c.d.Turns.Settle(ctx, sid)
 	}
 	// Buffered deltas are not yet on disk: flush them so the page holds

@@ -1,4 +1,4 @@
-package engine
+package eventbus
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"
@@ -10,12 +10,12 @@ import (
 // in the middle of one, and every event has been handed over (in seq
 // order) before the flush that follows it.
 func TestSubscribeFlushAfterEachRun(t *testing.T) {
-	b := NewBus()
+	b := New[event]()
 	var mu sync.Mutex
 	var log []string // "e" per event, "f" per flush
 	var handed []int64
 	done := make(chan struct{})
-	unsub := b.SubscribeFlush(func(e Event) {
+	unsub := b.SubscribeFlush(func(e event) {
 		mu.Lock()
 		defer mu.Unlock()
 		log = append(log, "e")
@@ -33,9 +33,9 @@ func TestSubscribeFlushAfterEachRun(t *testing.T) {
 		}
 	})
 	for range 2000 {
-		b.Publish(Event{SessionID: "s", Kind: kinds.Notice})
+		b.Publish(event{SessionID: "s", Kind: kinds.Notice})
 	}
-	b.Publish(Event{SessionID: "s", Kind: kinds.TurnFinished})
+	b.Publish(event{SessionID: "s", Kind: kinds.TurnFinished})
 	<-done
 	unsub()
 	mu.Lock()
@@ -55,16 +55,16 @@ func TestSubscribeFlushAfterEachRun(t *testing.T) {
 	}
 }
 
-// The ring keeps the newest ringSize events across block boundaries and
+// The ring keeps the newest RingSize events across block boundaries and
 // wrap-around.
 func TestRingWrapsAcrossBlocks(t *testing.T) {
-	var r ring
-	for i := 1; i <= ringSize+ringBlock+7; i++ {
-		r.push(Event{Seq: int64(i)})
-		if want := min(i, ringSize); r.len() != want {
+	var r ring[event]
+	for i := 1; i <= RingSize+ringBlock+7; i++ {
+		r.push(&event{Seq: int64(i)})
+		if want := min(i, RingSize); r.len() != want {
 			t.Fatalf("after %d pushes len %d, want %d", i, r.len(), want)
 		}
-		if first := max(1, i-ringSize+1); r.at(0).Seq != int64(first) || r.at(r.len()-1).Seq != int64(i) {
+		if first := max(1, i-RingSize+1); r.at(0).Seq != int64(first) || r.at(r.len()-1).Seq != int64(i) {
 			t.Fatalf("after %d pushes the ring holds %d..%d, want %d..%d", i, r.at(0).Seq, r.at(r.len()-1).Seq, first, i)
 		}
 	}

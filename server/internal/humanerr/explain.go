@@ -1,31 +1,29 @@
-package engine
+package humanerr
 
 import (
 	"errors"
 	"strconv"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/providers"
 	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/usage/budgetgate"
 )
 
-// lang is the language of user-facing messages: govibe.language, else the
-// editor's UI locale.
-func (e *Engine) lang() i18n.Lang {
-	return i18n.Pick(e.cfg().Language, e.opts.HostInfo.Language)
+// Info is a human-readable error with an optional remedy.
+type Info struct {
+	Message string
+	Code    string
+	Action  string // setApiKey|openSettings|showLogs|continue|pickModel
 }
 
-// Tr localises a user-facing message.
-func (e *Engine) Tr(msg string, args ...any) string { return i18n.T(e.lang(), msg, args...) }
-
-// humanError turns a run error into a message a person can act on, in
-// the user's language throughout: it is composed from the error's fields
+// Explain turns a run error into a message a person can act on, in the
+// language of tr throughout: it is composed from the error's fields
 // (endpoint, status, attempts), and only the provider's own words are
-// quoted as they came.
-func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
+// quoted as they came. baseURL is the active profile's, named when no API
+// key is set.
+func Explain(tr func(string, ...any) string, err error, baseURL string) Info {
 	var (
 		auth *llm.AuthError
 		un   *llm.UnreachableError
@@ -37,37 +35,37 @@ func (e *Engine) humanError(err error, baseURL string) ErrorInfo {
 	)
 	switch {
 	case errors.As(err, &bud):
-		return ErrorInfo{Message: budgetgate.Stopped(e.Tr, bud), Code: "budget", Action: "openSettings"}
+		return Info{Message: budgetgate.Stopped(tr, bud), Code: "budget", Action: "openSettings"}
 	case errors.Is(err, llm.ErrMissingAPIKey):
-		return ErrorInfo{Message: e.Tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
+		return Info{Message: tr("No API key is set for %s. Set one to start chatting.", baseURL), Code: "missingKey", Action: "setApiKey"}
 	case errors.As(err, &auth):
-		return ErrorInfo{Message: e.Tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + said(e.Tr, auth.Detail),
+		return Info{Message: tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", auth.BaseURL, auth.Status) + said(tr, auth.Detail),
 			Code: "auth", Action: "setApiKey"}
 	case errors.As(err, &un):
-		return ErrorInfo{Message: e.Tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
+		return Info{Message: tr("The model endpoint %s cannot be reached (%v). Check the base URL, your network and proxy settings.", un.Host, un.Err),
 			Code: "unreachable", Action: "openSettings"}
 	case errors.As(err, &rl):
-		return ErrorInfo{Message: e.Tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
-			e.Tr("Wait a minute and send again, or switch to another model.") + said(e.Tr, rl.Detail), Code: "rateLimited", Action: "pickModel"}
+		return Info{Message: tr("The model endpoint is rate-limiting requests; GoVibe gave up after %d attempt(s).", rl.Attempts) + " " +
+			tr("Wait a minute and send again, or switch to another model.") + said(tr, rl.Detail), Code: "rateLimited", Action: "pickModel"}
 	case errors.As(err, &ctl):
-		return ErrorInfo{Message: contextTooLong(e.Tr, ctl) + said(e.Tr, ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
+		return Info{Message: contextTooLong(tr, ctl) + said(tr, ctl.Detail), Code: "contextTooLong", Action: "pickModel"}
 	case errors.As(err, &rex):
-		return ErrorInfo{Message: e.Tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, attemptError(e.Tr, rex.Last)), Code: "error", Action: "showLogs"}
+		return Info{Message: tr("The model request failed %d times in a row. Last error: %s", rex.Attempts, attemptError(tr, rex.Last)), Code: "error", Action: "showLogs"}
 	case errors.As(err, &api):
 		// Some providers answer a bad key or an unknown model with a plain
 		// 400 (Gemini's "API key not valid", DeepSeek's "Model Not Exist",
 		// Zhipu's code 1211): read the provider's words for what to do.
 		switch providers.Classify(api.Status, []byte(`{"message":`+strconv.Quote(api.Detail)+`}`)).Kind {
 		case providers.KindAuth:
-			return ErrorInfo{Message: e.Tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + said(e.Tr, api.Detail),
+			return Info{Message: tr("The model endpoint %s rejected the API key (HTTP %d). Check the key and the base URL in GoVibe settings.", api.BaseURL, api.Status) + said(tr, api.Detail),
 				Code: "auth", Action: "setApiKey"}
 		case providers.KindUnknownModel:
-			return ErrorInfo{Message: e.Tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + said(e.Tr, api.Detail),
+			return Info{Message: tr("The model endpoint %s does not know this model: pick another with /model (govibe models list shows the ones it serves).", api.BaseURL) + said(tr, api.Detail),
 				Code: "unknownModel", Action: "pickModel"}
 		}
-		return ErrorInfo{Message: e.Tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + said(e.Tr, api.Detail), Code: "error", Action: "showLogs"}
+		return Info{Message: tr("The model endpoint %s answered HTTP %d.", api.BaseURL, api.Status) + said(tr, api.Detail), Code: "error", Action: "showLogs"}
 	}
-	return ErrorInfo{Message: e.Tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
+	return Info{Message: tr("The model request failed: %s", err.Error()), Code: "error", Action: "showLogs"}
 }
 
 // contextTooLong says how far over the window the request was, with the

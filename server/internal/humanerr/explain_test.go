@@ -1,4 +1,4 @@
-package engine
+package humanerr
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/i18n"
 	"github.com/govibe/govibe/server/internal/llm"
 )
 
@@ -14,7 +14,7 @@ import (
 // words (quoted) and names (URLs, HTTP) stay as they came (issue 16:
 // "模型请求失败:the model request failed 5 times…").
 func TestHumanErrorsAreNotHalfTranslated(t *testing.T) {
-	e := &Engine{settings: config.Values{"language": "zh-CN"}}
+	tr := trIn("zh-CN")
 	english := regexp.MustCompile(`\b(the|model|request|failed|times|error|attempt|rejected|reached|rate|server|stream)\b`)
 	for _, err := range []error{
 		&llm.RetriesExhaustedError{Attempts: 5, Last: &llm.StreamError{Reason: "server error (HTTP 502)", Status: 502}},
@@ -24,12 +24,12 @@ func TestHumanErrorsAreNotHalfTranslated(t *testing.T) {
 		&llm.ContextTooLongError{Model: "m"},
 		&llm.APIError{BaseURL: "https://api.example.com/v1", Status: 402},
 	} {
-		msg := e.humanError(err, "https://api.example.com/v1").Message
+		msg := Explain(tr, err, "https://api.example.com/v1").Message
 		if english.MatchString(msg) {
 			t.Errorf("%T: %q mixes English in", err, msg)
 		}
 	}
-	if msg := e.humanError(errors.Join(&llm.APIError{BaseURL: "u", Status: 400, Detail: "Insufficient Balance"}), "u").Message; !regexp.MustCompile(`服务商返回:Insufficient Balance`).MatchString(msg) {
+	if msg := Explain(tr, errors.Join(&llm.APIError{BaseURL: "u", Status: 400, Detail: "Insufficient Balance"}), "u").Message; !regexp.MustCompile(`服务商返回:Insufficient Balance`).MatchString(msg) {
 		t.Errorf("the provider's words are not quoted: %q", msg)
 	}
 }
@@ -54,11 +54,18 @@ func TestContextTooLongSaysWhatToDo(t *testing.T) {
 	}
 	for _, c := range cases {
 		for lang, want := range map[string]string{"en": c.en, "zh-CN": c.zh} {
-			e := &Engine{settings: config.Values{"language": lang}}
-			info := e.humanError(c.err, "u")
+			tr := trIn(lang)
+			info := Explain(tr, c.err, "u")
 			if !strings.HasPrefix(info.Message, want) || info.Action != "pickModel" || info.Code != "contextTooLong" {
 				t.Errorf("%s: %+v, want a message starting %q", lang, info, want)
 			}
 		}
 	}
+}
+
+// trIn is the translator for a govibe.language setting with no editor
+// locale, as the engine's Tr builds it.
+func trIn(setting string) func(string, ...any) string {
+	lang := i18n.Pick(setting, "")
+	return func(msg string, args ...any) string { return i18n.T(lang, msg, args...) }
 }

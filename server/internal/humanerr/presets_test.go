@@ -1,11 +1,10 @@
-package engine
+package humanerr
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/llm/scripted"
 	"github.com/govibe/govibe/server/internal/providers"
@@ -43,8 +42,8 @@ func TestEachPresetsErrorsSayWhatToDo(t *testing.T) {
 			}
 			w := wants[pe.Kind]
 			for lang, words := range map[string]string{"en": w.en, "zh-CN": w.zh} {
-				e := &Engine{settings: config.Values{"language": lang}}
-				info := e.humanError(err, srv.URL())
+				tr := trIn(lang)
+				info := Explain(tr, err, srv.URL())
 				if !strings.Contains(info.Message, words) || info.Action != w.action {
 					t.Errorf("%s %s (%s): %q action %q, want %q and %q", p.ID, pe.Kind, lang, info.Message, info.Action, words, w.action)
 				}

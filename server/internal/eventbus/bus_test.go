@@ -1,4 +1,4 @@
-package engine
+package eventbus
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"
@@ -7,11 +7,11 @@ import (
 )
 
 func TestBusSeqOrderAndReplay(t *testing.T) {
-	b := NewBus()
+	b := New[event]()
 	var mu sync.Mutex
-	var got []Event
+	var got []event
 	done := make(chan struct{})
-	unsub := b.Subscribe(func(e Event) {
+	unsub := b.Subscribe(func(e event) {
 		mu.Lock()
 		got = append(got, e)
 		if e.Kind == kinds.TurnFinished && e.SessionID == "a" {
@@ -19,14 +19,14 @@ func TestBusSeqOrderAndReplay(t *testing.T) {
 		}
 		mu.Unlock()
 	})
-	n := 3 * ringSize
+	n := 3 * RingSize
 	for i := 0; i < n; i++ {
-		b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
+		b.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 		if i%100 == 0 {
-			b.Publish(Event{SessionID: "b", Kind: kinds.Notice})
+			b.Publish(event{SessionID: "b", Kind: kinds.Notice})
 		}
 	}
-	b.Publish(Event{SessionID: "a", Kind: kinds.TurnFinished})
+	b.Publish(event{SessionID: "a", Kind: kinds.TurnFinished})
 	<-done
 	unsub()
 	// Per session, seq increases and text is never lost, even when a slow
@@ -49,9 +49,9 @@ func TestBusSeqOrderAndReplay(t *testing.T) {
 	if got := b.LastSeq("a"); got != int64(n+1) {
 		t.Fatalf("last seq %d", got)
 	}
-	// The ring reaches back at least ringSize events and no further than 2×.
-	evs, ok := b.Since("a", int64(n+1-ringSize))
-	if !ok || len(evs) != ringSize {
+	// The ring reaches back at least RingSize events and no further than 2×.
+	evs, ok := b.Since("a", int64(n+1-RingSize))
+	if !ok || len(evs) != RingSize {
 		t.Fatalf("since: ok=%v len=%d", ok, len(evs))
 	}
 	if _, ok := b.Since("a", 1); ok {
@@ -60,11 +60,11 @@ func TestBusSeqOrderAndReplay(t *testing.T) {
 }
 
 func BenchmarkBusPublish(b *testing.B) {
-	bus := NewBus()
-	unsub := bus.Subscribe(func(Event) {})
+	bus := New[event]()
+	unsub := bus.Subscribe(func(event) {})
 	defer unsub()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		bus.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
+		bus.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 	}
 }

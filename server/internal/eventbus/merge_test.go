@@ -1,4 +1,4 @@
-package engine
+package eventbus
 
 import (
 	"fmt"
@@ -11,34 +11,34 @@ import (
 
 // blockedSubscriber subscribes a consumer that holds its first event until
 // release is closed, and records everything it is handed.
-func blockedSubscriber(t *testing.T, b *Bus) (got func() []Event, first <-chan struct{}, release chan struct{}, unsub func()) {
+func blockedSubscriber(t *testing.T, b *Bus[event, *event]) (got func() []event, first <-chan struct{}, release chan struct{}, unsub func()) {
 	t.Helper()
 	var mu sync.Mutex
-	var events []Event
+	var events []event
 	firstC := make(chan struct{})
 	release = make(chan struct{})
 	var once sync.Once
-	unsub = b.Subscribe(func(e Event) {
+	unsub = b.Subscribe(func(e event) {
 		once.Do(func() { close(firstC); <-release })
 		mu.Lock()
 		events = append(events, e)
 		mu.Unlock()
 	})
-	return func() []Event {
+	return func() []event {
 		mu.Lock()
 		defer mu.Unlock()
-		return append([]Event(nil), events...)
+		return append([]event(nil), events...)
 	}, firstC, release, unsub
 }
 
-// Once more than mergeBacklog events wait behind a busy subscriber, deltas
+// Once more than MergeBacklog events wait behind a busy subscriber, deltas
 // are merged per message; nothing is lost, seq still increases, terminal
 // events and other messages' deltas stay separate and in order, and a
-// backlog up to mergeBacklog is delivered event by event.
+// backlog up to MergeBacklog is delivered event by event.
 func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
-	b := NewBus()
+	b := New[event]()
 	got, first, release, unsub := blockedSubscriber(t, b)
-	b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m1", Text: "<"})
+	b.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m1", Text: "<"})
 	<-first
 	var want strings.Builder
 	want.WriteString("<")
@@ -46,19 +46,19 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 	for i := 0; i < n; i++ {
 		s := fmt.Sprint(i % 10)
 		want.WriteString(s)
-		b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m1", Text: s})
+		b.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m1", Text: s})
 	}
-	b.Publish(Event{SessionID: "a", Kind: kinds.ReasoningDelta, MessageID: "m1", Text: "r"})
-	b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m2", Text: "x"})
-	b.Publish(Event{SessionID: "b", Kind: kinds.TextDelta, MessageID: "m2", Text: "y"})
-	b.Publish(Event{SessionID: "a", Kind: kinds.ToolCall, MessageID: "m2"})
-	b.Publish(Event{SessionID: "a", Kind: kinds.ToolCall, MessageID: "m2"})
-	b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m2", Text: "z"})
+	b.Publish(event{SessionID: "a", Kind: kinds.ReasoningDelta, MessageID: "m1", Text: "r"})
+	b.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m2", Text: "x"})
+	b.Publish(event{SessionID: "b", Kind: kinds.TextDelta, MessageID: "m2", Text: "y"})
+	b.Publish(event{SessionID: "a", Kind: kinds.ToolCall, MessageID: "m2"})
+	b.Publish(event{SessionID: "a", Kind: kinds.ToolCall, MessageID: "m2"})
+	b.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m2", Text: "z"})
 	close(release)
 	unsub()
 	evs := got()
-	// The one handed over, mergeBacklog+1 queued singly, then one merged.
-	singles := 1 + mergeBacklog + 1
+	// The one handed over, MergeBacklog+1 queued singly, then one merged.
+	singles := 1 + MergeBacklog + 1
 	if len(evs) != singles+6 {
 		t.Fatalf("delivered %d events, want %d", len(evs), singles+6)
 	}
@@ -76,7 +76,7 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 		t.Fatal("merged text differs from the deltas in order")
 	}
 	// The merged event carries the seq of the last delta in it.
-	if m := evs[singles-1]; len(m.Text) != n-mergeBacklog || m.Seq != n+1 {
+	if m := evs[singles-1]; len(m.Text) != n-MergeBacklog || m.Seq != n+1 {
 		t.Fatalf("merged event: %d chars, seq %d", len(m.Text), m.Seq)
 	}
 	var shape []string
@@ -111,12 +111,12 @@ func TestDeltasQueuedBehindABusySubscriberAreMerged(t *testing.T) {
 
 // A subscriber that keeps up is handed every delta as its own event.
 func TestKeepingUpSubscriberGetsEveryDelta(t *testing.T) {
-	b := NewBus()
-	handed := make(chan Event)
-	unsub := b.Subscribe(func(e Event) { handed <- e })
+	b := New[event]()
+	handed := make(chan event)
+	unsub := b.Subscribe(func(e event) { handed <- e })
 	defer unsub()
 	for i := 0; i < 50; i++ {
-		b.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
+		b.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 		if e := <-handed; e.Text != "x" || e.Seq != int64(i+1) {
 			t.Fatalf("event %d: %+v", i, e)
 		}
@@ -131,15 +131,15 @@ func BenchmarkMergeBehindBlockedSubscriber(b *testing.B) {
 	for _, n := range []int{1 << 10, 1 << 16} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				bus := NewBus()
+				bus := New[event]()
 				release := make(chan struct{})
 				first := make(chan struct{})
 				var once sync.Once
-				unsub := bus.Subscribe(func(Event) { once.Do(func() { close(first); <-release }) })
-				bus.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
+				unsub := bus.Subscribe(func(event) { once.Do(func() { close(first); <-release }) })
+				bus.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 				<-first
 				for i := 0; i < n; i++ {
-					bus.Publish(Event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
+					bus.Publish(event{SessionID: "a", Kind: kinds.TextDelta, MessageID: "m", Text: "x"})
 				}
 				close(release)
 				unsub()
@@ -152,9 +152,9 @@ func BenchmarkMergeBehindBlockedSubscriber(b *testing.B) {
 // A forgotten session's history is gone (a reconnecting client must
 // reload), but its seq keeps counting up.
 func TestForgetDropsHistoryKeepsSeq(t *testing.T) {
-	b := NewBus()
+	b := New[event]()
 	for i := 0; i < 5; i++ {
-		b.Publish(Event{SessionID: "a", Kind: kinds.Notice})
+		b.Publish(event{SessionID: "a", Kind: kinds.Notice})
 	}
 	if evs, ok := b.Since("a", 2); !ok || len(evs) != 3 || evs[0].Seq != 3 {
 		t.Fatalf("before Forget: %v %v", evs, ok)
@@ -166,7 +166,7 @@ func TestForgetDropsHistoryKeepsSeq(t *testing.T) {
 	if evs, ok := b.Since("a", 5); !ok || len(evs) != 0 {
 		t.Fatalf("up to date after Forget: %v %v", evs, ok)
 	}
-	if e := b.Publish(Event{SessionID: "a", Kind: kinds.Notice}); e.Seq != 6 || b.LastSeq("a") != 6 {
+	if e := b.Publish(event{SessionID: "a", Kind: kinds.Notice}); e.Seq != 6 || b.LastSeq("a") != 6 {
 		t.Fatalf("seq after Forget: %d", e.Seq)
 	}
 	if b.LastSeq("never") != 0 {

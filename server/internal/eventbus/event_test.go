@@ -1,0 +1,62 @@
+package eventbus
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/govibe/govibe/protocol/kinds"
+)
+
+// event is the tests' event: the fields the bus reads, with the engine's
+// rules (engine.Event): text and reasoning deltas continue the queued delta
+// of the same session, message, turn and agent; every other kind is
+// terminal. engine's TestEventContinuesOnlyItsOwnDelta checks the real one.
+type event struct {
+	SessionID   string
+	Seq         int64
+	TurnID      string
+	Kind        kinds.Kind
+	MessageID   string
+	SubAgentTag string
+	Text        string
+}
+
+func (e *event) BusSession() string       { return e.SessionID }
+func (e *event) BusSeq() int64            { return e.Seq }
+func (e *event) SetBusSeq(seq int64)      { e.Seq = seq }
+func (e *event) DeltaText() string        { return e.Text }
+func (e *event) SetDeltaText(text string) { e.Text = text }
+
+func (e *event) Continues(prev *event) bool {
+	delta := e.Kind == kinds.TextDelta || e.Kind == kinds.ReasoningDelta
+	return delta && prev.Kind == e.Kind && prev.SessionID == e.SessionID &&
+		prev.MessageID == e.MessageID && prev.TurnID == e.TurnID && prev.SubAgentTag == e.SubAgentTag
+}
+
+// TestIsALeaf keeps the bus below the engine: it is generic over the event,
+// so nothing here may import another package of GoVibe (the engine's Event
+// and its payloads stay the engine's).
+func TestIsALeaf(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), e.Name(), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			if p, _ := strconv.Unquote(im.Path.Value); strings.HasPrefix(p, "github.com/govibe/govibe/") {
+				t.Errorf("%s imports %s: the bus asks what it needs of an event through the Event constraint", e.Name(), p)
+			}
+		}
+	}
+}
