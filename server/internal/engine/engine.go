@@ -31,6 +31,7 @@ import (
 	"github.com/govibe/govibe/server/internal/titles"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
+	"github.com/govibe/govibe/server/internal/turninput"
 	"github.com/govibe/govibe/server/internal/turntools"
 	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/usage/budgetgate"
@@ -65,7 +66,7 @@ type Options struct {
 	// Trusted is the workspace's trust at start; Trust.Set changes it.
 	Trusted bool
 	// Home is the user's home directory (user skills, hooks, MCP config);
-	// "" means os.UserHomeDir.
+	// "" means os.UserHomeDir, resolved once by New.
 	Home string
 	// AllowRules is the user's always-allow file (allowrules.DefaultPath
 	// for serve and exec); nil offers no "Always allow".
@@ -131,7 +132,7 @@ type Engine struct {
 	questions *dialogs.Questions
 	// TurnTools decides a turn's tools and their environment.
 	TurnTools *turntools.Service
-	// hooks is the hooks capability (hooks.go).
+	// hooks is the hooks capability (wired in wiring.go).
 	hooks *hooks.Manager
 	// mcp is the MCP capability (mcp.go); it has its own lock.
 	MCP *mcpclient.Servers
@@ -164,6 +165,9 @@ type Engine struct {
 	// button, the compact tool, after a context-length error; Compaction
 	// is its runner.
 	SessionCompaction *sessioncompact.Service
+	// TurnInput assembles what a user message carries besides its text
+	// (context files, mentions) and keeps what the UI shows about it.
+	TurnInput *turninput.Assembler
 
 	baseCtx context.Context
 	stop    context.CancelCauseFunc

@@ -6,6 +6,7 @@ import (
 	"github.com/govibe/govibe/server/internal/review/reviewers"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/turninput"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
@@ -43,6 +44,10 @@ func (e Event) SendPayload(s PayloadSink) {
 		e.Payload.sendTo(s)
 	}
 }
+
+// UserExtras is a user message's context files and attachments
+// (kinds.Message), as package turninput assembled them.
+type UserExtras turninput.Extras
 
 // HookPayload is a lifecycle hook's run (kinds.Hook).
 type HookPayload hooks.Run

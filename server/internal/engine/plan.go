@@ -137,7 +137,7 @@ func (p *planTurn) RunAgent(ctx context.Context, a planrun.Agent, history []llm.
 		Client: client, Tools: ts, Blocked: d.Blocked, Deferred: d.Deferred, Refused: d.Refused, Env: e.toolEnv(ctx, t), System: e.TurnTools.Prompt(t.sessionID, sit, d),
 		Translate: e.Tr, MaxRounds: a.MaxRounds, MaxRoundsSetting: "govibe.scheduler.maxAgentTurns", ToolCalling: e.Profiles.ToolCalling(profile), OnTextFallback: e.Profiles.OnTextFallback(profile),
 		SessionID: t.sessionID, Purpose: planPurpose(a.Role), MaxTokens: profile.MaxOutputTokens, Prepare: e.Compaction.Prepare(t.sessionID, t.id, a.Tag == TagFree),
-		Notes: e.toolNotes(ctx, t),
+		Notes: e.TurnInput.Notes(ctx, t.sessionID, t.id),
 	}
 	if a.Final {
 		run.MaxRounds = e.cfg().MaxInteractions

@@ -9,3 +9,9 @@ var (
 	text  = enginetest.Text
 	has   = enginetest.Has
 )
+
+// lastUser is the newest model request's last user message.
+func lastUser(x *enginetest.Env) string {
+	reqs := x.Model.Requests()
+	return reqs[len(reqs)-1].LastUserMessage()
+}

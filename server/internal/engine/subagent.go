@@ -28,7 +28,7 @@ func (e *Engine) subagentTools(ctx context.Context, sid string) []tools.Tool {
 	for _, t := range tools.Builtin() {
 		known[t.Name()] = true
 	}
-	defs, problems := subagent.Load(subagent.Dirs(e.home(), e.opts.Roots, e.Trust.Trusted()), func(n string) bool { return known[n] })
+	defs, problems := subagent.Load(subagent.Dirs(e.opts.Home, e.opts.Roots, e.Trust.Trusted()), func(n string) bool { return known[n] })
 	for _, p := range problems {
 		if e.reported.first(sid + "\x00" + p.Error()) {
 			e.log.Warn("custom agent skipped", zap.String("path", p.Path), zap.Int("line", p.Line), zap.String("problem", p.Message))

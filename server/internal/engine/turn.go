@@ -27,6 +27,8 @@ import (
 	"github.com/govibe/govibe/server/internal/slashcmd/customcmd"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/turninput"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
@@ -244,7 +246,8 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	if !t.btw {
 		state.Memory = e.memory.Take(ctx, sid)
 	}
-	before, after, extras := e.prelude(ctx, t, p)
+	before, after, extras := e.TurnInput.Prelude(ctx, turninput.Message{SessionID: sid, TurnText: t.text, ActiveFile: p.ActiveFile, BTW: t.btw,
+		Env: func() *tools.Env { return e.toolEnv(ctx, t) }})
 	userLLM := llm.Message{Role: llm.RoleUser, Content: agent.ContextBlock(state) + before + t.text + after + t.hookContext}
 	opts := store.TurnOptions{LLM: []llm.Message{userLLM}, Origin: p.origin}
 	if t.btw {
@@ -264,9 +267,9 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	t.id = ids.UserMessageID
 	e.mu.Unlock()
 	t.number = e.turnNumber(ctx, sid)
-	e.recordExtras(ctx, sid, ids.UserMessageID, extras)
+	e.TurnInput.Record(ctx, sid, ids.UserMessageID, extras)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: extras, Origin: p.origin, BTW: t.btw})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: UserExtras(extras), Origin: p.origin, BTW: t.btw})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
 	if t.number == 1 {
 		e.titles.Name(ctx, sid, t.text)
@@ -414,7 +417,7 @@ func (e *Engine) newRun(ctx context.Context, t *turn, sink *turnSink) (*agent.Ru
 		MaxTokens:       profile.MaxOutputTokens,
 		Prepare:         e.Compaction.Prepare(t.sessionID, t.id, true), // free-phase runs may compact first
 		OverflowCompact: e.overflowHook(t),
-		Notes:           e.toolNotes(ctx, t),
+		Notes:           e.TurnInput.Notes(ctx, t.sessionID, t.id),
 	}, nil
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/mcpclient"
 	"github.com/govibe/govibe/server/internal/memory"
+	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/profiles"
 	"github.com/govibe/govibe/server/internal/review/reviewers"
@@ -39,6 +40,7 @@ import (
 	"github.com/govibe/govibe/server/internal/titles"
 	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/trust"
+	"github.com/govibe/govibe/server/internal/turninput"
 	"github.com/govibe/govibe/server/internal/usage"
 	"github.com/govibe/govibe/server/internal/usage/budgetgate"
 )
@@ -71,6 +73,9 @@ func New(o Options) (*Engine, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
+	}
+	if o.Home == "" {
+		o.Home, _ = os.UserHomeDir()
 	}
 	if o.NewClient == nil {
 		o.NewClient = func(p llm.Profile, lo llm.Options) (llm.Client, error) { return llm.New(p, lo) }
@@ -139,7 +144,7 @@ func New(o Options) (*Engine, error) {
 // wire builds the capabilities, in the order they depend on each other.
 func (e *Engine) wire() {
 	o, st, log, bus, tr, cfg := e.opts, e.Store, e.log, e.Bus, e.Tr, e.cfg
-	home := e.home()
+	home := o.Home
 	notice := func(level, msg string) { o.OnNotice(level, msg, "") }
 	e.Profiles = profiles.New(profiles.Options{State: st, Endpoints: st, Tr: tr, Log: log,
 		Settings: func() (config.Values, map[string]string) {
@@ -203,14 +208,15 @@ func (e *Engine) wire() {
 		},
 		Notice: o.OnNotice, Withdraw: o.OnNoticeWithdrawn, Tr: tr, Log: log})
 	trusted := e.Trust.Trusted
+	e.TurnInput = newTurnInput(e)
 	e.Skills = skills.NewManager(skills.ManagerOptions{Home: home, Roots: o.Roots, Builtin: builtinskills.FS,
 		StateDir: o.StateDir, Trusted: trusted, State: st, Notice: notice, Tr: tr, Log: log})
 	e.hooks = hooks.NewManager(hooks.ManagerOptions{Home: home, Roots: o.Roots, Trusted: trusted,
-		UserSetting: func() json.RawMessage { return userHooks(e.Settings()) }, State: st,
+		UserSetting: func() json.RawMessage { return turninput.UserHooks(e.Settings()) }, State: st,
 		Publish: func(sid, turnID string, run hooks.Run) {
 			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
 		},
-		Transcript: e.hookTranscript, PermissionMode: e.permissionMode,
+		Transcript: e.TurnInput.Transcript, PermissionMode: e.TurnInput.PermissionMode,
 		Notice: notice, Tr: tr, Log: log})
 	e.Sessions = sessions.New(sessions.Deps{Store: st, Turns: newSessionsTurns(e), Bus: bus, Meter: e.Meter,
 		Dialogs: e.Broker, Plans: e.Plans, Hooks: e.hooks, Snapshots: e.Rollback},
@@ -275,6 +281,35 @@ func newSessionCompaction(e *Engine) *sessioncompact.Service {
 		Go: func(f func()) {
 			e.wg.Add(1)
 			go func() { defer e.wg.Done(); f() }()
+		}})
+}
+
+// The skill tools get the skills capability as their tools.SkillHost.
+var _ tools.SkillHost = (*skills.Manager)(nil)
+
+// newTurnInput is the assembly of a user message's input, with its
+// collaborators.
+func newTurnInput(e *Engine) *turninput.Assembler {
+	o := e.opts
+	return turninput.New(turninput.Deps{Store: e.Store, Roots: o.Roots, StateDir: o.StateDir, Settings: e.cfg, Tr: e.Tr, Log: e.log,
+		Touched: func(sid string) []string { return e.tracker(sid).Paths() },
+		Warn: func(sid, text string) {
+			e.Bus.Publish(Event{SessionID: sid, Kind: kinds.Notice, Status: "warn", Text: text})
+		},
+		ReadResource: func(ctx context.Context, server, uri string) (string, error) {
+			return e.MCP.Manager().ReadResource(ctx, server, uri)
+		},
+		ClosedNote: func(sid, turnID string) string { return e.Broker.ClosedNote(sid, turnID) },
+		Terminal:   o.Terminal, Headless: o.Headless, Approve: o.Approve,
+		// A running turn answers from its view; no store read per hook.
+		Mode: func(ctx context.Context, sid string) modes.Mode {
+			e.mu.Lock()
+			t := e.running[sid]
+			e.mu.Unlock()
+			if t != nil {
+				return t.mode.Mode()
+			}
+			return e.Modes.Mode(ctx, sid)
 		}})
 }
 

@@ -7,7 +7,7 @@
 //
 // # In the turn
 //
-// Mentions are expanded with the turn's tool env (the engine's prelude.go) in
+// Mentions are expanded with the turn's tool env (package turninput) in
 // the first user message only, context files with them, then change notices
 // (context_files session state). What the UI shows of both (names, kinds,
 // sizes, errors; never contents) is kept by message id in message_extras

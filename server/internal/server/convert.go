@@ -13,6 +13,7 @@ import (
 	"github.com/govibe/govibe/server/internal/sessions"
 	"github.com/govibe/govibe/server/internal/snapshot"
 	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/turninput"
 )
 
 func toChatEvent(e engine.Event) protocol.ChatEvent {
@@ -142,7 +143,7 @@ func toTurnSnapshots(refs []rollback.TurnSnapshot) []protocol.TurnSnapshot {
 }
 
 // setExtras puts a user message's context files and attachments on it.
-func setExtras(m *protocol.Message, ex engine.UserExtras) {
+func setExtras(m *protocol.Message, ex turninput.Extras) {
 	m.ContextFiles = ex.ContextFiles
 	for _, a := range ex.Attachments {
 		m.Attachments = append(m.Attachments, protocol.Attachment{Kind: string(a.Kind), Raw: a.Raw, Chars: a.Chars, Truncated: a.Truncated, Error: a.Error})

@@ -6,6 +6,7 @@ import (
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/rollback"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/turninput"
 	"github.com/govibe/govibe/server/internal/usage"
 )
 
@@ -21,7 +22,7 @@ var _ engine.PayloadSink = wirePayload{}
 
 func (c wirePayload) UserExtras(pl engine.UserExtras) {
 	if c.w.Message != nil {
-		setExtras(c.w.Message, pl)
+		setExtras(c.w.Message, turninput.Extras(pl))
 	}
 }
 

@@ -61,7 +61,7 @@ func TestCapabilityPackagesNeverImportEngine(t *testing.T) {
 	allowed := map[string]bool{"server": true, "engine": true, "bench": true}
 	capabilities := []string{"dialogs", "compact/compaction", "scheduler/planrun", "modes/moderun", "approval", "review/reviewers", "usage", "skills", "hooks",
 		"mcpclient", "trust", "subagent", "memory", "titles", "slashcmd", "slashcmd/customcmd", "util/lazyload", "rollback",
-		"compact/sessioncompact", "usage/budgetgate", "profiles", "sessions", "eventbus", "humanerr", "recovery", "turntools"}
+		"compact/sessioncompact", "usage/budgetgate", "profiles", "sessions", "eventbus", "humanerr", "recovery", "turntools", "turninput"}
 	walked := map[string]bool{}
 	root := ".."
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

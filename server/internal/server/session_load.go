@@ -25,7 +25,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		Messages: make([]protocol.Message, 0, len(l.Page.Messages)), Pending: []protocol.ConfirmRequest{},
 	}
 	turns := eng.Rollback.Offered(ctx, p.SessionID)
-	extras := eng.MessageExtras(ctx, p.SessionID)
+	extras := eng.TurnInput.MessageExtras(ctx, p.SessionID)
 	for _, m := range l.Page.Messages {
 		w := toMessage(m)
 		// A turn is known by its user message's id; the stored message

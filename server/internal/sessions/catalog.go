@@ -215,7 +215,7 @@ func (c *Catalog) Delete(ctx context.Context, sid string) error {
 	}
 	c.d.Bus.Forget(sid)
 	c.d.Snapshots.DeleteSession(sid)
-	// The transcript hooks read goes with the session (engine/hooks.go).
+	// The transcript hooks read goes with the session (turninput/hookinput.go).
 	_ = os.Remove(filepath.Join(c.o.StateDir, "transcripts", sid+".jsonl"))
 	return nil
 }

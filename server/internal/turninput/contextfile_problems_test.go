@@ -1,4 +1,4 @@
-package engine_test
+package turninput_test
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"

@@ -1,9 +1,10 @@
-package engine_test
+package turninput_test
 
 import (
-	"github.com/govibe/govibe/protocol/kinds"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/protocol/kinds"
 
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
