@@ -2,29 +2,23 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"strings"
-
-	"github.com/govibe/govibe/server/internal/store"
 
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/modes/moderun"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/store"
 )
 
 // The working modes are moderun.Modes (session mode, Phases progress,
-// tool narrowing, Reconcile's controls and loop); the engine wires it
-// (modesHost) and runs Plan mode's proposal (RunPlan) and the runs of a
-// Phases turn (continuePhases) and of a reconcile turn (runReconcile).
+// tool narrowing, Reconcile's controls and loop, a Phases turn's runs and
+// a reconcile turn); the engine wires them (modesHost, wiring_modes.go)
+// and runs Plan mode's proposal (RunPlan).
 
 // ErrNoPlanToRun is RunPlan without a proposed plan with work left.
-var ErrNoPlanToRun = errors.New("there is no proposed plan with work left to run")
+var ErrNoPlanToRun = moderun.ErrNoPlanToRun
 
 // PlanEdit is one item of a proposed plan as the user edited it.
-type PlanEdit struct {
-	Title       string
-	Description string
-	Acceptance  string
-}
+type PlanEdit = moderun.PlanEdit
 
 // RunPlan hands the plan that Plan mode proposed to the scheduler: the
 // session goes back to Agent mode and the plan runner resumes the plan
@@ -36,7 +30,13 @@ func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (st
 		return "", "", ErrNoPlanToRun
 	}
 	if edited != nil {
-		if err := e.editProposedPlan(ctx, sid, edited); err != nil {
+		items, err := moderun.PlanItems(edited, e.Tr)
+		if err == nil {
+			_, err = e.Plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
+				return moderun.ReplacePlanItems(p, items, e.Tr)
+			})
+		}
+		if err != nil {
 			return "", "", err
 		}
 	}
@@ -44,30 +44,4 @@ func (e *Engine) RunPlan(ctx context.Context, sid string, edited []PlanEdit) (st
 		return "", "", err
 	}
 	return e.Send(ctx, SendParams{SessionID: sid, Text: "continue", origin: store.OriginControl})
-}
-
-func (e *Engine) editProposedPlan(ctx context.Context, sid string, edited []PlanEdit) error {
-	if len(edited) == 0 {
-		return errors.New(e.Tr("the plan needs at least one item"))
-	}
-	items := make([]scheduler.Item, len(edited))
-	for i, it := range edited {
-		if strings.TrimSpace(it.Title) == "" {
-			return errors.New(e.Tr("item %d of the plan has no title", i+1))
-		}
-		items[i] = scheduler.Item{Title: strings.TrimSpace(it.Title), Description: it.Description, Acceptance: it.Acceptance, Status: scheduler.Pending}
-	}
-	_, err := e.Plans.Update(ctx, sid, "", TagFree, func(p *scheduler.Plan) (*scheduler.Plan, error) {
-		if p == nil {
-			return nil, ErrNoPlanToRun
-		}
-		for _, it := range p.Items {
-			if it.Status != scheduler.Pending {
-				return p, errors.New(e.Tr("the plan has started; its items can no longer be edited"))
-			}
-		}
-		p.Items = items
-		return p, nil
-	})
-	return err
 }

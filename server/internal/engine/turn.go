@@ -306,13 +306,13 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 		out = agent.Outcome{Status: agent.StatusError, Err: err}
 	} else {
 		if t.reconcile {
-			out = e.runReconcile(ctx, t, sink)
+			out = moderun.RunReconcile(ctx, reconcileTurn(e, t, sink), reconcileAgents(e, t, sink))
 		} else if t.resume {
 			out = e.resumeSchedule(ctx, t, b, sink)
 		} else {
 			out = run.Execute(ctx, b.history, &usageSink{turnSink: sink})
 			if t.mode.Mode() == modes.Phases {
-				out = e.continuePhases(ctx, t, b, sink, out)
+				out = moderun.ContinuePhases(ctx, phasesTurn(e, t, b, sink), out)
 			} else {
 				out = e.afterFreeRun(ctx, t, b, sink, run, out)
 			}

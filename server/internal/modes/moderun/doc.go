@@ -15,9 +15,12 @@
 // session/load / mode/get carry the mode's record (ModeState) for its panel.
 // Host gives a mode event, "does the session exist", "is it idle or
 // reconciling", starting a reconcile turn, settings and Tr; Agents (the
-// engine's reconcileAgents) runs one scoped agent in a hidden child session,
-// takes a snapshot and publishes a notice. The turn still sequences the runs
-// (the engine's continuePhases and runReconcile).
+// engine's reconcileAgents, an AgentFuncs) runs one scoped agent in a hidden
+// child session (RunChild runs and finalizes it), takes a snapshot and
+// publishes a notice. The turns' sequencing of runs is here too, on narrow
+// structs of functions the engine fills (wiring_modes.go): ContinuePhases
+// (PhasesTurn) and RunReconcile (ReconcileTurn); so are Plan mode's edits
+// (PlanItems, ReplacePlanItems) that the engine's RunPlan applies.
 //
 // # Phases as run
 //

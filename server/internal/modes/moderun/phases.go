@@ -17,7 +17,7 @@ import (
 // the current state's tools, and its report tools both record progress
 // (session state, a mode event for the panel) and stop the run, so the
 // next run is assembled with the next state's whitelist. The turn drives
-// the runs (the engine's continuePhases).
+// the runs (ContinuePhases).
 
 // reportTool is one of report_findings, report_plan, report_blocked and
 // report_done.

@@ -136,7 +136,7 @@ func TestReconcileRunReady(t *testing.T) {
 	}
 	loops := 0
 	for _, sn := range snaps {
-		if sn.Reason == engine.ReasonReconcileLoop {
+		if sn.Reason == moderun.ReasonReconcileLoop {
 			loops++
 		}
 	}
