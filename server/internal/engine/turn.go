@@ -99,7 +99,7 @@ type view struct {
 	reconcile bool
 	// shell are the commands a custom command runs as it expands; their
 	// output replaces their tokens before the model is asked
-	// (command_shell.go).
+	// (slashcmd.RunShell).
 	shell []customcmd.ShellCall
 }
 
