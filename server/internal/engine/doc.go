@@ -17,7 +17,7 @@
 // reviewHost, approvalHost, modesHost, slashHost, rollbackHost in wiring.go
 // and wiring_hosts.go) or options of narrow interfaces and plain functions
 // (session compaction, the budget gate, skills, hooks, MCP, trust). The turn's own adapters (planTurn,
-// reconcileAgents and phasesTurn in wiring_modes.go, subagentHost) drive a running turn. Send loads the
+// reconcileAgents and phasesTurn in wiring_modes.go) drive a running turn; sub-agents run in subagent.Runs. Send loads the
 // turn's view of the session (view: mode, BTW, limits, plan tag, hook
 // context) once and passes it on. Event kinds are protocol/kinds' constants
 // (Event.Kind is a kinds.Kind). Tests that need a whole engine run on

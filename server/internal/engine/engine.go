@@ -140,12 +140,10 @@ type Engine struct {
 	// custom command and sub-agent uses (package profiles).
 	Profiles *profiles.Resolver
 
-	// reported remembers custom-agent problems already shown. The
-	// exported capabilities are the ones the server and govibe exec drive:
+	// The exported capabilities are the ones the server and govibe exec drive:
 	// Meter the per-session accounting, Approvals the permission rules,
 	// Compaction and Plans the compaction and plan state, Slash the
 	// commands.
-	reported   onceSet
 	Meter      *usage.Meter
 	budget     *budgetgate.Gate
 	reviewers  *reviewers.Reviewers

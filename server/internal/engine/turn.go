@@ -99,7 +99,7 @@ type view struct {
 	reconcile bool
 	// shell are the commands a custom command runs as it expands; their
 	// output replaces their tokens before the model is asked
-	// (command_shell.go).
+	// (slashcmd.RunShell).
 	shell []customcmd.ShellCall
 }
 
@@ -299,7 +299,9 @@ func (e *Engine) runTurn(ctx context.Context, t *turn, b *begun) {
 	before := e.Meter.Of(ctx, sid)
 	run, err := e.newRun(ctx, t, sink)
 	if err == nil && len(t.shell) > 0 {
-		err = e.runCommandShell(ctx, t, b)
+		err = slashcmd.RunShell(ctx, e.toolEnv(ctx, t), t.id, t.shell, b.history, func(i int, m llm.Message) error {
+			return e.Store.ReplaceLLMMessages(ctx, t.sessionID, i, i+1, []llm.Message{m})
+		}, e.Tr)
 	}
 	var out agent.Outcome
 	if err != nil {

@@ -13,10 +13,11 @@ import (
 // (package turntools), with its collaborators; the turns' state stays
 // the engine's, read through Live and Latest.
 func newTurnTools(e *Engine) *turntools.Service {
+	runs := newSubagentRuns(e)
 	return turntools.New(turntools.Deps{Profiles: e.Profiles, Plans: e.Plans, Compaction: e.SessionCompaction, Hooks: e.hooks,
-		Approvals: e.Approvals, Prompt: e.systemPromptOf, Subagents: e.subagentTools, MCP: e.mcpTools,
+		Approvals: e.Approvals, Prompt: e.systemPromptOf, Subagents: runs.Tools, MCP: e.mcpTools,
 		Modes:   func(ctx context.Context, sid string) moderun.Turn { return e.Modes.Turn(ctx, sid) },
-		Browser: func() tools.Tool { return tools.ConfirmedBrowser(subagent.Browser(subagentHost{e})) },
+		Browser: func() tools.Tool { return tools.ConfirmedBrowser(subagent.Browser(runs)) },
 		Live: func(sid string) turntools.Turn {
 			e.mu.Lock()
 			defer e.mu.Unlock()

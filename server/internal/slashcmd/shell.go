@@ -13,7 +13,7 @@ import (
 
 // A custom command whose file runs shell commands as it expands (Claude's
 // !`cmd`, Gemini's !{cmd}; customcmd's inject.go) gives its turn the
-// commands (Outcome.Shell); the engine runs each as a run_shell_command
+// commands (Outcome.Shell); RunShell (shell_run.go) runs each as a run_shell_command
 // call of that turn, through the same approval and sandbox, and puts the
 // output where the command stood before the model is asked. Here the
 // command is refused before anything runs when the workspace is not
