@@ -17,6 +17,7 @@ import (
 	"github.com/govibe/govibe/server/internal/logging"
 	"github.com/govibe/govibe/server/internal/modes"
 	"github.com/govibe/govibe/server/internal/scheduler"
+	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/tools"
 )
 
@@ -37,7 +38,7 @@ func newEvalEngine(ws, state string, log *logging.Logger, resolved config.Resolv
 			return tools.HumanReply{Reply: evalNoAnswer, Done: true}, nil
 		},
 		SettingOrigin: func(key string) string { return settingOrigin(resolved.Sources[key], eng.Tr) },
-		HostInfo:      engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+		HostInfo:      engine.HostInfo{OS: runtime.GOOS, Shell: shell.Default()},
 	})
 	return eng, err
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/logging"
 	"github.com/govibe/govibe/server/internal/modes"
+	"github.com/govibe/govibe/server/internal/shell"
 )
 
 // Exit codes of govibe exec.
@@ -176,7 +177,7 @@ func execCmd(args []string) int {
 		// The asker speaks the engine's language; eng is set before any turn.
 		AskTerminal:   stdinAsker(func(m string, a ...any) string { return eng.Tr(m, a...) }),
 		SettingOrigin: func(key string) string { return settingOrigin(resolved.Sources[key], eng.Tr) },
-		HostInfo:      engine.HostInfo{OS: runtime.GOOS, Shell: engine.DefaultShell()},
+		HostInfo:      engine.HostInfo{OS: runtime.GOOS, Shell: shell.Default()},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "govibe exec:", err)

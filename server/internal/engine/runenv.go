@@ -11,6 +11,7 @@ import (
 	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/llm"
 	"github.com/govibe/govibe/server/internal/rollback"
+	"github.com/govibe/govibe/server/internal/shell"
 	"github.com/govibe/govibe/server/internal/toolpolicy"
 	"github.com/govibe/govibe/server/internal/tools"
 )
@@ -76,7 +77,7 @@ func (e *Engine) toolEnv(ctx context.Context, t *turn) *tools.Env {
 func (e *Engine) systemPromptOf(sid string, sit toolpolicy.Situation, offered []tools.Tool) string {
 	f := e.Sessions.Facts(sid)
 	p := agent.SystemPromptFor(agent.HostInfo{
-		OS: e.opts.HostInfo.OS, PathSeparator: pathSep(), LineEnding: lineEnding(), Shell: e.opts.HostInfo.Shell,
+		OS: e.opts.HostInfo.OS, PathSeparator: shell.PathSeparator(), LineEnding: shell.LineEnding(), Shell: e.opts.HostInfo.Shell,
 		Roots: e.opts.Roots, Date: f.Date, Git: f.Git,
 	}, e.cfg().Language, sit, offered)
 	if sec := e.Skills.Catalog().PromptSection(); sec != "" && offers(offered, tools.LoadSkillName) {

@@ -131,7 +131,8 @@ func New(o Options) (*Engine, error) {
 	e.wire()
 	// Before recovery: a merged session's unfinished run is recovered
 	// like any other whose process is gone.
-	e.mergeLegacy(ctx)
+	e.notices = append(e.notices, sessions.MergeLegacy(ctx, sessions.LegacyDeps{Store: st, Snapshots: e.Rollback, Skills: e.Skills, Tr: e.Tr, Log: e.log},
+		o.StateDir, o.LegacyStateDirs)...)
 	if err := e.recovery.Recover(ctx); err != nil {
 		e.log.Warn("recovering interrupted runs", zap.Error(err))
 	}
@@ -166,7 +167,7 @@ func (e *Engine) wire() {
 		denied: func(ws shellcheck.Workspace, command string, an shellcheck.Analysis) bool {
 			return e.Approvals.Denies(ws, command, an)
 		}}, st, reviewers.Options{Roots: o.Roots, OS: o.HostInfo.OS,
-		Shell: firstNonEmpty(o.HostInfo.Shell, DefaultShell())}, log.Named("review"))
+		Shell: firstNonEmpty(o.HostInfo.Shell, shell.Default())}, log.Named("review"))
 	e.Approvals = approval.New(approvalHost{settings: cfg, broker: e.Broker, bus: bus, tr: tr}, st, e.reviewers,
 		approval.Options{Roots: o.Roots, Headless: o.Headless, Approve: o.Approve, AskTerminal: o.AskTerminal,
 			SettingOrigin: o.SettingOrigin, Editor: o.Editor, AllowRules: o.AllowRules, Log: log.Named("approval")})

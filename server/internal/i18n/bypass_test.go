@@ -17,7 +17,7 @@ import (
 // userPackages produce the messages people read (notices, errors shown
 // in the chat, server notices, headless output). Model-facing text in
 // them (tool results, prompts) is English by design and is not checked.
-var userPackages = []string{"engine", "server", "agent", "subagent", "scheduler/planrun", "compact/compaction", "compact/sessioncompact", "usage/budgetgate", "humanerr", "slashcmd", "slashcmd/customcmd", "modes/moderun", "skills", "hooks", "mcpclient", "trust", "rollback", "profiles", "../cmd/govibe"}
+var userPackages = []string{"engine", "server", "agent", "subagent", "scheduler/planrun", "compact/compaction", "compact/sessioncompact", "usage/budgetgate", "humanerr", "slashcmd", "slashcmd/customcmd", "modes/moderun", "skills", "hooks", "mcpclient", "trust", "rollback", "profiles", "sessions", "recovery", "turninput", "turntools", "dialogs", "../cmd/govibe"}
 
 // TestUserMessagesGoThroughTheCatalogue is a vet-style check: every text
 // that reaches a person through a user-facing sink must be built by the
