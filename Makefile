@@ -40,9 +40,11 @@ build: sidecar extension
 # e2e-setup comes first: the Go browser tests (test-go) run on the Chromium
 # and playwright driver it installs, and skip only when they are absent.
 # The slowest ten Go tests (unit and integration) are printed at the end of
-# test-go and again at the very end (scripts/testsummary).
+# test-go and again at the very end (scripts/testsummary), then the slowest
+# ten e2e scenarios.
 test: e2e-setup test-go test-ts test-e2e
 	@cat bin/slowest-go-tests.txt 2>/dev/null || true
+	@cat bin/slowest-e2e-tests.txt 2>/dev/null || true
 
 # go test -json through scripts/testsummary: plain go test output (a line
 # per package, failing tests' output), then the slowest ten tests; pipefail
@@ -70,6 +72,8 @@ test-e2e: e2e-setup vsix-local
 		| tee e2e/artifacts/e2e.log \
 		| grep --line-buffered -E '^(--- (PASS|FAIL|SKIP)|ok |FAIL|panic:)|e2e artifacts for' \
 		|| { echo "e2e failed: full log in e2e/artifacts/e2e.log"; exit 1; }
+	@mkdir -p bin && { echo "slowest ten e2e tests:"; sed -n -E 's/^--- (PASS|FAIL): ([^ ]+) \(([0-9.]+)s\)$$/\3s \2/p' e2e/artifacts/e2e.log \
+		| sort -rn | head -10; } | tee bin/slowest-e2e-tests.txt
 
 # The .vsix for this machine only, used by make run and the e2e tests.
 vsix-local: build
