@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -35,18 +33,7 @@ func TestBenchLongSession(t *testing.T) {
 	wv := h.openGoVibe()
 
 	stateDir := h.sidecarStateDir()
-	doc := filepath.Join(t.TempDir(), "long.json")
-	run := func(name string, args ...string) string {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = h.root
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %v: %v\n%s", name, args, err, out)
-		}
-		return string(out)
-	}
-	run("go", "run", "./server/internal/bench/storebench", "-doc", strconv.Itoa(n), "-out", doc)
-	run(filepath.Join(h.root, "bin", "govibe"), "session", "import", doc, "--state-dir", stateDir, "--workspace", h.Workspace)
+	h.importLongSession(stateDir, n)
 
 	// A new chat makes the host list sessions again, the imported one included.
 	if err := wv.Locator(selNewSession).Click(); err != nil {
