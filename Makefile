@@ -8,7 +8,7 @@
 SHELL := /bin/bash
 GO ?= go
 VERSION ?= 0.1.0
-LDFLAGS := -s -w -X github.com/govibe/govibe/server/internal/server.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/govibe/govibe/server/internal/rpc/server.Version=$(VERSION)
 GO_PKGS = $(shell $(GO) list ./... | grep -v /e2e)
 VSIX_TARGETS := linux-x64 linux-arm64 alpine-x64 darwin-x64 darwin-arm64 win32-x64 win32-arm64
 
@@ -27,7 +27,7 @@ extension/webview/node_modules/.stamp: extension/webview/package-lock.json
 	@touch $@
 
 generate:
-	$(GO) generate ./protocol ./server/internal/config
+	$(GO) generate ./protocol ./server/internal/host/config
 
 sidecar:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/govibe ./server/cmd/govibe

@@ -96,7 +96,7 @@ export const MCP_IMAGE_DIR = 'mcp-images';
 /**
  * An image an MCP tool returned, as the sidecar saved it: directly in
  * storageDir/mcp-images, named by its SHA-256 with the extension of one
- * of the four raster types it keeps (server/internal/mcpclient/images.go).
+ * of the four raster types it keeps (server/internal/workspace/mcpclient/images.go).
  */
 export function isMcpImagePath(p: string, storageDir: string): boolean {
   const rel = path.relative(path.join(storageDir, MCP_IMAGE_DIR), path.resolve(p));

@@ -12,7 +12,7 @@ export interface SpawnOptions {
   passthrough?: readonly string[];
 }
 
-/** Words that mark a variable name as a credential (the sidecar's own rules, server/internal/shell/env.go). */
+/** Words that mark a variable name as a credential (the sidecar's own rules, server/internal/workspace/shell/env.go). */
 function secretWord(w: string): boolean {
   return (
     ((w.startsWith('KEY') || w.endsWith('KEY')) && w !== 'KEYBOARD' && w !== 'KEYMAP') ||

@@ -2,7 +2,7 @@
 // which token the caret is in (a slash command at the start, or an
 // @mention), what to offer for it, how a pick rewrites the text, and the
 // mentions a message holds (shown as chips). Mention parsing follows the
-// sidecar's (server/internal/mentions): '@' at the start or after
+// sidecar's (server/internal/agent/mentions): '@' at the start or after
 // whitespace or an opening bracket, not inside `code`, '\@' escapes.
 import type { CommandInfo, FileCompletion } from '../../src/protocol.gen';
 

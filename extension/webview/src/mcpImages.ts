@@ -1,7 +1,7 @@
 // Images an MCP tool returned, shown inline in its tool card. The sidecar
 // saves each one directly in its storage directory's mcp-images/ folder,
 // named by the SHA-256 of its bytes with one of four raster extensions
-// (server/internal/mcpclient/images.go), and names it in the result's
+// (server/internal/workspace/mcpclient/images.go), and names it in the result's
 // meta.images. The meta is untrusted: only a path inside the folder the
 // host named, through the same segment checks as screenshots, and with
 // exactly that file-name shape gets a src. The host lets the webview load

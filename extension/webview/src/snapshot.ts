@@ -1,5 +1,5 @@
 // A compaction summary as a person reads it. The model writes it as one
-// <state_snapshot> element of known sections (server/internal/compact
+// <state_snapshot> element of known sections (server/internal/agent/compact
 // prompt.go); shown raw, the chat printed the XML tags. Each known section
 // becomes a bold label over its text. Anything else (another shape, an
 // unknown section, text outside the sections) is shown as written, so
@@ -75,7 +75,7 @@ function keptLabel(tag: string): string | undefined {
 }
 
 /**
- * The block a compaction keeps word for word (server/internal/compact
+ * The block a compaction keeps word for word (server/internal/agent/compact
  * kept.go: <kept_verbatim> with the model-facing lead-ins and one element
  * per kind) as labelled sections; undefined when it has another shape,
  * and the block is then shown as sent, so nothing is hidden.

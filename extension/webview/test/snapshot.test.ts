@@ -29,7 +29,7 @@ describe('snapshotMarkdown', () => {
 
 describe('keptSections', () => {
   test('labels each kept element and drops the lead-ins written for the model', () => {
-    // As server/internal/compact/kept.go renders it.
+    // As server/internal/agent/compact/kept.go renders it.
     const k = [
       '<kept_verbatim>',
       'Kept word for word outside the summary; where the summary differs, this is right.',

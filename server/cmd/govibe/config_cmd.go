@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/i18n"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/host/i18n"
 )
 
 // Sources of headless settings, as `govibe config` names them.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 func runGovibe(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {

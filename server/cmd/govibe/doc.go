@@ -2,7 +2,7 @@
 //
 //	govibe serve --stdio          JSON-RPC over stdio, for the VS Code extension
 //	govibe exec [flags] PROMPT    run the agent headless
-//	govibe eval [flags]           the built-in task suite against a model (eval_cmd.go, internal/evalsuite)
+//	govibe eval [flags]           the built-in task suite against a model (eval_cmd.go, internal/agent/evalsuite)
 //	govibe snapshot list|diff|restore
 //	govibe session list|show|export
 //	govibe config [--json]

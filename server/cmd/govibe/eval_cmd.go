@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/evalsuite"
-	"github.com/govibe/govibe/server/internal/logging"
+	"github.com/govibe/govibe/server/internal/agent/evalsuite"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/host/logging"
 )
 
 // evalCmd runs the built-in task suite against a model and reports, per

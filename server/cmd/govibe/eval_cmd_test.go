@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/evalsuite"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/agent/evalsuite"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 var releasesURL = regexp.MustCompile(`http://[^\s]+/releases`)

@@ -18,12 +18,12 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/allowrules"
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/agent/modes"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/logging"
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/shell"
+	"github.com/govibe/govibe/server/internal/gate/allowrules"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/host/logging"
+	"github.com/govibe/govibe/server/internal/workspace/shell"
 )
 
 // Exit codes of govibe exec.

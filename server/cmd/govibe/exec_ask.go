@@ -13,7 +13,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // terminalAsker answers ask_human in `govibe exec` from a person at the

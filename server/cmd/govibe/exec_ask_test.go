@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 func plainTr(s string, a ...any) string { return fmt.Sprintf(s, a...) }

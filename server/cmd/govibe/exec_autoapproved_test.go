@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestExecStreamSaysWhyACommandRanUnasked: headless there is no card, so

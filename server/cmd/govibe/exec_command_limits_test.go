@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestExecInitNamesTheCommandsTools: headless, a custom command's

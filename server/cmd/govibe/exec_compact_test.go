@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // TestExecCompactShortensADominantRead is issue 16.7 headless: with

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestExecCompatAgents: a Claude Code agent (.claude/agents) and a VS Code

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // priced is a profile with prices per million tokens: input 2, output 4.

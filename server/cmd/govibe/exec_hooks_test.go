@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestExecProjectHooksNeedTrust: a project's .govibe/hooks.json runs only

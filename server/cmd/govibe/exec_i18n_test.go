@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestExecSpeaksTheUsersLanguage: with govibe.language=zh-CN the refusal

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/govibe/govibe/server/internal/agent/modes"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/modes"
 )
 
 // Reconcile mode headless: a turn that drafts a manifest ends with the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 const greetManifest = `{"metadata":{"name":"greet","version":"1.0.0"},

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // riskyCase is a command that, if it ran, would leave the marker file

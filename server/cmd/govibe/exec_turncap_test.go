@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // toucher is a model that always calls `touch rI.txt`, I counting its

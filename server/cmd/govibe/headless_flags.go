@@ -4,7 +4,7 @@ import (
 	"flag"
 	"os"
 
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 // modelFlags are the flags of a headless run that exec and eval share:

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/govibe/govibe/server/internal/osbox"
+	"github.com/govibe/govibe/server/internal/gate/osbox"
 	"io"
 	"os"
 	"strings"

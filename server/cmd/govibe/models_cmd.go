@@ -11,8 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/i18n"
-	"github.com/govibe/govibe/server/internal/providers"
+	"github.com/govibe/govibe/server/internal/host/i18n"
+	"github.com/govibe/govibe/server/internal/model/providers"
 )
 
 const modelsUsage = `usage: govibe models presets

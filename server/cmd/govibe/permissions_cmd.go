@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/allowrules"
+	"github.com/govibe/govibe/server/internal/gate/allowrules"
 )
 
 // govibe permissions list [--json] | add RULE... | revoke RULE...

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestPermissionsCommand: govibe permissions adds, lists and revokes the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/govibe/govibe/server/internal/osbox"
+	"github.com/govibe/govibe/server/internal/gate/osbox"
 )
 
 // sandboxCmd reports the command sandbox of this machine: `govibe sandbox

@@ -15,9 +15,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/logging"
-	"github.com/govibe/govibe/server/internal/server"
-	"github.com/govibe/govibe/server/internal/wire"
+	"github.com/govibe/govibe/server/internal/host/logging"
+	"github.com/govibe/govibe/server/internal/rpc/server"
+	"github.com/govibe/govibe/server/internal/rpc/wire"
 )
 
 func version() string {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 func sessionCmd(args []string) int {

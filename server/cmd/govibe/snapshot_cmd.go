@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/logging"
-	"github.com/govibe/govibe/server/internal/snapshot"
+	"github.com/govibe/govibe/server/internal/host/logging"
+	"github.com/govibe/govibe/server/internal/workspace/snapshot"
 )
 
 func openEngine(cf commonFlags) (*engine.Engine, error) {

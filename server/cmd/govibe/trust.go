@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 // Headless workspace trust: `govibe exec --trust`, or the workspace is

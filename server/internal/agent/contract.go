@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
+	"github.com/govibe/govibe/server/internal/agent/modes"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
 )
 
 // Each role, and the main agent in each mode and phase, gets its own

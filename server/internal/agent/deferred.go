@@ -1,8 +1,8 @@
 package agent
 
 import (
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // ShownCall is c as everything but the model's own track sees it: a call

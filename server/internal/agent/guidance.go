@@ -3,9 +3,9 @@ package agent
 import (
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/agent/modes"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // The "How to work" section of the system prompt follows the tools the

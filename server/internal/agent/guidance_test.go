@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 var mainAgent = toolpolicy.Situation{Role: toolpolicy.Main}

@@ -1,6 +1,6 @@
 package agent
 
-import "github.com/govibe/govibe/server/internal/llm"
+import "github.com/govibe/govibe/server/internal/model/llm"
 
 type llmCall struct{ name, args string }
 

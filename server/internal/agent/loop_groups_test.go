@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 func TestFileWriteGroups(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // gated is a read-only tool that waits for its gate before answering and

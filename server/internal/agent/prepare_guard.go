@@ -1,6 +1,6 @@
 package agent
 
-import "github.com/govibe/govibe/server/internal/llm"
+import "github.com/govibe/govibe/server/internal/model/llm"
 
 // The steps before a model request that run under the CPU watchdog, as
 // its messages name them. The Prepare hook names its sub-step

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/watchdog"
+	"github.com/govibe/govibe/server/internal/gate/watchdog"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // spinUntil burns CPU until ctx ends or quit closes (so a regression ends

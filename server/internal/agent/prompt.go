@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/agent/modes"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 //go:embed prompts/base.md

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // TestRefusalsCarryTheReason: a withheld tool called anyway is refused

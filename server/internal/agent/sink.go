@@ -3,8 +3,8 @@ package agent
 import (
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // Sink receives everything a run produces, in order, from the run's

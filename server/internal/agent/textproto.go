@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // The text tool-call protocol (codeCLI's) serves endpoints without native

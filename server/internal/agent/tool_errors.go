@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/govibe/govibe/server/internal/tools"
-	"github.com/govibe/govibe/server/internal/watchdog"
+	"github.com/govibe/govibe/server/internal/gate/watchdog"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // The failures the loop itself gives a call (the tool never answered),

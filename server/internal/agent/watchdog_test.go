@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/tools"
-	"github.com/govibe/govibe/server/internal/watchdog"
+	"github.com/govibe/govibe/server/internal/gate/watchdog"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // fakeTool runs its function as the tool's work.

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // Headless, askHuman.timeoutMs holds for the terminal as well: a TTY

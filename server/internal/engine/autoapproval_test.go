@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 // toolMeta is the JSON meta of each tool result the UI received, in order.

@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/browser"
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/agent/browser"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // The main agent calls browser_sub_agent; its own run (a hidden child

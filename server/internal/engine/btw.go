@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/storage/sessionstate"
 )
 
 // btwState is persisted per session while a side conversation lasts.

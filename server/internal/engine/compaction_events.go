@@ -2,10 +2,10 @@ package engine
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/compact/compaction"
-	"github.com/govibe/govibe/server/internal/compact/sessioncompact"
-	"github.com/govibe/govibe/server/internal/eventbus"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
+	"github.com/govibe/govibe/server/internal/agent/compact/sessioncompact"
+	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/rpc/eventbus"
 )
 
 // TagFree is the free phase's sub-agent tag: the only phase in which global

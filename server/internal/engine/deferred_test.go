@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/storage/store"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // deferredRun is a finished turn's requests and what they say about the

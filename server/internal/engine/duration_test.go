@@ -9,9 +9,9 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // TestToolDurationLeavesOutTheDecision: an edit the person took a while to

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/model/llm"
 )
 
 // Event is one entry of a session's ordered stream.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/eventbus"
+	"github.com/govibe/govibe/server/internal/rpc/eventbus"
 )
 
 // TestEventContinuesOnlyItsOwnDelta: the bus merges a queued delta only

@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/model/usage"
 	"sync/atomic"
 
-	"github.com/govibe/govibe/server/internal/modes/moderun"
-	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
+	"github.com/govibe/govibe/server/internal/storage/sessionstate"
 )
 
 // Internals the external tests (package engine_test) check.

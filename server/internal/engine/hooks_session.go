@@ -6,8 +6,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/llm"
+	"github.com/govibe/govibe/server/internal/gate/hooks"
+	"github.com/govibe/govibe/server/internal/model/llm"
 )
 
 // maxStopContinues bounds how often Stop hooks may send the agent back to

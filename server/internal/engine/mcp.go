@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // MCP servers are mcpclient.Servers (one manager per engine, loaded

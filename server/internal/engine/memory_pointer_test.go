@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestMemoryPointerOnceNotTheLevels: with project memory, the session's

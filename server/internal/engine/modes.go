@@ -3,10 +3,10 @@ package engine
 import (
 	"context"
 
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/modes/moderun"
-	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/agent/modes"
+	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
+	"github.com/govibe/govibe/server/internal/agent/scheduler"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // The working modes are moderun.Modes (session mode, Phases progress,

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/gate/hooks"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // Notification is the payload of a kinds.Notification event: what

@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/recovery"
-	"github.com/govibe/govibe/server/internal/snapshot"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/agent/recovery"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/storage/store"
+	"github.com/govibe/govibe/server/internal/workspace/snapshot"
 )
 
 // window is a second editor window's sidecar: an engine on the same

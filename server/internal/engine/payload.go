@@ -1,13 +1,13 @@
 package engine
 
 import (
-	"github.com/govibe/govibe/server/internal/hooks"
-	"github.com/govibe/govibe/server/internal/modes/moderun"
-	"github.com/govibe/govibe/server/internal/review/reviewers"
-	"github.com/govibe/govibe/server/internal/rollback"
-	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/turninput"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
+	"github.com/govibe/govibe/server/internal/agent/review/reviewers"
+	"github.com/govibe/govibe/server/internal/agent/scheduler"
+	"github.com/govibe/govibe/server/internal/agent/turninput"
+	"github.com/govibe/govibe/server/internal/gate/hooks"
+	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/workspace/rollback"
 )
 
 // Payload is an event's kind-specific data. The set is closed (the method

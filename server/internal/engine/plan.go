@@ -4,20 +4,20 @@ import (
 	"context"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/host/config"
 
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/profiles"
-	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/scheduler/planrun"
-	"github.com/govibe/govibe/server/internal/slashcmd"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
+	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/agent/scheduler"
+	"github.com/govibe/govibe/server/internal/agent/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/agent/slashcmd"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/model/profiles"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // afterFreeRun continues a free run that stopped after create_todo_list.

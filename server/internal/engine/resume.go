@@ -7,12 +7,12 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/eventbus"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/recovery"
-	"github.com/govibe/govibe/server/internal/slashcmd"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/agent/recovery"
+	"github.com/govibe/govibe/server/internal/agent/slashcmd"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/rpc/eventbus"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // A run a previous process left parked on a question to the user is found

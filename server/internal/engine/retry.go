@@ -5,8 +5,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/govibe/govibe/server/internal/sessionstate"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/storage/sessionstate"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // A Retry sends the failed turn's message again, and the new turn takes the

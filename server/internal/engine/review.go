@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/govibe/govibe/server/internal/review/reviewers"
+	"github.com/govibe/govibe/server/internal/agent/review/reviewers"
 )
 
 // turnTarget finds the running turn of a session, for reviews requested

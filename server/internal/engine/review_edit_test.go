@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/review"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/agent/review"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 var editOn = config.Values{"editReview.enabled": true, "editReview.timeoutMs": float64(5000)}

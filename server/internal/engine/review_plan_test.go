@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/approval"
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/agent/review"
+	"github.com/govibe/govibe/server/internal/gate/approval"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 type planItem struct {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/agent/review"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestCreateTodoListGoesThroughPlanReview: the main agent's

@@ -8,12 +8,12 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/config"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/rollback"
-	"github.com/govibe/govibe/server/internal/shell"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/workspace/rollback"
+	"github.com/govibe/govibe/server/internal/workspace/shell"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // What every run of a turn is built from: its tools' environment, the

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/osbox"
+	"github.com/govibe/govibe/server/internal/gate/osbox"
 )
 
 func sandboxAvailable() bool { return osbox.Detect().Mechanism == osbox.Bubblewrap }

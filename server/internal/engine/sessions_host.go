@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/eventbus"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/rpc/eventbus"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // sessionsTurns is what the session catalogue asks of the turn runner

@@ -1,13 +1,13 @@
 package engine
 
 import (
-	"github.com/govibe/govibe/server/internal/approval"
+	"github.com/govibe/govibe/server/internal/gate/approval"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 // Read-only commands are auto-approved by default; a command that runs

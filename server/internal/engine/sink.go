@@ -9,9 +9,9 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/storage/store"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // turnSink persists and publishes what a run produces. The loop calls it

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // Claude Code agents' `model:` (haiku, sonnet, opus, inherit; Claude Code's

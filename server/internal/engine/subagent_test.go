@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/agent/subagent"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/subagent"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 const validReport = `{"SummaryOfFindings":"parse lives in p.go","ExplorationTrace":["grep parse"],"RelevantLocations":[{"FilePath":"p.go","Reasoning":"defines parse","KeySymbols":["parse"]}]}`

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/storage/store"
 
-	"github.com/govibe/govibe/server/internal/scheduler"
-	"github.com/govibe/govibe/server/internal/scheduler/planrun"
+	"github.com/govibe/govibe/server/internal/agent/scheduler"
+	"github.com/govibe/govibe/server/internal/agent/scheduler/planrun"
 )
 
 // TodoControl applies the todo panel's Stop, Skip item, Retry item and

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 // TestTrFollowsTheLanguageSetting: Tr (built in New, handed to every

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/sessionstate"
+	"github.com/govibe/govibe/server/internal/storage/sessionstate"
 )
 
 // The controls of a session's turns from outside them: the edit toggle,

@@ -4,10 +4,10 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/sessionstate"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/storage/sessionstate"
 )
 
 // usageSink overrides a turn sink's per-request usage report: the

@@ -7,15 +7,15 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/compact/compaction"
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 func pricedModels() config.Values {

@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/modes"
-	"github.com/govibe/govibe/server/internal/modes/moderun"
-	"github.com/govibe/govibe/server/internal/snapshot"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/toolpolicy"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/agent/modes"
+	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
+	"github.com/govibe/govibe/server/internal/gate/toolpolicy"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/storage/store"
+	"github.com/govibe/govibe/server/internal/workspace/snapshot"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // A Phases turn's runs and a reconcile turn are package moderun's

@@ -5,9 +5,9 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/subagent"
+	"github.com/govibe/govibe/server/internal/agent/subagent"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // newSubagentRuns is the sub-agents' host (package subagent): their runs

@@ -3,10 +3,10 @@ package engine
 import (
 	"context"
 
-	"github.com/govibe/govibe/server/internal/modes/moderun"
-	"github.com/govibe/govibe/server/internal/subagent"
-	"github.com/govibe/govibe/server/internal/tools"
-	"github.com/govibe/govibe/server/internal/turntools"
+	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
+	"github.com/govibe/govibe/server/internal/agent/subagent"
+	"github.com/govibe/govibe/server/internal/agent/turntools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // newTurnTools is what decides a turn's tools and their environment

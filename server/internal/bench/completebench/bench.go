@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/filecomplete"
+	"github.com/govibe/govibe/server/internal/workspace/filecomplete"
 )
 
 // BenchFigures are the autocomplete's figures over a gentree.Empty tree, each

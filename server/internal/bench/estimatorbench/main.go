@@ -17,9 +17,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/agent/compact"
 	"github.com/govibe/govibe/server/internal/bench/cputime"
 	"github.com/govibe/govibe/server/internal/bench/textshapes"
-	"github.com/govibe/govibe/server/internal/compact"
 )
 
 func main() {

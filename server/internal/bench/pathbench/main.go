@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/sandbox"
+	"github.com/govibe/govibe/server/internal/gate/sandbox"
 )
 
 func main() {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // TestHelloFitsThePromptBudget keeps the prompt budget in the

@@ -9,12 +9,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/compact"
-	"github.com/govibe/govibe/server/internal/config"
+	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/agent/review"
+	"github.com/govibe/govibe/server/internal/agent/subagent"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/review"
-	"github.com/govibe/govibe/server/internal/subagent"
+	"github.com/govibe/govibe/server/internal/host/config"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // A capture is the first request one role in one mode sends: its system

@@ -29,7 +29,7 @@ import (
 
 	"github.com/govibe/govibe/server/internal/bench/cputime"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 type options struct {

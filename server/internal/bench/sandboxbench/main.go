@@ -15,10 +15,10 @@ import (
 	"sort"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/netproxy"
-	"github.com/govibe/govibe/server/internal/osbox"
-	"github.com/govibe/govibe/server/internal/shell"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/gate/netproxy"
+	"github.com/govibe/govibe/server/internal/gate/osbox"
+	"github.com/govibe/govibe/server/internal/workspace/shell"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 func main() {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // readRounds answers a turn with n read_file calls, one per request, then

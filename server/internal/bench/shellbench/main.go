@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/bench/cputime"
-	"github.com/govibe/govibe/server/internal/shellcheck"
+	"github.com/govibe/govibe/server/internal/gate/shellcheck"
 	"mvdan.cc/sh/v3/syntax"
 )
 

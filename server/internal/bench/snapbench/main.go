@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/snapshot"
+	"github.com/govibe/govibe/server/internal/workspace/snapshot"
 )
 
 // goals are the thresholds a run is held to.

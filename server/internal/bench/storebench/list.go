@@ -7,9 +7,9 @@ import (
 
 	"github.com/govibe/govibe/server/internal/bench/cputime"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/store"
-	"github.com/govibe/govibe/server/internal/usage"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // timings collects the wall and CPU time of repeated runs of one figure.

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/model/llm"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 func main() {

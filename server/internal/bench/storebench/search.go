@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // Search at scale (issue 17): session/search over many sessions and

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/bench/cputime"
-	"github.com/govibe/govibe/server/internal/tools"
 	"github.com/govibe/govibe/server/internal/util/fsatomic"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // BenchOptions configures Bench.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/test/gentree"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 func requireRipgrep(t testing.TB) {

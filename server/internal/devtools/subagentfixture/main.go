@@ -25,7 +25,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/store"
+	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
 // The fixture reads back through session/load as a real run would: the

@@ -23,9 +23,9 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/logging"
-	"github.com/govibe/govibe/server/internal/server"
-	"github.com/govibe/govibe/server/internal/wire"
+	"github.com/govibe/govibe/server/internal/host/logging"
+	"github.com/govibe/govibe/server/internal/rpc/server"
+	"github.com/govibe/govibe/server/internal/rpc/wire"
 )
 
 // Editor is one fake extension connected to one sidecar. Safe for

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // The Close note (the user closed an ask_human dialog while the agent

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 // TestAskHumanDialogCloseTellsTheModel: the user replies, the dialog

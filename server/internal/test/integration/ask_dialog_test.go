@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
-	"github.com/govibe/govibe/server/internal/tools"
+	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
 var askVersion = scripted.ToolCall{ID: "q2", Name: "ask_human", Arguments: `{"question":"Which version?"}`}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
 

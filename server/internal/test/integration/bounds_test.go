@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestOversizeInputs sends what once took the sidecar to gigabytes or

@@ -10,7 +10,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/govibe/govibe/protocol"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
 // TestModelsMethods drives "Add Model"'s server side over the real sidecar:

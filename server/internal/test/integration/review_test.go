@@ -9,8 +9,8 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/llm/scripted"
-	"github.com/govibe/govibe/server/internal/review"
+	"github.com/govibe/govibe/server/internal/agent/review"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govibe/govibe/server/internal/llm/scripted"
+	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/fakeeditor"
 )
 

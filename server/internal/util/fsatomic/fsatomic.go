@@ -13,7 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/govibe/govibe/server/internal/safefile"
+	"github.com/govibe/govibe/server/internal/workspace/safefile"
 )
 
 // tempPrefix marks our temporary files, so a leftover one (after a crash

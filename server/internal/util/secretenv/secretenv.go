@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/govibe/govibe/server/internal/shell"
+	"github.com/govibe/govibe/server/internal/workspace/shell"
 )
 
 // fdVar names the descriptor that holds the removed variables in the
