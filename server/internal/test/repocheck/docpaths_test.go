@@ -67,8 +67,8 @@ type treeIndex struct {
 	// owners are what the ownership table must name: every folder directly
 	// under server/internal, and every package in a group folder (agent/compact,
 	// gate/osbox…) except the kits mapped as a whole and *test helpers.
-	owners map[string]bool
-	methods  map[string]bool // JSON-RPC method names, which look like paths
+	owners  map[string]bool
+	methods map[string]bool // JSON-RPC method names, which look like paths
 }
 
 func newTreeIndex(files []string) *treeIndex {
