@@ -45,13 +45,20 @@ func parseStat(s string) (time.Duration, bool) {
 }
 
 // RSS returns the resident set size of process pid (VmRSS), in bytes.
-func RSS(pid int) (int64, error) {
+func RSS(pid int) (int64, error) { return status(pid, "VmRSS") }
+
+// HWM returns the peak resident set size of process pid (VmHWM), in bytes:
+// since it started, or since "5" was last written to its clear_refs.
+func HWM(pid int) (int64, error) { return status(pid, "VmHWM") }
+
+// status reads one "Vm…:" field of /proc/PID/status, in bytes.
+func status(pid int, field string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
 			f := strings.Fields(v)
 			if len(f) == 2 && f[1] == "kB" {
 				kb, err := strconv.ParseInt(f[0], 10, 64)
@@ -59,5 +66,5 @@ func RSS(pid int) (int64, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }

@@ -31,4 +31,7 @@ func TestOwnProcess(t *testing.T) {
 	if rss, err := RSS(os.Getpid()); err != nil || rss <= 0 {
 		t.Errorf("RSS %d, %v", rss, err)
 	}
+	if hwm, err := HWM(os.Getpid()); err != nil || hwm <= 0 {
+		t.Errorf("HWM %d, %v", hwm, err)
+	}
 }

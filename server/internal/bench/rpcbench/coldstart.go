@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os/exec"
 	"time"
+
+	"github.com/govibe/govibe/server/internal/bench/benchclient"
 )
 
 // coldStart times spawn → initialize reply with a fresh storage directory.
@@ -16,7 +18,7 @@ func coldStart(f *fixture) (time.Duration, error) {
 	}
 	params := f.initializeParams(storage)
 	t0 := time.Now()
-	c, err := startChild(f.workspace, f.bin, "serve", "--stdio")
+	c, err := benchclient.StartSidecarPeer(f.bin, f.workspace)
 	if err != nil {
 		return 0, err
 	}
@@ -30,7 +32,7 @@ func coldStart(f *fixture) (time.Duration, error) {
 		_ = c.Close(time.Second)
 		return 0, fmt.Errorf("initialize failed: %s", m.Error.Message)
 	}
-	return d, c.shutdown()
+	return d, c.Shutdown(5 * time.Second)
 }
 
 // spawnExit times starting a process and reaping it.

@@ -27,8 +27,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/bench/benchclient"
 	"github.com/govibe/govibe/server/internal/bench/cputime"
-
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
@@ -141,13 +141,13 @@ func run(o options) (r outcome) {
 		fail("rpc.setup", err)
 		return
 	}
-	echo, err := startChild(tmp, cat)
+	echo, err := benchclient.StartPeer(tmp, cat)
 	if err != nil {
 		_ = sidecar.Close(time.Second)
 		fail("rpc.setup", err)
 		return
 	}
-	echo.echo = true
+	echo.Echo = true
 	defer echo.Close(time.Second)
 
 	for _, p := range probes {
@@ -170,7 +170,7 @@ func run(o options) (r outcome) {
 	if err := streamFigures(sidecar, echo, model, o.deltas, o.streams, &r); err != nil {
 		fail("rpc.notify_textdelta", err)
 	}
-	if err := sidecar.shutdown(); err != nil {
+	if err := sidecar.Shutdown(5 * time.Second); err != nil {
 		fail("rpc.shutdown", err)
 	}
 	return r
@@ -203,7 +203,7 @@ func coldStartFigures(fx *fixture, runs int, out *outcome) error {
 	return nil
 }
 
-func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams int, out *outcome) error {
+func streamFigures(sidecar, echo *benchclient.Peer, model *scripted.Server, deltas, streams int, out *outcome) error {
 	text := deltaText(deltas)
 	var ours, ref, alone []streamRun
 	// CPU time of every process each side runs: the sidecar's stream
@@ -213,19 +213,19 @@ func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams
 	cpuKnown := true
 	for i := 0; i < streams; i++ {
 		s0 := cputime.Self()
-		c0, ok0 := procstat.CPU(sidecar.cmd.Process.Pid)
+		c0, ok0 := procstat.CPU(sidecar.Pid())
 		r, err := streamThroughSidecar(sidecar, model, text)
 		if err != nil {
 			return fmt.Errorf("stream %d: %w", i+1, err)
 		}
-		c1, ok1 := procstat.CPU(sidecar.cmd.Process.Pid)
+		c1, ok1 := procstat.CPU(sidecar.Pid())
 		s1 := cputime.Self()
 		ours = append(ours, r)
-		e0, ok2 := procstat.CPU(echo.cmd.Process.Pid)
+		e0, ok2 := procstat.CPU(echo.Pid())
 		if r, err = pushThroughPipe(echo, text); err != nil {
 			return fmt.Errorf("pipe reference %d: %w", i+1, err)
 		}
-		e1, ok3 := procstat.CPU(echo.cmd.Process.Pid)
+		e1, ok3 := procstat.CPU(echo.Pid())
 		s2 := cputime.Self()
 		ref = append(ref, r)
 		cpuKnown = cpuKnown && ok0 && ok1 && ok2 && ok3 && s0 > 0
@@ -282,4 +282,9 @@ func streamFigures(sidecar, echo *child, model *scripted.Server, deltas, streams
 		"time="+ms(a.elapsed),
 		"share_of_sidecar_time="+ratio(float64(a.elapsed), float64(o.elapsed))))
 	return nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/govibe/govibe/server/internal/bench/benchclient"
 )
 
 // probe is one kind of request timed for its round trip, with the check its
@@ -13,13 +15,13 @@ type probe struct {
 	name   string
 	method string
 	params any
-	check  func(m message) error
+	check  func(m benchclient.Message) error
 }
 
 var probes = []probe{
 	{
 		name: "rpc.roundtrip_unknown", method: "rpcbench/noop",
-		check: func(m message) error {
+		check: func(m benchclient.Message) error {
 			if m.Error == nil || m.Error.Code != jsonrpc2.CodeMethodNotFound {
 				return fmt.Errorf("want a method-not-found error, got %+v", m)
 			}
@@ -28,7 +30,7 @@ var probes = []probe{
 	},
 	{
 		name: "rpc.roundtrip_session_list", method: "session/list", params: map[string]any{},
-		check: func(m message) error {
+		check: func(m benchclient.Message) error {
 			if m.Error != nil {
 				return fmt.Errorf("session/list failed: %s", m.Error.Message)
 			}
@@ -40,7 +42,7 @@ var probes = []probe{
 	},
 }
 
-func timeCalls(c *child, p probe, n int, check bool) (sample, error) {
+func timeCalls(c *benchclient.Peer, p probe, n int, check bool) (sample, error) {
 	s := make(sample, 0, n)
 	for i := 0; i < n; i++ {
 		t0 := time.Now()
@@ -64,7 +66,7 @@ func timeCalls(c *child, p probe, n int, check bool) (sample, error) {
 // measureRoundTrip times n calls of p against the sidecar and n echoes of
 // the same request bytes through cat, alternating in blocks so drift on
 // the machine hits both alike. Both sides first warm up.
-func measureRoundTrip(sidecar, echo *child, p probe, n int) (ours, ref sample, err error) {
+func measureRoundTrip(sidecar, echo *benchclient.Peer, p probe, n int) (ours, ref sample, err error) {
 	const block, warmup = 250, 200
 	if _, err := timeCalls(sidecar, p, warmup, true); err != nil {
 		return nil, nil, err

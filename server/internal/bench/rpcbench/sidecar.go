@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/server/internal/bench/benchclient"
 )
 
 // fixture is what every sidecar in a run shares: one workspace with a few
@@ -66,17 +67,17 @@ func (f *fixture) initializeParams(storage string) protocol.InitializeParams {
 }
 
 // start spawns `govibe serve --stdio` without initializing it.
-func (f *fixture) start() (*child, string, error) {
+func (f *fixture) start() (*benchclient.Peer, string, error) {
 	storage, err := f.storageDir()
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := startChild(f.workspace, f.bin, "serve", "--stdio")
+	c, err := benchclient.StartSidecarPeer(f.bin, f.workspace)
 	return c, storage, err
 }
 
 // initialize sends initialize and checks the reply.
-func (f *fixture) initialize(c *child, storage string) error {
+func (f *fixture) initialize(c *benchclient.Peer, storage string) error {
 	m, err := c.Call("initialize", f.initializeParams(storage))
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
@@ -89,7 +90,7 @@ func (f *fixture) initialize(c *child, storage string) error {
 
 // started is start plus initialize, for the benchmarks that need a ready
 // sidecar.
-func (f *fixture) started() (*child, error) {
+func (f *fixture) started() (*benchclient.Peer, error) {
 	c, storage, err := f.start()
 	if err != nil {
 		return nil, err

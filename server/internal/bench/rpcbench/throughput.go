@@ -12,6 +12,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/bench/benchclient"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
@@ -47,14 +48,13 @@ func scriptedReply(text string) scripted.Reply {
 // streamThroughSidecar sends one chat/send whose reply is text in one-char
 // chunks and reads every notification until the turn finishes, timing
 // chat/send written → turnFinished read.
-func streamThroughSidecar(c *child, model *scripted.Server, text string) (streamRun, error) {
+func streamThroughSidecar(c *benchclient.Peer, model *scripted.Server, text string) (streamRun, error) {
 	model.Enqueue(scriptedReply(text))
-	c.nextID++
-	req := request(c.nextID, "chat/send", protocol.ChatSendParams{Text: "stream the benchmark text"})
+	req := c.NewRequest("chat/send", protocol.ChatSendParams{Text: "stream the benchmark text"})
 	var (
 		run    streamRun
 		joined strings.Builder
-		m      message
+		m      benchclient.Message
 		ev     protocol.ChatEvent
 	)
 	joined.Grow(len(text))
@@ -64,7 +64,7 @@ func streamThroughSidecar(c *child, model *scripted.Server, text string) (stream
 	}
 	for {
 		if err := c.Recv(&m); err != nil {
-			return run, c.wrap(err)
+			return run, c.Wrap(err)
 		}
 		switch {
 		case m.Method == "" && m.ID != nil && *m.ID == *req.ID:
@@ -73,7 +73,7 @@ func streamThroughSidecar(c *child, model *scripted.Server, text string) (stream
 			}
 			continue
 		case m.Method != "" && m.ID != nil:
-			if err := c.answer(m); err != nil {
+			if err := c.Answer(m); err != nil {
 				return run, err
 			}
 			continue
@@ -116,11 +116,11 @@ func streamThroughSidecar(c *child, model *scripted.Server, text string) (stream
 // pushThroughPipe is the reference: the same number of chat/event
 // notifications, marshalled one by one as the sidecar does, through cat and
 // decoded exactly as streamThroughSidecar decodes them.
-func pushThroughPipe(echo *child, text string) (streamRun, error) {
+func pushThroughPipe(echo *benchclient.Peer, text string) (streamRun, error) {
 	n := utf8.RuneCountInString(text)
 	var (
 		run streamRun
-		m   message
+		m   benchclient.Message
 		ev  protocol.ChatEvent
 	)
 	errc := make(chan error, 1)
@@ -132,7 +132,7 @@ func pushThroughPipe(echo *child, text string) (streamRun, error) {
 		for _, r := range text {
 			i++
 			ev.Seq, ev.Text = int64(i), string(r)
-			if err := echo.Send(notification("chat/event", &ev)); err != nil {
+			if err := echo.Send(benchclient.Notification("chat/event", &ev)); err != nil {
 				errc <- err
 				return
 			}
@@ -141,7 +141,7 @@ func pushThroughPipe(echo *child, text string) (streamRun, error) {
 	}()
 	for run.events < n {
 		if err := echo.Recv(&m); err != nil {
-			return run, echo.wrap(err)
+			return run, echo.Wrap(err)
 		}
 		ev = protocol.ChatEvent{}
 		if err := json.Unmarshal(m.Params, &ev); err != nil {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -15,13 +12,14 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/bench/benchclient"
 )
 
 // sidecar is `govibe serve --stdio` as the extension runs it, reduced to
 // what these benchmarks need: calls, and the end of each turn. It keeps no
 // event log, so the client's own memory does not grow with the session.
 type sidecar struct {
-	cmd  *exec.Cmd
+	proc *benchclient.Process
 	conn *jsonrpc2.Conn
 
 	mu       sync.Mutex
@@ -29,31 +27,15 @@ type sidecar struct {
 	early    map[string]protocol.ChatEvent      // turnFinished read before its waiter
 }
 
-type pipes struct {
-	io.Reader
-	io.WriteCloser
-}
-
 // startSidecar spawns bin in workspace and initializes it against the
 // scripted model at modelURL, with its state under stateDir.
 func startSidecar(bin, workspace, stateDir, modelURL string, settings map[string]any) (*sidecar, error) {
-	cmd := exec.Command(bin, "serve", "--stdio")
-	cmd.Dir = workspace
-	cmd.Env = append(os.Environ(), "GOVIBE_LOG_DIR="+filepath.Join(stateDir, "logs"))
-	cmd.Stderr = io.Discard
-	in, err := cmd.StdinPipe()
+	proc, err := benchclient.StartSidecar(bin, workspace, []string{"GOVIBE_LOG_DIR=" + filepath.Join(stateDir, "logs")})
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &sidecar{cmd: cmd, finished: map[string]chan protocol.ChatEvent{}, early: map[string]protocol.ChatEvent{}}
-	s.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(pipes{out, in}, jsonrpc2.VSCodeObjectCodec{}), s)
+	s := &sidecar{proc: proc, finished: map[string]chan protocol.ChatEvent{}, early: map[string]protocol.ChatEvent{}}
+	s.conn = jsonrpc2.NewConn(context.Background(), proc.Stream(), s)
 	values := map[string]any{"apiBaseUrl": modelURL, "model": "scripted-model"}
 	for k, v := range settings {
 		values[k] = v
@@ -145,16 +127,9 @@ func (s *sidecar) send(sid, text string) (string, error) {
 	}
 }
 
-func (s *sidecar) pid() int { return s.cmd.Process.Pid }
+func (s *sidecar) pid() int { return s.proc.Pid() }
 
 func (s *sidecar) close() {
 	_ = s.conn.Close()
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-done
-	}
+	_ = s.proc.Close(5 * time.Second)
 }

@@ -1,4 +1,4 @@
-package main
+package benchclient
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-func frame(t *testing.T, m message) string {
+func frame(t *testing.T, m Message) string {
 	t.Helper()
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -23,11 +23,11 @@ func frame(t *testing.T, m message) string {
 }
 
 func TestEchoChildReturnsTheRequest(t *testing.T) {
-	c, err := startChild(t.TempDir(), "cat")
+	c, err := StartPeer(t.TempDir(), "cat")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.echo = true
+	c.Echo = true
 	for i := 1; i <= 3; i++ {
 		m, err := c.Call("bench/echo", map[string]int{"n": i})
 		if err != nil {
@@ -48,11 +48,11 @@ func TestEchoChildReturnsTheRequest(t *testing.T) {
 func TestCallAnswersServerRequestsWithCollidingIDs(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "client-wrote")
-	script := frame(t, request(1, "editor/dirtyBuffer", map[string]string{"path": "a.go"})) +
-		frame(t, notification("chat/event", map[string]string{"kind": "textDelta"})) +
-		frame(t, request(2, "editor/unknown", nil)) +
-		frame(t, message{JSONRPC: "2.0", ID: &jsonrpc2.ID{Num: 1}, Result: json.RawMessage(`{"sessions":[]}`)})
-	c, err := startChild(dir, "sh", "-c", `printf '%s' "$1"; exec cat > "$2"`, "sh", script, out)
+	script := frame(t, Request(1, "editor/dirtyBuffer", map[string]string{"path": "a.go"})) +
+		frame(t, Notification("chat/event", map[string]string{"kind": "textDelta"})) +
+		frame(t, Request(2, "editor/unknown", nil)) +
+		frame(t, Message{JSONRPC: "2.0", ID: &jsonrpc2.ID{Num: 1}, Result: json.RawMessage(`{"sessions":[]}`)})
+	c, err := StartPeer(dir, "sh", "-c", `printf '%s' "$1"; exec cat > "$2"`, "sh", script, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,9 +72,9 @@ func TestCallAnswersServerRequestsWithCollidingIDs(t *testing.T) {
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	var got []message
+	var got []Message
 	for {
-		var m message
+		var m Message
 		if err := (jsonrpc2.VSCodeObjectCodec{}).ReadObject(r, &m); err != nil {
 			break
 		}
@@ -95,7 +95,7 @@ func TestCallAnswersServerRequestsWithCollidingIDs(t *testing.T) {
 }
 
 func TestCallReportsChildStderrWhenTheChildDies(t *testing.T) {
-	c, err := startChild(t.TempDir(), "sh", "-c", "echo 'sidecar: cannot open store' >&2; exit 3")
+	c, err := StartPeer(t.TempDir(), "sh", "-c", "echo 'sidecar: cannot open store' >&2; exit 3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +106,8 @@ func TestCallReportsChildStderrWhenTheChildDies(t *testing.T) {
 	// The stderr copy may lag the stdout EOF; the error message reads the
 	// tail at the moment of failure, so wait for the process first.
 	_ = c.Close(5 * time.Second)
-	if !strings.Contains(c.wrap(err).Error(), "cannot open store") {
-		t.Fatalf("error %q does not carry the child's stderr", c.wrap(err))
+	if !strings.Contains(c.Wrap(err).Error(), "cannot open store") {
+		t.Fatalf("error %q does not carry the child's stderr", c.Wrap(err))
 	}
 }
 
