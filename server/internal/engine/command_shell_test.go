@@ -11,6 +11,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/host/config"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 const grepCode = "google-gemini/gemini-cli/packages/cli/src/commands/extensions/examples/custom-commands/commands/fs/grep-code.toml"
@@ -23,7 +24,7 @@ const grepCode = "google-gemini/gemini-cli/packages/cli/src/commands/extensions/
 // read_file, and a path outside the workspace is refused.
 func TestCommandShellOutputReachesTheModel(t *testing.T) {
 	x := trustedEnv(t)
-	x.WriteFile(".gemini/commands/fs/grep-code.toml", compatFile(t, grepCode))
+	x.WriteFile(".gemini/commands/fs/grep-code.toml", corpus.Read(t, grepCode))
 	x.WriteFile(".claude/commands/look.md", "---\ndescription: look\n---\nLook at @notes.txt and @../outside.txt\n")
 	x.WriteFile("notes.txt", "the needle; here\n")
 	if err := os.WriteFile(filepath.Join(filepath.Dir(x.Dir), "outside.txt"), []byte("OUTSIDE-SECRET\n"), 0o644); err != nil {
@@ -53,7 +54,7 @@ func TestCommandShellOutputReachesTheModel(t *testing.T) {
 // sent: the turn ends with the reason and the model is never asked.
 func TestCommandShellRefusedIsNotSent(t *testing.T) {
 	x := trustedEnv(t)
-	x.WriteFile(".gemini/commands/fs/grep-code.toml", compatFile(t, grepCode))
+	x.WriteFile(".gemini/commands/fs/grep-code.toml", corpus.Read(t, grepCode))
 	x.OpenTrusted(config.Values{"permissions.deny": []any{"Bash(grep:*)"}}, true)
 	sid, _, err := x.E.Send(context.Background(), engine.SendParams{Text: "/fs:grep-code needle"})
 	if err != nil {
@@ -89,7 +90,7 @@ func TestCommandShellNeedsTrust(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(compatFile(t, grepCode)), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(corpus.Read(t, grepCode)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	x.OpenTrusted(nil, false)

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -10,17 +9,6 @@ import (
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/test/corpus"
 )
-
-// compatFile is a file of the shared corpus (testdata/compat), which
-// must name its source in a .source note beside it.
-func compatFile(t *testing.T, rel string) string {
-	t.Helper()
-	data, err := os.ReadFile(corpus.Path(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 // trustedEnv is an engine in a trusted workspace (project commands load)
 // with HOME in a temporary folder.
@@ -37,8 +25,8 @@ func trustedEnv(t *testing.T) *enginetest.Env {
 // when one is configured.
 func TestClaudeCommandsAsTheDocsWriteThem(t *testing.T) {
 	x := trustedEnv(t)
-	x.WriteFile(".claude/commands/review-pr.md", compatFile(t, "anthropics/claude-code-docs/slash-commands/review-pr.md"))
-	x.WriteFile(".claude/commands/commit.md", compatFile(t, "anthropics/claude-code-docs/slash-commands/commit.md"))
+	x.WriteFile(".claude/commands/review-pr.md", corpus.Read(t, "anthropics/claude-code-docs/slash-commands/review-pr.md"))
+	x.WriteFile(".claude/commands/commit.md", corpus.Read(t, "anthropics/claude-code-docs/slash-commands/commit.md"))
 	x.OpenTrusted(nil, true)
 	x.Model.Enqueue(scripted.Reply{Text: "reviewed"}, scripted.Reply{Text: "committed"})
 	x.Turn("", "/review-pr 456 high alice")

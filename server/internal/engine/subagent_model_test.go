@@ -9,6 +9,7 @@ import (
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/host/config"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 // Claude Code agents' `model:` (haiku, sonnet, opus, inherit; Claude Code's
@@ -45,8 +46,8 @@ func TestClaudeAgentModelsMapToRoles(t *testing.T) {
 			x.OpenTrusted(settings, true)
 		}
 		agents := filepath.Join(x.Dir, ".claude", "agents")
-		writeAgent(t, agents, "code-reviewer.md", compatFile(t, "anthropics/claude-code/plugins/pr-review-toolkit/agents/code-reviewer.md"))
-		writeAgent(t, agents, "agent-haiku.md", compatFile(t, "Aroton/AroClaude/.claude/agents/agent-haiku.md"))
+		writeAgent(t, agents, "code-reviewer.md", corpus.Read(t, "anthropics/claude-code/plugins/pr-review-toolkit/agents/code-reviewer.md"))
+		writeAgent(t, agents, "agent-haiku.md", corpus.Read(t, "Aroton/AroClaude/.claude/agents/agent-haiku.md"))
 		writeAgent(t, agents, "comment-reviewer.md", "---\nname: comment-reviewer\ndescription: Checks comments\ntools: Read\nmodel: inherit\n---\n"+inheritMark+": you check comments.\n")
 		sid, _ := x.Turn("", "review everything")
 		return s, x, sid

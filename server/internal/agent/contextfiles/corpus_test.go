@@ -1,23 +1,19 @@
 package contextfiles
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
-// The compatibility corpus (testdata/compat): real context files, loaded
-// the way their own tools document.
-var compat = filepath.Join("..", "..", "..", "..", "testdata", "compat")
+// The compatibility corpus (testdata/compat, package corpus): real context
+// files, loaded the way their own tools document.
 
 func copyIn(t *testing.T, root, rel, src string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(compat, filepath.FromSlash(src)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, root, rel, string(data))
+	write(t, root, rel, corpus.Read(t, src))
 }
 
 func find(files []File, rel string) (File, bool) {

@@ -1,10 +1,10 @@
 package subagent
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/test/corpus"
 )
 
 // TestVSCodeToolNamesCorpus: awesome-copilot's agents name VS Code's tool
@@ -12,7 +12,6 @@ import (
 // (`edit/editFiles`, `runCommands`); they keep edit, web and shell. The
 // legacy .github/chatmodes/*.chatmode.md is offered too.
 func TestVSCodeToolNamesCorpus(t *testing.T) {
-	compat := filepath.Join("..", "..", "..", "..", "testdata", "compat", "github", "awesome-copilot")
 	root := t.TempDir()
 	files := map[string]string{}
 	for dst, src := range map[string]string{
@@ -20,11 +19,7 @@ func TestVSCodeToolNamesCorpus(t *testing.T) {
 		".github/agents/playwright-tester.agent.md":     "agents/playwright-tester.agent.md",
 		".github/chatmodes/planner.chatmode.md":         "chatmodes/planner.chatmode.md",
 	} {
-		data, err := os.ReadFile(filepath.Join(compat, filepath.FromSlash(src)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[dst] = string(data)
+		files[dst] = corpus.Read(t, "github/awesome-copilot/"+src)
 	}
 	writeAgents(t, root, files)
 	defs, problems := Load(Dirs("", []string{root}, true), knownTool)

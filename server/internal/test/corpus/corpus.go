@@ -45,6 +45,17 @@ func Path(t testing.TB, rel string) string {
 	return p
 }
 
+// Read is the content of corpus file rel (slash-separated), after the same
+// checks as Path.
+func Read(t testing.TB, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(Path(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 // Copy copies corpus files (corpus path → slash-separated path under
 // dst), keeping their modes, so a script stays executable.
 func Copy(t testing.TB, dst string, files map[string]string) {

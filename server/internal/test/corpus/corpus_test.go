@@ -55,6 +55,12 @@ func TestCopyKeepsModesAndNeedsTheNote(t *testing.T) {
 	if err != nil || st.Mode().Perm()&0o100 == 0 {
 		t.Fatalf("the copy lost its mode: %v %v", st, err)
 	}
+	if want, _ := os.ReadFile(script); Read(t, filepath.ToSlash(rel)) != string(want) {
+		t.Errorf("Read(%s) differs from the file", rel)
+	}
+	if msg := fails(t, func(tb testing.TB) { Read(tb, "README.md") }); !strings.Contains(msg, "no .source note") {
+		t.Errorf("Read of a file without a note: %q", msg)
+	}
 	if msg := fails(t, func(tb testing.TB) { Path(tb, "README.md") }); !strings.Contains(msg, "no .source note") {
 		t.Fatalf("a file without a note: %q", msg)
 	}
