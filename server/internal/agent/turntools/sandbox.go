@@ -12,10 +12,10 @@ import (
 // user's settings (workspaces cannot change them: sandbox.* are UserOnly).
 // nil when the user turned it off.
 func (s *Service) Sandbox(cs config.Settings, sessionID string) *tools.SandboxEnv {
-	if !cs.Sandbox.Enabled {
+	sb := tools.SandboxFromSettings(cs.Sandbox)
+	if sb == nil {
 		return nil
 	}
-	sb := tools.NewSandboxEnv(osbox.Detect(), cs.Sandbox.Mask, cs.Sandbox.MaxProcesses, cs.Sandbox.MaxMemoryMB)
 	attachProxy(sb, cs, sessionID, func(refused []string) {
 		// Each refusal is logged by domain (the model reads it in the result).
 		s.d.Log.Info("sandbox proxy refused", zap.String("session", sessionID), zap.Strings("domains", refused))

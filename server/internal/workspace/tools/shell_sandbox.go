@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/govibe/govibe/server/internal/gate/osbox"
+	"github.com/govibe/govibe/server/internal/host/config"
 )
 
 // SandboxGrant is what an approval lets one command do inside the OS
@@ -152,6 +153,16 @@ func expandHome(p, home string) string {
 		return filepath.Join(home, p[2:])
 	}
 	return p
+}
+
+// SandboxFromSettings is the sandbox the user's sandbox.* settings ask for
+// on this machine, nil when they turned it off: the one assembly the
+// turn's shell tools and the reconcile auditor both run commands in.
+func SandboxFromSettings(s config.SandboxSettings) *SandboxEnv {
+	if !s.Enabled {
+		return nil
+	}
+	return NewSandboxEnv(osbox.Detect(), s.Mask, s.MaxProcesses, s.MaxMemoryMB)
 }
 
 // NewSandboxEnv builds the sandbox view from the user's settings.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/govibe/govibe/server/internal/agent/modes"
-	"github.com/govibe/govibe/server/internal/gate/osbox"
 	"github.com/govibe/govibe/server/internal/storage/sessionstate"
 	"github.com/govibe/govibe/server/internal/workspace/shell"
 	"github.com/govibe/govibe/server/internal/workspace/tools"
@@ -94,13 +93,11 @@ func (l *loop) RunTests(ctx context.Context, command string) (string, error) {
 	cs := l.m.host.Settings()
 	spec := shell.Spec{Command: command, Cwd: l.m.roots[0],
 		Timeout: time.Duration(cs.Reconcile.TestTimeoutMs) * time.Millisecond, MaxOutput: 4 << 20, Passthrough: cs.Shell.Env.Passthrough}
-	if cs.Sandbox.Enabled {
-		// The approval of the manifest covered running its tests, which may
-		// write reports and caches in the workspace, not reaching out.
-		if sb := tools.NewSandboxEnv(osbox.Detect(), cs.Sandbox.Mask, cs.Sandbox.MaxProcesses, cs.Sandbox.MaxMemoryMB); sb.On() {
-			p := sb.Policy(l.m.roots, tools.SandboxGrant{Write: true})
-			spec.Sandbox, spec.SandboxStatus = &p, sb.Status
-		}
+	// The approval of the manifest covered running its tests, which may
+	// write reports and caches in the workspace, not reaching out.
+	if sb := tools.SandboxFromSettings(cs.Sandbox); sb.On() {
+		p := sb.Policy(l.m.roots, tools.SandboxGrant{Write: true})
+		spec.Sandbox, spec.SandboxStatus = &p, sb.Status
 	}
 	res, err := shell.Run(ctx, spec)
 	if err != nil {
