@@ -52,11 +52,12 @@ func contract(s toolpolicy.Situation, o offeredSet) string {
 	return b.String()
 }
 
-// mainContract is the main agent's, by mode and phase.
+// mainContract is the main agent's, by mode and phase. The closing run
+// after a plan has the same one: its request extends the main agent's, so
+// the provider's cached prefix holds; what it must do (sum up, not plan
+// again) is in its user message (scheduler.FinalPrompt), and the policy
+// refuses the plan tool.
 func mainContract(s toolpolicy.Situation) []contractLine {
-	if s.Final {
-		return []contractLine{{text: "The todo plan has run. Summarise for the user what was done, what failed and why; do not plan again."}}
-	}
 	switch s.Mode {
 	case modes.Plan:
 		return []contractLine{{

@@ -122,7 +122,6 @@ func TestEachModeAndRoleHasItsContract(t *testing.T) {
 		{toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Phases}, []string{"Phases mode", "You are in EXPLORING", "`report_findings`", "A plain reply does not end it"}},
 		{toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Phases, Phase: string(modes.Patching)}, []string{"You are in PATCHING", "`report_blocked`"}},
 		{toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Reconcile}, []string{"Reconcile mode", "`write_file`"}},
-		{toolpolicy.Situation{Role: toolpolicy.Main, Final: true}, []string{"do not plan again"}},
 		{toolpolicy.Situation{Role: toolpolicy.Executor}, []string{"executor", "since the last user message before you `edit`"}},
 		{toolpolicy.Situation{Role: toolpolicy.Evaluator}, []string{"evaluator", "`complete_todo_item`", "change nothing"}},
 	} {
@@ -140,6 +139,16 @@ func TestEachModeAndRoleHasItsContract(t *testing.T) {
 		if c.s.Mode == modes.Plan && strings.Contains(p, "`edit`") {
 			t.Errorf("Plan mode's prompt names edit:\n%s", p)
 		}
+	}
+	// The closing run after a plan is sent the main agent's prompt byte for
+	// byte, so its request extends the main agent's cached prefix; its
+	// task (sum up, do not plan again) is its user message's
+	// (scheduler.FinalPrompt), and the policy refuses the plan tool.
+	free := toolpolicy.Situation{Role: toolpolicy.Main}
+	final := toolpolicy.Situation{Role: toolpolicy.Main, Final: true}
+	if a, b := agent.SystemPromptFor(h, "en", free, toolpolicy.Decide(free, ts).Prompted),
+		agent.SystemPromptFor(h, "en", final, toolpolicy.Decide(final, ts).Prompted); a != b {
+		t.Errorf("the closing run's prompt differs from the main agent's:\n%s\n---\n%s", a, b)
 	}
 	// Reconcile's manifest run has write_file without edit.
 	s := toolpolicy.Situation{Role: toolpolicy.Main, Mode: modes.Reconcile}

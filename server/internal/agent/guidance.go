@@ -29,16 +29,17 @@ type guidanceLine struct {
 	when func(toolpolicy.Situation) bool
 }
 
-// acting: the main agent outside Plan mode and its closing run, or an
-// executor: a run that carries a request out.
+// acting: the main agent outside Plan mode (its closing run after a plan
+// too, whose prompt is the main agent's), or an executor: a run that
+// carries a request out.
 func acting(s toolpolicy.Situation) bool {
-	return s.Role == toolpolicy.Executor || s.Role == toolpolicy.Main && !s.Final && s.Mode != modes.Plan
+	return s.Role == toolpolicy.Executor || s.Role == toolpolicy.Main && s.Mode != modes.Plan
 }
 
 // planning: the main agent's free run in Agent mode, where a large
 // request becomes a plan (Plan mode's contract says how it proposes one).
 func planning(s toolpolicy.Situation) bool {
-	return s.Role == toolpolicy.Main && !s.Final && (s.Mode == "" || s.Mode == modes.Agent)
+	return s.Role == toolpolicy.Main && (s.Mode == "" || s.Mode == modes.Agent)
 }
 
 var guidanceLines = []guidanceLine{

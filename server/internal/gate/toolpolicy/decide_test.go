@@ -20,8 +20,8 @@ func (s Situation) String() string {
 // command list, closing run, side conversation and sandbox state, and
 // checks what holds for every decision: each withheld tool has one
 // sentence of reason, naming no other tool's; a tool is blocked or
-// refused, never both; only the main agent's side conversation refuses
-// (and only the plan tool); the prompt's tools are offered or refused;
+// refused, never both; only the main agent's side conversation and its
+// closing run after a plan refuse (and only the plan tool); the prompt's tools are offered or refused;
 // the sandbox changes nothing; and nothing grants a role what it lacks.
 func TestEveryCombination(t *testing.T) {
 	ts := everyTool()
@@ -37,7 +37,7 @@ func TestEveryCombination(t *testing.T) {
 		}
 		for name, why := range d.Refused {
 			checkReason(t, s, name, why)
-			if !s.BTW || s.Role != Main || !tools.BuiltinTraits(name).Has(tools.Plans) && name != modes.ToolCreateTodo {
+			if !(s.BTW || s.Final) || s.Role != Main || !tools.BuiltinTraits(name).Has(tools.Plans) && name != modes.ToolCreateTodo {
 				t.Errorf("%s: refuses %s", s, name)
 			}
 		}

@@ -94,7 +94,9 @@ func (d Decision) Offered(ts []tools.Tool) []tools.Tool {
 // Decide is the one tool policy: for each of ts, whether the run in s
 // offers it, and if not, why. The first rule that withholds a tool gives
 // its reason, in this order: the role, the editor's absence, the profile,
-// the command's allowedTools, the mode's phase, a side conversation.
+// the command's allowedTools, the mode's phase, a side conversation, the
+// closing run after a plan (the last two refuse calls but keep offering
+// the main agent's tools, so its requests keep their cached prefix).
 func Decide(s Situation, ts []tools.Tool) Decision {
 	d := Decision{Blocked: map[string]Reason{}, Refused: map[string]Reason{}, Deferred: map[string]bool{}, Prompted: []tools.Tool{}}
 	profile := s.Profile.effective(ts)
@@ -129,6 +131,11 @@ func Decide(s Situation, ts []tools.Tool) Decision {
 			d.Refused[name] = tr("a side conversation (btw) never starts a todo plan")
 		case btw:
 			d.Blocked[name] = tr("a side conversation (btw) never starts a todo plan")
+		case s.Final && s.Role == Main && traits.Has(tools.Plans):
+			// The closing run after a plan keeps offering the plan tools:
+			// its request extends the main agent's, tool definitions and
+			// all, so the provider's cached prefix still holds.
+			d.Refused[name] = tr("the plan has just finished; summarise the results instead of planning again")
 		case traits.Has(tools.Deferred) && !s.names(profile, name):
 			d.Deferred[name] = true
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
 
-// TestRoles (the scheduler's TestPolicy, assertions unchanged): what the
+// TestRoles (the scheduler's TestPolicy): what the
 // free phase, its closing run, executors and evaluators may not use.
 func TestRoles(t *testing.T) {
 	ts := pick("read_file", "edit", "write_file", "run_shell_command", "create_todo_list", "complete_todo_item", "compact", "investigate")
@@ -24,8 +24,18 @@ func TestRoles(t *testing.T) {
 	if g := got(Main, false); g != "complete_todo_item" {
 		t.Errorf("free blocks %s", g)
 	}
-	if g := got(Main, true); g != "create_todo_list,complete_todo_item" {
+	// The closing run refuses create_todo_list but still offers it, so its
+	// tool definitions are the free phase's and its request extends the
+	// main agent's cached prefix.
+	if g := got(Main, true); g != "complete_todo_item" {
 		t.Errorf("final blocks %s", g)
+	}
+	final := Decide(Situation{Role: Main, Final: true}, ts)
+	if why, ok := final.Refused["create_todo_list"]; !ok || !strings.Contains(why.String(), "plan has just finished") {
+		t.Errorf("the closing run does not refuse create_todo_list with its reason: %v %q", ok, why)
+	}
+	if got, want := offeredNames(final, ts), offeredNames(Decide(Situation{Role: Main}, ts), ts); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("the closing run offers %v, the free phase %v: its request would miss the cache", got, want)
 	}
 	if g := got(Executor, false); g != "create_todo_list,complete_todo_item,compact" {
 		t.Errorf("executor blocks %s", g)

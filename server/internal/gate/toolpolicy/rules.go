@@ -9,11 +9,10 @@ import (
 func roleRule(s Situation, name string, t tools.Traits) (Reason, bool) {
 	switch s.Role {
 	case Main:
-		switch {
-		case t.Has(tools.JudgesItems):
+		// The closing run after a plan may not plan again either, but
+		// that is a refusal (Decide), not a withholding.
+		if t.Has(tools.JudgesItems) {
 			return tr("items are completed by the evaluator while the scheduler runs the plan"), true
-		case s.Final && t.Has(tools.Plans):
-			return tr("the plan has just finished; summarise the results instead of planning again"), true
 		}
 	case Executor:
 		switch {
