@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -169,47 +171,103 @@ func stopSharedCodeServer() error {
 // and finds no process of this one. A window's process still running after
 // the settle time is stopped; one outside code-server's process group (it
 // left with setsid or a double fork, e.g. a detached sidecar) fails the
-// test, as the private server's stop does.
+// test, as the private server's stop does. Terminals are the exception:
+// VS Code's pty host keeps a closed window's terminals (their shells run in
+// sessions of their own) for a reconnection that will not come, where a
+// private server's stop ends them with the pty host; they get the hang-up
+// a closed terminal gives its shell, and are logged.
 func (l *sharedLease) release(t *testing.T) {
 	defer sharedCS.lease.Unlock()
 	if l.cs == nil {
 		return
 	}
-	var left []procInfo
+	var left, terminals []procInfo
 	windowProcs := func() []procInfo {
-		left = left[:0]
+		left, terminals = left[:0], terminals[:0]
 		for _, p := range serverProcesses(l.cs) {
-			if !l.before[p.pid] && !isServerService(p) {
+			switch {
+			case l.before[p.pid] || isServerService(p):
+			case underPtyHost(p.pid):
+				terminals = append(terminals, p)
+			default:
 				left = append(left, p)
 			}
 		}
 		return left
 	}
 	// Event-free: /proc has no "process gone" notification (see waitUntil).
-	if waitUntil(settleTimeout, func() bool { return len(windowProcs()) == 0 }) {
-		return
-	}
-	var escaped, stayed []procInfo
-	for _, p := range left {
-		if pgidOf(p.pid) == l.cs.PGID {
-			stayed = append(stayed, p)
-		} else {
-			escaped = append(escaped, p)
+	start := time.Now()
+	ended := waitUntil(settleTimeout, func() bool { return len(windowProcs()) == 0 })
+	if len(terminals) > 0 {
+		t.Logf("shared code-server: hanging up the closed window's terminals: %v", terminals)
+		for _, p := range terminals {
+			_ = syscall.Kill(p.pid, syscall.SIGHUP)
 		}
-		_ = syscall.Kill(p.pid, syscall.SIGTERM)
 	}
-	if !waitUntil(10*time.Second, func() bool { return len(windowProcs()) == 0 }) {
+	if ended {
+		t.Logf("shared code-server: the window's processes ended %v after its Chromium closed", time.Since(start).Round(time.Millisecond))
+	} else {
+		var escaped, stayed []procInfo
 		for _, p := range left {
+			if pgidOf(p.pid) == l.cs.PGID {
+				stayed = append(stayed, p)
+			} else {
+				escaped = append(escaped, p)
+			}
+			_ = syscall.Kill(p.pid, syscall.SIGTERM)
+		}
+		if len(stayed) > 0 {
+			t.Logf("shared code-server: the window's processes outlived its close by %v and were stopped: %v", settleTimeout, stayed)
+		}
+		if len(escaped) > 0 {
+			t.Errorf("processes escaped code-server's process group and outlived the test's window (killed now): %v", escaped)
+		}
+	}
+	all := func() bool { return len(windowProcs()) == 0 && len(terminals) == 0 }
+	if !waitUntil(10*time.Second, all) {
+		for _, p := range append(left, terminals...) {
 			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
-		waitUntil(5*time.Second, func() bool { return len(windowProcs()) == 0 })
+		if !waitUntil(5*time.Second, all) {
+			t.Errorf("the window's processes survived SIGKILL: %v %v", left, terminals)
+		}
 	}
-	if len(stayed) > 0 {
-		t.Logf("shared code-server: the window's processes outlived its close by %v and were stopped: %v", settleTimeout, stayed)
+}
+
+// underPtyHost tells whether a process descends from VS Code's pty host:
+// a terminal's shell or what it started.
+func underPtyHost(pid int) bool {
+	for i := 0; i < 64 && pid > 1; i++ {
+		pid = ppidOf(pid)
+		if pid <= 1 {
+			return false
+		}
+		if strings.Contains(readProc(pid).cmdline, "--type=ptyHost") {
+			return true
+		}
 	}
-	if len(escaped) > 0 {
-		t.Errorf("processes escaped code-server's process group and outlived the test's window (killed now): %v", escaped)
+	return false
+}
+
+// ppidOf returns a process's parent, or -1 when it is gone.
+func ppidOf(pid int) int {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
 	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(stat[i+1:])) // state ppid pgrp ...
+	if len(f) < 2 {
+		return -1
+	}
+	p, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return p
 }
 
 // serverProcesses are the live processes of a code-server: its process
