@@ -79,8 +79,12 @@ func leaseSharedCodeServer(t *testing.T, env toolEnv, root string) *sharedLease 
 		t.Fatalf("shared code-server: %v", err)
 	}
 	l.cs, l.dirs = cs, dirs
-	if err := resetHome(dirs.home, sharedCS.home); err != nil {
+	removed, err := resetHome(dirs.home, sharedCS.home)
+	if err != nil {
 		t.Fatalf("reset the shared code-server's HOME: %v", err)
+	}
+	if len(removed) > 0 {
+		t.Logf("shared code-server: removed what earlier tests left in HOME: %v", removed)
 	}
 	if info, err := os.Stat(cs.LogPath); err == nil {
 		l.logOffset = info.Size()
@@ -308,16 +312,19 @@ func listTree(dir string) map[string]bool {
 // window opened, except code-server's own data dir, and writes the git
 // identity again: the next test starts with the HOME a private server
 // would give it (GoVibe's user-level files all live under it).
-func resetHome(home string, keep map[string]bool) error {
+func resetHome(home string, keep map[string]bool) (removed []string, err error) {
 	own := filepath.Join(".local", "share", "code-server")
 	var extra []string
-	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == home {
 			return err
 		}
 		rel, _ := filepath.Rel(home, p)
 		if rel == own || strings.HasPrefix(rel, own+string(filepath.Separator)) {
 			return fs.SkipDir
+		}
+		if strings.HasPrefix(own, rel+string(filepath.Separator)) {
+			return nil // .local, .local/share: kept for code-server's dir
 		}
 		if !keep[rel] {
 			extra = append(extra, p)
@@ -328,7 +335,7 @@ func resetHome(home string, keep map[string]bool) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, p := range extra {
 		// A test may have left a read-only tree (a Go module cache does).
@@ -339,10 +346,12 @@ func resetHome(home string, keep map[string]bool) error {
 			return nil
 		})
 		if err := os.RemoveAll(p); err != nil {
-			return err
+			return removed, err
 		}
+		rel, _ := filepath.Rel(home, p)
+		removed = append(removed, rel)
 	}
-	return writeGitconfig(home)
+	return removed, writeGitconfig(home)
 }
 
 // copyArtifacts adds to a failing test's artifacts what the shared server
