@@ -111,18 +111,21 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 			t.Fatal(err)
 		}
 	}
+	// finish is registered after the temp dirs so it runs before they are
+	// removed, and before everything else so it runs after all of it has
+	// stopped: with the shared code-server, after the lease's release (which
+	// may fail the test when a process outlives the window, and whose
+	// failure has to keep the artifacts); the release, registered next,
+	// runs after the browser, and with it the test's window, has closed.
 	if canShare(opts) {
-		// Its release is registered first, so it runs after the browser,
-		// and with it the test's window, has closed.
+		t.Cleanup(h.finish)
 		h.shared = leaseSharedCodeServer(t, env, root)
 		h.Dirs, h.CS = h.shared.dirs, h.shared.cs
 		phase("shared code-server leased")
 	} else {
 		h.Dirs = newCodeServerDirs(t)
+		t.Cleanup(h.finish)
 	}
-	// Registered after the temp dirs so it runs before they are removed, and
-	// before everything below so it runs after all of it has stopped.
-	t.Cleanup(h.finish)
 
 	settings := map[string]any{
 		"workbench.startupEditor":                          "none",
