@@ -179,9 +179,12 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	}
 	attachConsole(h.Page, h.Console)
 	if h.shared != nil {
-		// Runs after captureOnFailure: closing the page ends the window the
-		// way closing a tab does, so code-server disposes its extension
-		// host at once rather than keeping it for a reconnection.
+		// Runs after captureOnFailure: closing the context ends the window
+		// as closing a tab does, the workbench disconnects gracefully
+		// (code-server.log: "disconnected gracefully") and code-server ends
+		// the window's extension host at once, where it keeps one whose
+		// client just vanished for a reconnection (VSCODE_RECONNECTION_GRACE_TIME,
+		// 3 h); the lease's release waits for that end.
 		t.Cleanup(func() { _ = bctx.Close() })
 	}
 	t.Cleanup(h.captureOnFailure) // runs first: the page is still open
