@@ -63,6 +63,14 @@ type sharedLease struct {
 	before    map[int]bool // the server's processes when the test began
 	logOffset int64        // code-server.log's size when the test began
 	since     time.Time
+	settle    time.Duration // how long the window's processes get to end; settleTimeout when 0
+}
+
+// reporter is what release reports to: the test (testing.T), or the
+// self-test's recorder.
+type reporter interface {
+	Logf(format string, args ...any)
+	Errorf(format string, args ...any)
 }
 
 // leaseSharedCodeServer waits for the shared server to be free, starts it
@@ -180,7 +188,7 @@ func stopSharedCodeServer() error {
 // sessions of their own) for a reconnection that will not come, where a
 // private server's stop ends them with the pty host; they get the hang-up
 // a closed terminal gives its shell, and are logged.
-func (l *sharedLease) release(t *testing.T) {
+func (l *sharedLease) release(t reporter) {
 	defer sharedCS.lease.Unlock()
 	if l.cs == nil {
 		return
@@ -200,8 +208,12 @@ func (l *sharedLease) release(t *testing.T) {
 		return left
 	}
 	// Event-free: /proc has no "process gone" notification (see waitUntil).
+	settle := l.settle
+	if settle == 0 {
+		settle = settleTimeout
+	}
 	start := time.Now()
-	ended := waitUntil(settleTimeout, func() bool { return len(windowProcs()) == 0 })
+	ended := waitUntil(settle, func() bool { return len(windowProcs()) == 0 })
 	if len(terminals) > 0 {
 		t.Logf("shared code-server: hanging up the closed window's terminals: %v", terminals)
 		for _, p := range terminals {
@@ -221,7 +233,7 @@ func (l *sharedLease) release(t *testing.T) {
 			_ = syscall.Kill(p.pid, syscall.SIGTERM)
 		}
 		if len(stayed) > 0 {
-			t.Logf("shared code-server: the window's processes outlived its close by %v and were stopped: %v", settleTimeout, stayed)
+			t.Logf("shared code-server: the window's processes outlived its close by %v and were stopped: %v", settle, stayed)
 		}
 		if len(escaped) > 0 {
 			t.Errorf("processes escaped code-server's process group and outlived the test's window (killed now): %v", escaped)
