@@ -15,7 +15,8 @@ import (
 	"time"
 )
 
-// codeServer is one running code-server owned by one test.
+// codeServer is one running code-server: a test's own, or the one the
+// tests that can share it share (sharedcs_test.go).
 type codeServer struct {
 	URL           string // base URL, ending in "/"
 	UserDataDir   string
@@ -36,7 +37,7 @@ func (c *codeServer) Stop() []procInfo {
 	return c.escaped
 }
 
-// codeServerDirs are the per-test directories code-server reads and writes.
+// codeServerDirs are the directories one code-server reads and writes.
 type codeServerDirs struct {
 	userData, extensions, home string
 }
@@ -57,7 +58,16 @@ func goCacheEnv() []string { return goEnvOnce() }
 
 func newCodeServerDirs(t *testing.T) codeServerDirs {
 	t.Helper()
-	base := t.TempDir()
+	d, err := makeCodeServerDirs(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// makeCodeServerDirs creates the user-data, extensions and home dirs under
+// base, with a git identity in home.
+func makeCodeServerDirs(base string) (codeServerDirs, error) {
 	d := codeServerDirs{
 		userData:   filepath.Join(base, "user-data"),
 		extensions: filepath.Join(base, "extensions"),
@@ -65,15 +75,17 @@ func newCodeServerDirs(t *testing.T) codeServerDirs {
 	}
 	for _, p := range []string{d.userData, filepath.Join(d.userData, "User"), d.extensions, d.home} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
+			return d, err
 		}
 	}
-	// An identity for any commit the product makes in the workspace.
+	return d, writeGitconfig(d.home)
+}
+
+// writeGitconfig gives any commit the product makes in the workspace an
+// identity.
+func writeGitconfig(home string) error {
 	gitconfig := "[user]\n\tname = GoVibe E2E\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n"
-	if err := os.WriteFile(filepath.Join(d.home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644)
 }
 
 // codeServerEnv isolates code-server from the machine: HOME, config, data and
@@ -112,12 +124,20 @@ func codeServerEnv(d codeServerDirs) []string {
 // extensions dir, as a user installing the .vsix would.
 func installExtension(t *testing.T, env toolEnv, d codeServerDirs, vsix string, logPath string) {
 	t.Helper()
+	if err := installVSIX(env, d, vsix, logPath); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// installVSIX is installExtension without a test, for the shared
+// code-server (sharedcs_test.go), which outlives the test that starts it.
+func installVSIX(env toolEnv, d codeServerDirs, vsix string, logPath string) error {
 	if _, err := os.Stat(vsix); err != nil {
-		t.Fatalf("GoVibe .vsix not found (%v): build it with `make vsix-local`, or point GOVIBE_VSIX at one", err)
+		return fmt.Errorf("GoVibe .vsix not found (%v): build it with `make vsix-local`, or point GOVIBE_VSIX at one", err)
 	}
 	logf, err := os.Create(logPath)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer logf.Close()
 	cmd := exec.Command(env.Node, env.CodeServerEntry,
@@ -127,18 +147,19 @@ func installExtension(t *testing.T, env toolEnv, d codeServerDirs, vsix string, 
 	cmd.Stdout, cmd.Stderr = logf, logf
 	mark := newMark()
 	if err := startGroup(cmd, mark); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	// The CLI exits by itself; stopGroup then only reaps it and proves nothing
 	// it spawned stayed behind.
 	state, waitErr := waitProcess(cmd, 2*time.Minute)
 	if escaped := stopGroup(cmd, mark, settleTimeout, time.Second); len(escaped) > 0 {
-		t.Errorf("--install-extension left processes behind: %v", escaped)
+		return fmt.Errorf("--install-extension left processes behind: %v", escaped)
 	}
 	out, _ := os.ReadFile(logPath)
 	if waitErr != nil || !state.Success() || !bytes.Contains(out, []byte("was successfully installed")) {
-		t.Fatalf("code-server --install-extension %s failed (%v, %v):\n%s", vsix, waitErr, state, out)
+		return fmt.Errorf("code-server --install-extension %s failed (%v, %v):\n%s", vsix, waitErr, state, out)
 	}
+	return nil
 }
 
 // waitProcess waits for cmd's process to exit on its own within d, without
@@ -169,9 +190,28 @@ var listeningRE = regexp.MustCompile(`HTTP server listening on (http://[0-9.:]+/
 // anything outlives that.
 func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string, workspaceTrust bool) *codeServer {
 	t.Helper()
-	logf, err := os.Create(logPath)
+	cs, err := launchCodeServer(env, d, logPath, workspaceTrust)
+	if cs != nil {
+		t.Cleanup(func() {
+			if escaped := cs.Stop(); len(escaped) > 0 {
+				t.Errorf("processes escaped code-server's process group and outlived it (killed now): %v", escaped)
+			}
+		})
+	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	return cs
+}
+
+// launchCodeServer starts code-server and waits until it is healthy. On an
+// error after the start it also returns the server, for the caller to Stop;
+// it is not tied to a test, so the shared code-server can outlive the test
+// that starts it.
+func launchCodeServer(env toolEnv, d codeServerDirs, logPath string, workspaceTrust bool) (*codeServer, error) {
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
 	}
 	ready := &lineWatcher{w: logf, re: listeningRE, found: make(chan string, 1)}
 	cmd := exec.Command(env.Node, env.CodeServerEntry,
@@ -196,7 +236,8 @@ func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string
 	cmd.Stdout, cmd.Stderr = ready, ready
 	mark := newMark()
 	if err := startGroup(cmd, mark); err != nil {
-		t.Fatalf("start code-server: %v", err)
+		logf.Close()
+		return nil, fmt.Errorf("start code-server: %w", err)
 	}
 	cs := &codeServer{UserDataDir: d.userData, ExtensionsDir: d.extensions, LogPath: logPath,
 		Mark: mark, PGID: cmd.Process.Pid}
@@ -205,36 +246,38 @@ func startCodeServer(t *testing.T, env toolEnv, d codeServerDirs, logPath string
 		logf.Close()
 		return escaped
 	}
-	t.Cleanup(func() {
-		if escaped := cs.Stop(); len(escaped) > 0 {
-			t.Errorf("processes escaped code-server's process group and outlived it (killed now): %v", escaped)
-		}
-	})
 
 	select {
 	case u := <-ready.found:
 		cs.URL = u
 	case <-time.After(60 * time.Second):
 		out, _ := os.ReadFile(logPath)
-		t.Fatalf("code-server did not report listening within 60s; its log (%s):\n%s", logPath, out)
+		return cs, fmt.Errorf("code-server did not report listening within 60s; its log (%s):\n%s", logPath, out)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	if err := cs.awaitHealthy(30 * time.Second); err != nil {
+		return cs, err
+	}
+	return cs, nil
+}
+
+// awaitHealthy polls /healthz until it answers 200 or d passes.
+func (c *codeServer) awaitHealthy(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, cs.URL+"healthz", nil)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+"healthz", nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				break
+				return nil
 			}
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("code-server at %s never became healthy: %v", cs.URL, err)
+			return fmt.Errorf("code-server at %s never became healthy: %v", c.URL, err)
 		}
 		time.Sleep(100 * time.Millisecond) // the listener is up; the first requests may race its routes
 	}
-	return cs
 }
 
 // lineWatcher copies output to w and reports the first submatch of re seen

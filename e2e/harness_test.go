@@ -41,12 +41,19 @@ type harnessOptions struct {
 	SecondFolder bool
 	// BeforeOpen runs after code-server is up and before the page opens
 	// the workspace (the start-up bench seeds the session store there).
+	// A test with one gets a code-server of its own.
 	BeforeOpen func(h *harness)
+	// PrivateCodeServer gives the test a code-server of its own instead of
+	// the shared one (sharedcs_test.go): for a test that stops it, counts
+	// its windows' processes across windows, or asserts on its whole
+	// user-data dir, which holds other tests' files when shared.
+	PrivateCodeServer bool
 }
 
-// harness is one test's running product: a git workspace, code-server with
-// its own user-data dir, optionally GoVibe and the scripted model, and a page
-// in a fresh browser context showing the workbench.
+// harness is one test's running product: a git workspace, code-server (the
+// shared one, or one with its own user-data dir: see canShare), optionally
+// GoVibe and the scripted model, and a page in a fresh browser context on
+// the test's own Chromium showing the workbench.
 type harness struct {
 	t         *testing.T
 	root      string
@@ -64,6 +71,8 @@ type harness struct {
 	Artifacts  string
 	// keepShots keeps the named screenshots of a passing test (see shot).
 	keepShots bool
+	// shared is the test's use of the shared code-server, nil with its own.
+	shared *sharedLease
 }
 
 const (
@@ -102,10 +111,21 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 			t.Fatal(err)
 		}
 	}
-	h.Dirs = newCodeServerDirs(t)
-	// Registered after the temp dirs so it runs before they are removed, and
-	// before everything below so it runs after all of it has stopped.
-	t.Cleanup(h.finish)
+	// finish is registered after the temp dirs so it runs before they are
+	// removed, and before everything else so it runs after all of it has
+	// stopped: with the shared code-server, after the lease's release (which
+	// may fail the test when a process outlives the window, and whose
+	// failure has to keep the artifacts); the release, registered next,
+	// runs after the browser, and with it the test's window, has closed.
+	if canShare(opts) {
+		t.Cleanup(h.finish)
+		h.shared = leaseSharedCodeServer(t, env, root)
+		h.Dirs, h.CS = h.shared.dirs, h.shared.cs
+		phase("shared code-server leased")
+	} else {
+		h.Dirs = newCodeServerDirs(t)
+		t.Cleanup(h.finish)
+	}
 
 	settings := map[string]any{
 		"workbench.startupEditor":                          "none",
@@ -133,12 +153,14 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	}
 	h.writeSettings(settings)
 
-	if opts.Extension {
-		installExtension(t, env, h.Dirs, vsixPath(root), filepath.Join(h.Artifacts, "install-extension.log"))
-		phase("extension installed")
+	if h.shared == nil {
+		if opts.Extension {
+			installExtension(t, env, h.Dirs, vsixPath(root), filepath.Join(h.Artifacts, "install-extension.log"))
+			phase("extension installed")
+		}
+		h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"), opts.WorkspaceTrust)
+		phase("code-server healthy")
 	}
-	h.CS = startCodeServer(t, env, h.Dirs, filepath.Join(h.Artifacts, "code-server.log"), opts.WorkspaceTrust)
-	phase("code-server healthy")
 
 	h.Browser = launchBrowser(t, env, h.Artifacts)
 	ctxOpts := playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1400, Height: 900}}
@@ -156,6 +178,15 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		t.Fatalf("new page: %v", err)
 	}
 	attachConsole(h.Page, h.Console)
+	if h.shared != nil {
+		// Runs after captureOnFailure: closing the context ends the window
+		// as closing a tab does, the workbench disconnects gracefully
+		// (code-server.log: "disconnected gracefully") and code-server ends
+		// the window's extension host at once, where it keeps one whose
+		// client just vanished for a reconnection (VSCODE_RECONNECTION_GRACE_TIME,
+		// 3 h); the lease's release waits for that end.
+		t.Cleanup(func() { _ = bctx.Close() })
+	}
 	t.Cleanup(h.captureOnFailure) // runs first: the page is still open
 
 	target := h.CS.URL + "?folder=" + url.QueryEscape(h.Workspace)
@@ -215,7 +246,8 @@ func (h *harness) captureOnFailure() {
 	}
 }
 
-// finish runs after code-server and the model have stopped. On failure it
+// finish runs after code-server (or the test's window on the shared one)
+// and the model have stopped. On failure it
 // keeps the artifacts folder, adds the console and the product's own logs to
 // it and prints one line saying where; a passing test keeps only the
 // screenshots it took on purpose (h.shot), or nothing.
@@ -230,7 +262,12 @@ func (h *harness) finish() {
 	}
 	_ = os.WriteFile(filepath.Join(h.Artifacts, "console.log"),
 		[]byte(strings.Join(h.Console.snapshot(), "\n")+"\n"), 0o644)
-	copied := copyLogs(h.Dirs.userData, filepath.Join(h.Artifacts, "user-data"))
+	var copied int
+	if h.shared != nil {
+		copied = h.shared.copyArtifacts(h.Artifacts)
+	} else {
+		copied = copyLogs(h.Dirs.userData, filepath.Join(h.Artifacts, "user-data"))
+	}
 	var names []string
 	files := 0
 	_ = filepath.WalkDir(h.Artifacts, func(p string, d fs.DirEntry, err error) error {
@@ -263,11 +300,20 @@ func pruneExceptPNG(dir string) {
 // deleted: VS Code's own logs (extension host, output channels, where an
 // extension's LogOutputChannel lands) and any file in GoVibe's storage, which
 // is where the sidecar log lives.
-func copyLogs(userData, dst string) int {
+func copyLogs(userData, dst string) int { return copyLogsSince(userData, dst, time.Time{}) }
+
+// copyLogsSince is copyLogs of the files written since a time: the shared
+// code-server's user-data dir holds every earlier test's logs too.
+func copyLogsSince(userData, dst string, since time.Time) int {
 	n := 0
 	_ = filepath.WalkDir(userData, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
+		}
+		if !since.IsZero() {
+			if info, err := d.Info(); err != nil || info.ModTime().Before(since) {
+				return nil
+			}
 		}
 		rel, _ := filepath.Rel(userData, p)
 		lower := strings.ToLower(rel)

@@ -16,6 +16,11 @@ func TestMain(m *testing.M) {
 
 	code := m.Run()
 
+	// Before the browser: the shared code-server's windows are all closed.
+	if err := stopSharedCodeServer(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
 	if err := stopSharedBrowser(); err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		code = 1

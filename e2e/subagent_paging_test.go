@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,25 +12,19 @@ import (
 )
 
 // sidecarStateDir is the folder of the running sidecar's store
-// (sessions.db under the workspace storage of user-data), waited for: the
-// sidecar opens its store in the background.
+// (sessions.db under this workspace's storage in user-data, workspaceStateDir:
+// the shared code-server's user-data holds other tests' stores too), waited
+// for: the sidecar opens its store in the background.
 func (h *harness) sidecarStateDir() string {
 	h.t.Helper()
+	dir := workspaceStateDir(h)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		var dir string
-		_ = filepath.WalkDir(h.Dirs.userData, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.Name() == "sessions.db" {
-				dir = filepath.Dir(p)
-				return fs.SkipAll
-			}
-			return nil
-		})
-		if dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "sessions.db")); err == nil {
 			return dir
 		}
 		if time.Now().After(deadline) {
-			h.t.Fatal("no sessions.db under the user-data dir")
+			h.t.Fatalf("no sessions.db in %s", dir)
 		}
 		time.Sleep(200 * time.Millisecond) // polling a directory: there is no event to wait on
 	}

@@ -18,7 +18,9 @@ import (
 // its chats in its own storage slot, and a reload could come back to an
 // empty history.
 func TestScenarioTwoWindowsShareHistory(t *testing.T) {
-	h := newHarness(t, harnessOptions{Extension: true, ModelRules: modelRules{Rules: []modelRule{
+	// Its own code-server: it counts the sessions.db files of the whole
+	// user-data dir, which the shared server's holds for every test.
+	h := newHarness(t, harnessOptions{Extension: true, PrivateCodeServer: true, ModelRules: modelRules{Rules: []modelRule{
 		{Match: "ping one", Reply: modelReply{Text: "pong one"}},
 		{Match: "ping two", Reply: modelReply{Text: "pong two"}},
 	}}})
