@@ -175,24 +175,41 @@ const settleTimeout = 12 * time.Second
 // pgidOf returns the process group of a live process, or -1 for a zombie or
 // a process that is gone.
 func pgidOf(pid int) int {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return -1
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return -1
-	}
-	// After the command name: state ppid pgrp ...
-	f := strings.Fields(string(stat[i+1:]))
+	f := statFields(pid)
 	if len(f) < 3 || f[0] == "Z" {
 		return -1
 	}
-	g, err := strconv.Atoi(f[2])
-	if err != nil {
-		return -1
+	return atoiOr(f[2], -1)
+}
+
+// ppidOf returns a process's parent, or -1 when it is gone.
+func ppidOf(pid int) int {
+	if f := statFields(pid); len(f) >= 2 {
+		return atoiOr(f[1], -1)
 	}
-	return g
+	return -1
+}
+
+// statFields are the fields of /proc/<pid>/stat after the command name
+// (state ppid pgrp ...), nil when the process is gone. The name is skipped
+// by its last ')', since it may itself hold spaces and parentheses.
+func statFields(pid int) []string {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[i+1:]))
+}
+
+func atoiOr(s string, def int) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return def
 }
 
 // waitUntil polls cond until it holds or d passes; /proc offers no event for

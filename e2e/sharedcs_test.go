@@ -1,13 +1,11 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -269,27 +267,6 @@ func underPtyHost(pid int) bool {
 		}
 	}
 	return false
-}
-
-// ppidOf returns a process's parent, or -1 when it is gone.
-func ppidOf(pid int) int {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return -1
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(string(stat[i+1:])) // state ppid pgrp ...
-	if len(f) < 2 {
-		return -1
-	}
-	p, err := strconv.Atoi(f[1])
-	if err != nil {
-		return -1
-	}
-	return p
 }
 
 // serverProcesses are the live processes of a code-server: its process
