@@ -41,20 +41,6 @@ type Attachment struct {
 	Error string `json:"error,omitempty"`
 }
 
-// HookRun is one lifecycle hook command's run, shown in the chat.
-type HookRun struct {
-	// Event is PreToolUse|PostToolUse|UserPromptSubmit|Stop|SubagentStop|
-	// PreCompact|SessionStart|SessionEnd|Notification.
-	Event      string `json:"event"`
-	Command    string `json:"command"`
-	Source     string `json:"source"`
-	ExitCode   int    `json:"exitCode"`
-	DurationMs int64  `json:"durationMs"`
-	// Result is ok|blocked|failed|timeout.
-	Result string `json:"result"`
-	Note   string `json:"note,omitempty"`
-}
-
 // MCPStatusParams asks for the MCP servers' states.
 type MCPStatusParams struct {
 	// Connect starts the servers that are not started yet (they start

@@ -30,13 +30,6 @@ type SnapshotInfo struct {
 	Skipped      []string `json:"skipped,omitempty"`
 }
 
-// TurnSnapshot is the snapshot of one root holding the workspace as it was
-// before a turn. A user message carries one per root (Message.Snapshots).
-type TurnSnapshot struct {
-	Root string `json:"root"`
-	ID   string `json:"id"`
-}
-
 // SnapshotRestoreTurnParams rolls the workspace back to before a turn.
 // With DryRun nothing is changed and the result says what would be.
 type SnapshotRestoreTurnParams struct {

@@ -105,10 +105,10 @@ export interface ChatEvent {
 	tool?: ToolEvent;
 	error?: ErrorInfo;
 	message?: Message;
+	hook?: HookRun;
+	context?: ContextUse;
 	todo?: TodoState;
 	review?: ReviewCard;
-	context?: ContextUse;
-	hook?: HookRun;
 	mode?: ModeState;
 	snapshots?: TurnSnapshot[];
 	notification?: Notification;

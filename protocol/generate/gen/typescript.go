@@ -45,8 +45,8 @@ func renderTS(methods []protocol.Method, consts []constant) ([]byte, error) {
 		}
 		seen[t] = true
 		order = append(order, t)
-		for i := 0; i < t.NumField(); i++ {
-			visit(t.Field(i).Type)
+		for _, f := range fieldsOf(t) {
+			visit(f.Type)
 		}
 	}
 	for _, m := range methods {
@@ -65,8 +65,7 @@ func renderTS(methods []protocol.Method, consts []constant) ([]byte, error) {
 	writeKinds(&b)
 	for _, t := range order {
 		fmt.Fprintf(&b, "export interface %s {\n", t.Name())
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
+		for _, f := range fieldsOf(t) {
 			tag := f.Tag.Get("json")
 			name, opts, _ := strings.Cut(tag, ",")
 			if name == "-" || !f.IsExported() {
@@ -116,6 +115,21 @@ func renderTS(methods []protocol.Method, consts []constant) ([]byte, error) {
 	}
 	b.WriteString("} as const;\n")
 	return b.Bytes(), nil
+}
+
+// fieldsOf lists t's fields as JSON sees them: an embedded struct's
+// fields (ChatEvent's Payloads) in its place.
+func fieldsOf(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			out = append(out, fieldsOf(f.Type)...)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func tsType(t reflect.Type) string {

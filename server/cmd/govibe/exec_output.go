@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -177,7 +178,7 @@ func (p *execPrinter) event(ev engine.Event) {
 		}
 	case kinds.Compaction:
 		// The divider's text says what compaction did (or why it failed).
-		if info, ok := ev.Payload.(engine.CompactionInfo); ok && p.mode == "text" && info.Notice != "" {
+		if info := ev.Divider; info != nil && p.mode == "text" && info.Notice != "" {
 			p.newline()
 			fmt.Fprintln(p.w, p.tr("note: %s", info.Notice))
 			p.atLineStart = true
@@ -200,7 +201,7 @@ func (p *execPrinter) event(ev engine.Event) {
 // entry of the json result, and in text mode a line on stderr, where the
 // person sees it even when stdout goes to a file.
 func (p *execPrinter) notify(ev engine.Event) {
-	n, ok := ev.Payload.(engine.Notification)
+	n, ok := ev.Payload.(eventdata.Notification)
 	if !ok {
 		return
 	}

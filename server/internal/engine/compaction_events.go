@@ -2,8 +2,8 @@ package engine
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/agent/compact/sessioncompact"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/model/usage"
 	"github.com/govibe/govibe/server/internal/rpc/eventbus"
 )
@@ -11,13 +11,6 @@ import (
 // TagFree is the free phase's sub-agent tag: the only phase in which global
 // compaction runs. Executor, evaluator and sub-agent runs use other tags.
 const TagFree = "free"
-
-// CompactionInfo is one attempt with the context use after it, as the
-// compaction event carries it (sessioncompact.Result as a payload).
-type CompactionInfo struct {
-	compaction.Info
-	Context usage.Context
-}
 
 // compactionEvents publishes session compaction's events on the Bus
 // (sessioncompact.Events), all in the free phase.
@@ -29,10 +22,10 @@ func (c compactionEvents) Notice(sid, turnID, status, text string) {
 
 func (c compactionEvents) Compacted(sid, turnID, status, text string, r sessioncompact.Result) {
 	c.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Compaction, SubAgentTag: TagFree, MessageID: r.MessageID,
-		MessageSeq: r.MessageSeq, Text: text, Status: status, Payload: CompactionInfo(r)})
+		MessageSeq: r.MessageSeq, Text: text, Status: status, Divider: &r.Info, Payload: eventview.Context(r.Context)})
 }
 
 func (c compactionEvents) Finished(sid, job, status string, tu usage.Turn, use usage.Context) {
 	c.bus.Publish(Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: status,
-		Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(use)})
+		Usage: &UsageInfo{Usage: tu.Usage}, Payload: eventview.Context(use)})
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
+	"github.com/govibe/govibe/server/internal/agent/turninput"
 	"github.com/govibe/govibe/server/internal/model/llm"
 )
 
@@ -25,7 +27,13 @@ type Event struct {
 	// BTW (kinds.Message, kinds.TurnStarted): the message belongs to a /btw
 	// side conversation, so it is labelled "Side note" while live as
 	// after a reload.
-	BTW     bool
+	BTW bool
+	// Extras (kinds.Message) are the user message's context files and
+	// attachments, as package turninput assembled them.
+	Extras *turninput.Extras
+	// Divider (kinds.Compaction) is what the compaction attempt did: the
+	// edge builds the divider message from it as session/load returns it.
+	Divider *compaction.Info
 	Payload Payload // kind-specific data (todo state, review card); see payload.go
 }
 

@@ -3,9 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
+
 	"github.com/govibe/govibe/server/internal/gate/approval"
 	"github.com/govibe/govibe/server/internal/model/usage"
-	"sync/atomic"
 
 	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
 	"github.com/govibe/govibe/server/internal/storage/sessionstate"

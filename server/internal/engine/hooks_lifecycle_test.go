@@ -7,20 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/compact"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/gate/hooks"
 	"github.com/govibe/govibe/server/internal/host/config"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
 
-func hookRuns(x *enginetest.Env, sid string, ev hooks.Event) []hooks.Run {
-	var out []hooks.Run
+func hookRuns(x *enginetest.Env, sid string, ev hooks.Event) []eventdata.HookRun {
+	var out []eventdata.HookRun
 	for _, e := range x.EventsOf(sid, kinds.Hook) {
-		if r := e.Payload.(engine.HookPayload); r.Event == ev {
-			out = append(out, hooks.Run(r))
+		if r := e.Payload.(eventdata.HookRun); r.Event == string(ev) {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
@@ -80,7 +81,7 @@ func TestHooksBlockModifyAndAddContext(t *testing.T) {
 	}
 	results := map[string]int{}
 	for _, ev := range x.EventsOf(sid, kinds.Hook) {
-		results[ev.Payload.(engine.HookPayload).Result]++
+		results[ev.Payload.(eventdata.HookRun).Result]++
 	}
 	if results["blocked"] != 1 || results["ok"] < 2 {
 		t.Fatalf("hook events: %v", results)
@@ -110,7 +111,7 @@ func TestHooksRefusePromptAndTimeOut(t *testing.T) {
 	}
 	timedOut := false
 	for _, ev := range x.EventsOf(sid, kinds.Hook) {
-		if ev.Payload.(engine.HookPayload).Result == "timeout" {
+		if ev.Payload.(eventdata.HookRun).Result == "timeout" {
 			timedOut = true
 		}
 	}

@@ -3,19 +3,12 @@ package engine
 import (
 	"context"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/gate/approval"
 	"github.com/govibe/govibe/server/internal/gate/hooks"
 	"github.com/govibe/govibe/server/internal/workspace/tools"
 )
-
-// Notification is the payload of a kinds.Notification event: what
-// show_notification asked to show outside the chat (a VS Code
-// notification; a line on stderr headless).
-type Notification struct {
-	Severity string // info, warning, error
-	Message  string
-}
 
 // turnApprover is a turn's tools.Approver: the approval flow's decisions
 // (package approval; resumed ones after a restart) plus ask_human and
@@ -58,7 +51,7 @@ func (a *turnApprover) Notify(ctx context.Context, severity, message string) err
 		return tools.ErrTooManyNotifications
 	}
 	a.e.Bus.Publish(Event{SessionID: a.t.sessionID, TurnID: a.t.id, Kind: kinds.Notification, Text: message, Status: severity,
-		Payload: Notification{Severity: severity, Message: message}})
+		Payload: eventdata.Notification{Severity: severity, Message: message}})
 	go a.e.hooks.Fire(a.e.baseCtx, a.t.id, hooks.Input{SessionID: a.t.sessionID, HookEventName: hooks.Notification, Message: message})
 	return nil
 }

@@ -1,13 +1,14 @@
 package engine_test
 
 import (
-	"github.com/govibe/govibe/protocol/kinds"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/protocol/eventdata"
+	"github.com/govibe/govibe/protocol/kinds"
+
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
@@ -28,7 +29,7 @@ func TestShowNotificationEventAndHook(t *testing.T) {
 	if len(evs) != 1 || evs[0].TurnID != turn {
 		t.Fatalf("notification events %+v", evs)
 	}
-	if n, ok := evs[0].Payload.(engine.Notification); !ok || n != (engine.Notification{Severity: "error", Message: "Migration finished."}) {
+	if n, ok := evs[0].Payload.(eventdata.Notification); !ok || n != (eventdata.Notification{Severity: "error", Message: "Migration finished."}) {
 		t.Fatalf("payload %+v", evs[0].Payload)
 	}
 	x.Await("the Notification hook", func() bool {

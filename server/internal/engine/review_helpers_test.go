@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/review"
-	"github.com/govibe/govibe/server/internal/agent/review/reviewers"
 	"github.com/govibe/govibe/server/internal/gate/approval"
 	"github.com/govibe/govibe/server/internal/host/config"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
@@ -170,7 +170,7 @@ func (x *rv) toolResults() []string {
 	return out
 }
 
-func (x *rv) reviewCards(sid string) []*reviewers.Card {
+func (x *rv) reviewCards(sid string) []eventdata.ReviewCard {
 	// Events reach the subscriber asynchronously: wait until it has seen
 	// everything published for the session so far.
 	want := x.e.Bus.LastSeq(sid)
@@ -191,10 +191,10 @@ func (x *rv) reviewCards(sid string) []*reviewers.Card {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	var out []*reviewers.Card
+	var out []eventdata.ReviewCard
 	for _, ev := range x.events {
 		if ev.SessionID == sid && ev.Kind == kinds.Review {
-			out = append(out, ev.Payload.(ReviewPayload).Card)
+			out = append(out, ev.Payload.(eventdata.ReviewCard))
 		}
 	}
 	return out

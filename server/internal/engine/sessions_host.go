@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/model/usage"
 	"github.com/govibe/govibe/server/internal/rpc/eventbus"
 	"github.com/govibe/govibe/server/internal/storage/store"
@@ -60,5 +61,5 @@ func (h sessionsTurns) EditEnabled(ctx context.Context, sid string) bool {
 // the model the session's next request uses: after a switch the meter
 // must not keep the old model's window until the next turn.
 func (h sessionsTurns) ContextChanged(ctx context.Context, sid string) {
-	h.bus.Publish(Event{SessionID: sid, Kind: kinds.Usage, Payload: ContextPayload(h.contextUse(ctx, sid))})
+	h.bus.Publish(Event{SessionID: sid, Kind: kinds.Usage, Payload: eventview.Context(h.contextUse(ctx, sid))})
 }

@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"github.com/govibe/govibe/server/internal/gate/approval"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/gate/approval"
 
 	"github.com/govibe/govibe/server/internal/host/config"
 )

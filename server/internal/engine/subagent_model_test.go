@@ -1,10 +1,11 @@
 package engine_test
 
 import (
-	"github.com/govibe/govibe/protocol/kinds"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/protocol/kinds"
 
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/host/config"

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/host/config"
 
 	"github.com/google/uuid"
@@ -269,7 +270,7 @@ func (e *Engine) beginTurn(ctx context.Context, t *turn, p SendParams) (*begun, 
 	t.number = e.turnNumber(ctx, sid)
 	e.TurnInput.Record(ctx, sid, ids.UserMessageID, extras)
 	e.tracker(sid).ResetTurn()
-	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Payload: UserExtras(extras), Origin: p.origin, BTW: t.btw})
+	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.Message, SubAgentTag: opts.SubAgentTag, MessageID: ids.UserMessageID, MessageSeq: ids.UserSeq, Text: p.Text, Extras: &extras, Origin: p.origin, BTW: t.btw})
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnStarted, SubAgentTag: opts.SubAgentTag, MessageID: ids.AssistantMessageID, MessageSeq: ids.AssistantSeq, BTW: t.btw})
 	if t.number == 1 {
 		e.titles.Name(ctx, sid, t.text)
@@ -376,7 +377,7 @@ func (e *Engine) finishTurn(ctx context.Context, t *turn, b *begun, sink *turnSi
 	// its next message on turnFinished is never told the session is busy.
 	e.releaseTurn(t)
 	e.Bus.Publish(Event{SessionID: sid, TurnID: t.id, Kind: kinds.TurnFinished, MessageID: sink.msgID, Status: string(out.Status),
-		Usage: &UsageInfo{Usage: tu.Usage}, Payload: ContextPayload(e.ContextUse(fctx, sid))})
+		Usage: &UsageInfo{Usage: tu.Usage}, Payload: eventview.Context(e.ContextUse(fctx, sid))})
 	e.Sessions.Changed(fctx, sid)
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/compact"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/model/llm"
 	"github.com/govibe/govibe/server/internal/model/usage"
 	"github.com/govibe/govibe/server/internal/storage/sessionstate"
@@ -21,7 +22,7 @@ func (s *usageSink) Usage(u llm.Usage) {
 	e, sid := s.e, s.t.sessionID
 	e.Meter.SetContext(sid, u.PromptTokens+u.CompletionTokens, usage.SourceProvider)
 	use := e.ContextUse(context.Background(), sid)
-	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: s.messageUsage(u)}, Payload: ContextPayload(use)})
+	s.publish(Event{Kind: kinds.Usage, Usage: &UsageInfo{Usage: s.messageUsage(u)}, Payload: eventview.Context(use)})
 }
 
 // usage.Context reports the context in use: the provider's count from the

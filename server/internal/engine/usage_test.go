@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/compact"
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
@@ -64,14 +65,14 @@ func TestAccountingFollowsProviderUsageForOpenAIAndDeepSeekCacheFields(t *testin
 	if len(fins) != 2 || fins[1].Usage.PromptTokens != 3200 || math.Abs(fins[1].Usage.Cost-t2.Cost) > 1e-12 {
 		t.Fatalf("turnFinished usage %+v", fins)
 	}
-	if c, ok := fins[1].Payload.(engine.ContextPayload); !ok || c.UsedTokens != 1750 {
+	if c, ok := fins[1].Payload.(eventdata.ContextUse); !ok || c.UsedTokens != 1750 {
 		t.Fatalf("turnFinished context %+v", fins[1].Payload)
 	}
 	usages := x.EventsOf(sid, kinds.Usage)
 	if len(usages) != 3 {
 		t.Fatalf("%d usage events", len(usages))
 	}
-	if c, ok := usages[1].Payload.(engine.ContextPayload); !ok || c.UsedTokens != 1600 || usages[1].Usage.CachedTokens != 1200 {
+	if c, ok := usages[1].Payload.(eventdata.ContextUse); !ok || c.UsedTokens != 1600 || usages[1].Usage.CachedTokens != 1200 {
 		t.Fatalf("usage event %+v", usages[1])
 	}
 	// Accounting survives a restart.

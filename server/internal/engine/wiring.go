@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/govibe/govibe/protocol/kinds"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/govibe/govibe/protocol/kinds"
 
 	"go.uber.org/zap"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent/slashcmd"
 	"github.com/govibe/govibe/server/internal/agent/titles"
 	"github.com/govibe/govibe/server/internal/agent/turninput"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/gate/approval"
 	"github.com/govibe/govibe/server/internal/gate/hooks"
 	"github.com/govibe/govibe/server/internal/gate/shellcheck"
@@ -215,7 +217,7 @@ func (e *Engine) wire() {
 	e.hooks = hooks.NewManager(hooks.ManagerOptions{Home: home, Roots: o.Roots, Trusted: trusted,
 		UserSetting: func() json.RawMessage { return turninput.UserHooks(e.Settings()) }, State: st,
 		Publish: func(sid, turnID string, run hooks.Run) {
-			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: HookPayload(run)})
+			bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Hook, Text: run.Command, Status: run.Result, Payload: eventview.Hook(run)})
 		},
 		Transcript: e.TurnInput.Transcript, PermissionMode: e.TurnInput.PermissionMode,
 		Notice: notice, Tr: tr, Log: log})

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/agent/review/reviewers"
@@ -33,7 +35,7 @@ type planHost struct {
 }
 
 func (h planHost) PublishTodo(sid, turnID, tag string, p scheduler.Plan) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Todo, SubAgentTag: tag, Payload: TodoPayload(p)})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Todo, SubAgentTag: tag, Payload: eventview.Todo(p)})
 }
 
 func (h planHost) Running(sid string) bool { return h.running(sid) }
@@ -65,7 +67,7 @@ func (h reviewHost) Client(sid, model string) (llm.Client, string, error) {
 }
 
 func (h reviewHost) PublishReview(t reviewers.Target, card *reviewers.Card) {
-	h.bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Review, Payload: ReviewPayload{Card: card}})
+	h.bus.Publish(Event{SessionID: t.SessionID, TurnID: t.TurnID, MessageID: t.MessageID, Kind: kinds.Review, Payload: eventview.Review(*card)})
 }
 
 func (h reviewHost) Notice(t reviewers.Target, text string) {
@@ -96,7 +98,7 @@ func (h rollbackHost) PublishNotice(sid string, m store.Message, text string) {
 }
 
 func (h rollbackHost) PublishTurnSnapshots(sid, turnID string, refs []rollback.TurnSnapshot) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Payload: SnapshotsPayload(refs)})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Snapshots, MessageID: turnID, Payload: eventview.Snapshots(refs)})
 }
 
 func (h rollbackHost) PublishTurnRolledBack(sid, turnID string) {
@@ -119,7 +121,7 @@ type modesHost struct {
 }
 
 func (h modesHost) Publish(sid, turnID string, p moderun.Panel) {
-	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Mode, Payload: ModePayload(p)})
+	h.bus.Publish(Event{SessionID: sid, TurnID: turnID, Kind: kinds.Mode, Payload: eventview.Mode(p)})
 }
 
 func (h modesHost) SessionExists(ctx context.Context, sid string) error {
@@ -185,7 +187,7 @@ func (h slashHost) PublishNotice(sid, job string, m store.Message, text string) 
 func (h slashHost) PublishFinished(ctx context.Context, sid, job string, withContext bool) {
 	ev := Event{SessionID: sid, TurnID: job, Kind: kinds.TurnFinished, SubAgentTag: TagFree, Status: "done"}
 	if withContext {
-		ev.Payload = ContextPayload(h.contextUse(ctx, sid))
+		ev.Payload = eventview.Context(h.contextUse(ctx, sid))
 	}
 	h.bus.Publish(ev)
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/govibe/govibe/protocol/kinds"
 
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 )
@@ -33,8 +32,8 @@ func TestContextFilesOnceThenChanges(t *testing.T) {
 		t.Fatalf("AGENTS.md must be in the first user message and not the system prompt:\n%s", first.LastUserMessage())
 	}
 	msgs := x.EventsOf(sid, kinds.Message)
-	if ex, ok := msgs[0].Payload.(engine.UserExtras); !ok || len(ex.ContextFiles) != 1 || ex.ContextFiles[0] != "AGENTS.md" {
-		t.Fatalf("the UI was not told which context files were sent: %#v", msgs[0].Payload)
+	if ex := msgs[0].Extras; ex == nil || len(ex.ContextFiles) != 1 || ex.ContextFiles[0] != "AGENTS.md" {
+		t.Fatalf("the UI was not told which context files were sent: %#v", msgs[0].Extras)
 	}
 
 	// The sub-folder's AGENTS.md reaches the model in the same turn, with
@@ -83,8 +82,8 @@ func TestMentionsExpandedBeforeTheModelCall(t *testing.T) {
 	if !strings.Contains(u, "<attachments>") || !strings.Contains(u, "MENTIONED-CONTENT") || strings.Contains(u, "root:x:0") {
 		t.Fatalf("attachments in the model message:\n%s", u)
 	}
-	ex, ok := x.EventsOf(sid, kinds.Message)[0].Payload.(engine.UserExtras)
-	if !ok || len(ex.Attachments) != 2 {
+	ex := x.EventsOf(sid, kinds.Message)[0].Extras
+	if ex == nil || len(ex.Attachments) != 2 {
 		t.Fatalf("attachments for the UI: %#v", ex)
 	}
 	if a := ex.Attachments[0]; a.Raw != "@notes.txt" || a.Chars == 0 || a.Error != "" {

@@ -9,11 +9,11 @@
 //
 // Bus is generic over its event type, and the engine's is
 // Bus[engine.Event, *engine.Event]. The event stays in the engine because what it carries is
-// the engine's vocabulary: its Payload is a closed set of the engine's types
-// (todo plans, review cards, mode panels, snapshots, hook runs), converted at
-// the edge through engine.PayloadSink. Moving Event here would have moved
-// that whole set with it and made this package import the capabilities it
-// sits below; instead the bus asks of an event only the little it needs
+// the engine's vocabulary: its envelope names the engine's records (a
+// user message's extras, a compaction's divider) and its Payload is one of
+// protocol/eventdata's closed set. Moving Event here would have moved that
+// envelope with it and made this package import the capabilities it sits
+// below; instead the bus asks of an event only the little it needs
 // (its session, its seq, whether it continues a delta and with what text),
 // through the Event constraint's pointer methods, and imports no other
 // package of GoVibe (a test keeps it a leaf).

@@ -5,8 +5,8 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/agent/modes"
-	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 )
 
 func (s *Server) ChatSetMode(ctx context.Context, p *protocol.ChatSetModeParams) (*protocol.Empty, error) {
@@ -57,11 +57,12 @@ func modeState(ctx context.Context, eng *engine.Engine, sid string) *protocol.Mo
 	out := &protocol.ModeState{Mode: string(m)}
 	switch m {
 	case modes.Phases:
-		out = toPhasesState(eng.Modes.Progress(ctx, sid))
+		ph := eventview.Phases(eng.Modes.Progress(ctx, sid))
+		out = &ph
 	case modes.Reconcile:
 		if v, ok := eng.Modes.ReconcileState(ctx, sid); ok {
-			out.Reconcile = toReconcileState(v)
-			out.State = out.Reconcile.Phase
+			r := eventview.Reconcile(v)
+			out.Reconcile, out.State = &r, r.Phase
 		}
 	}
 	return out
@@ -89,18 +90,4 @@ func (s *Server) ReconcileResume(ctx context.Context, p *protocol.ReconcileParam
 		return nil, reconcileError(eng, err)
 	}
 	return &protocol.ChatSendResult{SessionID: sid, TurnID: tid}, nil
-}
-
-func toPhasesState(pl modes.Progress) *protocol.ModeState {
-	return &protocol.ModeState{Mode: string(modes.Phases), State: string(pl.State), Findings: pl.Findings, Plan: pl.Plan,
-		Step: pl.Step, Log: pl.Log, Reason: pl.Reason}
-}
-
-func toReconcileState(v moderun.ReconcileView) *protocol.ReconcileState {
-	m := v.Run.Manifest
-	b, _ := modes.EncodeManifest(m)
-	diffs := append([]int{}, v.Run.Diffs...)
-	return &protocol.ReconcileState{Name: m.Metadata.Name, Intent: m.Spec.Intent, Approved: m.Metadata.Approved, Manifest: string(b),
-		Phase: m.Status.Phase, CurrentLoop: m.Status.CurrentLoop, LastError: m.Status.LastError, Step: string(v.Run.Step),
-		Agent: v.Agent, Running: v.Running, Baseline: v.Run.Baseline, Diffs: diffs, MaxLoops: v.MaxLoops, SpecRetries: v.Run.SpecRetries}
 }

@@ -3,11 +3,11 @@ package server
 import (
 	"encoding/json"
 
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/workspace/rollback"
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/protocol/kinds"
-	"github.com/govibe/govibe/server/internal/agent/review/reviewers"
 	"github.com/govibe/govibe/server/internal/agent/turninput"
 	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/gate/approval"
@@ -20,7 +20,8 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 	w := protocol.ChatEvent{SessionID: e.SessionID, Seq: e.Seq, TurnID: e.TurnID, Kind: e.Kind, MessageID: e.MessageID,
 		SubAgentTag: e.SubAgentTag, Text: e.Text, Status: e.Status}
 	if e.Usage != nil {
-		w.Usage = toUsage(e.Usage.Usage)
+		u := eventview.Usage(e.Usage.Usage)
+		w.Usage = &u
 	}
 	if e.Tool != nil {
 		w.Tool = &protocol.ToolEvent{CallID: e.Tool.CallID, Name: e.Tool.Name, Arguments: e.Tool.Arguments, Summary: e.Tool.Summary,
@@ -36,7 +37,13 @@ func toChatEvent(e engine.Event) protocol.ChatEvent {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: role, Status: "done",
 			SubAgentTag: e.SubAgentTag, Origin: e.Origin, BTW: e.BTW, Parts: []protocol.Part{{Type: "text", Text: e.Text}}}
 	}
-	e.SendPayload(wirePayload{e: e, w: &w})
+	if e.Extras != nil && w.Message != nil {
+		setExtras(w.Message, *e.Extras)
+	}
+	if e.Divider != nil {
+		w.Message = compactionMessage(e, *e.Divider)
+	}
+	w.Put(e.Payload)
 	if e.Kind == kinds.TurnStarted {
 		w.Message = &protocol.Message{ID: e.MessageID, SessionID: e.SessionID, Seq: e.MessageSeq, TurnID: e.TurnID, Role: "assistant", Status: "pending",
 			SubAgentTag: e.SubAgentTag, BTW: e.BTW, Parts: []protocol.Part{}}
@@ -56,17 +63,10 @@ func toConfirmRequest(c approval.Confirm) protocol.ConfirmRequest {
 		w.Analysis = &protocol.ShellAnalysis{Class: c.Analysis.Class, Reasons: c.Analysis.Reasons}
 	}
 	if c.Review != nil {
-		w.Review = toReviewCard(c.Review)
+		r := eventview.Review(*c.Review)
+		w.Review = &r
 	}
 	return w
-}
-
-func toReviewCard(r *reviewers.Card) *protocol.ReviewCard {
-	out := &protocol.ReviewCard{Kind: r.Kind, Approved: r.Approved, Suggestion: r.Suggestion, DurationMs: r.DurationMs, Unavailable: r.Unavailable}
-	for _, p := range r.Problems {
-		out.Problems = append(out.Problems, protocol.ReviewProblem{Severity: p.Severity, Message: p.Message, Location: p.Location})
-	}
-	return out
 }
 
 func toSessionInfo(s sessions.Summary) protocol.SessionInfo {
@@ -79,7 +79,8 @@ func toMessage(m store.Message) protocol.Message {
 		SubAgentTag: m.SubAgentTag, HiddenFromLLM: m.HiddenFromLLM, BTW: m.BTWBranch != "", Origin: m.Origin, Created: m.Created.UnixMilli(),
 		Parts: make([]protocol.Part, 0, len(m.Parts))}
 	if m.Usage != nil {
-		w.Usage = toUsage(*m.Usage)
+		u := eventview.Usage(*m.Usage)
+		w.Usage = &u
 	}
 	for _, p := range m.Parts {
 		wp := protocol.Part{Type: string(p.Kind), Text: p.Text}
@@ -130,14 +131,6 @@ func toFileChanges(cs []snapshot.Change) []protocol.FileChange {
 			continue
 		}
 		out = append(out, protocol.FileChange{Path: c.Path, Kind: string(c.Kind)})
-	}
-	return out
-}
-
-func toTurnSnapshots(refs []rollback.TurnSnapshot) []protocol.TurnSnapshot {
-	out := make([]protocol.TurnSnapshot, 0, len(refs))
-	for _, r := range refs {
-		out = append(out, protocol.TurnSnapshot{Root: r.Root, ID: r.ID})
 	}
 	return out
 }

@@ -5,25 +5,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent/compact"
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/engine"
-	"github.com/govibe/govibe/server/internal/model/llm"
-	"github.com/govibe/govibe/server/internal/model/usage"
 )
-
-func toContextUse(c usage.Context) *protocol.ContextUse {
-	return &protocol.ContextUse{UsedTokens: c.UsedTokens, WindowTokens: c.WindowTokens, SessionCost: c.Session.Cost,
-		SessionUsage: *toUsage(c.Session.Usage), Profile: c.Profile}
-}
-
-// toUsage is the wire's usage: tokens, the cache figure's reported part
-// (unknown when 0), whether prices exist, and a request's miss cause.
-func toUsage(u llm.Usage) *protocol.Usage {
-	w := &protocol.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, CachedTokens: u.CachedTokens, Cost: u.Cost,
-		CacheReportedTokens: u.CacheReportedTokens, Priced: u.Priced}
-	if u.Miss.Cause != "" {
-		w.CacheMiss = &protocol.CacheMiss{Cause: u.Miss.Cause, Detail: u.Miss.Detail, Message: u.Miss.Message}
-	}
-	return w
-}
 
 // compactionMeta marks a divider's notice so the UI renders it as the
 // "Earlier messages were summarised" line that can show the summary, with
@@ -41,7 +23,7 @@ func compactionMeta(saved, messages int, kept *compact.KeptCounts) map[string]an
 
 // compactionMessage is the divider event message as session/load returns
 // it, so a live client and a reloaded one show the same thing.
-func compactionMessage(e engine.Event, info engine.CompactionInfo) *protocol.Message {
+func compactionMessage(e engine.Event, info compaction.Info) *protocol.Message {
 	if info.MessageID == "" {
 		return nil
 	}

@@ -1,54 +1,93 @@
 package server
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
-	"github.com/govibe/govibe/protocol"
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
-	"github.com/govibe/govibe/server/internal/agent/modes"
-	"github.com/govibe/govibe/server/internal/agent/modes/moderun"
-	"github.com/govibe/govibe/server/internal/agent/review/reviewers"
+	"github.com/govibe/govibe/server/internal/agent/turninput"
 	"github.com/govibe/govibe/server/internal/engine"
 )
 
-// Every payload the engine sends reaches its wire field. The compiler
-// already refuses a payload type without a converter (wirePayload must be
-// an engine.PayloadSink); this checks that each converter fills its field.
+// Every payload type the engine can publish reaches the wire under its own
+// field, unchanged: the event's JSON holds the payload's JSON at
+// p.Field(), and nothing else of the payload set.
 func TestEveryPayloadReachesTheWire(t *testing.T) {
-	progress := modes.Progress{State: modes.Done}
-	cases := []struct {
-		name    string
-		ev      engine.Event
-		present func(protocol.ChatEvent) bool
-	}{
-		{"extras", engine.Event{Kind: kinds.Message, Payload: engine.UserExtras{ContextFiles: []string{"AGENTS.md"}}},
-			func(w protocol.ChatEvent) bool { return w.Message != nil && len(w.Message.ContextFiles) == 1 }},
-		{"hook", engine.Event{Kind: kinds.Hook, Payload: engine.HookPayload{Command: "echo"}},
-			func(w protocol.ChatEvent) bool { return w.Hook != nil && w.Hook.Command == "echo" }},
-		{"context", engine.Event{Kind: kinds.Usage, Payload: engine.ContextPayload{UsedTokens: 7}},
-			func(w protocol.ChatEvent) bool { return w.Context != nil && w.Context.UsedTokens == 7 }},
-		{"todo", engine.Event{Kind: kinds.Todo, Payload: engine.TodoPayload{Goal: "g"}},
-			func(w protocol.ChatEvent) bool { return w.Todo != nil }},
-		{"compaction", engine.Event{Kind: kinds.Compaction, Payload: engine.CompactionInfo{Info: compaction.Info{MessageID: "m"}}},
-			func(w protocol.ChatEvent) bool { return w.Context != nil && w.Message != nil && w.Message.ID == "m" }},
-		{"review", engine.Event{Kind: kinds.Review, Payload: engine.ReviewPayload{Card: &reviewers.Card{Kind: "plan"}}},
-			func(w protocol.ChatEvent) bool { return w.Review != nil && w.Review.Kind == "plan" }},
-		{"mode switch", engine.Event{Kind: kinds.Mode, Payload: engine.ModePayload{Switched: modes.Phases}},
-			func(w protocol.ChatEvent) bool { return w.Mode != nil && w.Mode.Mode == string(modes.Phases) }},
-		{"phases", engine.Event{Kind: kinds.Mode, Payload: engine.ModePayload{Phases: &progress}},
-			func(w protocol.ChatEvent) bool { return w.Mode != nil && w.Mode.State == string(modes.Done) }},
-		{"reconcile", engine.Event{Kind: kinds.Mode, Payload: engine.ModePayload{Reconcile: &moderun.ReconcileView{}}},
-			func(w protocol.ChatEvent) bool { return w.Mode != nil && w.Mode.Reconcile != nil }},
-		{"snapshots", engine.Event{Kind: kinds.Snapshots, Payload: engine.SnapshotsPayload{{Root: "/r", ID: "s"}}},
-			func(w protocol.ChatEvent) bool { return len(w.Snapshots) == 1 }},
-		{"notification", engine.Event{Kind: kinds.Notification, Payload: engine.Notification{Severity: "info", Message: "hi"}},
-			func(w protocol.ChatEvent) bool { return w.Notification != nil && w.Notification.Message == "hi" }},
+	for _, zero := range eventdata.All {
+		p := filled(t, zero)
+		w := toChatEvent(engine.Event{SessionID: "s", Kind: kinds.Usage, Payload: p})
+		b, err := json.Marshal(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(p)
+		if got := fields[p.Field()]; string(got) != string(want) {
+			t.Errorf("%T: wire field %q is %s, want %s", p, p.Field(), got, want)
+		}
+		for _, other := range eventdata.All {
+			if other.Field() != p.Field() && fields[other.Field()] != nil {
+				t.Errorf("%T also filled %q", p, other.Field())
+			}
+		}
 	}
-	for _, c := range cases {
-		c.ev.SessionID = "s"
-		if w := toChatEvent(c.ev); !c.present(w) {
-			t.Errorf("%s: the payload did not reach the wire: %+v", c.name, w)
+}
+
+// The envelope's message pieces: a user message's extras and a
+// compaction's divider become the event's message.
+func TestMessageEventsCarryTheirExtrasAndDivider(t *testing.T) {
+	w := toChatEvent(engine.Event{SessionID: "s", Kind: kinds.Message, Extras: &turninput.Extras{ContextFiles: []string{"AGENTS.md"}}})
+	if w.Message == nil || len(w.Message.ContextFiles) != 1 {
+		t.Errorf("extras: %+v", w.Message)
+	}
+	w = toChatEvent(engine.Event{SessionID: "s", Kind: kinds.Compaction, Divider: &compaction.Info{MessageID: "m", Notice: "n"},
+		Payload: eventdata.ContextUse{UsedTokens: 7}})
+	if w.Message == nil || w.Message.ID != "m" || w.Context == nil || w.Context.UsedTokens != 7 {
+		t.Errorf("compaction: %+v", w)
+	}
+}
+
+// filled returns zero with every field set to something non-zero, so a
+// field the wire dropped would show.
+func filled(t *testing.T, zero eventdata.Payload) eventdata.Payload {
+	v := reflect.New(reflect.TypeOf(zero)).Elem()
+	fill(v, 0)
+	p, ok := v.Interface().(eventdata.Payload)
+	if !ok {
+		t.Fatalf("%T", zero)
+	}
+	return p
+}
+
+func fill(v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(3)
+	case reflect.Float64:
+		v.SetFloat(0.5)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			fill(v.Field(i), depth)
+		}
+	case reflect.Pointer:
+		if depth < 3 {
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem(), depth+1)
+		}
+	case reflect.Slice:
+		if depth < 3 {
+			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+			fill(v.Index(0), depth+1)
 		}
 	}
 }

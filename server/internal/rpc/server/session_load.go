@@ -5,6 +5,7 @@ import (
 
 	"github.com/govibe/govibe/protocol"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/engine/eventview"
 	"github.com/govibe/govibe/server/internal/storage/store"
 )
 
@@ -36,7 +37,7 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		if w.Role == "user" && (m.SubAgentTag == "" || m.SubAgentTag == engine.TagFree) && (m.Origin == "" || m.Origin == store.OriginControl) {
 			w.TurnID = m.ID
 			if refs := turns[m.ID]; len(refs) > 0 {
-				w.Snapshots = toTurnSnapshots(refs)
+				w.Snapshots = eventview.Snapshots(refs)
 			}
 		}
 		if ex, ok := extras[m.ID]; ok && w.Role == "user" {
@@ -52,11 +53,15 @@ func (s *Server) SessionLoad(ctx context.Context, p *protocol.SessionLoadParams)
 		}
 		out.SubAgents = append(out.SubAgents, run)
 	}
-	out.Todo = toTodoState(l.Todo)
+	if l.Todo != nil {
+		todo := eventview.Todo(*l.Todo)
+		out.Todo = &todo
+	}
 	out.Mode = string(eng.Modes.Mode(ctx, p.SessionID))
 	out.ModeState = modeState(ctx, eng, p.SessionID)
 	markCompactions(out.Messages, eng.Compaction.Records(ctx, p.SessionID))
-	out.Context = toContextUse(eng.ContextUse(ctx, p.SessionID))
+	use := eventview.Context(eng.ContextUse(ctx, p.SessionID))
+	out.Context = &use
 	for _, c := range l.Pending {
 		out.Pending = append(out.Pending, toConfirmRequest(c))
 	}

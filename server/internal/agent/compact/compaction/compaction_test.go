@@ -115,7 +115,7 @@ func TestCompactionTriggersAtTheThreshold(t *testing.T) {
 	if len(evs) != 1 {
 		t.Fatalf("%d compaction events", len(evs))
 	}
-	info := evs[0].Payload.(engine.CompactionInfo)
+	info := *evs[0].Divider
 	if info.Failed || info.SavedTokens <= 0 || info.Trigger != compaction.TriggerAuto || info.MessageID == "" {
 		t.Fatalf("compaction info %+v", info)
 	}
@@ -299,7 +299,7 @@ func TestFailedOrInflatedSummaryFallsBackWithoutLooping(t *testing.T) {
 						t.Fatal("no old tool output was truncated")
 					}
 					evs := x.EventsOf(sid, kinds.Compaction)
-					if len(evs) != 1 || !evs[0].Payload.(engine.CompactionInfo).Failed {
+					if len(evs) != 1 || !evs[0].Divider.Failed {
 						t.Fatalf("compaction events %+v", evs)
 					}
 				}
@@ -357,7 +357,7 @@ func TestMessagesArrivingMidCompactionAreKept(t *testing.T) {
 	during := x.Track(sid)[len(before):]
 	x.Await("the compaction", func() bool { return len(x.EventsOf(sid, kinds.Compaction)) == 1 })
 	ev := x.EventsOf(sid, kinds.Compaction)[0]
-	if ev.TurnID != job || ev.Payload.(engine.CompactionInfo).Failed {
+	if ev.TurnID != job || ev.Divider.Failed {
 		t.Fatalf("compaction event %+v", ev)
 	}
 	after := x.Track(sid)

@@ -10,7 +10,6 @@ import (
 	"github.com/govibe/govibe/server/internal/agent/compact"
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/agent/compact/sessioncompact"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/engine/enginetest"
 	"github.com/govibe/govibe/server/internal/host/config"
 	"github.com/govibe/govibe/server/internal/model/llm"
@@ -145,9 +144,9 @@ func TestDominantReadAboveTheThresholdIsShortenedAndTheRestSummarised(t *testing
 	if len(evs) != 1 {
 		t.Fatalf("%d compaction events, want 1", len(evs))
 	}
-	info := evs[0].Payload.(engine.CompactionInfo)
+	info := *evs[0].Divider
 	if info.Trigger != compaction.TriggerAuto || info.Failed || info.Shortened <= 0 || info.Messages == 0 || info.Summary == "" {
-		t.Fatalf("info %+v", info.Info)
+		t.Fatalf("info %+v", info)
 	}
 	tr := x.Track(sid)
 	if !strings.HasPrefix(tr[0].Content, compact.SummaryPrefix) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent/modes"
 	"github.com/govibe/govibe/server/internal/engine"
@@ -168,7 +169,7 @@ func TestPhasesModeTransitions(t *testing.T) {
 	}
 	progress := 0
 	for _, ev := range x.EventsOf(sess.ID, kinds.Mode) {
-		if pl, ok := ev.Payload.(engine.ModePayload); ok && pl.Phases != nil {
+		if pl, ok := ev.Payload.(eventdata.ModeState); ok && pl.Mode == string(modes.Phases) && pl.State != "" {
 			progress++
 		}
 	}

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govibe/govibe/protocol/eventdata"
 	"github.com/govibe/govibe/protocol/kinds"
 	"github.com/govibe/govibe/server/internal/agent"
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/agent/scheduler"
-	"github.com/govibe/govibe/server/internal/engine"
 	"github.com/govibe/govibe/server/internal/model/llm"
 	"github.com/govibe/govibe/server/internal/model/llm/scripted"
 	"github.com/govibe/govibe/server/internal/storage/store"
@@ -109,9 +109,12 @@ func TestScheduleThreeItemsWithSendBack(t *testing.T) {
 	if len(todos) < 10 {
 		t.Fatalf("only %d todo events", len(todos))
 	}
-	last := scheduler.Plan(todos[len(todos)-1].Payload.(engine.TodoPayload))
-	if statuses(&last) != "A=done/1 B=done/2 C=done/1" {
-		t.Fatalf("last todo event %s", statuses(&last))
+	var got []string
+	for _, it := range todos[len(todos)-1].Payload.(eventdata.TodoState).Items {
+		got = append(got, fmt.Sprintf("%s=%s/%d", it.Title, it.Status, it.Attempts))
+	}
+	if s := strings.Join(got, " "); s != "A=done/1 B=done/2 C=done/1" {
+		t.Fatalf("last todo event %s", s)
 	}
 	// The context block counts a plan only while it has items remaining.
 	if p := x.E.Plans.Todo(context.Background(), sid); p != nil && p.Remaining() > 0 {
