@@ -140,11 +140,12 @@ const startupProbeJS = `(marker) => {
   const nav = performance.getEntriesByType('navigation')[0];
   const input = q('[data-testid=chat-input]');
   const usable = !!input && !input.disabled && !input.readOnly;
-  let shown = false;
+  let shown = false, tail = '';
   if (usable && !q('[data-testid=server-banner]')) {
     const msgs = document.querySelectorAll('[data-testid=message-assistant]');
     const last = msgs[msgs.length - 1];
     shown = !!last && last.textContent.includes(marker);
+    tail = last ? last.textContent.slice(-60) : '(no assistant message)';
   }
   const marks = {};
   if (input) {
@@ -157,7 +158,7 @@ const startupProbeJS = `(marker) => {
     } catch {}
   }
   const seen = !!q('.monaco-workbench .part.activitybar');
-  return { now, seen, origin: performance.timeOrigin, wb: wb ? performance.timeOrigin + wb.startTime : 0, nav: nav ? performance.timeOrigin : 0, usable, shown, marks };
+  return { now, seen, origin: performance.timeOrigin, wb: wb ? performance.timeOrigin + wb.startTime : 0, nav: nav ? performance.timeOrigin : 0, usable, shown, tail, marks };
 }`
 
 // measureStartup waits for the workbench, clicks GoVibe's activity-bar
@@ -171,14 +172,17 @@ func (h *harness) measureStartup(n int, click bool, since time.Time) startupMome
 	sinceMS := float64(since.UnixMilli()) - 1000
 	marker := fmt.Sprintf("Message %d explains", n-1)
 	var wb, seen, nav, input, shown float64
-	mainErr := "" // why the main frame did not answer, if it did not
+	mainErr := ""     // why the main frame did not answer, if it did not
+	var last []string // what the frames with a usable input answered, for a timeout
 	marks := map[string]int64{}
 	deadline := time.Now().Add(startupTimeout * time.Millisecond)
 	clicked := !click
 	for shown == 0 {
 		if time.Now().After(deadline) {
-			h.t.Fatalf("start-up: the session's last message %q was not shown within %d s", marker, startupTimeout/1000)
+			h.t.Fatalf("start-up: the session's last message %q was not shown within %d s (main frame: %q; input usable: %v; last answers: %s)",
+				marker, startupTimeout/1000, mainErr, input > 0, strings.Join(last, "; "))
 		}
+		last = last[:0]
 		frames := append([]playwright.Frame{h.Page.MainFrame()}, h.Page.Frames()...)
 		for i, f := range frames {
 			v, err := f.Evaluate(startupProbeJS, marker)
@@ -189,6 +193,9 @@ func (h *harness) measureStartup(n int, click bool, since time.Time) startupMome
 				continue // a frame that went away or is not loaded yet
 			}
 			r, _ := v.(map[string]any)
+			if r["usable"] == true {
+				last = append(last, fmt.Sprintf("frame %d: usable, shown %v, last message %q", i, r["shown"], r["tail"]))
+			}
 			now, _ := toFloat(r["now"])
 			if origin, _ := toFloat(r["origin"]); origin < sinceMS {
 				if i == 0 {
@@ -230,6 +237,9 @@ func (h *harness) measureStartup(n int, click bool, since time.Time) startupMome
 		// No mark (a reloaded page may not repeat it): when the poll first
 		// saw the activity bar.
 		wb = seen
+	}
+	for k, v := range exthostMoments(h.Dirs.userData) {
+		marks[k] = v
 	}
 	m := startupMoments{Workbench: int64(wb - nav), Input: int64(input - wb), Shown: int64(shown - wb), Marks: map[string]int64{}}
 	for k, v := range marks {
@@ -288,4 +298,42 @@ func loadAvg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// exthostMoments reads the newest extension host's log (VS Code's own,
+// under the user-data dir) for when its code had loaded ("Extension host
+// with pid N started") and when it began activating GoVibe, as epoch ms:
+// with extension/exthost (the process's start) and extension/activate
+// (GoVibe's activate() running) they split the wait before activation
+// into VS Code's and GoVibe's parts.
+func exthostMoments(userData string) map[string]int64 {
+	logs, _ := filepath.Glob(filepath.Join(userData, "logs", "*", "exthost*", "remoteexthost.log"))
+	var newest string
+	var newestMod time.Time
+	for _, p := range logs {
+		if st, err := os.Stat(p); err == nil && st.ModTime().After(newestMod) {
+			newest, newestMod = p, st.ModTime()
+		}
+	}
+	out := map[string]int64{}
+	b, err := os.ReadFile(newest)
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if len(line) < 23 {
+			continue
+		}
+		at, err := time.ParseInLocation("2006-01-02 15:04:05.000", line[:23], time.Local)
+		if err != nil {
+			continue
+		}
+		switch {
+		case strings.Contains(line, "Extension host with pid") && out["vscode/exthost-loaded"] == 0:
+			out["vscode/exthost-loaded"] = at.UnixMilli()
+		case strings.Contains(line, "_doActivateExtension govibe.govibe") && out["vscode/activating"] == 0:
+			out["vscode/activating"] = at.UnixMilli()
+		}
+	}
+	return out
 }
