@@ -18,6 +18,21 @@ const PayloadsFile = "payloads_gen.go"
 type payloadField struct {
 	goName, json, goType, typeName string
 	slice                          bool
+	t                              reflect.Type
+}
+
+// payloadStructFields are Payloads' fields as reflection would list them
+// once payloads_gen.go is current, for the TypeScript.
+func payloadStructFields() []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range payloadFields() {
+		t := f.t
+		if !f.slice {
+			t = reflect.PointerTo(t)
+		}
+		out = append(out, reflect.StructField{Name: f.goName, Type: t, Tag: reflect.StructTag(`json:"` + f.json + `,omitempty"`)})
+	}
+	return out
 }
 
 func payloadFields() []payloadField {
@@ -25,7 +40,7 @@ func payloadFields() []payloadField {
 	for _, p := range eventdata.All {
 		t := reflect.TypeOf(p)
 		f := payloadField{goName: strings.ToUpper(p.Field()[:1]) + p.Field()[1:], json: p.Field(), typeName: "eventdata." + t.Name(),
-			slice: t.Kind() == reflect.Slice}
+			slice: t.Kind() == reflect.Slice, t: t}
 		f.goType = f.typeName
 		if !f.slice {
 			f.goType = "*" + f.typeName

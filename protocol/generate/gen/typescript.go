@@ -123,6 +123,13 @@ func fieldsOf(t reflect.Type) []reflect.StructField {
 	var out []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
+		if f.Anonymous && f.Type == reflect.TypeOf(protocol.Payloads{}) {
+			// From eventdata.All, not from the compiled Payloads: that is
+			// the previous run's output, so one run of the generator
+			// brings both files up to date.
+			out = append(out, payloadStructFields()...)
+			continue
+		}
 		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
 			out = append(out, fieldsOf(f.Type)...)
 			continue
