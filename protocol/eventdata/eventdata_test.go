@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,24 +53,5 @@ func TestAllListsEveryPayload(t *testing.T) {
 	}
 	if len(declared) != len(All) {
 		t.Errorf("%d payload types declared, %d listed", len(declared), len(All))
-	}
-}
-
-// The package is a leaf: the engine imports it, so it must not bring the
-// wire contract (or anything else) with it.
-func TestIsALeaf(t *testing.T) {
-	entries, _ := os.ReadDir(".")
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), e.Name(), nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, im := range f.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			t.Errorf("%s imports %s", e.Name(), p)
-		}
 	}
 }

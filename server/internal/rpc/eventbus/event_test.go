@@ -1,14 +1,10 @@
 package eventbus
 
 import (
-	"go/parser"
-	"go/token"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/govibe/govibe/protocol/kinds"
+	"github.com/govibe/govibe/server/internal/test/goimports"
 )
 
 // event is the tests' event: the fields the bus reads, with the engine's
@@ -41,22 +37,11 @@ func (e *event) Continues(prev *event) bool {
 // so nothing here may import another package of GoVibe (the engine's Event
 // and its payloads stay the engine's).
 func TestIsALeaf(t *testing.T) {
-	entries, err := os.ReadDir(".")
+	ims, err := goimports.Internal(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), e.Name(), nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, im := range f.Imports {
-			if p, _ := strconv.Unquote(im.Path.Value); strings.HasPrefix(p, "github.com/govibe/govibe/") {
-				t.Errorf("%s imports %s: the bus asks what it needs of an event through the Event constraint", e.Name(), p)
-			}
-		}
+	for _, im := range ims {
+		t.Errorf("%s imports %s: the bus asks what it needs of an event through the Event constraint", im.File, im.Path)
 	}
 }

@@ -1,12 +1,9 @@
 package sessionstate
 
 import (
-	"go/parser"
-	"go/token"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/govibe/govibe/server/internal/test/goimports"
 )
 
 // TestIsALeaf keeps this package below every capability: the keys of a
@@ -14,23 +11,12 @@ import (
 // here may import another internal package (it once imported modes,
 // review and scheduler for their value types).
 func TestIsALeaf(t *testing.T) {
-	entries, err := os.ReadDir(".")
+	ims, err := goimports.Internal(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), e.Name(), nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, im := range f.Imports {
-			if p, _ := strconv.Unquote(im.Path.Value); strings.HasPrefix(p, "github.com/govibe/govibe/") {
-				t.Errorf("%s imports %s: declare that capability's key in its own package with NewKey", e.Name(), p)
-			}
-		}
+	for _, im := range ims {
+		t.Errorf("%s imports %s: declare that capability's key in its own package with NewKey", im.File, im.Path)
 	}
 }
 
