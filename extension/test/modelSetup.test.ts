@@ -237,3 +237,27 @@ describe('Set API Key', () => {
     expect(shown).toHaveLength(before);
   });
 });
+
+describe('API keys at start-up', () => {
+  it('reads the keys of every profile at once, not one round trip after another', async () => {
+    const { ApiKeys } = await import('../src/host/apiKeys');
+    config.models = [{ name: 'fast', model: 'f' }, { name: 'slow', model: 's' }];
+    recorded.secrets.set('govibe.apiKey', 'sk-default');
+    recorded.secrets.set('govibe.apiKey.slow', 'sk-slow');
+    // Each read answers only once every read has been asked for: reads made
+    // one after another would never finish.
+    const asked: string[] = [];
+    const waiting: Array<() => void> = [];
+    const slowSecrets = {
+      get: (k: string) =>
+        new Promise<string | undefined>((resolve) => {
+          asked.push(k);
+          waiting.push(() => resolve(recorded.secrets.get(k)));
+          if (asked.length === 3) waiting.forEach((w) => w());
+        }),
+    };
+    const keys = await new ApiKeys(slowSecrets as any).load();
+    expect(asked).toEqual(['govibe.apiKey', 'govibe.apiKey.fast', 'govibe.apiKey.slow']);
+    expect(keys).toEqual({ '': 'sk-default', slow: 'sk-slow' });
+  });
+});

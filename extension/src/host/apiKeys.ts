@@ -6,14 +6,20 @@ import { SECTION, findPlainKeys, modelsWithoutKey, profileNames, secretKey } fro
 export class ApiKeys {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  /** Keys from SecretStorage for the default slot and every profile. */
+  /**
+   * Keys from SecretStorage for the default slot and every profile. The
+   * reads go out together: each is a round trip to the window, which is
+   * busy while it starts, and the server's start waits for them.
+   */
   async load(): Promise<Record<string, string>> {
     const cfg = vscode.workspace.getConfiguration(SECTION);
+    const profiles = ['', ...profileNames((k) => cfg.get(k))];
+    const keys = await Promise.all(profiles.map((p) => this.secrets.get(secretKey(p))));
     const out: Record<string, string> = {};
-    for (const profile of ['', ...profileNames((k) => cfg.get(k))]) {
-      const key = await this.secrets.get(secretKey(profile));
-      if (key) out[profile] = key;
-    }
+    profiles.forEach((p, i) => {
+      const key = keys[i];
+      if (key) out[p] = key;
+    });
     return out;
   }
 
