@@ -66,7 +66,8 @@ func TestScenarioPlanModeEditAndRun(t *testing.T) {
 
 // Phases mode: the panel follows the machine from EXPLORING to DONE and
 // shows the reported plan; it fits the default sidebar width. VERIFYING's
-// shell refuses a command that writes (rm), before any confirmation.
+// shell refuses a command that writes (rm), before any confirmation, and
+// the chat shows the refusal as the step's rule, not as an error.
 func TestScenarioPhasesPanel(t *testing.T) {
 	report := func(name string, args map[string]any) modelReply {
 		return modelReply{ToolCalls: []modelToolCall{toolCall(name, args)}}
@@ -97,6 +98,16 @@ func TestScenarioPhasesPanel(t *testing.T) {
 	}
 	for i := 0; i < 5; i++ {
 		h.expectInView(panel.Locator(selPhaseChip).Nth(i), "a phase chip")
+	}
+	// VERIFYING's refusal is the step's rule, not a failure: a neutral card
+	// that says why, and no error anywhere.
+	rm := toolCardNamed(wv, "run_shell_command")
+	if err := h.Expect.Locator(rm).ToHaveAttribute("data-status", "withheld"); err != nil {
+		t.Fatalf("the rm VERIFYING refused is not a neutral card: %v", err)
+	}
+	h.expectText(rm.Locator(selToolWithheld), "Not run: the command rm calc.go is not allowed at this step.")
+	if err := h.Expect.Locator(wv.Locator("[data-testid=error], .tool-error-line")).ToHaveCount(0); err != nil {
+		t.Fatalf("an error is shown for the refused rm: %v", err)
 	}
 	h.shot("phases-done")
 	if out := gitStatus(t, h.Workspace); strings.TrimSpace(out) != "M calc.go" {

@@ -610,16 +610,12 @@ func (r *Run) isReadOnly(name string) bool {
 func (r *Run) runOne(ctx context.Context, c llm.ToolCall) (res tools.Result, suspended bool) {
 	t, why, reason := r.lookup(c.Name)
 	if t == nil {
-		res := tools.Fail(why)
-		res.Display = r.tr("Not run: %s is not available to the model here.", c.Name)
 		if reason != nil {
-			// The person reads the policy's reason too, in their words.
-			res.Display = r.tr("Not run: %s is not available here: %s.", c.Name, reason.In(r.tr))
 			// Withheld by the mode or role, not broken: the chat shows a
-			// neutral card with the reason, not an error.
-			res.Meta = map[string]any{"withheld": true}
+			// neutral card with the policy's reason, in the person's words.
+			return tools.Withheld(why, r.tr("Not run: %s is not available here: %s.", c.Name, reason.In(r.tr))), false
 		}
-		return res, false
+		return tools.FailShown(why, r.tr("Not run: %s is not available to the model here.", c.Name)), false
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -35,7 +35,7 @@ func (s GuardedShell) Run(ctx context.Context, env *Env, raw json.RawMessage) (R
 	}
 	home, _ := os.UserHomeDir()
 	if ok, why := s.Allow(a.Command, shellcheck.Workspace{Roots: s.Roots, Cwd: cwd, Home: home}); !ok {
-		return FailShown("run_shell_command refused: "+why+". Nothing was run.", env.Tr("Not run: the command %s is not allowed at this step.", a.Command)), nil
+		return Withheld("run_shell_command refused: "+why+". Nothing was run.", env.Tr("Not run: the command %s is not allowed at this step.", a.Command)), nil
 	}
 	return s.Tool.Run(ctx, env, raw)
 }

@@ -35,6 +35,10 @@ func TestGuardedShell(t *testing.T) {
 	if err != nil || res.OK || res.Output != "run_shell_command refused: only tests here. Nothing was run." || inner.runs != 0 {
 		t.Fatalf("refused: %+v %v, %d runs", res, err, inner.runs)
 	}
+	// A rule of the step, not a failure: the chat shows it neutrally.
+	if m, _ := res.Meta.(map[string]any); m["withheld"] != true {
+		t.Fatalf("a refused command is not marked withheld: %#v", res.Meta)
+	}
 	if seen.Cwd != filepath.Join(root, "sub") || len(seen.Roots) != 1 || seen.Roots[0] != root {
 		t.Fatalf("workspace %+v", seen)
 	}

@@ -16,6 +16,15 @@ func FailShown(output, display string) Result {
 	return Result{OK: false, Output: output, Display: display}
 }
 
+// Withheld is a call the mode, its step or the agent's role does not run:
+// the model reads output, and the chat shows display on a neutral card
+// ("Not run in this mode"), as a rule followed rather than a failure.
+func Withheld(output, display string) Result {
+	r := FailShown(output, display)
+	r.Meta = map[string]any{"withheld": true}
+	return r
+}
+
 // errShown words an error from the OS or a library for the person: the
 // common kinds map to catalogue messages that keep the path; anything else
 // shows under a translated lead with its detail as it came.

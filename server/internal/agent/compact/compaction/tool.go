@@ -44,7 +44,7 @@ func (t *tool) Run(ctx context.Context, env *tools.Env, _ json.RawMessage) (tool
 	// A compaction is a model request of its own, with its own bounds.
 	defer watchdog.Pause(ctx)()
 	if !t.allowed {
-		return tools.FailShown("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted.",
+		return tools.Withheld("compact is not available inside executor, evaluator or sub-agent runs: only the main conversation can be compacted.",
 			env.Tr("Only the main conversation can be compacted.")), nil
 	}
 	info, err := t.c.Compact(ctx, t.sid, t.turnID, TriggerTool)

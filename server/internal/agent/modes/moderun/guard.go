@@ -43,7 +43,7 @@ func (g pathGuard) Run(ctx context.Context, env *tools.Env, args json.RawMessage
 	}
 	rel := workspaceRel(g.roots, p)
 	if err := g.rule(rel); err != nil {
-		return tools.FailShown(err.Error(), env.Tr("Not written: this step may not change %s.", rel)), nil
+		return tools.Withheld(err.Error(), env.Tr("Not written: this step may not change %s.", rel)), nil
 	}
 	if g.shared != nil && modes.IsSharedConfigPath(rel) {
 		return g.runShared(ctx, env, args, p, rel)

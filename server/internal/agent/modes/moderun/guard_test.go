@@ -47,6 +47,10 @@ func TestStepToolsEnforceThePathRule(t *testing.T) {
 		if err != nil || res.OK != c.ok || (ran == 1) != c.ok {
 			t.Errorf("%s writing %s: %+v %v (ran %d)", c.step, c.path, res, err, ran)
 		}
+		// A refusal is the step's rule: the chat shows it as withheld.
+		if m, _ := res.Meta.(map[string]any); !c.ok && m["withheld"] != true {
+			t.Errorf("%s writing %s: the refusal is not marked withheld: %#v", c.step, c.path, res.Meta)
+		}
 	}
 }
 
