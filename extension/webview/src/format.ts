@@ -35,8 +35,11 @@ export function summarizeArgs(args: string, max = 80, clean?: (s: string) => str
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
       const key = SUMMARY_KEYS.find((k) => typeof o[k] === 'string') ?? Object.keys(o).find((k) => typeof o[k] === 'string');
-      text = key ? String(o[key]) : JSON.stringify(v);
-      if (key && clean) text = clean(text);
+      // No text field: a list of texts (a reported plan's steps) reads
+      // better joined than as JSON.
+      const list = key ? undefined : Object.values(o).find((x): x is string[] => Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string'));
+      text = key ? String(o[key]) : list ? list.join('; ') : JSON.stringify(v);
+      if ((key || list) && clean) text = clean(text);
     }
   } catch {
     // Arguments still streaming or not JSON: show them as they are.

@@ -113,6 +113,11 @@ describe('prose in tool card summaries', () => {
     expect(plainText('')).toBe('');
   });
 
+  test('a call whose arguments hold only a list of texts is summed up by them, not by its JSON', () => {
+    expect(summarizeArgs(JSON.stringify({ steps: ['fix Add in calc.go', 'run the tests'] }))).toBe('fix Add in calc.go; run the tests');
+    expect(summarizeArgs(JSON.stringify({ n: 3 }))).toBe('{"n":3}');
+  });
+
   test('markup is stripped before the summary is cut short, so no half markup is left', () => {
     const q = `**${'word '.repeat(30).trim()}**`;
     const s = summarizeArgs(JSON.stringify({ question: q }), 40, plainText);
