@@ -11,6 +11,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent/scheduler"
 	"github.com/govibe/govibe/server/internal/gate/hooks"
 	"github.com/govibe/govibe/server/internal/model/usage"
+	"github.com/govibe/govibe/server/internal/test/filled"
 	"github.com/govibe/govibe/server/internal/workspace/rollback"
 )
 
@@ -29,7 +30,7 @@ func TestPayloadsCarryEveryField(t *testing.T) {
 		snaps     []rollback.TurnSnapshot
 	)
 	for _, p := range []any{&hook, &use, &plan, &card, &progress, &reconcile, &snaps} {
-		fill(reflect.ValueOf(p).Elem(), 0)
+		filled.Fill(reflect.ValueOf(p).Elem())
 	}
 	switched := moderun.Panel{Switched: modes.Phases}
 	cases := []struct {
@@ -94,47 +95,6 @@ func walk(v reflect.Value, path string, empty *[]string) {
 	default:
 		if v.IsZero() {
 			*empty = append(*empty, path)
-		}
-	}
-}
-
-// fill sets every field under v to something non-zero.
-func fill(v reflect.Value, depth int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString("x")
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		v.SetInt(3)
-	case reflect.Float64:
-		v.SetFloat(0.5)
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Field(i).CanSet() {
-				fill(v.Field(i), depth)
-			}
-		}
-	case reflect.Pointer:
-		if depth < 4 {
-			v.Set(reflect.New(v.Type().Elem()))
-			fill(v.Elem(), depth+1)
-		}
-	case reflect.Slice:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			// Bytes are JSON somewhere (json.RawMessage): valid JSON.
-			v.SetBytes([]byte(`"x"`))
-		} else if depth < 4 {
-			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-			fill(v.Index(0), depth+1)
-		}
-	case reflect.Map:
-		if depth < 4 {
-			v.Set(reflect.MakeMap(v.Type()))
-			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-			fill(k, depth+1)
-			fill(e, depth+1)
-			v.SetMapIndex(k, e)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/govibe/govibe/server/internal/agent/compact/compaction"
 	"github.com/govibe/govibe/server/internal/agent/turninput"
 	"github.com/govibe/govibe/server/internal/engine"
+	"github.com/govibe/govibe/server/internal/test/filled"
 )
 
 // Every payload type the engine can publish reaches the wire under its own
@@ -17,7 +18,7 @@ import (
 // p.Field(), and nothing else of the payload set.
 func TestEveryPayloadReachesTheWire(t *testing.T) {
 	for _, zero := range eventdata.All {
-		p := filled(t, zero)
+		p := filledPayload(t, zero)
 		w := toChatEvent(engine.Event{SessionID: "s", Kind: kinds.Usage, Payload: p})
 		b, err := json.Marshal(w)
 		if err != nil {
@@ -53,41 +54,14 @@ func TestMessageEventsCarryTheirExtrasAndDivider(t *testing.T) {
 	}
 }
 
-// filled returns zero with every field set to something non-zero, so a
+// filledPayload returns zero with every field set to something non-zero, so a
 // field the wire dropped would show.
-func filled(t *testing.T, zero eventdata.Payload) eventdata.Payload {
+func filledPayload(t *testing.T, zero eventdata.Payload) eventdata.Payload {
 	v := reflect.New(reflect.TypeOf(zero)).Elem()
-	fill(v, 0)
+	filled.Fill(v)
 	p, ok := v.Interface().(eventdata.Payload)
 	if !ok {
 		t.Fatalf("%T", zero)
 	}
 	return p
-}
-
-func fill(v reflect.Value, depth int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString("x")
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int64:
-		v.SetInt(3)
-	case reflect.Float64:
-		v.SetFloat(0.5)
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			fill(v.Field(i), depth)
-		}
-	case reflect.Pointer:
-		if depth < 3 {
-			v.Set(reflect.New(v.Type().Elem()))
-			fill(v.Elem(), depth+1)
-		}
-	case reflect.Slice:
-		if depth < 3 {
-			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-			fill(v.Index(0), depth+1)
-		}
-	}
 }
