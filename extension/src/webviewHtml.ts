@@ -1,6 +1,7 @@
 // The chat webview's HTML shell. Pure so the CSP can be unit tested.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { BOOT_ID, BOOT_INPUT_ID, BOOT_SEND_ATTR } from '../shared/bootInput';
 
 export interface WebviewHtmlInput {
   cspSource: string;
@@ -23,6 +24,12 @@ export interface WebviewHtmlInput {
    * own marks to say where the time went.
    */
   startMoments?: Record<string, number>;
+  /**
+   * The chat input the page shows before its script runs
+   * (shared/bootInput.ts): the draft the view saved, and the composer's
+   * placeholder and label in the view's language.
+   */
+  boot?: { draft: string; placeholder: string; label: string };
 }
 
 export function makeNonce(): string {
@@ -52,11 +59,32 @@ export function webviewHtml(i: WebviewHtmlInput): string {
 <title>GoVibe</title>
 </head>
 <body data-start="${a(JSON.stringify(i.startMoments ?? {}))}">
-<div id="root"></div>
+<div id="root"></div>${i.boot ? bootComposer(i.boot, i.nonce) : ''}
 <script type="module" nonce="${a(i.nonce)}">${inlineSafe(i.script, 'script')}</script>
 </body>
 </html>
 `;
+}
+
+/**
+ * The page's own composer: a textarea where the mounted one will be, usable
+ * while the bundle is parsed. Enter (not Shift+Enter, not an IME's) is
+ * kept for the mounted composer to send, not typed as a newline; the
+ * mark govibe/input says when it was first painted (the start-up bench). The
+ * newline after <textarea> is the one HTML drops, so a draft that starts
+ * with a newline keeps it.
+ */
+function bootComposer(b: { draft: string; placeholder: string; label: string }, nonce: string): string {
+  const a = (s: string) => escapeAttr(s);
+  return `
+<footer id="${BOOT_ID}" class="composer boot-composer"><textarea id="${BOOT_INPUT_ID}" class="chat-input" data-testid="chat-input" rows="3" placeholder="${a(b.placeholder)}" aria-label="${a(b.label)}">
+${escapeText(b.draft)}</textarea><div class="composer-bar"></div></footer>
+<script nonce="${a(nonce)}">requestAnimationFrame(() => performance.mark('govibe/input'));
+document.getElementById(${JSON.stringify(BOOT_INPUT_ID)}).addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) return;
+  e.preventDefault();
+  e.currentTarget.setAttribute(${JSON.stringify(BOOT_SEND_ATTR)}, '1');
+});</script>`;
 }
 
 /**
@@ -74,6 +102,11 @@ export function inlineSafe(text: string, tag: 'script' | 'style'): string {
  */
 export function absoluteCodiconFont(css: string, fontUri: string): string {
   return css.replace(/url\((["']?)\.\/codicon\.ttf(\?[^"')]*)?\1\)/g, (_m, q: string, query: string | undefined) => `url(${q}${fontUri}${query ?? ''}${q})`);
+}
+
+/** Text content of an element (a textarea's is raw text: only & and < matter). */
+function escapeText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
 
 function escapeAttr(s: string): string {

@@ -19,7 +19,16 @@ function deferred<T>() {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 /** A ChatView with a visible webview: what it posts, and a way to message it. */
-async function mountView(o: { request: unknown; state: unknown; log?: (l: string) => void; proposals?: unknown; locale?: () => string; extensionDir?: string }) {
+async function mountView(o: {
+  request: unknown;
+  state: unknown;
+  log?: (l: string) => void;
+  proposals?: unknown;
+  locale?: () => string;
+  extensionDir?: string;
+  /** The state VS Code hands back to a reloaded view (resolveWebviewView's context). */
+  viewState?: unknown;
+}) {
   const { ChatView } = await import('../src/host/chatView');
   const view = new ChatView({
     extensionUri: Uri.file(o.extensionDir ?? '/nonexistent') as any,
@@ -34,6 +43,14 @@ async function mountView(o: { request: unknown; state: unknown; log?: (l: string
   const posted: Posted[] = [];
   let handler: (m: unknown) => Promise<void> | void = () => undefined;
   const pane: { title?: string } = {};
+  const webview = {
+    options: undefined,
+    html: '',
+    cspSource: 'x',
+    asWebviewUri: (u: unknown) => u,
+    onDidReceiveMessage: (cb: any) => (handler = cb),
+    postMessage: async (m: Posted) => void posted.push(m),
+  };
   view.resolveWebviewView({
     get title() {
       return pane.title;
@@ -42,18 +59,11 @@ async function mountView(o: { request: unknown; state: unknown; log?: (l: string
       pane.title = t;
     },
     visible: true,
-    webview: {
-      options: undefined,
-      html: '',
-      cspSource: 'x',
-      asWebviewUri: (u: unknown) => u,
-      onDidReceiveMessage: (cb: any) => (handler = cb),
-      postMessage: async (m: Posted) => void posted.push(m),
-    },
+    webview,
     onDidChangeVisibility: () => undefined,
     onDidDispose: () => undefined,
-  } as any);
-  return { view, posted, pane, onMessage: (m: unknown) => handler(m) };
+  } as any, { state: o.viewState } as any);
+  return { view, posted, pane, webview, onMessage: (m: unknown) => handler(m) };
 }
 
 describe('ChatView start-up', () => {
@@ -244,6 +254,18 @@ describe('ChatView start-up', () => {
     expect(last.locale).toBe('zh-cn');
     expect(last.l10n?.['Send']).toBe('发送');
     expect(pane.title).toBe('聊天');
+  });
+
+  it('writes the saved draft into the page composer, in the view’s language', async () => {
+    const noServer = { request: (async () => ({})) as any, state: { get: () => undefined, update: async () => undefined, keys: () => [] }, extensionDir: path.join(__dirname, '..', '..') };
+    const zh = await mountView({ ...noServer, locale: () => 'zh-cn', viewState: { draft: 'half a <sentence>', sessionId: 's1' } });
+    expect(zh.webview.html).toContain('>\nhalf a &lt;sentence></textarea>');
+    expect(zh.webview.html).toContain('placeholder="向 GoVibe 提问…（/ 输入命令，@ 附加内容）"');
+    // A first load has no saved state; a state of another shape is no draft.
+    for (const viewState of [undefined, { draft: 42 }]) {
+      const en = await mountView({ ...noServer, viewState });
+      expect(en.webview.html).toContain('placeholder="Ask GoVibe… (/ for commands, @ to attach)" aria-label="Message">\n</textarea>');
+    }
   });
 
   it('reads the session list again when the history opens (another window may have added a chat)', async () => {

@@ -52,6 +52,21 @@ describe('webview HTML', () => {
     expect(webviewHtml({ cspSource: 'x', nonce: 'n', script: '', style: '', codiconStyle: '', lang: 'en' })).toContain('<body data-start="{}">');
   });
 
+  it('writes a composer usable before the script runs, the draft kept inside it', () => {
+    const draft = '\nfix </textarea><script>alert(1)</script> & go';
+    const html = webviewHtml({ cspSource: 'x', nonce: 'N1', script: 'run()', style: '', codiconStyle: '', lang: 'en', boot: { draft, placeholder: 'Ask "it"', label: 'Message' } });
+    // Its own small script (Enter is kept for the mounted composer) carries the nonce too.
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html.match(/<script nonce="N1">/g)).toHaveLength(1);
+    // The draft cannot end the textarea; the newline HTML drops after the tag is doubled.
+    expect(html.match(/<\/textarea>/g)).toHaveLength(1);
+    expect(html).toContain('>\n\nfix &lt;/textarea>&lt;script>alert(1)&lt;/script> &amp; go</textarea>');
+    expect(html).toContain('placeholder="Ask &quot;it&quot;"');
+    expect(html).toContain('data-testid="chat-input"');
+    // Before the module script, so it is on the page while the bundle is parsed.
+    expect(html.indexOf('id="boot-input"')).toBeLessThan(html.indexOf('<script type="module"'));
+  });
+
   it('makes fresh, long nonces', () => {
     const a = makeNonce();
     expect(a).toMatch(/^[A-Za-z0-9+/]{24}$/);

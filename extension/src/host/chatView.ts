@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ErrorCodes } from 'vscode-jsonrpc/node';
+import { BOOT_LABEL, BOOT_PLACEHOLDER } from '../../shared/bootInput';
 import type { HostMessage, ModelStatus, ScreenshotRoot, ServerState, WebviewMessage } from '../../shared/webviewMessages';
 import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
@@ -139,7 +140,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.stateListeners.push(listener);
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  resolveWebviewView(view: vscode.WebviewView, context?: vscode.WebviewViewResolveContext): void {
     this.view = view;
     this.resolvedAt = Date.now();
     this.webviewReady = false;
@@ -168,6 +169,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       codiconStyle: absoluteCodiconFont(assets.codicons, view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.ttf')).toString()),
       lang: this.deps.locale(),
       startMoments: { ...this.deps.startMoments, resolve: this.resolvedAt },
+      boot: bootText(context?.state, webviewBundle(this.deps.extensionUri.fsPath, this.deps.locale())),
     });
     view.webview.onDidReceiveMessage((m: WebviewMessage) => {
       this.onMessage(m).catch((err) => this.failed(err));
@@ -624,6 +626,20 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     if (!force && !this.buffer.isOpen && (m.type === 'event' || m.type === 'confirm' || m.type === 'confirmClosed')) return;
     void this.view.webview.postMessage(m);
   }
+}
+
+/**
+ * What the page's composer shows before the script runs: the draft the
+ * view saved (its state, which VS Code hands back on a reload) and the
+ * composer's placeholder and label, translated by the webview's bundle.
+ */
+export function bootText(state: unknown, bundle: Record<string, string> | undefined): { draft: string; placeholder: string; label: string } {
+  const draft = state && typeof state === 'object' ? (state as { draft?: unknown }).draft : undefined;
+  return {
+    draft: typeof draft === 'string' ? draft : '',
+    placeholder: bundle?.[BOOT_PLACEHOLDER] ?? BOOT_PLACEHOLDER,
+    label: bundle?.[BOOT_LABEL] ?? BOOT_LABEL,
+  };
 }
 
 /** The webview's own l10n bundle for `locale`, if it ships one. */

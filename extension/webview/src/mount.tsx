@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { render } from 'preact';
 import type { HostMessage } from '../../shared/webviewMessages';
+import { restoreCaret, takeBootInput } from './boot';
 import { ServicesContext } from './context';
 import { installDocumentHandlers } from './docHandlers';
 import './elements';
@@ -44,12 +45,19 @@ export function mount(container: HTMLElement, api?: ConstructorParameters<typeof
   };
   window.addEventListener('message', onMessage);
   const removeHandlers = installDocumentHandlers(container.ownerDocument, bridge);
+  // What was typed into the page's own composer while the script loaded.
+  const boot = takeBootInput(container.ownerDocument);
+  if (boot) {
+    bridge.update({ draft: boot.text });
+    if (boot.send) store.sendOnMount();
+  }
   render(
     <ServicesContext.Provider value={{ bridge, store }}>
       <App />
     </ServicesContext.Provider>,
     container,
   );
+  if (boot) restoreCaret(container.querySelector<HTMLTextAreaElement>('textarea.chat-input'), boot);
   bridge.post({ type: 'ready', lastSeq: bridge.ui.lastSeq, sessionId: bridge.ui.sessionId });
   performance.mark('govibe/mounted');
   return {

@@ -71,6 +71,8 @@ export interface ChatState {
   focusTick: number;
   /** Bumped by each send, so the transcript scrolls to the new turn. */
   sendTick: number;
+  /** Enter was pressed in the page's composer before the view mounted: the composer sends what it adopted. */
+  sendOnMount?: boolean;
   /** Text an example of the empty chat puts in the input (tick: each pick). */
   prefill?: { text: string; tick: number };
   /** The active model and its key/endpoint status, from the host. */
@@ -245,9 +247,14 @@ export class ChatStore {
     this.set({ messages: this.reducer.dropTurn(this.s.messages, turnId) });
   }
 
+  /** Asks the composer to send what it holds as it mounts (boot.ts). */
+  sendOnMount(): void {
+    this.set({ sendOnMount: true });
+  }
+
   /** The user sent a message: the transcript follows the new turn again. */
   markSent(): void {
-    this.set({ sendTick: this.s.sendTick + 1 });
+    this.set({ sendTick: this.s.sendTick + 1, sendOnMount: false });
   }
 
   setLoadingMore(v: boolean): void {

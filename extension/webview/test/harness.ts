@@ -25,10 +25,12 @@ export async function flush(): Promise<void> {
   }
 }
 
-export async function start(initialState?: unknown): Promise<Harness> {
+/** beforeMount: what the page holds besides the root before the script runs (boot.test.ts). */
+export async function start(initialState?: unknown, beforeMount?: (doc: Document) => void): Promise<Harness> {
   document.body.innerHTML = '';
   const root = document.createElement('div');
   document.body.appendChild(root);
+  beforeMount?.(document);
   const posted: WebviewMessage[] = [];
   let state = initialState;
   const api = {

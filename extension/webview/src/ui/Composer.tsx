@@ -37,6 +37,11 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
     if (focusTick > 0) area.current?.focus();
   }, [focusTick]);
 
+  // Enter pressed in the page's composer before this one mounted (boot.ts).
+  useEffect(() => {
+    if (st.sendOnMount) send();
+  }, [st.sendOnMount]);
+
   // Bound directly: Preact would register onCompositionEnd case-sensitively.
   useEffect(() => {
     const el = area.current!;
