@@ -25,9 +25,14 @@ export function declinedOf(meta: unknown): { reason?: string } | undefined {
   return { reason: typeof m.reason === 'string' && m.reason ? m.reason : undefined };
 }
 
-/** The mode or the agent's role does not run this tool: shown neutrally, with the sidecar's reason. */
-export function withheldOf(meta: unknown): boolean {
-  return obj(meta)?.withheld === true;
+/**
+ * The mode or the agent's role does not run this tool, or the user's own
+ * hook refused it (by: 'hook'): shown neutrally, with the sidecar's reason.
+ */
+export function withheldOf(meta: unknown): { by: 'mode' | 'hook' } | undefined {
+  const m = obj(meta);
+  if (m?.withheld !== true) return undefined;
+  return { by: m.withheldBy === 'hook' ? 'hook' : 'mode' };
 }
 
 /** "auto-approved: read-only command", naming the rule that let the call through. */

@@ -102,6 +102,24 @@ describe('auto-approval and declined cards', () => {
     check();
   });
 
+  test('a call the user’s PreToolUse hook blocked is a neutral card labelled as a hook’s', async () => {
+    await h.host(snapshot());
+    await result({
+      callId: 'c1',
+      name: 'grep_search',
+      ok: false,
+      output: 'Blocked by a PreToolUse hook: searching is not allowed here',
+      display: 'Not run: a PreToolUse hook blocked it: searching is not allowed here',
+      meta: { withheld: true, withheldBy: 'hook' },
+    });
+    const card = h.q('tool-card')!;
+    expect(card.dataset.status).toBe('withheld');
+    expect(card.classList.contains('status-error')).toBe(false);
+    expect(card.querySelector('.tool-error, .tool-error-line')).toBeNull();
+    expect(card.querySelector('summary .codicon')!.getAttribute('title')).toBe('Blocked by a hook');
+    expect(h.q('tool-withheld')!.textContent).toBe('Not run: a PreToolUse hook blocked it: searching is not allowed here');
+  });
+
   test('a rejected edit read back from history is declined too', async () => {
     await h.host(
       snapshot({

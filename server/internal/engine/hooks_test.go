@@ -76,6 +76,16 @@ func TestHooksBlockModifyAndAddContext(t *testing.T) {
 	if r := toolResultOf(x, "g1"); !strings.Contains(r, "Blocked by a PreToolUse hook: searching is not allowed here") {
 		t.Fatalf("blocked call's result: %q", r)
 	}
+	// The user's hook refused it: a rule followed, shown on a neutral card
+	// labelled as the hook's, not as a failure.
+	for _, ev := range x.EventsOf(sid, kinds.ToolResult) {
+		if ev.Tool == nil || ev.Tool.CallID != "g1" {
+			continue
+		}
+		if m, _ := ev.Tool.Meta.(map[string]any); m["withheld"] != true || m["withheldBy"] != "hook" {
+			t.Fatalf("blocked call's meta: %v", ev.Tool.Meta)
+		}
+	}
 	if r := toolResultOf(x, "r1"); !strings.Contains(r, "BBB-CONTENT") {
 		t.Fatalf("updatedInput not applied: %q", r)
 	}

@@ -6,7 +6,7 @@ import { plainText } from '../markdown';
 import type { ToolBlock } from '../model';
 import { screenshotSrc } from '../screenshots';
 import { McpImages } from './McpImages';
-import { autoApprovalOf, autoApprovalText, declinedOf, declinedText } from '../toolMeta';
+import { autoApprovalOf, autoApprovalText, declinedOf, declinedText, withheldOf } from '../toolMeta';
 import { denialOf, denialText, sandboxOf, sandboxText } from '../sandbox';
 
 const OUTPUT_PREVIEW = 4000;
@@ -64,7 +64,7 @@ function statusIcon(s: ToolBlock['status']): string {
   }
 }
 
-export function statusLabel(s: ToolBlock['status']): string {
+export function statusLabel(s: ToolBlock['status'], meta?: unknown): string {
   switch (s) {
     case 'done':
       return l10n.t('Done');
@@ -75,7 +75,7 @@ export function statusLabel(s: ToolBlock['status']): string {
     case 'declined':
       return l10n.t('Declined');
     case 'withheld':
-      return l10n.t('Not run in this mode');
+      return withheldOf(meta)?.by === 'hook' ? l10n.t('Blocked by a hook') : l10n.t('Not run in this mode');
     case 'pending':
       return l10n.t('Waiting');
     default:
@@ -126,7 +126,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         {failed && denial ? (
           <span class="codicon codicon-lock" title={l10n.t('Blocked by the sandbox')} />
         ) : (
-          <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status)} />
+          <span class={`codicon ${statusIcon(block.status)}`} title={statusLabel(block.status, block.meta)} />
         )}
         <span class="tool-name">{block.name}</span>
         <span class="tool-summary" title={summary}>

@@ -42,7 +42,7 @@ func (h hookedTool) Run(ctx context.Context, env *tools.Env, raw json.RawMessage
 	pre := h.m.Fire(ctx, env.TurnID, Input{SessionID: env.SessionID, HookEventName: PreToolUse, ToolName: h.Name(), ToolInput: raw, ToolUseID: callID})
 	h.m.stopTurn(env.TurnID, pre)
 	if pre.Blocked {
-		return tools.FailShown("Blocked by a PreToolUse hook: "+pre.Reason, env.Tr("Not run: a PreToolUse hook blocked it: %s", pre.Reason)), nil
+		return tools.BlockedByHook("Blocked by a PreToolUse hook: "+pre.Reason, env.Tr("Not run: a PreToolUse hook blocked it: %s", pre.Reason)), nil
 	}
 	if len(pre.UpdatedInput) > 0 {
 		raw = pre.UpdatedInput

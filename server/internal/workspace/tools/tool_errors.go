@@ -25,6 +25,16 @@ func Withheld(output, display string) Result {
 	return r
 }
 
+// BlockedByHook is a call a PreToolUse hook (the user's, or a trusted
+// workspace's) refused: a rule someone set, shown like Withheld on a
+// neutral card, labelled as the hook's ("Blocked by a hook") rather than
+// the mode's.
+func BlockedByHook(output, display string) Result {
+	r := FailShown(output, display)
+	r.Meta = map[string]any{"withheld": true, "withheldBy": "hook"}
+	return r
+}
+
 // errShown words an error from the OS or a library for the person: the
 // common kinds map to catalogue messages that keep the path; anything else
 // shows under a translated lead with its detail as it came.
