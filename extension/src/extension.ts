@@ -42,6 +42,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const activatedAt = Date.now();
   const log = vscode.window.createOutputChannel('GoVibe', { log: true });
   const keys = new ApiKeys(context.secrets);
+  // The keys are asked for first of all: SecretStorage answers from the
+  // window, slowly while it starts, and the first server start waits for
+  // them (later starts read them again: a key may have changed).
+  const keysImported = keys.importFromEnvironment(process.env).catch((err) => log.warn(`GOVIBE_API_KEY: ${String(err)}`));
+  let firstKeys: Promise<Record<string, string>> | undefined = keysImported.then(() => keys.load());
+  firstKeys.catch(() => undefined); // the start that awaits it reports the failure
   const editor = new EditorRequests((l) => log.warn(l));
   context.subscriptions.push(editor.terminal);
   const status = new ServerStatusItem();
@@ -85,7 +91,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // SecretStorage answers from the window: on a busy start-up this
       // wait is part of the server's start (logged to tell).
       const asked = Date.now();
-      const apiKeys = await keysImported.then(() => keys.load());
+      const read = firstKeys ?? keysImported.then(() => keys.load());
+      firstKeys = undefined;
+      const apiKeys = await read;
       log.info(`API keys read in ${Date.now() - asked} ms`);
       return {
         protocolVersion: Version,
@@ -212,7 +220,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   chatView.onDidChangeServerState((state, detail) => status.show(state, detail));
   // The sidecar starts now, while the webview loads: its start and the
   // webview's script are the two long steps of opening the chat.
-  const keysImported = keys.importFromEnvironment(process.env).catch((err) => log.warn(`GOVIBE_API_KEY: ${String(err)}`));
   void mgr.start('activation').then(() => log.info(`server started ${Date.now() - activatedAt} ms after activation began`));
   mgr.onNotice((n) => {
     const text = n.restart
