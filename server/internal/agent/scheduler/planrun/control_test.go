@@ -18,11 +18,16 @@ import (
 // messages, then the plan finishes. Skip and Retry act on items.
 func TestTodoStopResumeSkipRetry(t *testing.T) {
 	slow := scripted.Reply{Text: strings.Repeat("working ", 200), ChunkSize: 4, ChunkDelay: 5 * time.Millisecond}
+	// B's executor streams for 40 s: the skip cancels it long before. Were
+	// it to finish first, its evaluator (unscripted) would send B back for
+	// a second attempt, which a busy machine once let happen before the
+	// skip landed (B=skipped/2).
+	slowB := scripted.Reply{Text: strings.Repeat("working ", 200), ChunkSize: 4, ChunkDelay: 100 * time.Millisecond}
 	s := newScript().
 		on("free#1", calls(call("p1", "create_todo_list", map[string]any{"goal": "g", "items": []any{"A", "B"}}))).
 		on("executor:1#1", calls(call("r1", "list_files", map[string]any{})), slow, text("A finished after resume")).
 		on("evaluator:1#1", calls(call("c1", "complete_todo_item", map[string]any{"index": 1})), text("ok")).
-		on("executor:2#1", slow).
+		on("executor:2#1", slowB).
 		on("final#1", text("done"))
 	x := newSchedEnv(t, s, nil)
 	ctx := context.Background()
@@ -58,7 +63,10 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	if err := x.E.TodoControl(ctx, sid, planrun.Resume, 0); err != nil {
 		t.Fatal(err)
 	}
-	waitTodo(x, sid, func(p *scheduler.Plan) bool { return p.Current == 1 && p.Items[1].Turns >= 1 })
+	// A is done and B's executor has begun (its reply is still streaming).
+	waitTodo(x, sid, func(p *scheduler.Plan) bool {
+		return p.Current == 1 && p.Items[1].Attempts == 1 && p.Items[1].Status == scheduler.Running
+	})
 	var resumed *scripted.RecordedRequest
 	for _, r := range x.Model.Requests() {
 		if k, _ := keyOf(&r); k == "executor:1#1" && strings.Contains(r.LastUserMessage(), "continue") {
@@ -83,9 +91,9 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	// to its final phase. Wait until B's executor is really running, or the
 	// skip can land before it starts and leave no attempt behind (which
 	// changes the attempt the retry below is scripted for).
-	x.Await("executor 2 running", func() bool {
-		for _, r := range x.Model.Requests() {
-			if k, _ := keyOf(&r); k == "executor:2#1" {
+	x.Await("executor 2 streaming", func() bool {
+		for _, ev := range x.EventsOf(sid, kinds.TextDelta) {
+			if ev.SubAgentTag == "executor:2" {
 				return true
 			}
 		}
@@ -120,8 +128,9 @@ func TestTodoStopResumeSkipRetry(t *testing.T) {
 	if got := statuses(planOf(x, sid)); got != "A=done/1 B=skipped/1" {
 		t.Fatalf("a refused control changed the plan: %s", got)
 	}
-	// Retry a skipped item: it gets fresh attempts; "continue" runs it.
-	s.on("executor:2#2", text("B done now")).
+	// Retry a skipped item: it gets fresh attempts (its executor's request
+	// is attempt 1 again, now answered at once); "continue" runs it.
+	s.reset("executor:2#1", text("B done now")).
 		on("evaluator:2#1", calls(call("c2", "complete_todo_item", map[string]any{"index": 2})), text("ok")).
 		on("final#2", text("done again"))
 	if err := x.E.TodoControl(ctx, sid, planrun.Retry, 1); err != nil {

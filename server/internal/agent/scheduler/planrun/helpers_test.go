@@ -102,6 +102,14 @@ func (s *agentScript) handle(r *scripted.RecordedRequest) scripted.Reply {
 	return scripted.Reply{Text: "no script for " + key}
 }
 
+// reset replaces the replies scripted for key.
+func (s *agentScript) reset(key string, rs ...scripted.Reply) *agentScript {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies[key] = rs
+	return s
+}
+
 func (s *agentScript) keys() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
