@@ -21,6 +21,9 @@ function isHostMessage(v: unknown): v is HostMessage {
 
 /** Starts the chat view in container and tells the host it is ready. */
 export function mount(container: HTMLElement, api?: ConstructorParameters<typeof Bridge>[0]): Mounted {
+  // The view starts in English (the store's first language): a snapshot
+  // brings another language's bundle.
+  l10n.config({ contents: {} });
   const bridge = new Bridge(api);
   const store = new ChatStore({
     onGap: (sessionId, lastSeq) => bridge.post({ type: 'ready', lastSeq, sessionId }),

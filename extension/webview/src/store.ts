@@ -133,7 +133,9 @@ export class ChatStore {
   private reducer = new EventReducer();
   private gapReported = false;
   private noticeId = 0;
-  private l10nKey: string | undefined;
+  // '' is English (no bundle): a first snapshot in English changes nothing,
+  // so the view is not rebuilt under the user's fingers as it arrives.
+  private l10nKey = '';
 
   constructor(private opts: StoreOptions = {}) {}
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { BOOT_ID, BOOT_INPUT_ID, BOOT_LABEL, BOOT_PLACEHOLDER } from '../../shared/bootInput';
 import { webviewHtml } from '../../src/webviewHtml';
-import { flush, start } from './harness';
+import { flush, load, snapshot, start } from './harness';
 
 /**
  * Puts the host's page composer (the markup and script webviewHtml writes)
@@ -89,5 +89,42 @@ describe('the page composer before the script', () => {
     const input = h.q<HTMLTextAreaElement>('chat-input')!;
     expect(input.placeholder).toBe(BOOT_PLACEHOLDER);
     expect(input.getAttribute('aria-label')).toBe(BOOT_LABEL);
+  });
+});
+
+describe('typing while the first snapshot arrives', () => {
+  const typeInto = (el: HTMLTextAreaElement, text: string) => {
+    el.focus();
+    el.value = text;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.setSelectionRange(3, 5);
+  };
+
+  test('a first snapshot in English leaves the input as it is: the same element, focused', async () => {
+    const h = await start();
+    const input = h.q<HTMLTextAreaElement>('chat-input')!;
+    typeInto(input, 'typed early');
+    await h.host(snapshot(load()));
+    expect(h.q('chat-input')).toBe(input);
+    expect(document.activeElement).toBe(input);
+    expect(input.value).toBe('typed early');
+  });
+
+  test('a language bundle rebuilds the view; the input keeps its text, focus and selection', async () => {
+    const h = await start();
+    typeInto(h.q<HTMLTextAreaElement>('chat-input')!, 'typed early');
+    await h.host(snapshot(load(), { l10n: { Send: '发送' }, locale: 'zh-cn' }));
+    const input = h.q<HTMLTextAreaElement>('chat-input')!;
+    expect(h.q('send')!.textContent).toContain('发送');
+    expect(input.value).toBe('typed early');
+    expect(document.activeElement).toBe(input);
+    expect([input.selectionStart, input.selectionEnd]).toEqual([3, 5]);
+  });
+
+  test('an input that was not focused does not take the focus when the view is rebuilt', async () => {
+    const h = await start();
+    h.q<HTMLTextAreaElement>('chat-input')!.blur();
+    await h.host(snapshot(load(), { l10n: { Send: '发送' }, locale: 'zh-cn' }));
+    expect(document.activeElement).not.toBe(h.q('chat-input'));
   });
 });

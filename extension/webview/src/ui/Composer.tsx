@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { activeToken, applyPick, chipIcon, commandItems, mentionItems, parseMentions, removeMention, type Item, type Token } from '../complete';
 import { useServices } from '../context';
 import { CompletionList } from './CompletionList';
@@ -19,6 +19,13 @@ interface Props {
 // must keep growing when the composer is mounted again.
 let lastReqId = 0;
 
+/**
+ * The input's focus and selection while the view is rebuilt (the App
+ * remounts when the language's bundle arrives or changes): the new input
+ * takes them before the next keystroke, which would otherwise go nowhere.
+ */
+let kept: { start: number; end: number } | undefined;
+
 export function Composer({ sessionId, running, editEnabled, focusTick, disabled }: Props) {
   const { bridge, store } = useServices();
   const [text, setText] = useState(bridge.ui.draft);
@@ -36,6 +43,22 @@ export function Composer({ sessionId, running, editEnabled, focusTick, disabled 
   useEffect(() => {
     if (focusTick > 0) area.current?.focus();
   }, [focusTick]);
+
+  useLayoutEffect(() => {
+    const el = area.current!;
+    if (kept) {
+      el.focus();
+      el.setSelectionRange(kept.start, kept.end);
+      kept = undefined;
+    }
+    return () => {
+      if (el.ownerDocument.activeElement !== el) return;
+      kept = { start: el.selectionStart, end: el.selectionEnd };
+      // The new input takes it in the same render; an input gone for good
+      // (the view unmounted) leaves nothing behind.
+      queueMicrotask(() => (kept = undefined));
+    };
+  }, []);
 
   // Enter pressed in the page's composer before this one mounted (boot.ts).
   useEffect(() => {
