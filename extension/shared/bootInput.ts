@@ -18,5 +18,13 @@ export const BOOT_SEND_ATTR = 'data-send';
  * webview's l10n bundle, which the host uses to translate them. A webview
  * test checks that the composer shows the same two strings.
  */
+/** What the host writes into the page's composer. */
+export interface BootText {
+  /** The draft the view saved (its state, handed back on a reload). */
+  draft: string;
+  placeholder: string;
+  label: string;
+}
+
 export const BOOT_PLACEHOLDER = 'Ask GoVibe… (/ for commands, @ to attach)';
 export const BOOT_LABEL = 'Message';

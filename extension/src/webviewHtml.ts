@@ -1,7 +1,7 @@
 // The chat webview's HTML shell. Pure so the CSP can be unit tested.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { BOOT_ID, BOOT_INPUT_ID, BOOT_SEND_ATTR } from '../shared/bootInput';
+import { BOOT_ID, BOOT_INPUT_ID, BOOT_SEND_ATTR, type BootText } from '../shared/bootInput';
 
 export interface WebviewHtmlInput {
   cspSource: string;
@@ -29,7 +29,7 @@ export interface WebviewHtmlInput {
    * (shared/bootInput.ts): the draft the view saved, and the composer's
    * placeholder and label in the view's language.
    */
-  boot?: { draft: string; placeholder: string; label: string };
+  boot?: BootText;
 }
 
 export function makeNonce(): string {
@@ -74,7 +74,7 @@ export function webviewHtml(i: WebviewHtmlInput): string {
  * newline after <textarea> is the one HTML drops, so a draft that starts
  * with a newline keeps it.
  */
-function bootComposer(b: { draft: string; placeholder: string; label: string }, nonce: string): string {
+function bootComposer(b: BootText, nonce: string): string {
   const a = (s: string) => escapeAttr(s);
   return `
 <footer id="${BOOT_ID}" class="composer boot-composer"><textarea id="${BOOT_INPUT_ID}" class="chat-input" data-testid="chat-input" rows="3" placeholder="${a(b.placeholder)}" aria-label="${a(b.label)}">

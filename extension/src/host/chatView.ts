@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ErrorCodes } from 'vscode-jsonrpc/node';
-import { BOOT_LABEL, BOOT_PLACEHOLDER } from '../../shared/bootInput';
+import { BOOT_LABEL, BOOT_PLACEHOLDER, type BootText } from '../../shared/bootInput';
 import type { HostMessage, ModelStatus, ScreenshotRoot, ServerState, WebviewMessage } from '../../shared/webviewMessages';
 import { REMEDY_COMMANDS, isRemedy } from '../errorActions';
 import {
@@ -633,7 +633,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
  * view saved (its state, which VS Code hands back on a reload) and the
  * composer's placeholder and label, translated by the webview's bundle.
  */
-export function bootText(state: unknown, bundle: Record<string, string> | undefined): { draft: string; placeholder: string; label: string } {
+export function bootText(state: unknown, bundle: Record<string, string> | undefined): BootText {
   const draft = state && typeof state === 'object' ? (state as { draft?: unknown }).draft : undefined;
   return {
     draft: typeof draft === 'string' ? draft : '',
@@ -642,15 +642,26 @@ export function bootText(state: unknown, bundle: Record<string, string> | undefi
   };
 }
 
-/** The webview's own l10n bundle for `locale`, if it ships one. */
+/** Bundles read, by file: they ship with the extension and do not change while it runs. */
+const bundles = new Map<string, Record<string, string> | undefined>();
+
+/**
+ * The webview's own l10n bundle for `locale`, if it ships one: read once,
+ * not again for each snapshot and for the page's composer.
+ */
 export function webviewBundle(extensionDir: string, locale: string): Record<string, string> | undefined {
   if (locale === 'en' || locale.startsWith('en-')) return undefined;
   const file = path.join(extensionDir, 'extension', 'webview', 'l10n', `bundle.l10n.${locale.toLowerCase()}.json`);
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
-  } catch {
-    return undefined;
+  if (!bundles.has(file)) {
+    let b: Record<string, string> | undefined;
+    try {
+      b = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+    } catch {
+      b = undefined;
+    }
+    bundles.set(file, b);
   }
+  return bundles.get(file);
 }
 
 function editorContext(): EditorContext | undefined {

@@ -26,7 +26,7 @@ export function declinedOf(meta: unknown): { reason?: string } | undefined {
 }
 
 /**
- * The mode or the agent's role does not run this tool, or the user's own
+ * The mode or the agent's role does not run this tool, or a PreToolUse
  * hook refused it (by: 'hook'): shown neutrally, with the sidecar's reason.
  */
 export function withheldOf(meta: unknown): { by: 'mode' | 'hook' } | undefined {
